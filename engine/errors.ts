@@ -1,0 +1,61 @@
+/** Typed errors shared by the engine, the server and the CLI. */
+export type ErrorCategory = 'user' | 'provider' | 'system'
+
+export type ErrorCode =
+  | 'INVALID_WORKFLOW'
+  | 'INVALID_INPUT'
+  | 'INVALID_CONFIG'
+  | 'MISSING_API_KEY'
+  | 'UNKNOWN_PROVIDER'
+  | 'PROVIDER_ERROR'
+  | 'PROVIDER_RESPONSE_INVALID'
+  | 'STEP_TIMEOUT'
+  | 'CANCELLED'
+  | 'INVALID_PATTERN'
+  | 'STEP_FAILED'
+  | 'INTERNAL'
+
+export interface SerializedError {
+  code: ErrorCode
+  category: ErrorCategory
+  message: string
+  details?: unknown
+}
+
+export class JudgeflowError extends Error {
+  readonly code: ErrorCode
+  readonly category: ErrorCategory
+  readonly details?: unknown
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { category?: ErrorCategory, details?: unknown, cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'JudgeflowError'
+    this.code = code
+    this.category = options.category ?? 'user'
+    this.details = options.details
+  }
+
+  toJSON(): SerializedError {
+    return {
+      code: this.code,
+      category: this.category,
+      message: this.message,
+      ...(this.details === undefined ? {} : { details: this.details }),
+    }
+  }
+}
+
+export function isAbortError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || (error as { code?: string }).code === 'ABORT_ERR')
+}
+
+/** Any thrown value as a serializable error; unknown errors become INTERNAL system errors. */
+export function serializeError(error: unknown): SerializedError {
+  if (error instanceof JudgeflowError) return error.toJSON()
+  const message = error instanceof Error ? error.message : String(error)
+  return { code: 'INTERNAL', category: 'system', message }
+}

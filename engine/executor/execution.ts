@@ -1,0 +1,317 @@
+import { JudgeflowError, serializeError, type SerializedError } from '../errors'
+import type { Workflow, WorkflowNode } from '../schema/workflow'
+import type { StepDefinition, StepOutcome } from '../steps/types'
+import type { StepRegistry } from '../steps/registry'
+import type { Providers } from '../providers/types'
+import { buildGraph, downstreamOf, type Graph } from '../graph/topology'
+import { renderValue, type ReferenceScope } from './references'
+import { pinnedOutcome } from './pinned'
+import { summarizeRun } from './summary'
+import type { Journal, RunEvent, RunResult, StepRecord } from './types'
+
+export interface ExecuteOptions {
+  registry: StepRegistry
+  providers: Providers
+  input?: unknown
+  signal?: AbortSignal
+  /** Independent steps running at once (workflow settings, then this, then 4). */
+  concurrency?: number
+  /** Per-step timeout unless the node sets `timeout_ms` (workflow settings, then this, then 5 min). */
+  timeoutMs?: number
+  /** `false` bypasses the LLM response cache for the whole run. */
+  cache?: boolean
+  /** Receives every event; a returned promise is awaited, so a step is committed before its dependents start. */
+  onEvent?: (event: RunEvent) => void | Promise<void>
+  /** Committed records of an interrupted execution: reused instead of running those steps again. */
+  journal?: Journal
+}
+
+export interface NodeState {
+  node: WorkflowNode
+  definition: StepDefinition
+  status: 'pending' | 'ready' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled'
+  /** Times reached (run or skipped). */
+  attempt: number
+  /** Times executed. */
+  runs: number
+  /** Incoming edges whose source has not resolved in this pass. */
+  remaining: number
+  /** Incoming edges that were taken. */
+  active: number
+  branch?: string
+  last?: StepRecord
+}
+
+const DEFAULT_CONCURRENCY = 4
+const DEFAULT_TIMEOUT_MS = 5 * 60_000
+
+/** One run of a validated workflow: schedules ready nodes, applies branches, skips and retries. */
+export class Execution {
+  private readonly graph: Graph
+  private readonly states = new Map<string, NodeState>()
+  private readonly outputs = new Map<string, unknown>()
+  private readonly ready: string[] = []
+  private readonly deferredReruns: Array<{ retryId: string, target: string, reason: string, replayed: boolean }> = []
+  private readonly signal: AbortSignal
+  private readonly limit: number
+  private readonly timeoutMs: number
+  private running = 0
+  private failure: SerializedError | null = null
+  private wake: (() => void) | null = null
+  private readonly startedAt = performance.now()
+
+  constructor(private readonly workflow: Workflow, private readonly options: ExecuteOptions) {
+    this.graph = buildGraph(workflow)
+    this.signal = options.signal ?? new AbortController().signal
+    this.limit = workflow.settings?.concurrency ?? options.concurrency ?? DEFAULT_CONCURRENCY
+    this.timeoutMs = workflow.settings?.timeout_ms ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    for (const node of this.graph.nodes.values()) {
+      const definition = options.registry.get(node.type)
+      if (!definition) throw new JudgeflowError('INVALID_WORKFLOW', `node "${node.id}": unknown step type "${node.type}"`)
+      const remaining = this.graph.incoming.get(node.id)!.length
+      this.states.set(node.id, { node, definition, status: 'pending', attempt: 0, runs: 0, remaining, active: 0 })
+      if (remaining === 0) this.enqueue(node.id)
+    }
+  }
+
+  async run(resumed = false): Promise<RunResult> {
+    await this.emit({ type: 'run.started', at: Date.now(), resumed })
+    for (;;) {
+      while (!this.stopped && this.ready.length && this.running < this.limit) this.launch(this.ready.shift()!)
+      if (this.running === 0) break
+      await new Promise<void>((resolve) => { this.wake = resolve })
+    }
+    const cancelled = this.signal.aborted
+    const result = summarizeRun(this.workflow, this.states, {
+      status: cancelled ? 'cancelled' : this.failure ? 'failed' : 'succeeded',
+      error: cancelled ? { code: 'CANCELLED', category: 'user', message: 'the run was cancelled' } : this.failure,
+      durationMs: performance.now() - this.startedAt,
+    })
+    await this.emit({ type: 'run.finished', at: Date.now(), result })
+    return result
+  }
+
+  private get stopped(): boolean {
+    return this.failure !== null || this.signal.aborted
+  }
+
+  private enqueue(id: string) {
+    this.states.get(id)!.status = 'ready'
+    this.ready.push(id)
+  }
+
+  private scope(attempt: number): ReferenceScope {
+    return { input: this.options.input ?? {}, steps: this.outputs, attempt }
+  }
+
+  private launch(id: string) {
+    const state = this.states.get(id)!
+    state.status = 'running'
+    state.attempt++
+    state.runs++
+    this.running++
+    this.execute(state).then(
+      () => this.settle(),
+      (error) => {
+        this.failure ??= serializeError(error)
+        this.settle()
+      },
+    )
+  }
+
+  private settle() {
+    this.running--
+    this.applyDeferredReruns()
+    const wake = this.wake
+    this.wake = null
+    wake?.()
+  }
+
+  private async execute(state: NodeState) {
+    const { node, definition } = state
+    const attempt = state.attempt
+    const replayed = this.options.journal?.(node.id, attempt)
+    if (replayed && (replayed.status === 'succeeded' || replayed.status === 'failed')) {
+      return this.complete(state, replayed, true)
+    }
+    const started = Date.now()
+    const t0 = performance.now()
+    let input: unknown
+    const finish = (fields: Partial<StepRecord> & Pick<StepRecord, 'status'>): StepRecord => ({
+      nodeId: node.id, attempt, input, startedAt: started, finishedAt: Date.now(),
+      durationMs: Math.round((performance.now() - t0) * 1000) / 1000, ...fields,
+    })
+    try {
+      input = renderValue(node.config, this.scope(attempt))
+      await this.emit({ type: 'step.started', at: started, nodeId: node.id, attempt, input })
+      const config = definition.configSchema.safeParse(input)
+      if (!config.success) {
+        const first = config.error.issues[0]!
+        throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": config.${first.path.join('.')}: ${first.message} (after rendering references)`, { details: config.error.issues })
+      }
+      const outcome = node.pinned
+        ? pinnedOutcome(node, definition, state.runs)
+        : await this.runStep(state, config.data, attempt)
+      await this.complete(state, finish({
+        status: 'succeeded', output: outcome.output, branch: outcome.branch, usage: outcome.usage,
+        cached: outcome.cached, rerun: outcome.rerun, pinned: node.pinned ? true : undefined,
+      }), false)
+    }
+    catch (error) {
+      const cancelled = this.signal.aborted
+      await this.complete(state, finish({ status: cancelled ? 'cancelled' : 'failed', error: serializeError(error) }), false)
+    }
+  }
+
+  private async runStep(state: NodeState, config: unknown, attempt: number): Promise<StepOutcome> {
+    const { node, definition } = state
+    const timeoutMs = node.timeout_ms ?? this.timeoutMs
+    const controller = new AbortController()
+    const onAbort = () => controller.abort(this.signal.reason)
+    this.signal.addEventListener('abort', onAbort, { once: true })
+    if (this.signal.aborted) onAbort()
+    const timer = setTimeout(() => controller.abort(new JudgeflowError('STEP_TIMEOUT', `node "${node.id}" timed out after ${timeoutMs} ms`)), timeoutMs)
+    try {
+      const work = definition.run({
+        node, config, attempt, input: this.options.input ?? {}, signal: controller.signal,
+        providers: this.options.providers, cache: this.options.cache, runsOf: id => this.states.get(id)?.runs ?? 0,
+      })
+      return await raceAbort(work, controller.signal)
+    }
+    finally {
+      clearTimeout(timer)
+      this.signal.removeEventListener('abort', onAbort)
+    }
+  }
+
+  private async complete(state: NodeState, record: StepRecord, replayed: boolean) {
+    state.last = record
+    if (!replayed) await this.emit({ type: `step.${record.status}` as 'step.succeeded', at: record.finishedAt ?? Date.now(), step: record })
+    if (record.status !== 'succeeded') {
+      state.status = record.status
+      if (record.status === 'failed') this.failure ??= record.error ?? { code: 'STEP_FAILED', category: 'system', message: `node "${record.nodeId}" failed` }
+      return
+    }
+    state.status = 'succeeded'
+    state.branch = record.branch
+    this.outputs.set(state.node.id, record.output)
+    if (record.rerun) this.deferredReruns.push({ retryId: state.node.id, ...record.rerun, replayed })
+    else this.resolve(state.node.id)
+  }
+
+  /** Marks a node done and passes the result along its outgoing edges. */
+  private resolve(id: string) {
+    const stack = [id]
+    while (stack.length) {
+      const current = this.states.get(stack.pop()!)!
+      for (const edge of this.graph.outgoing.get(current.node.id)!) {
+        const target = this.states.get(edge.to)!
+        if (target.status !== 'pending') continue
+        target.remaining--
+        if (current.status === 'succeeded' && (edge.when === undefined || edge.when === current.branch)) target.active++
+        if (target.remaining > 0) continue
+        if (target.active > 0) this.enqueue(target.node.id)
+        else {
+          this.skip(target)
+          stack.push(target.node.id)
+        }
+      }
+    }
+  }
+
+  private skip(state: NodeState) {
+    state.status = 'skipped'
+    state.attempt++
+    const reason = this.graph.incoming.get(state.node.id)!.map((edge) => {
+      const source = this.states.get(edge.from)!
+      return source.status === 'skipped' ? `"${edge.from}" was skipped` : `"${edge.from}" took branch "${source.branch ?? '(none)'}", not "${edge.when}"`
+    }).join('; ')
+    const record: StepRecord = { nodeId: state.node.id, attempt: state.attempt, status: 'skipped', reason, finishedAt: Date.now() }
+    state.last = record
+    if (this.options.journal?.(state.node.id, state.attempt)?.status === 'skipped') return
+    this.emitOrdered({ type: 'step.skipped', at: record.finishedAt!, step: record })
+  }
+
+  /** A retry re-runs its target and everything downstream, once none of those nodes is still running. */
+  private applyDeferredReruns() {
+    for (let i = 0; i < this.deferredReruns.length; i++) {
+      const rerun = this.deferredReruns[i]!
+      const reset = downstreamOf(this.graph, rerun.target)
+      const busy = [...reset].some(id => id !== rerun.retryId && this.states.get(id)!.status === 'running')
+      if (busy && !this.stopped) continue
+      this.deferredReruns.splice(i--, 1)
+      const retry = this.states.get(rerun.retryId)!
+      retry.status = 'succeeded'
+      if (this.stopped) continue
+      const attempt = this.states.get(rerun.target)!.runs + 1
+      if (!rerun.replayed) this.emitOrdered({ type: 'step.retrying', at: Date.now(), nodeId: rerun.retryId, target: rerun.target, attempt, reason: rerun.reason })
+      this.resetFrom(reset)
+    }
+  }
+
+  private resetFrom(reset: Set<string>) {
+    for (let i = this.ready.length - 1; i >= 0; i--) if (reset.has(this.ready[i]!)) this.ready.splice(i, 1)
+    for (const id of reset) {
+      const state = this.states.get(id)!
+      state.status = 'pending'
+      state.branch = undefined
+      state.remaining = 0
+      state.active = 0
+      for (const edge of this.graph.incoming.get(id)!) {
+        if (reset.has(edge.from)) state.remaining++
+        else {
+          const source = this.states.get(edge.from)!
+          if (source.status === 'succeeded' && (edge.when === undefined || edge.when === source.branch)) state.active++
+        }
+      }
+    }
+    const roots = [...reset].filter(id => this.states.get(id)!.remaining === 0)
+    roots.sort((a, b) => this.graph.order.get(a)! - this.graph.order.get(b)!)
+    for (const id of roots) {
+      const state = this.states.get(id)!
+      if (state.active > 0) this.enqueue(id)
+      else {
+        this.skip(state)
+        this.resolve(id)
+      }
+    }
+  }
+
+  private pendingEmit: Promise<void> = Promise.resolve()
+
+  /** Events raised from synchronous bookkeeping keep their order behind any event being committed. */
+  private emitOrdered(event: RunEvent) {
+    this.pendingEmit = this.pendingEmit
+      .then(() => this.deliver(event))
+      .catch((error) => { this.failure ??= serializeError(error) })
+  }
+
+  private async emit(event: RunEvent) {
+    await this.pendingEmit
+    await this.deliver(event)
+  }
+
+  private deliver(event: RunEvent): void | Promise<void> {
+    return this.options.onEvent?.(event)
+  }
+}
+
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortReason(signal))
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal))
+    signal.addEventListener('abort', onAbort, { once: true })
+    work.then(
+      (value) => { signal.removeEventListener('abort', onAbort); resolve(value) },
+      (error) => { signal.removeEventListener('abort', onAbort); reject(error) },
+    )
+  })
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  const reason: unknown = signal.reason
+  if (reason instanceof JudgeflowError) return reason
+  const error = new Error(reason instanceof Error ? reason.message : 'the operation was aborted')
+  error.name = 'AbortError'
+  return error
+}

@@ -1,0 +1,38 @@
+import { JudgeflowError } from '../errors'
+import type { Workflow } from '../schema/workflow'
+import { validateWorkflow, type Problem } from '../graph/validate'
+import type { StepRegistry } from '../steps/registry'
+import type { Providers } from '../providers/types'
+import { applyInputFields, inputConfigSchema } from '../steps/input'
+import { Execution, type ExecuteOptions } from './execution'
+import type { RunResult } from './types'
+
+export function invalidWorkflowError(problems: Problem[]): JudgeflowError {
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : ''
+  return new JudgeflowError('INVALID_WORKFLOW', `The workflow is invalid: ${problems[0]!.message}${more}.`, { details: problems })
+}
+
+/**
+ * Everything checked before a run starts: the definition, the run input against the input
+ * nodes' fields (defaults filled in), and the API key of every model a non-pinned step will call.
+ */
+export function prepareRun(raw: unknown, deps: { registry: StepRegistry, providers: Providers, input?: unknown }): { workflow: Workflow, input: Record<string, unknown> } {
+  const validation = validateWorkflow(raw, deps.registry)
+  if (!validation.ok) throw invalidWorkflowError(validation.problems)
+  const workflow = validation.workflow
+  let input = (deps.input ?? {}) as Record<string, unknown>
+  for (const node of workflow.nodes) {
+    if (node.type === 'input') input = applyInputFields(inputConfigSchema.parse(node.config), input, node.id)
+    if (node.pinned) continue
+    const definition = deps.registry.get(node.type)!
+    const model = definition.modelOf?.(definition.configSchema.parse(node.config))
+    if (model) deps.providers.check(model, node.id)
+  }
+  return { workflow, input }
+}
+
+/** Validates, checks and runs a workflow to its end. */
+export async function runWorkflow(raw: unknown, options: ExecuteOptions & { resumed?: boolean }): Promise<RunResult> {
+  const { workflow, input } = prepareRun(raw, options)
+  return new Execution(workflow, { ...options, input }).run(options.resumed)
+}

@@ -1,0 +1,49 @@
+export interface ChatMessage {
+  role: 'user' | 'assistant'
+  content: string
+}
+
+export interface ChatRequest {
+  system?: string
+  messages: ChatMessage[]
+  temperature?: number
+  max_tokens?: number
+  /** Ask for JSON matching this schema (OpenAI json_schema response format, Anthropic forced tool call). */
+  json_schema?: { name: string, schema: Record<string, unknown> }
+  /** `true` forces the response cache, `false` bypasses it; by default only temperature 0 is cached. */
+  cache?: boolean
+}
+
+export interface ChatResponse {
+  text: string
+  /** The parsed structured output when `json_schema` was asked for. */
+  json?: unknown
+  model: string
+  usage: { input_tokens: number, output_tokens: number }
+  latency_ms: number
+  cached: boolean
+}
+
+export interface CallOptions {
+  signal?: AbortSignal
+}
+
+/** One backend: sends a request to a model and returns the raw reply. Retries and caching wrap it. */
+export interface ProviderAdapter {
+  id: string
+  /** The environment variable holding the key, when one is needed. */
+  keyVariable?: string
+  send(model: string, request: ChatRequest, options: CallOptions): Promise<Omit<ChatResponse, 'latency_ms' | 'cached'>>
+}
+
+export interface ResponseCache {
+  get(key: string): ChatResponse | undefined | Promise<ChatResponse | undefined>
+  set(key: string, value: ChatResponse, meta: { provider: string, model: string }): void | Promise<void>
+}
+
+/** What steps see: `provider:model` strings resolved, keys checked, retries and cache applied. */
+export interface Providers {
+  /** Throws MISSING_API_KEY / UNKNOWN_PROVIDER before any call. */
+  check(modelRef: string, usedBy?: string): void
+  complete(modelRef: string, request: ChatRequest, options?: CallOptions): Promise<ChatResponse>
+}

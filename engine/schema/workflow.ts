@@ -1,0 +1,66 @@
+import { z } from 'zod'
+
+/** Node ids are slugs so they can appear in references like `{{steps.<id>.text}}`. */
+export const nodeIdSchema = z
+  .string()
+  .regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/, 'must be a slug: a letter, then letters, digits, "-" or "_" (at most 64)')
+
+export const positionSchema = z.object({ x: z.number(), y: z.number() })
+
+/** A pinned output: a string is shorthand for `{ text }`. */
+export const pinnedItemSchema = z.union([z.string(), z.record(z.string(), z.unknown())])
+
+export const workflowNodeSchema = z.object({
+  id: nodeIdSchema,
+  type: z.string().min(1, 'is required'),
+  name: z.string().max(200).optional(),
+  config: z.record(z.string(), z.unknown()).default({}),
+  pinned: z.array(pinnedItemSchema).min(1, 'needs at least one output when present').optional(),
+  position: positionSchema.optional(),
+  timeout_ms: z.number().int().positive().optional(),
+})
+
+export const workflowEdgeSchema = z.object({
+  from: nodeIdSchema,
+  to: nodeIdSchema,
+  when: z.string().min(1).optional(),
+})
+
+export const workflowSettingsSchema = z.object({
+  /** How many independent steps may run at once. */
+  concurrency: z.number().int().min(1).max(64).optional(),
+  /** Default per-step timeout. */
+  timeout_ms: z.number().int().positive().optional(),
+  /** `false` bypasses the LLM response cache for the whole run. */
+  cache: z.boolean().optional(),
+})
+
+export const workflowSchema = z.object({
+  name: z.string().min(1, 'is required').max(200),
+  description: z.string().max(5000).optional(),
+  nodes: z.array(workflowNodeSchema).min(1, 'needs at least one node'),
+  edges: z.array(workflowEdgeSchema).default([]),
+  settings: workflowSettingsSchema.optional(),
+})
+
+export type WorkflowNode = z.infer<typeof workflowNodeSchema>
+export type WorkflowEdge = z.infer<typeof workflowEdgeSchema>
+export type WorkflowSettings = z.infer<typeof workflowSettingsSchema>
+export type Workflow = z.infer<typeof workflowSchema>
+export type WorkflowInput = z.input<typeof workflowSchema>
+
+/** Options a caller may set per run. */
+export const runOptionsSchema = z.object({
+  cache: z.boolean().optional(),
+  concurrency: z.number().int().min(1).max(64).optional(),
+  timeout_ms: z.number().int().positive().optional(),
+})
+export type RunOptions = z.infer<typeof runOptionsSchema>
+
+export const stepStatuses = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] as const
+export type StepStatus = (typeof stepStatuses)[number]
+
+export const runStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const
+export type RunStatus = (typeof runStatuses)[number]
+
+export type Verdict = 'pass' | 'fail' | null

@@ -1,0 +1,52 @@
+import { z } from 'zod'
+import { JudgeflowError } from '../../errors'
+import { defineStep } from '../types'
+
+export const inputFieldSchema = z.object({
+  type: z.enum(['string', 'number', 'boolean', 'object', 'array', 'any']).default('any'),
+  required: z.boolean().default(false),
+  default: z.unknown().optional(),
+  description: z.string().optional(),
+})
+
+export const inputConfigSchema = z.object({
+  /** The run input's fields, by name. */
+  fields: z.record(z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'must be an identifier'), inputFieldSchema).optional(),
+})
+export type InputConfig = z.infer<typeof inputConfigSchema>
+
+function typeOf(value: unknown): string {
+  if (Array.isArray(value)) return 'array'
+  if (value === null) return 'null'
+  return typeof value
+}
+
+/** Checks a run input against the input node's fields and fills defaults. Names every bad variable. */
+export function applyInputFields(config: InputConfig, input: unknown, nodeId: string): Record<string, unknown> {
+  if (input !== undefined && (input === null || typeof input !== 'object' || Array.isArray(input))) {
+    throw new JudgeflowError('INVALID_INPUT', `the run input must be a JSON object, not ${typeOf(input)}`)
+  }
+  const out: Record<string, unknown> = { ...(input as Record<string, unknown> | undefined) }
+  const problems: string[] = []
+  for (const [name, field] of Object.entries(config.fields ?? {})) {
+    if (out[name] === undefined && field.default !== undefined) out[name] = field.default
+    const value = out[name]
+    if (value === undefined) {
+      if (field.required) problems.push(`input "${name}" is required`)
+      continue
+    }
+    if (field.type !== 'any' && typeOf(value) !== field.type) problems.push(`input "${name}" must be a ${field.type}, not ${typeOf(value)}`)
+  }
+  if (problems.length) throw new JudgeflowError('INVALID_INPUT', `${problems.join('; ')} (node "${nodeId}")`, { details: problems })
+  return out
+}
+
+export const inputStep = defineStep({
+  type: 'input',
+  label: 'Input',
+  description: 'Starts the flow with the run input; optional fields declare and check its variables.',
+  configSchema: inputConfigSchema,
+  async run({ config, input, node }) {
+    return { output: applyInputFields(config, input, node.id) }
+  },
+})

@@ -1,0 +1,60 @@
+import type { z } from 'zod'
+import type { WorkflowNode } from '../schema/workflow'
+import type { Providers } from '../providers/types'
+
+export interface TokenUsage {
+  input_tokens: number
+  output_tokens: number
+}
+
+/** What a step run hands back to the executor. */
+export interface StepOutcome {
+  output: unknown
+  /** The branch taken, for steps that have branches (condition: true/false, retry: exhausted). */
+  branch?: string
+  usage?: TokenUsage
+  cached?: boolean
+  /** Set by a retry step: run this node and everything downstream of it again. */
+  rerun?: { target: string, reason: string }
+}
+
+export interface StepContext<C> {
+  node: WorkflowNode
+  /** The config with every reference rendered, validated by the step's schema. */
+  config: C
+  /** 1 on the first run of this node, +1 on each re-run through a retry. */
+  attempt: number
+  input: unknown
+  signal: AbortSignal
+  providers: Providers
+  /** `false` when the caller asked to bypass the LLM response cache for this run. */
+  cache: boolean | undefined
+  /** How many times a node has run so far in this run. */
+  runsOf(nodeId: string): number
+}
+
+export interface StepDefinition<C = unknown> {
+  type: string
+  label: string
+  /** One sentence for the editor's palette. */
+  description: string
+  configSchema: z.ZodType<C>
+  /** Named outgoing branches; an edge's `when` must be one of these. */
+  branches?: readonly string[]
+  /** Config fields holding node ids, not templates (validated as node references). */
+  nodeRefFields?: readonly string[]
+  /** The config field naming the node this step loops back to; it must lie upstream. */
+  loopTargetField?: string
+  /** The branch a pinned output stands for (e.g. a condition's `result`). */
+  branchOf?(output: unknown): string | undefined
+  /** `false` for steps whose work cannot be replaced by a fixed output (retry). */
+  pinnable?: boolean
+  /** The `provider:model` this config will call, so a missing key is reported before the run. */
+  modelOf?(config: C): string | undefined
+  run(ctx: StepContext<C>): Promise<StepOutcome>
+}
+
+/** Keeps the config type of each definition while letting the registry hold them together. */
+export function defineStep<C>(definition: StepDefinition<C>): StepDefinition<C> {
+  return definition
+}

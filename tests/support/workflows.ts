@@ -1,0 +1,60 @@
+import { builtinSteps, defineStep, StepRegistry, createProviders, type ExecuteOptions, type RunEvent } from '../../engine'
+import { z } from 'zod'
+
+/** The quality gate of DESIGN.md with pinned LLM and judge outputs, so it runs offline. */
+export function qualityGate(pinnedDraft: string[], judgePassed: boolean[]) {
+  return {
+    name: 'Quality gate',
+    nodes: [
+      { id: 'in', type: 'input', config: { fields: { question: { type: 'string', required: true } } } },
+      { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer: {{input.question}}\n{{steps.judge.feedback}} (attempt {{attempt}})' }, pinned: pinnedDraft },
+      { id: 'judge', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Judge: {{steps.draft.text}}' }, pinned: judgePassed.map((passed, i) => ({ passed, feedback: `feedback ${i + 1}` })) },
+      { id: 'check', type: 'condition', config: { left: '{{steps.judge.passed}}', op: 'eq', right: true } },
+      { id: 'again', type: 'retry', config: { target: 'draft', max_attempts: 3 } },
+      { id: 'ok', type: 'output', config: { verdict: 'pass', value: '{{steps.draft.text}}' } },
+      { id: 'ko', type: 'output', config: { verdict: 'fail', value: '{{steps.judge.feedback}}' } },
+    ],
+    edges: [
+      { from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }, { from: 'judge', to: 'check' },
+      { from: 'check', to: 'ok', when: 'true' }, { from: 'check', to: 'again', when: 'false' },
+      { from: 'again', to: 'ko', when: 'exhausted' },
+    ],
+  }
+}
+
+/** A step that waits `ms` (honouring the abort signal) and reports how many ran at once. */
+export function sleepStep(tracker = { running: 0, peak: 0, order: [] as string[] }) {
+  const step = defineStep({
+    type: 'sleep',
+    label: 'Sleep',
+    description: 'Waits, for tests.',
+    configSchema: z.object({ ms: z.number().default(0), value: z.unknown().optional(), fail: z.boolean().optional() }),
+    async run({ config, signal, node }) {
+      tracker.running++
+      tracker.peak = Math.max(tracker.peak, tracker.running)
+      tracker.order.push(node.id)
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(resolve, config.ms)
+          signal.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason) }, { once: true })
+        })
+        if (config.fail) throw new Error(`${node.id} failed on purpose`)
+        return { output: { value: config.value ?? node.id } }
+      }
+      finally {
+        tracker.running--
+      }
+    },
+  })
+  return { step, tracker }
+}
+
+export function testDeps(extra: Parameters<typeof defineStep>[0][] = [], env: Record<string, string | undefined> = {}) {
+  const events: RunEvent[] = []
+  const options: ExecuteOptions = {
+    registry: new StepRegistry([...builtinSteps, ...extra]),
+    providers: createProviders({ env, retry: { baseDelayMs: 1, maxDelayMs: 5 } }),
+    onEvent: (event) => { events.push(event) },
+  }
+  return { options, events }
+}
