@@ -41,8 +41,19 @@ export function providerError(provider: string, modelRef: string, error: unknown
     const details: ProviderErrorDetails = { provider, status: e.status, retryable: isRetryableStatus(e.status), retry_after_ms: retryAfterMs(e.headers) }
     return new JudgeflowError('PROVIDER_ERROR', `${modelRef} answered HTTP ${e.status}: ${message}`, { category: 'provider', details })
   }
-  if (/Connection|Timeout/.test(kind)) {
+  if (/Connection|Timeout/.test(kind) || isNetworkError(error)) {
     return new JudgeflowError('PROVIDER_ERROR', `${modelRef} could not be reached: ${message}`, { category: 'provider', details: { provider, retryable: true } satisfies ProviderErrorDetails })
   }
   return new JudgeflowError('PROVIDER_ERROR', `${modelRef} failed: ${message}`, { category: 'provider', details: { provider, retryable: false } satisfies ProviderErrorDetails })
+}
+
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT'])
+
+/** A connection that dropped while the body was read surfaces as a bare fetch TypeError ("terminated"). */
+function isNetworkError(error: unknown): boolean {
+  for (let e = error as { code?: string, message?: string, cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (e.code && NETWORK_CODES.has(e.code)) return true
+    if (e instanceof TypeError && /terminated|fetch failed|other side closed/i.test(e.message ?? '')) return true
+  }
+  return false
 }
