@@ -101,7 +101,7 @@ describe('providers through the real SDKs', () => {
 
   it('never puts the key in an error message', async () => {
     fake.script({ status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided: sk-fake-openai-key-123456' } }) })
-    const error = await providers().complete('openai:gpt-4o-mini', ask).catch(e => e as Error)
+    const error = await providers().complete('openai:gpt-4o-mini', ask).then(() => new Error('it did not fail'), (e: unknown) => e as Error)
     expect(error.message).toContain('[redacted]')
     expect(error.message).not.toContain('sk-fake-openai-key-123456')
   })

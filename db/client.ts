@@ -1,0 +1,58 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import Database from 'better-sqlite3'
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
+import * as schema from './schema'
+
+export type Db = BetterSQLite3Database<typeof schema>
+
+export interface DbHandle {
+  db: Db
+  path: string
+  close(): void
+  /** SQLite's own check; `ok` when the file is sound. */
+  integrityCheck(): string
+}
+
+export const DEFAULT_DB_PATH = './data/judgeflow.db'
+
+export function resolveDbPath(explicit?: string, env: Record<string, string | undefined> = process.env): string {
+  return explicit || env.JUDGEFLOW_DB || DEFAULT_DB_PATH
+}
+
+/**
+ * The migrations ship beside this module in the source tree and beside the server entry
+ * in a built app (copied there at build time); JUDGEFLOW_MIGRATIONS overrides both.
+ */
+export function findMigrationsFolder(env: Record<string, string | undefined> = process.env): string {
+  const candidates = [
+    env.JUDGEFLOW_MIGRATIONS,
+    fileURLToPath(new URL('./migrations', import.meta.url)),
+    process.argv[1] ? join(dirname(resolve(process.argv[1])), 'migrations') : undefined,
+    resolve('db/migrations'),
+  ].filter((c): c is string => Boolean(c))
+  const found = candidates.find(c => existsSync(join(c, 'meta', '_journal.json')))
+  if (!found) throw new Error(`the database migrations were not found (looked in ${candidates.join(', ')}); set JUDGEFLOW_MIGRATIONS`)
+  return found
+}
+
+/** Opens (creating if needed) the SQLite database with WAL and foreign keys, and applies migrations. */
+export function openDatabase(path: string = resolveDbPath()): DbHandle {
+  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true })
+  const sqlite = new Database(path)
+  sqlite.pragma('journal_mode = WAL')
+  // NORMAL keeps every commit through a process crash; FULL also through a power cut, at a cost per commit.
+  sqlite.pragma(`synchronous = ${process.env.JUDGEFLOW_DB_SYNCHRONOUS === 'full' ? 'FULL' : 'NORMAL'}`)
+  sqlite.pragma('foreign_keys = ON')
+  sqlite.pragma('busy_timeout = 5000')
+  const db = drizzle({ client: sqlite, schema })
+  migrate(db, { migrationsFolder: findMigrationsFolder() })
+  return {
+    db,
+    path,
+    close: () => sqlite.close(),
+    integrityCheck: () => String(sqlite.pragma('integrity_check', { simple: true })),
+  }
+}

@@ -1,0 +1,5 @@
+export * from './client'
+export * from './repositories/workflows'
+export * from './repositories/runs'
+export * from './repositories/cache'
+export * from './run-recorder'

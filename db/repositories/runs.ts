@@ -1,0 +1,75 @@
+import { and, asc, desc, eq, gt, inArray, lt } from 'drizzle-orm'
+import type { Db } from '../client'
+import { runEvents, runs, stepRuns } from '../schema'
+
+export type RunRow = typeof runs.$inferSelect
+export type StepRunRow = typeof stepRuns.$inferSelect
+export type RunEventRow = typeof runEvents.$inferSelect
+
+export interface NewRun {
+  id?: string
+  workflowId?: string | null
+  workflowVersion?: number | null
+  definition: Record<string, unknown>
+  input?: unknown
+  options?: Record<string, unknown>
+  status?: 'queued' | 'running'
+  owner?: string | null
+}
+
+export function createRun(db: Db, run: NewRun, now = Date.now()): RunRow {
+  const row = {
+    id: run.id ?? crypto.randomUUID(),
+    workflowId: run.workflowId ?? null,
+    workflowVersion: run.workflowVersion ?? null,
+    definition: run.definition,
+    input: run.input ?? {},
+    options: run.options ?? {},
+    status: run.status ?? 'queued',
+    verdict: null,
+    output: null,
+    error: null,
+    owner: run.owner ?? null,
+    createdAt: now,
+    startedAt: null,
+    finishedAt: null,
+    durationMs: null,
+  }
+  db.insert(runs).values(row).run()
+  return row
+}
+
+export function getRun(db: Db, id: string): RunRow | null {
+  return db.select().from(runs).where(eq(runs.id, id)).get() ?? null
+}
+
+export function listRuns(db: Db, workflowId: string, options: { limit?: number, before?: number } = {}): Omit<RunRow, 'definition'>[] {
+  const { definition: _definition, ...columns } = runs._.columns
+  return db.select(columns).from(runs)
+    .where(options.before ? and(eq(runs.workflowId, workflowId), lt(runs.createdAt, options.before)) : eq(runs.workflowId, workflowId))
+    .orderBy(desc(runs.createdAt)).limit(options.limit ?? 50).all()
+}
+
+export function listStepRuns(db: Db, runId: string): StepRunRow[] {
+  return db.select().from(stepRuns).where(eq(stepRuns.runId, runId)).orderBy(asc(stepRuns.id)).all()
+}
+
+export function markRunStarted(db: Db, id: string, owner: string, now = Date.now()): void {
+  db.update(runs).set({ status: 'running', owner, startedAt: now }).where(eq(runs.id, id)).run()
+}
+
+export function finishRun(db: Db, id: string, end: { status: string, verdict?: string | null, output?: unknown, error?: unknown, durationMs?: number }, now = Date.now()): void {
+  db.update(runs).set({
+    status: end.status, verdict: end.verdict ?? null, output: end.output ?? null, error: end.error ?? null,
+    finishedAt: now, durationMs: end.durationMs ?? null,
+  }).where(eq(runs.id, id)).run()
+}
+
+/** Runs some process was executing or was about to execute. */
+export function listUnfinishedRuns(db: Db): RunRow[] {
+  return db.select().from(runs).where(inArray(runs.status, ['queued', 'running'])).orderBy(asc(runs.createdAt)).all()
+}
+
+export function listEventsAfter(db: Db, runId: string, afterId = 0, limit = 1000): RunEventRow[] {
+  return db.select().from(runEvents).where(and(eq(runEvents.runId, runId), gt(runEvents.id, afterId))).orderBy(asc(runEvents.id)).limit(limit).all()
+}

@@ -1,0 +1,57 @@
+import { and, desc, eq } from 'drizzle-orm'
+import type { Db } from '../client'
+import { workflows, workflowVersions } from '../schema'
+
+export type WorkflowRow = typeof workflows.$inferSelect
+export interface WorkflowWithDefinition extends WorkflowRow {
+  version: number
+  definition: Record<string, unknown>
+}
+
+interface Definition { name: string, description?: string, [key: string]: unknown }
+
+export function listWorkflows(db: Db): WorkflowRow[] {
+  return db.select().from(workflows).orderBy(desc(workflows.updatedAt)).all()
+}
+
+/** The workflow at its current version, or at `version` when given; null when not found. */
+export function getWorkflow(db: Db, id: string, version?: number): WorkflowWithDefinition | null {
+  const row = db.select().from(workflows).where(eq(workflows.id, id)).get()
+  if (!row) return null
+  const wanted = version ?? row.currentVersion
+  const v = db.select().from(workflowVersions)
+    .where(and(eq(workflowVersions.workflowId, id), eq(workflowVersions.version, wanted))).get()
+  if (!v) return null
+  return { ...row, version: v.version, definition: v.definition }
+}
+
+export function listWorkflowVersions(db: Db, id: string) {
+  return db.select({ version: workflowVersions.version, createdAt: workflowVersions.createdAt })
+    .from(workflowVersions).where(eq(workflowVersions.workflowId, id)).orderBy(desc(workflowVersions.version)).all()
+}
+
+export function createWorkflow(db: Db, definition: Definition, now = Date.now()): WorkflowWithDefinition {
+  const id = crypto.randomUUID()
+  return db.transaction((tx) => {
+    tx.insert(workflows).values({ id, name: definition.name, description: definition.description ?? null, currentVersion: 1, createdAt: now, updatedAt: now }).run()
+    tx.insert(workflowVersions).values({ workflowId: id, version: 1, definition, createdAt: now }).run()
+    return { id, name: definition.name, description: definition.description ?? null, currentVersion: 1, createdAt: now, updatedAt: now, version: 1, definition }
+  })
+}
+
+/** Saves a new version; earlier versions stay for the runs that used them. */
+export function updateWorkflow(db: Db, id: string, definition: Definition, now = Date.now()): WorkflowWithDefinition | null {
+  return db.transaction((tx) => {
+    const row = tx.select().from(workflows).where(eq(workflows.id, id)).get()
+    if (!row) return null
+    const version = row.currentVersion + 1
+    tx.insert(workflowVersions).values({ workflowId: id, version, definition, createdAt: now }).run()
+    tx.update(workflows).set({ name: definition.name, description: definition.description ?? null, currentVersion: version, updatedAt: now }).where(eq(workflows.id, id)).run()
+    return { ...row, name: definition.name, description: definition.description ?? null, currentVersion: version, updatedAt: now, version, definition }
+  })
+}
+
+/** Deletes the workflow with its versions and runs. */
+export function deleteWorkflow(db: Db, id: string): boolean {
+  return db.delete(workflows).where(eq(workflows.id, id)).run().changes > 0
+}

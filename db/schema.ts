@@ -1,0 +1,78 @@
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+
+/** Times are epoch milliseconds. JSON columns hold what the engine produced, as it produced it. */
+export const workflows = sqliteTable('workflows', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  description: text('description'),
+  currentVersion: integer('current_version').notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+})
+
+/** Every save is a new version; a run records the version it ran. */
+export const workflowVersions = sqliteTable('workflow_versions', {
+  workflowId: text('workflow_id').notNull().references(() => workflows.id, { onDelete: 'cascade' }),
+  version: integer('version').notNull(),
+  definition: text('definition', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
+  createdAt: integer('created_at').notNull(),
+}, t => [primaryKey({ columns: [t.workflowId, t.version] })])
+
+export const runs = sqliteTable('runs', {
+  id: text('id').primaryKey(),
+  workflowId: text('workflow_id').references(() => workflows.id, { onDelete: 'cascade' }),
+  workflowVersion: integer('workflow_version'),
+  /** The definition as run, so a run can be resumed and inspected whatever happens to the workflow. */
+  definition: text('definition', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
+  input: text('input', { mode: 'json' }).$type<unknown>(),
+  options: text('options', { mode: 'json' }).$type<Record<string, unknown>>(),
+  status: text('status').notNull(),
+  verdict: text('verdict'),
+  output: text('output', { mode: 'json' }).$type<unknown>(),
+  error: text('error', { mode: 'json' }).$type<unknown>(),
+  /** `host:pid` of the process executing the run, to tell a crashed run from a live one. */
+  owner: text('owner'),
+  createdAt: integer('created_at').notNull(),
+  startedAt: integer('started_at'),
+  finishedAt: integer('finished_at'),
+  durationMs: real('duration_ms'),
+}, t => [index('runs_workflow_created').on(t.workflowId, t.createdAt), index('runs_status').on(t.status)])
+
+export const stepRuns = sqliteTable('step_runs', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  runId: text('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
+  nodeId: text('node_id').notNull(),
+  attempt: integer('attempt').notNull(),
+  status: text('status').notNull(),
+  input: text('input', { mode: 'json' }).$type<unknown>(),
+  output: text('output', { mode: 'json' }).$type<unknown>(),
+  branch: text('branch'),
+  error: text('error', { mode: 'json' }).$type<unknown>(),
+  reason: text('reason'),
+  rerun: text('rerun', { mode: 'json' }).$type<{ target: string, reason: string }>(),
+  usage: text('usage', { mode: 'json' }).$type<{ input_tokens: number, output_tokens: number }>(),
+  cached: integer('cached', { mode: 'boolean' }),
+  pinned: integer('pinned', { mode: 'boolean' }),
+  startedAt: integer('started_at'),
+  finishedAt: integer('finished_at'),
+  durationMs: real('duration_ms'),
+}, t => [uniqueIndex('step_runs_run_node_attempt').on(t.runId, t.nodeId, t.attempt)])
+
+/** The run's event log; its id is the SSE event id, so a client can resume from Last-Event-ID. */
+export const runEvents = sqliteTable('run_events', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  runId: text('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
+  type: text('type').notNull(),
+  nodeId: text('node_id'),
+  attempt: integer('attempt'),
+  data: text('data', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
+  at: integer('at').notNull(),
+}, t => [index('run_events_run').on(t.runId, t.id)])
+
+export const llmCache = sqliteTable('llm_cache', {
+  key: text('key').primaryKey(),
+  provider: text('provider').notNull(),
+  model: text('model').notNull(),
+  response: text('response', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
+  createdAt: integer('created_at').notNull(),
+})
