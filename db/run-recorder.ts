@@ -28,16 +28,16 @@ export function createRunRecorder(db: Db, runId: string) {
         let attempt: number | null = null
         if ('step' in event) {
           upsertStep(event.step)
-          nodeId = event.step.nodeId
+          nodeId = event.step.node_id
           attempt = event.step.attempt
         }
         else if (event.type === 'step.started') {
-          upsertStep({ nodeId: event.nodeId, attempt: event.attempt, status: 'running' as StepRecord['status'], input: event.input, startedAt: event.at })
-          nodeId = event.nodeId
+          upsertStep({ node_id: event.node_id, attempt: event.attempt, status: 'running' as StepRecord['status'], input: event.input, started_at: event.at })
+          nodeId = event.node_id
           attempt = event.attempt
         }
         else if (event.type === 'step.retrying') {
-          nodeId = event.nodeId
+          nodeId = event.node_id
           attempt = event.attempt
         }
         const { id } = insertEvent.get({ type, nodeId, attempt, data: rest, at }) as { id: number }
@@ -49,21 +49,21 @@ export function createRunRecorder(db: Db, runId: string) {
 
 export function stepRow(runId: string, step: StepRecord) {
   return {
-    runId, nodeId: step.nodeId, attempt: step.attempt, status: step.status,
+    runId, nodeId: step.node_id, attempt: step.attempt, status: step.status,
     input: step.input ?? null, output: step.output ?? null, branch: step.branch ?? null, error: step.error ?? null,
     reason: step.reason ?? null, rerun: step.rerun ?? null, usage: step.usage ?? null,
     cached: step.cached ?? null, pinned: step.pinned ?? null,
-    startedAt: step.startedAt ?? null, finishedAt: step.finishedAt ?? null, durationMs: step.durationMs ?? null,
+    startedAt: step.started_at ?? null, finishedAt: step.finished_at ?? null, durationMs: step.duration_ms ?? null,
   }
 }
 
 export function recordFromRow(row: StepRunRow): StepRecord {
   return {
-    nodeId: row.nodeId, attempt: row.attempt, status: row.status as StepRecord['status'],
+    node_id: row.nodeId, attempt: row.attempt, status: row.status as StepRecord['status'],
     input: row.input ?? undefined, output: row.output ?? undefined, branch: row.branch ?? undefined,
     error: (row.error ?? undefined) as StepRecord['error'], reason: row.reason ?? undefined, rerun: row.rerun ?? undefined,
     usage: row.usage ?? undefined, cached: row.cached ?? undefined, pinned: row.pinned ?? undefined,
-    startedAt: row.startedAt ?? undefined, finishedAt: row.finishedAt ?? undefined, durationMs: row.durationMs ?? undefined,
+    started_at: row.startedAt ?? undefined, finished_at: row.finishedAt ?? undefined, duration_ms: row.durationMs ?? undefined,
   }
 }
 

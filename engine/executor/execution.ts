@@ -138,12 +138,12 @@ export class Execution {
     const t0 = performance.now()
     let input: unknown
     const finish = (fields: Partial<StepRecord> & Pick<StepRecord, 'status'>): StepRecord => ({
-      nodeId: node.id, attempt, input, startedAt: started, finishedAt: Date.now(),
-      durationMs: Math.round((performance.now() - t0) * 1000) / 1000, ...fields,
+      node_id: node.id, attempt, input, started_at: started, finished_at: Date.now(),
+      duration_ms: Math.round((performance.now() - t0) * 1000) / 1000, ...fields,
     })
     try {
       input = renderValue(node.config, this.scope(attempt))
-      await this.emit({ type: 'step.started', at: started, nodeId: node.id, attempt, input })
+      await this.emit({ type: 'step.started', at: started, node_id: node.id, attempt, input })
       const config = definition.configSchema.safeParse(input)
       if (!config.success) {
         const first = config.error.issues[0]!
@@ -186,10 +186,10 @@ export class Execution {
 
   private async complete(state: NodeState, record: StepRecord, replayed: boolean) {
     state.last = record
-    if (!replayed) await this.emit({ type: `step.${record.status}` as 'step.succeeded', at: record.finishedAt ?? Date.now(), step: record })
+    if (!replayed) await this.emit({ type: `step.${record.status}` as 'step.succeeded', at: record.finished_at ?? Date.now(), step: record })
     if (record.status !== 'succeeded') {
       state.status = record.status
-      if (record.status === 'failed') this.failure ??= record.error ?? { code: 'STEP_FAILED', category: 'system', message: `node "${record.nodeId}" failed` }
+      if (record.status === 'failed') this.failure ??= record.error ?? { code: 'STEP_FAILED', category: 'system', message: `node "${record.node_id}" failed` }
       return
     }
     state.status = 'succeeded'
@@ -226,10 +226,10 @@ export class Execution {
       const source = this.states.get(edge.from)!
       return source.status === 'skipped' ? `"${edge.from}" was skipped` : `"${edge.from}" took branch "${source.branch ?? '(none)'}", not "${edge.when}"`
     }).join('; ')
-    const record: StepRecord = { nodeId: state.node.id, attempt: state.attempt, status: 'skipped', reason, finishedAt: Date.now() }
+    const record: StepRecord = { node_id: state.node.id, attempt: state.attempt, status: 'skipped', reason, finished_at: Date.now() }
     state.last = record
     if (this.options.journal?.(state.node.id, state.attempt)?.status === 'skipped') return
-    this.emitOrdered({ type: 'step.skipped', at: record.finishedAt!, step: record })
+    this.emitOrdered({ type: 'step.skipped', at: record.finished_at!, step: record })
   }
 
   /** A retry re-runs its target and everything downstream, once none of those nodes is still running. */
@@ -244,7 +244,7 @@ export class Execution {
       retry.status = 'succeeded'
       if (this.stopped) continue
       const attempt = this.states.get(rerun.target)!.runs + 1
-      if (!rerun.replayed) this.emitOrdered({ type: 'step.retrying', at: Date.now(), nodeId: rerun.retryId, target: rerun.target, attempt, reason: rerun.reason })
+      if (!rerun.replayed) this.emitOrdered({ type: 'step.retrying', at: Date.now(), node_id: rerun.retryId, target: rerun.target, attempt, reason: rerun.reason })
       this.resetFrom(reset)
     }
   }

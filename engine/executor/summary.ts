@@ -25,7 +25,7 @@ export function summarizeRun(
       output: last?.output ?? null,
       error: last?.error ?? null,
       ...(last?.branch === undefined ? {} : { branch: last.branch }),
-      ...(last?.durationMs === undefined ? {} : { duration_ms: last.durationMs }),
+      ...(last?.duration_ms === undefined ? {} : { duration_ms: last.duration_ms }),
     }
     if (node.type === 'output' && status === 'succeeded') outputs.push([node.id, (last?.output ?? {}) as { verdict?: unknown, value?: unknown }])
   }

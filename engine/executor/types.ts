@@ -4,7 +4,7 @@ import type { TokenUsage } from '../steps/types'
 
 /** One execution (or skip) of one node: the unit that is committed and shown in the inspector. */
 export interface StepRecord {
-  nodeId: string
+  node_id: string
   /** 1-based count of the times this node has been reached in the run. */
   attempt: number
   status: Exclude<StepStatus, 'pending' | 'running'>
@@ -17,9 +17,9 @@ export interface StepRecord {
   reason?: string
   /** Set on a retry step that sent the run back to its target. */
   rerun?: { target: string, reason: string }
-  startedAt?: number
-  finishedAt?: number
-  durationMs?: number
+  started_at?: number
+  finished_at?: number
+  duration_ms?: number
   usage?: TokenUsage
   cached?: boolean
   pinned?: boolean
@@ -27,9 +27,9 @@ export interface StepRecord {
 
 export type RunEvent =
   | { type: 'run.started', at: number, resumed: boolean }
-  | { type: 'step.started', at: number, nodeId: string, attempt: number, input: unknown }
+  | { type: 'step.started', at: number, node_id: string, attempt: number, input: unknown }
   | { type: 'step.succeeded' | 'step.failed' | 'step.skipped' | 'step.cancelled', at: number, step: StepRecord }
-  | { type: 'step.retrying', at: number, nodeId: string, target: string, attempt: number, reason: string }
+  | { type: 'step.retrying', at: number, node_id: string, target: string, attempt: number, reason: string }
   | { type: 'run.finished', at: number, result: RunResult }
 
 export type RunEventType = RunEvent['type']
@@ -45,7 +45,7 @@ export interface StepSummary {
 }
 
 export interface RunResult {
-  status: Exclude<RunStatus, 'queued' | 'running' | 'interrupted'>
+  status: Exclude<RunStatus, 'queued' | 'running'>
   verdict: Verdict
   output: unknown
   error: SerializedError | null

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { runWorkflow, type RunEvent } from '../../../engine'
 import { qualityGate, sleepStep, testDeps } from '../../support/workflows'
 
-const finished = (events: RunEvent[]) => events.flatMap(e => ('step' in e ? [`${e.step.nodeId}#${e.step.attempt}:${e.step.status}`] : []))
+const finished = (events: RunEvent[]) => events.flatMap(e => ('step' in e ? [`${e.step.node_id}#${e.step.attempt}:${e.step.status}`] : []))
 
 describe('executor', () => {
   it('runs the quality gate: fails twice, passes on the third attempt, prompts see the previous feedback', async () => {
@@ -13,7 +13,7 @@ describe('executor', () => {
     expect(result.output).toBe('three')
     expect(result.steps.draft).toMatchObject({ status: 'succeeded', attempts: 3, output: { text: 'three' } })
     expect(result.steps.ko!.status).toBe('skipped')
-    const draftInputs = events.flatMap(e => (e.type === 'step.started' && e.nodeId === 'draft' ? [(e.input as { prompt: string }).prompt] : []))
+    const draftInputs = events.flatMap(e => (e.type === 'step.started' && e.node_id === 'draft' ? [(e.input as { prompt: string }).prompt] : []))
     expect(draftInputs).toEqual(['Answer: Why?\n (attempt 1)', 'Answer: Why?\nfeedback 1 (attempt 2)', 'Answer: Why?\nfeedback 2 (attempt 3)'])
     const retrying = events.filter(e => e.type === 'step.retrying')
     expect(retrying.map(e => e.type === 'step.retrying' && [e.target, e.attempt])).toEqual([['draft', 2], ['draft', 3]])
@@ -114,10 +114,10 @@ describe('executor', () => {
     await runWorkflow(qualityGate(['x', 'y'], [false, true]), { ...options, input: { question: 'q' } })
     const succeeded = events.filter(e => e.type === 'step.succeeded')
     expect(succeeded.length).toBeGreaterThan(0)
-    for (const e of succeeded) if ('step' in e) expect(e.step.durationMs).toBeGreaterThanOrEqual(0)
+    for (const e of succeeded) if ('step' in e) expect(e.step.duration_ms).toBeGreaterThanOrEqual(0)
     expect(events[0]!.type).toBe('run.started')
     expect(events.some(e => e.type === 'step.skipped')).toBe(true)
-    expect(events.find(e => e.type === 'step.retrying')).toMatchObject({ nodeId: 'again', target: 'draft', attempt: 2 })
+    expect(events.find(e => e.type === 'step.retrying')).toMatchObject({ node_id: 'again', target: 'draft', attempt: 2 })
   })
 
   it('commits a step before any dependent starts', async () => {
@@ -127,10 +127,10 @@ describe('executor', () => {
       ...options,
       input: { question: 'q' },
       onEvent: async (event) => {
-        if (event.type === 'step.started') log.push(`start ${event.nodeId}`)
+        if (event.type === 'step.started') log.push(`start ${event.node_id}`)
         if (event.type === 'step.succeeded') {
           await new Promise(resolve => setTimeout(resolve, 5))
-          log.push(`commit ${event.step.nodeId}`)
+          log.push(`commit ${event.step.node_id}`)
         }
       },
     })
@@ -154,7 +154,7 @@ describe('executor', () => {
     const workflow = { name: 'j', nodes: [{ id: 'a', type: 'sleep', config: { value: 'fresh-a' } }, { id: 'b', type: 'sleep', config: { value: '{{steps.a.value}}+b' } }], edges: [{ from: 'a', to: 'b' }] }
     const result = await runWorkflow(workflow, {
       ...options,
-      journal: (id, attempt) => (id === 'a' && attempt === 1 ? { nodeId: 'a', attempt: 1, status: 'succeeded', output: { value: 'committed-a' } } : undefined),
+      journal: (id, attempt) => (id === 'a' && attempt === 1 ? { node_id: 'a', attempt: 1, status: 'succeeded', output: { value: 'committed-a' } } : undefined),
     })
     expect(tracker.order).toEqual(['b'])
     expect(result.steps.b!.output).toEqual({ value: 'committed-a+b' })

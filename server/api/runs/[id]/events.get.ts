@@ -1,0 +1,39 @@
+import { getRun, listEventsAfter, type RunEventRow } from '../../../../db'
+import { useJudgeflow } from '../../../utils/context'
+import { notFound, routeId } from '../../../utils/http'
+import { openEventStream } from '../../../utils/sse'
+
+const FINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted'])
+
+/**
+ * The run's events as Server-Sent Events: replays what was stored after Last-Event-ID
+ * (or ?after=), then follows live; closes after run.finished.
+ */
+export default defineEventHandler(async (event) => {
+  const { handle, runs } = useJudgeflow()
+  const run = getRun(handle.db, routeId(event))
+  if (!run) notFound('run', routeId(event))
+  const after = Number(getHeader(event, 'last-event-id') ?? getQuery(event).after ?? 0) || 0
+  const stream = openEventStream(event)
+  let lastSent = after
+  let replaying = true
+  const live: RunEventRow[] = []
+  const send = (row: RunEventRow) => {
+    if (row.id <= lastSent) return
+    lastSent = row.id
+    stream.send(row)
+    if (row.type === 'run.finished') stream.end()
+  }
+  // Subscribe before reading the log so nothing committed in between is missed; duplicates are dropped by id.
+  const unsubscribe = runs.subscribe(run.id, row => (replaying ? live.push(row) : send(row)))
+  stream.onClose(unsubscribe)
+  for (let page = listEventsAfter(handle.db, run.id, after, 500); page.length; page = listEventsAfter(handle.db, run.id, lastSent, 500)) {
+    for (const row of page) send(row)
+    if (stream.closed) break
+  }
+  replaying = false
+  for (const row of live) send(row)
+  const current = getRun(handle.db, run.id)
+  if (current && FINAL.has(current.status) && !runs.isActive(run.id)) stream.end()
+  await stream.done
+})

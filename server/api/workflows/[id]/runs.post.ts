@@ -1,0 +1,26 @@
+import { z } from 'zod'
+import { getWorkflow } from '../../../../db'
+import { runOptionsSchema } from '../../../../engine'
+import { useJudgeflow } from '../../../utils/context'
+import { asHttpError, notFound, readBodyWith, routeId } from '../../../utils/http'
+
+const bodySchema = z.object({
+  input: z.record(z.string(), z.unknown()).default({}),
+  options: runOptionsSchema.default({}),
+})
+
+/** Starts a run of the current version and answers at once; the run goes on in the background. */
+export default defineEventHandler(async (event) => {
+  const { input, options } = await readBodyWith(event, bodySchema)
+  const { handle, runs } = useJudgeflow()
+  const workflow = getWorkflow(handle.db, routeId(event))
+  if (!workflow) notFound('workflow', routeId(event))
+  try {
+    const run = runs.start({ definition: workflow.definition, workflowId: workflow.id, workflowVersion: workflow.version, input, options })
+    setResponseStatus(event, 202)
+    return { id: run.id, status: run.status, workflow_id: workflow.id, workflow_version: workflow.version }
+  }
+  catch (error) {
+    throw asHttpError(error)
+  }
+})

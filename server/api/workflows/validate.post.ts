@@ -1,0 +1,11 @@
+import { z } from 'zod'
+import { validateWorkflow } from '../../../engine'
+import { useJudgeflow } from '../../utils/context'
+import { readBodyWith } from '../../utils/http'
+
+/** Validates a definition without saving it: every problem, with node ids and field paths. */
+export default defineEventHandler(async (event) => {
+  const body = await readBodyWith(event, z.record(z.string(), z.unknown()))
+  const { ok, problems } = validateWorkflow(body, useJudgeflow().registry)
+  return { ok, problems }
+})

@@ -1,0 +1,44 @@
+import type { H3Event } from 'h3'
+import type { z } from 'zod'
+import { JudgeflowError, formatPath } from '../../engine'
+
+export interface FieldProblem {
+  path: string
+  message: string
+}
+
+/** Reads and validates a JSON body; a bad body is a 400 naming each field. */
+export async function readBodyWith<T>(event: H3Event, schema: z.ZodType<T>): Promise<T> {
+  let body: unknown
+  try {
+    body = await readBody(event)
+  }
+  catch {
+    throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: 'The request body is not valid JSON.' })
+  }
+  const parsed = schema.safeParse(body ?? {})
+  if (parsed.success) return parsed.data
+  const problems: FieldProblem[] = parsed.error.issues.map(issue => ({ path: formatPath(issue.path) || '(body)', message: issue.message }))
+  throw createError({
+    statusCode: 400,
+    statusMessage: 'Bad Request',
+    message: `Invalid body: ${problems.map(p => `${p.path}: ${p.message}`).join('; ')}`,
+    data: { problems },
+  })
+}
+
+export function notFound(what: string, id: string): never {
+  throw createError({ statusCode: 404, statusMessage: 'Not Found', message: `No ${what} with id "${id}".` })
+}
+
+/** Engine errors the caller can fix become 400s with their code and details; others are rethrown. */
+export function asHttpError(error: unknown): unknown {
+  if (error instanceof JudgeflowError && error.category === 'user') {
+    return createError({ statusCode: 400, statusMessage: 'Bad Request', message: error.message, data: { code: error.code, details: error.details } })
+  }
+  return error
+}
+
+export function routeId(event: H3Event): string {
+  return getRouterParam(event, 'id') ?? ''
+}
