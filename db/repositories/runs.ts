@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lt } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, gt, inArray, lt } from 'drizzle-orm'
 import type { Db } from '../client'
 import { runEvents, runs, stepRuns } from '../schema'
 
@@ -44,7 +44,7 @@ export function getRun(db: Db, id: string): RunRow | null {
 }
 
 export function listRuns(db: Db, workflowId: string, options: { limit?: number, before?: number } = {}): Omit<RunRow, 'definition'>[] {
-  const { definition: _definition, ...columns } = runs._.columns
+  const { definition: _definition, ...columns } = getTableColumns(runs)
   return db.select(columns).from(runs)
     .where(options.before ? and(eq(runs.workflowId, workflowId), lt(runs.createdAt, options.before)) : eq(runs.workflowId, workflowId))
     .orderBy(desc(runs.createdAt)).limit(options.limit ?? 50).all()

@@ -22,7 +22,8 @@ export function getWorkflow(db: Db, id: string, version?: number): WorkflowWithD
   const v = db.select().from(workflowVersions)
     .where(and(eq(workflowVersions.workflowId, id), eq(workflowVersions.version, wanted))).get()
   if (!v) return null
-  return { ...row, version: v.version, definition: v.definition }
+  const definition = v.definition as Definition
+  return { ...row, name: definition.name, description: definition.description ?? null, version: v.version, definition }
 }
 
 export function listWorkflowVersions(db: Db, id: string) {

@@ -52,3 +52,18 @@ describe('db', () => {
     expect(cache.get('other')).toBeUndefined()
   })
 })
+
+describe('runs repository', () => {
+  it('lists a workflow\'s runs newest first, without their definitions', async () => {
+    const { listRuns } = await import('../../../db')
+    handle = openDatabase(':memory:')
+    const wf = createWorkflow(handle.db, { name: 'A', nodes: [] })
+    createRun(handle.db, { workflowId: wf.id, workflowVersion: 1, definition: { name: 'A' } }, 1000)
+    const newer = createRun(handle.db, { workflowId: wf.id, workflowVersion: 1, definition: { name: 'A' } }, 2000)
+    const listed = listRuns(handle.db, wf.id)
+    expect(listed.map(r => r.id)[0]).toBe(newer.id)
+    expect(listed).toHaveLength(2)
+    expect('definition' in listed[0]!).toBe(false)
+    expect(listRuns(handle.db, wf.id, { before: 2000 })).toHaveLength(1)
+  })
+})

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs'
+import { JudgeflowError } from '../engine'
+
+/** Reads and parses a JSON file, with one sentence naming the file when it cannot. */
+export function readJsonFile(path: string, what: string): unknown {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  }
+  catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    throw new JudgeflowError('INVALID_INPUT', `Cannot read the ${what} file "${path}"${code === 'ENOENT' ? ': it does not exist' : `: ${(error as Error).message}`}.`)
+  }
+  return parseJson(text, `the ${what} file "${path}"`)
+}
+
+export function parseJson(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text)
+  }
+  catch (error) {
+    throw new JudgeflowError('INVALID_INPUT', `${capitalize(where)} is not valid JSON: ${(error as Error).message}.`)
+  }
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
+export interface Io {
+  out(text: string): void
+  err(text: string): void
+}
+
+export const processIo: Io = {
+  out: text => process.stdout.write(`${text}\n`),
+  err: text => process.stderr.write(`${text}\n`),
+}

@@ -1,0 +1,46 @@
+import { JudgeflowError } from '../engine'
+import { processIo, type Io } from './io'
+import { runCommand } from './commands/run'
+import { validateCommand } from './commands/validate'
+
+const USAGE = `judgeflow — LLM quality gates
+
+Usage:
+  judgeflow validate <workflow.json>
+  judgeflow run <workflow.json> [--input <file.json>] [--input-json '<json>'] [--db <path>] [--no-cache]
+
+Exit codes: 0 ok (verdict pass or none), 1 verdict fail, 2 invalid input or error.
+Keys come from the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY (and OPENAI_BASE_URL, ANTHROPIC_BASE_URL).`
+
+export async function main(argv: string[], io: Io = processIo, env: Record<string, string | undefined> = process.env): Promise<number> {
+  const [command, ...args] = argv
+  try {
+    switch (command) {
+      case 'validate': return validateCommand(args, io)
+      case 'run': return await runCommand(args, io, env)
+      case undefined:
+      case '-h':
+      case '--help':
+      case 'help':
+        io.out(USAGE)
+        return command === undefined ? 2 : 0
+      default:
+        io.err(`Unknown command "${command}". Commands: validate, run.`)
+        return 2
+    }
+  }
+  catch (error) {
+    if (error instanceof JudgeflowError) {
+      io.err(error.message)
+      const problems = (error.details as Array<{ message?: string }> | undefined)
+      if (error.code === 'INVALID_WORKFLOW' && Array.isArray(problems)) for (const p of problems.slice(1)) io.err(String(p.message))
+      return 2
+    }
+    if (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`${error.message}.`)
+      return 2
+    }
+    io.err(`judgeflow failed unexpectedly: ${(error as Error).message}`)
+    return 2
+  }
+}

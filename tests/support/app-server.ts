@@ -1,0 +1,88 @@
+/** Starts the built app (`.output/server/index.mjs`) as a child process on a free loopback port. */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+export const SERVER_ENTRY = resolve(import.meta.dirname, '../../.output/server/index.mjs')
+
+export interface AppServer {
+  url: string
+  dbPath: string
+  process: ChildProcess
+  output(): string
+  stop(signal?: NodeJS.Signals): Promise<void>
+  api<T = any>(path: string, init?: { method?: string, body?: unknown, headers?: Record<string, string> }): Promise<{ status: number, body: T, headers: Headers }>
+}
+
+export function tempDbPath(): string {
+  return join(mkdtempSync(join(tmpdir(), 'judgeflow-test-')), 'judgeflow.db')
+}
+
+export async function startAppServer(options: { dbPath?: string, env?: Record<string, string> } = {}): Promise<AppServer> {
+  if (!existsSync(SERVER_ENTRY)) throw new Error('the app is not built: run `npx nuxt build` (npm test does it first)')
+  const dbPath = options.dbPath ?? tempDbPath()
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', JUDGEFLOW_DB: dbPath, JUDGEFLOW_LLM_RETRY_BASE_MS: '5', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (chunk) => { output += chunk })
+  child.stderr!.on('data', (chunk) => { output += chunk })
+  const url = await new Promise<string>((resolvePort, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not start in time:\n${output}`)), 20_000)
+    const check = () => {
+      const match = /Listening on (http:\/\/[^\s]+)/.exec(output)
+      if (match) {
+        clearTimeout(timer)
+        resolvePort(match[1]!.replace(/\/$/, '').replace('[::]', '127.0.0.1'))
+      }
+    }
+    child.stdout!.on('data', check)
+    child.on('exit', code => reject(new Error(`the server exited with ${code}:\n${output}`)))
+  })
+  return {
+    url,
+    dbPath,
+    process: child,
+    output: () => output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = new Promise(r => child.once('exit', r))
+      child.kill(signal)
+      await exited
+    },
+    async api(path, init = {}) {
+      const response = await fetch(`${url}${path}`, {
+        method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+        headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+        body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
+      })
+      const text = await response.text()
+      let body: any = text
+      try { body = text ? JSON.parse(text) : null } catch { /* not JSON */ }
+      return { status: response.status, body, headers: response.headers }
+    },
+  }
+}
+
+/** Polls until `check` returns a value, or fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise(r => setTimeout(r, 25))
+  }
+}
+
+/** Reads an SSE response into events until the stream ends. */
+export async function readSse(url: string, headers: Record<string, string> = {}, timeoutMs = 10_000) {
+  const response = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) })
+  const text = await response.text()
+  return text.split('\n\n').filter(block => block.includes('data:')).map((block) => {
+    const field = (name: string) => block.split('\n').find(line => line.startsWith(`${name}: `))?.slice(name.length + 2)
+    return { id: Number(field('id')), event: field('event')!, data: JSON.parse(field('data')!) }
+  })
+}
