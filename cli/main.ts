@@ -32,7 +32,7 @@ export async function main(argv: string[], io: Io = processIo, env: Record<strin
   catch (error) {
     if (error instanceof JudgeflowError) {
       io.err(error.message)
-      const problems = (error.details as Array<{ message?: string }> | undefined)
+      const problems = error.details as Array<{ message?: string }> | undefined
       if (error.code === 'INVALID_WORKFLOW' && Array.isArray(problems)) for (const p of problems.slice(1)) io.err(String(p.message))
       return 2
     }

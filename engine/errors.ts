@@ -1,19 +1,19 @@
 /** Typed errors shared by the engine, the server and the CLI. */
 export type ErrorCategory = 'user' | 'provider' | 'system'
 
-export type ErrorCode =
-  | 'INVALID_WORKFLOW'
-  | 'INVALID_INPUT'
-  | 'INVALID_CONFIG'
-  | 'MISSING_API_KEY'
-  | 'UNKNOWN_PROVIDER'
-  | 'PROVIDER_ERROR'
-  | 'PROVIDER_RESPONSE_INVALID'
-  | 'STEP_TIMEOUT'
-  | 'CANCELLED'
-  | 'INVALID_PATTERN'
-  | 'STEP_FAILED'
-  | 'INTERNAL'
+export type ErrorCode
+  = | 'INVALID_WORKFLOW'
+    | 'INVALID_INPUT'
+    | 'INVALID_CONFIG'
+    | 'MISSING_API_KEY'
+    | 'UNKNOWN_PROVIDER'
+    | 'PROVIDER_ERROR'
+    | 'PROVIDER_RESPONSE_INVALID'
+    | 'STEP_TIMEOUT'
+    | 'CANCELLED'
+    | 'INVALID_PATTERN'
+    | 'STEP_FAILED'
+    | 'INTERNAL'
 
 export interface SerializedError {
   code: ErrorCode

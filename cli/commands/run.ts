@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util'
 import { createProviders, defaultRegistry, MemoryResponseCache, runWorkflow, type RunResult } from '../../engine'
-import { createSqliteResponseCache, openDatabase, resolveDbPath, RunService } from '../../db'
 import { parseJson, readJsonFile, type Io } from '../io'
 
 /**
@@ -38,6 +37,8 @@ export async function runCommand(args: string[], io: Io, env: Record<string, str
   let id: string
   let result: RunResult | undefined
   if (keep) {
+    // The database layer is loaded only when the run is kept.
+    const { createSqliteResponseCache, openDatabase, resolveDbPath, RunService } = await import('../../db')
     const handle = openDatabase(resolveDbPath(keep, env))
     try {
       const providers = createProviders({ env, cache: createSqliteResponseCache(handle.db) })

@@ -25,12 +25,12 @@ export interface StepRecord {
   pinned?: boolean
 }
 
-export type RunEvent =
-  | { type: 'run.started', at: number, resumed: boolean }
-  | { type: 'step.started', at: number, node_id: string, attempt: number, input: unknown }
-  | { type: 'step.succeeded' | 'step.failed' | 'step.skipped' | 'step.cancelled', at: number, step: StepRecord }
-  | { type: 'step.retrying', at: number, node_id: string, target: string, attempt: number, reason: string }
-  | { type: 'run.finished', at: number, result: RunResult }
+export type RunEvent
+  = | { type: 'run.started', at: number, resumed: boolean }
+    | { type: 'step.started', at: number, node_id: string, attempt: number, input: unknown }
+    | { type: 'step.succeeded' | 'step.failed' | 'step.skipped' | 'step.cancelled', at: number, step: StepRecord }
+    | { type: 'step.retrying', at: number, node_id: string, target: string, attempt: number, reason: string }
+    | { type: 'run.finished', at: number, result: RunResult }
 
 export type RunEventType = RunEvent['type']
 

@@ -4,17 +4,17 @@ import type { StepRegistry } from '../steps/registry'
 import { findReferences } from '../executor/references'
 import { buildGraph, cycles, downstreamOf } from './topology'
 
-export type ProblemCode =
-  | 'invalid_shape'
-  | 'duplicate_node'
-  | 'unknown_type'
-  | 'invalid_config'
-  | 'missing_node'
-  | 'invalid_branch'
-  | 'duplicate_edge'
-  | 'cycle'
-  | 'invalid_retry_target'
-  | 'invalid_reference'
+export type ProblemCode
+  = | 'invalid_shape'
+    | 'duplicate_node'
+    | 'unknown_type'
+    | 'invalid_config'
+    | 'missing_node'
+    | 'invalid_branch'
+    | 'duplicate_edge'
+    | 'cycle'
+    | 'invalid_retry_target'
+    | 'invalid_reference'
 
 export interface Problem {
   code: ProblemCode
@@ -25,9 +25,9 @@ export interface Problem {
   path?: string
 }
 
-export type ValidationResult =
-  | { ok: true, workflow: Workflow, problems: [] }
-  | { ok: false, workflow?: Workflow, problems: Problem[] }
+export type ValidationResult
+  = | { ok: true, workflow: Workflow, problems: [] }
+    | { ok: false, workflow?: Workflow, problems: Problem[] }
 
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = ''

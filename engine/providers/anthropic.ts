@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk'
+import type Anthropic from '@anthropic-ai/sdk'
 import { JudgeflowError } from '../errors'
 import type { ProviderAdapter } from './types'
 
@@ -6,19 +6,20 @@ const DEFAULT_MAX_TOKENS = 4096
 
 /** Anthropic Messages; structured output is a forced tool call whose input is the JSON. */
 export function createAnthropicAdapter(env: Record<string, string | undefined>): ProviderAdapter {
-  let client: Anthropic | undefined
-  const getClient = () => (client ??= new Anthropic({
+  // Loaded on the first call, like the OpenAI SDK.
+  let client: Promise<Anthropic> | undefined
+  const getClient = () => (client ??= import('@anthropic-ai/sdk').then(({ default: AnthropicClient }) => new AnthropicClient({
     apiKey: env.ANTHROPIC_API_KEY,
     baseURL: env.ANTHROPIC_BASE_URL || undefined,
     maxRetries: 0,
     timeout: 10 * 60_000,
-  }))
+  })))
   return {
     id: 'anthropic',
     keyVariable: 'ANTHROPIC_API_KEY',
     async send(model, request, { signal }) {
       const schema = request.json_schema
-      const message = await getClient().messages.create({
+      const message = await (await getClient()).messages.create({
         model,
         max_tokens: request.max_tokens ?? DEFAULT_MAX_TOKENS,
         messages: request.messages,

@@ -1,16 +1,17 @@
-import OpenAI from 'openai'
+import type OpenAI from 'openai'
 import { JudgeflowError } from '../errors'
 import type { ProviderAdapter } from './types'
 
 /** OpenAI Chat Completions, or any compatible server (Ollama, vLLM, LM Studio, llama.cpp) via OPENAI_BASE_URL. */
 export function createOpenAIAdapter(env: Record<string, string | undefined>): ProviderAdapter {
-  let client: OpenAI | undefined
-  const getClient = () => (client ??= new OpenAI({
+  // The SDK is loaded on the first call, so commands that call no model start fast.
+  let client: Promise<OpenAI> | undefined
+  const getClient = () => (client ??= import('openai').then(({ default: OpenAIClient }) => new OpenAIClient({
     apiKey: env.OPENAI_API_KEY,
     baseURL: env.OPENAI_BASE_URL || undefined,
     maxRetries: 0,
     timeout: 10 * 60_000,
-  }))
+  })))
   return {
     id: 'openai',
     keyVariable: 'OPENAI_API_KEY',
@@ -18,7 +19,7 @@ export function createOpenAIAdapter(env: Record<string, string | undefined>): Pr
       const messages: OpenAI.Chat.ChatCompletionMessageParam[] = []
       if (request.system) messages.push({ role: 'system', content: request.system })
       messages.push(...request.messages)
-      const completion = await getClient().chat.completions.create({
+      const completion = await (await getClient()).chat.completions.create({
         model,
         messages,
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),

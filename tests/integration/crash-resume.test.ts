@@ -4,7 +4,7 @@ import { FakeLLM, lastUserText } from '../support/fake-llm'
 import { startAppServer, tempDbPath, waitFor, type AppServer } from '../support/app-server'
 
 const fake = new FakeLLM()
-let servers: AppServer[] = []
+const servers: AppServer[] = []
 beforeAll(async () => { await fake.start() })
 afterAll(async () => {
   for (const s of servers) await s.stop('SIGKILL')

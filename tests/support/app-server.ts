@@ -60,7 +60,8 @@ export async function startAppServer(options: { dbPath?: string, env?: Record<st
       })
       const text = await response.text()
       let body: any = text
-      try { body = text ? JSON.parse(text) : null } catch { /* not JSON */ }
+      try { body = text ? JSON.parse(text) : null }
+      catch { /* not JSON */ }
       return { status: response.status, body, headers: response.headers }
     },
   }

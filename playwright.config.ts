@@ -1,0 +1,33 @@
+import { existsSync } from 'node:fs'
+import { defineConfig } from '@playwright/test'
+
+// Debian's Chromium where it is installed (CI here); Playwright's own browser elsewhere.
+const systemChromium = '/usr/bin/chromium'
+const port = Number(process.env.E2E_PORT ?? 3210)
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: 'test-results/e2e',
+  timeout: 30_000,
+  workers: 1,
+  reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    screenshot: 'on',
+    trace: 'retain-on-failure',
+    viewport: { width: 1280, height: 720 },
+    launchOptions: existsSync(systemChromium)
+      ? {
+          executablePath: systemChromium,
+          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        }
+      : {},
+  },
+  webServer: {
+    command: `node tests/e2e/serve.mjs`,
+    url: `http://127.0.0.1:${port}/api/health`,
+    reuseExistingServer: false,
+    env: { PORT: String(port) },
+    timeout: 30_000,
+  },
+})

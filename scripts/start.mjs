@@ -1,0 +1,28 @@
+// Builds the app when the build is missing or older than its sources, then serves it on loopback.
+import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+const root = resolve(import.meta.dirname, '..')
+const entry = join(root, '.output/server/index.mjs')
+const sources = ['app', 'pages', 'components', 'server', 'engine', 'db', 'nuxt.config.ts', 'package-lock.json']
+
+function newest(path) {
+  if (!existsSync(path)) return 0
+  const stat = statSync(path)
+  if (!stat.isDirectory()) return stat.mtimeMs
+  return readdirSync(path).reduce((max, name) => Math.max(max, newest(join(path, name))), stat.mtimeMs)
+}
+
+const built = existsSync(entry) ? statSync(entry).mtimeMs : 0
+if (!built || sources.some(source => newest(join(root, source)) > built)) {
+  console.log('judgeflow: building the app…')
+  const build = spawnSync('npx', ['nuxt', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NUXT_TELEMETRY_DISABLED: '1' } })
+  if (build.status !== 0) process.exit(build.status ?? 1)
+}
+
+process.env.HOST ??= '127.0.0.1'
+process.env.PORT ??= '3000'
+process.env.JUDGEFLOW_DB ??= join(root, 'data/judgeflow.db')
+console.log(`judgeflow: serving http://${process.env.HOST}:${process.env.PORT} (database ${process.env.JUDGEFLOW_DB})`)
+await import(entry)

@@ -1,0 +1,56 @@
+// The whole test suite: build, type checks, lint, Vitest (unit + integration), Playwright (e2e).
+// Ends with the plain line `N passed, N failed`; the exit code is non-zero when anything failed.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs'
+import { resolve } from 'node:path'
+
+const root = resolve(import.meta.dirname, '..')
+const env = { ...process.env, NUXT_TELEMETRY_DISABLED: '1' }
+mkdirSync(resolve(root, 'test-results'), { recursive: true })
+let passed = 0
+let failed = 0
+
+function step(name, command, args, options = {}) {
+  const t0 = Date.now()
+  console.log(`\n▶ ${name}`)
+  const result = spawnSync(command, args, { cwd: root, env: { ...env, ...options.env }, stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', encoding: 'utf8' })
+  const ok = result.status === 0
+  if (!ok && options.quiet) process.stdout.write(`${result.stdout ?? ''}${result.stderr ?? ''}`)
+  console.log(`${ok ? '✔' : '✘'} ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`)
+  return ok
+}
+
+function check(name, command, args, options) {
+  if (!step(name, command, args, { quiet: true, ...options })) failed++
+}
+
+if (!step('build', 'npx', ['nuxt', 'build'], { quiet: true })) {
+  console.log('\n0 passed, 1 failed')
+  process.exit(1)
+}
+check('typecheck (engine, db, cli, tests)', 'npx', ['tsc', '-p', 'tsconfig.engine.json'])
+check('typecheck (app, server)', 'npx', ['nuxt', 'typecheck'])
+check('lint', 'npx', ['eslint', '.'])
+
+step('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json'])
+const vitest = existsSync(resolve(root, 'test-results/vitest.json')) ? JSON.parse(readFileSync(resolve(root, 'test-results/vitest.json'), 'utf8')) : null
+if (vitest) {
+  passed += vitest.numPassedTests
+  failed += vitest.numFailedTests + (vitest.success || vitest.numFailedTests ? 0 : 1)
+}
+else failed++
+
+const e2e = readdirSync(resolve(root, 'tests/e2e')).some(name => name.endsWith('.spec.ts'))
+if (e2e) {
+  step('playwright', 'npx', ['playwright', 'test'])
+  const report = resolve(root, 'test-results/playwright.json')
+  if (existsSync(report)) {
+    const { stats } = JSON.parse(readFileSync(report, 'utf8'))
+    passed += stats.expected + stats.flaky
+    failed += stats.unexpected
+  }
+  else failed++
+}
+
+console.log(`\n${passed} passed, ${failed} failed`)
+process.exit(failed ? 1 : 0)

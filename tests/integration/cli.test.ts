@@ -1,0 +1,95 @@
+import { execFile } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FakeLLM } from '../support/fake-llm'
+import { tempDbPath } from '../support/app-server'
+import { qualityGate } from '../support/workflows'
+
+const root = resolve(import.meta.dirname, '../..')
+const dir = mkdtempSync(join(tmpdir(), 'judgeflow-cli-'))
+const fake = new FakeLLM()
+beforeAll(async () => { await fake.start() })
+afterAll(async () => { await fake.stop() })
+
+function file(name: string, content: unknown): string {
+  const path = join(dir, name)
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content))
+  return path
+}
+
+/** Runs the `judgeflow` bin from the repo root; `viaNpx` goes through `npx judgeflow` exactly as a user types it. */
+function judgeflow(args: string[], env: Record<string, string> = {}, viaNpx = false): Promise<{ code: number, stdout: string, stderr: string }> {
+  const [command, prefix] = viaNpx ? ['npx', ['--no-install', 'judgeflow']] : [process.execPath, [join(root, 'bin/judgeflow.mjs')]]
+  return new Promise((done) => {
+    execFile(command, [...prefix, ...args], { cwd: root, env: { PATH: process.env.PATH!, HOME: process.env.HOME!, JUDGEFLOW_LLM_RETRY_BASE_MS: '5', ...env } }, (error, stdout, stderr) => {
+      done({ code: error ? (error as { code?: number }).code ?? 1 : 0, stdout, stderr: stderr.split('\n').filter(l => l && !l.startsWith('npm warn')).join('\n') })
+    })
+  })
+}
+
+describe('npx judgeflow', () => {
+  it('validate: exit 0 for a valid workflow', async () => {
+    const result = await judgeflow(['validate', file('ok.json', qualityGate(['a'], [true]))], {}, true)
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout)).toEqual({ valid: true, problems: [] })
+  })
+
+  it('validate: every problem with node ids, exit 2', async () => {
+    const result = await judgeflow(['validate', file('bad.json', { name: 'x', nodes: [{ id: 'a', type: 'llm', config: { prompt: 'p' } }, { id: 'b', type: 'magic' }], edges: [{ from: 'a', to: 'zz' }] })])
+    expect(result.code).toBe(2)
+    const { problems } = JSON.parse(result.stdout)
+    expect(problems.map((p: { node: string }) => p.node)).toEqual(['a', 'b', 'a'])
+    expect(result.stderr).toContain('node "b": unknown step type "magic"')
+  })
+
+  it('run: prints the run as JSON; exit 0 on pass, 1 on a fail verdict', async () => {
+    const pass = await judgeflow(['run', file('pass.json', qualityGate(['x', 'y'], [false, true])), '--input-json', '{"question":"q"}'], {}, true)
+    expect(pass.code).toBe(0)
+    const run = JSON.parse(pass.stdout)
+    expect(run).toMatchObject({ status: 'succeeded', verdict: 'pass', output: 'y', steps: { draft: { status: 'succeeded', attempts: 2, error: null } } })
+    expect(run.id).toMatch(/^[0-9a-f-]{36}$/)
+    const fail = await judgeflow(['run', file('fail.json', qualityGate(['x'], [false])), '--input', file('input.json', { question: 'q' })])
+    expect(fail.code).toBe(1)
+    expect(JSON.parse(fail.stdout).verdict).toBe('fail')
+  })
+
+  it('run: exit 2 with one sentence for bad input, a missing key, a missing file or bad JSON', async () => {
+    const gate = file('gate.json', qualityGate(['x'], [true]))
+    const noInput = await judgeflow(['run', gate])
+    expect([noInput.code, noInput.stderr]).toEqual([2, 'input "question" is required (node "in")'])
+    const badJson = await judgeflow(['run', gate, '--input-json', '{oops'])
+    expect(badJson.code).toBe(2)
+    expect(badJson.stderr).toMatch(/^--input-json is not valid JSON: /)
+    const missing = await judgeflow(['run', join(dir, 'nope.json')])
+    expect(missing.stderr).toBe(`Cannot read the workflow file "${join(dir, 'nope.json')}": it does not exist.`)
+    const live = file('live.json', { name: 'live', nodes: [{ id: 'ask', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'hi' } }] })
+    const noKey = await judgeflow(['run', live])
+    expect([noKey.code, noKey.stderr]).toEqual([2, 'OPENAI_API_KEY is not set: node "ask" uses openai:gpt-4o-mini. Set it in the environment, or pin this step\'s output to run offline.'])
+  })
+
+  it('run: calls the provider and keeps the run with --db', async () => {
+    fake.script({ text: 'real answer' })
+    const db = tempDbPath()
+    const live = file('live2.json', { name: 'live', nodes: [{ id: 'ask', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'hi' } }, { id: 'out', type: 'output', config: { value: '{{steps.ask.text}}' } }], edges: [{ from: 'ask', to: 'out' }] })
+    const result = await judgeflow(['run', live, '--db', db], fake.env())
+    expect(result.code).toBe(0)
+    const run = JSON.parse(result.stdout)
+    expect(run.output).toBe('real answer')
+    const sqlite = new Database(db, { readonly: true })
+    expect(sqlite.prepare('select status from runs where id = ?').get(run.id)).toEqual({ status: 'succeeded' })
+    expect(sqlite.prepare('select count(*) as n from step_runs where run_id = ?').get(run.id)).toEqual({ n: 2 })
+    sqlite.close()
+  })
+
+  it('run: a provider failure is exit 2 with the provider message', async () => {
+    fake.onRequest(() => ({ status: 400 }))
+    const live = file('live3.json', { name: 'live', nodes: [{ id: 'ask', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'hi' } }] })
+    const result = await judgeflow(['run', live], fake.env())
+    expect(result.code).toBe(2)
+    expect(JSON.parse(result.stdout).steps.ask.status).toBe('failed')
+    expect(result.stderr).toContain('openai:gpt-4o-mini answered HTTP 400')
+  })
+})
