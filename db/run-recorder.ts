@@ -14,10 +14,15 @@ export function createRunRecorder(db: Db, runId: string) {
     data: sql.placeholder('data'), at: sql.placeholder('at'),
   }).returning({ id: runEvents.id }).prepare()
 
-  const upsertStep = (step: StepRecord) => {
-    const row = stepRow(runId, step)
-    db.insert(stepRuns).values(row).onConflictDoUpdate({ target: [stepRuns.runId, stepRuns.nodeId, stepRuns.attempt], set: row }).run()
-  }
+  const stepColumns = ['status', 'input', 'output', 'branch', 'error', 'reason', 'rerun', 'usage', 'cached', 'pinned', 'startedAt', 'finishedAt', 'durationMs'] as const
+  const upsert = db.insert(stepRuns).values({
+    runId, nodeId: sql.placeholder('nodeId'), attempt: sql.placeholder('attempt'),
+    ...Object.fromEntries(stepColumns.map(column => [column, sql.placeholder(column)])) as Record<(typeof stepColumns)[number], ReturnType<typeof sql.placeholder>>,
+  }).onConflictDoUpdate({
+    target: [stepRuns.runId, stepRuns.nodeId, stepRuns.attempt],
+    set: Object.fromEntries(stepColumns.map(column => [column, sql.raw(`excluded.${stepRuns[column].name}`)])),
+  }).prepare()
+  const upsertStep = (step: StepRecord) => upsert.run(stepRow(runId, step))
 
   return {
     /** Stores the event (and the step row it carries); returns the stored event with its id. */

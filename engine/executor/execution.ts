@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import { JudgeflowError, serializeError, type SerializedError } from '../errors'
 import type { Workflow, WorkflowNode } from '../schema/workflow'
 import type { StepDefinition, StepOutcome } from '../steps/types'
@@ -62,7 +63,12 @@ export class Execution {
 
   constructor(private readonly workflow: Workflow, private readonly options: ExecuteOptions) {
     this.graph = buildGraph(workflow)
-    this.signal = options.signal ?? new AbortController().signal
+    // One internal signal for the run: every running step listens to it, so lift the listener cap.
+    const controller = new AbortController()
+    setMaxListeners(0, controller.signal)
+    if (options.signal?.aborted) controller.abort(options.signal.reason)
+    else options.signal?.addEventListener('abort', () => controller.abort(options.signal!.reason), { once: true })
+    this.signal = controller.signal
     this.limit = workflow.settings?.concurrency ?? options.concurrency ?? DEFAULT_CONCURRENCY
     this.timeoutMs = workflow.settings?.timeout_ms ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS
     for (const node of this.graph.nodes.values()) {

@@ -1,0 +1,37 @@
+import autocannon from 'autocannon'
+import { startAppServer } from '../tests/support/app-server'
+import { report } from './lib'
+
+/** A pinned 5-node quality gate: runs offline, so the figure is judgeflow's own cost. */
+const pinnedGate = {
+  name: 'bench gate',
+  nodes: [
+    { id: 'in', type: 'input' },
+    { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer {{input.question}}' }, pinned: ['an answer'] },
+    { id: 'check', type: 'condition', config: { left: '{{steps.draft.text}}', op: 'contains', right: 'answer' } },
+    { id: 'ok', type: 'output', config: { verdict: 'pass', value: '{{steps.draft.text}}' } },
+    { id: 'ko', type: 'output', config: { verdict: 'fail' } },
+  ],
+  edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'check' }, { from: 'check', to: 'ok', when: 'true' }, { from: 'check', to: 'ko', when: 'false' }],
+}
+
+export async function benchApiThroughput() {
+  const server = await startAppServer({ env: { JUDGEFLOW_MAX_CONCURRENT_RUNS: '64' } })
+  try {
+    const { body: wf } = await server.api('/api/workflows', { body: pinnedGate })
+    const result = await autocannon({
+      url: `${server.url}/api/workflows/${wf.id}/runs`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ input: { question: 'why?' } }),
+      connections: 32,
+      duration: 8,
+    })
+    const ok = result['2xx']
+    if (result.non2xx || result.errors) throw new Error(`${result.non2xx} non-2xx answers and ${result.errors} errors`)
+    report({ name: 'POST /api/workflows/:id/runs throughput (pinned 5-node workflow, loopback)', value: ok / 8, unit: 'runs/s', target: '>= 500' })
+  }
+  finally {
+    await server.stop()
+  }
+}

@@ -1,0 +1,25 @@
+/** Helpers for `npm run bench`: each benchmark prints one JSON line {name, value, unit, target}. */
+export interface BenchResult {
+  name: string
+  value: number
+  unit: string
+  /** The goal, as text: "<= 0.05" or ">= 500". */
+  target: string
+}
+
+export function report(result: BenchResult): void {
+  const bound = Number(result.target.replace(/^[<>]=\s*/, ''))
+  const met = result.target.startsWith('<=') ? result.value <= bound : result.value >= bound
+  console.log(JSON.stringify({ ...result, value: Number(result.value.toPrecision(4)), met }))
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+}
