@@ -41,6 +41,10 @@ export function providerError(provider: string, modelRef: string, error: unknown
     const details: ProviderErrorDetails = { provider, status: e.status, retryable: isRetryableStatus(e.status), retry_after_ms: retryAfterMs(e.headers) }
     return new JudgeflowError('PROVIDER_ERROR', `${modelRef} answered HTTP ${e.status}: ${message}`, { category: 'provider', details })
   }
+  if (error instanceof SyntaxError) {
+    // A body cut short or garbled on the way is as transient as a dropped connection.
+    return new JudgeflowError('PROVIDER_ERROR', `${modelRef} sent a malformed response: ${message}`, { category: 'provider', details: { provider, retryable: true } satisfies ProviderErrorDetails })
+  }
   if (/Connection|Timeout/.test(kind) || isNetworkError(error)) {
     return new JudgeflowError('PROVIDER_ERROR', `${modelRef} could not be reached: ${message}`, { category: 'provider', details: { provider, retryable: true } satisfies ProviderErrorDetails })
   }

@@ -12,6 +12,8 @@ export interface RecordedRequest {
   path: string
   headers: IncomingMessage['headers']
   body: any
+  /** Set when the client hung up before the answer was complete (an aborted call). */
+  aborted: boolean
 }
 
 export interface FakeReply {
@@ -109,8 +111,9 @@ export class FakeLLM {
     catch {
       body = null
     }
-    const request: RecordedRequest = { api, path, headers: req.headers, body }
+    const request: RecordedRequest = { api, path, headers: req.headers, body, aborted: false }
     this.requests.push(request)
+    res.on('close', () => { if (!res.writableFinished) request.aborted = true })
     const reply = this.queue.shift() ?? await this.handler(request)
     if (reply.delayMs) await new Promise(resolve => setTimeout(resolve, reply.delayMs))
     if (reply.reset) {

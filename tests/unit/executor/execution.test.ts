@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runWorkflow, type RunEvent } from '../../../engine'
+import { FakeLLM } from '../../support/fake-llm'
 import { qualityGate, sleepStep, testDeps } from '../../support/workflows'
 
 const finished = (events: RunEvent[]) => events.flatMap(e => ('step' in e ? [`${e.step.node_id}#${e.step.attempt}:${e.step.status}`] : []))
@@ -158,5 +159,34 @@ describe('executor', () => {
     })
     expect(tracker.order).toEqual(['b'])
     expect(result.steps.b!.output).toEqual({ value: 'committed-a+b' })
+  })
+})
+
+describe('timeouts and cancellation reach the provider call', () => {
+  const fake = new FakeLLM()
+  beforeAll(async () => { await fake.start() })
+  afterAll(async () => { await fake.stop() })
+  const slowLlm = { name: 'slow', nodes: [{ id: 'ask', type: 'llm', timeout_ms: 1000, config: { model: 'openai:gpt-4o-mini', prompt: 'wait' } }] }
+
+  it('a step timeout aborts the HTTP request', async () => {
+    fake.reset()
+    fake.onRequest(() => ({ text: 'late', delayMs: 5000 }))
+    const { options } = testDeps([], fake.env())
+    const result = await runWorkflow(slowLlm, options)
+    expect(result.steps.ask!.error).toMatchObject({ code: 'STEP_TIMEOUT' })
+    await new Promise(resolve => setTimeout(resolve, 50))
+    expect(fake.requests.map(r => r.aborted)).toEqual([true])
+  })
+
+  it('cancelling the run aborts the HTTP request', async () => {
+    fake.reset()
+    fake.onRequest(() => ({ text: 'late', delayMs: 5000 }))
+    const { options } = testDeps([], fake.env())
+    const controller = new AbortController()
+    const running = runWorkflow({ ...slowLlm, nodes: [{ ...slowLlm.nodes[0]!, timeout_ms: 10_000 }] }, { ...options, signal: controller.signal })
+    setTimeout(() => controller.abort(), 1200)
+    expect((await running).status).toBe('cancelled')
+    await new Promise(resolve => setTimeout(resolve, 50))
+    expect(fake.requests.map(r => r.aborted)).toEqual([true])
   })
 })

@@ -58,6 +58,15 @@ describe('providers through the real SDKs', () => {
     expect(fake.requests).toHaveLength(5)
   })
 
+  it('retries a malformed or truncated body, and names it when it persists', async () => {
+    fake.script({ body: '{"id":"x","choices":[{"message":' }, { body: 'not json at all' })
+    const ok = await providers().complete('openai:gpt-4o-mini', ask)
+    expect(ok.text).toMatch(/^echo:/)
+    fake.onRequest(() => ({ body: '{"type":"message","content":[' }))
+    await expect(providers({ retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 2 } }).complete('anthropic:claude-x', ask))
+      .rejects.toThrow(/anthropic:claude-x sent a malformed response: .* \(after 2 calls\)/)
+  })
+
   it('gives up after the configured retries with the provider message', async () => {
     fake.onRequest(() => ({ status: 500 }))
     await expect(providers({ retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2 } }).complete('openai:gpt-4o-mini', ask))
