@@ -3,52 +3,47 @@ import type { Journal, RunEvent, StepRecord } from '../engine/executor/types'
 import type { Db } from './client'
 import { runEvents, stepRuns } from './schema'
 import { listStepRuns, type RunEventRow, type StepRunRow } from './repositories/runs'
+import { prepared } from './prepared'
+
+const STEP_COLUMNS = ['status', 'input', 'output', 'branch', 'error', 'reason', 'rerun', 'usage', 'cached', 'pinned', 'startedAt', 'finishedAt', 'durationMs'] as const
+
+function statements(db: Db) {
+  return prepared(db, 'run-recorder', () => ({
+    insertEvent: db.insert(runEvents).values({
+      runId: sql.placeholder('runId'), type: sql.placeholder('type'), nodeId: sql.placeholder('nodeId'),
+      attempt: sql.placeholder('attempt'), data: sql.placeholder('data'), at: sql.placeholder('at'),
+    }).returning({ id: runEvents.id }).prepare(),
+    upsertStep: db.insert(stepRuns).values({
+      runId: sql.placeholder('runId'), nodeId: sql.placeholder('nodeId'), attempt: sql.placeholder('attempt'),
+      ...Object.fromEntries(STEP_COLUMNS.map(column => [column, sql.placeholder(column)])) as Record<(typeof STEP_COLUMNS)[number], ReturnType<typeof sql.placeholder>>,
+    }).onConflictDoUpdate({
+      target: [stepRuns.runId, stepRuns.nodeId, stepRuns.attempt],
+      set: Object.fromEntries(STEP_COLUMNS.map(column => [column, sql.raw(`excluded.${stepRuns[column].name}`)])),
+    }).prepare(),
+  }))
+}
 
 /**
- * Writes a run's events as the executor emits them: each step event and its step row in one
- * transaction, committed before the executor moves on (it awaits the sink).
+ * Stores one executor event and the step row it carries (a started step gets a `running` row).
+ * Call it inside a transaction; returns the stored event with its id.
  */
+export function storeEvent(db: Db, runId: string, event: RunEvent): RunEventRow {
+  const { insertEvent, upsertStep } = statements(db)
+  const { type, at, ...rest } = event
+  let step: StepRecord | undefined
+  if ('step' in event) step = event.step
+  else if (event.type === 'step.started') step = { node_id: event.node_id, attempt: event.attempt, status: 'running' as StepRecord['status'], input: event.input, started_at: event.at }
+  if (step) upsertStep.run(stepRow(runId, step))
+  const nodeId = step?.node_id ?? (event.type === 'step.retrying' ? event.node_id : null)
+  const attempt = step?.attempt ?? (event.type === 'step.retrying' ? event.attempt : null)
+  const { id } = insertEvent.get({ runId, type, nodeId, attempt, data: rest, at }) as { id: number }
+  return { id, runId, type, nodeId, attempt, data: rest as Record<string, unknown>, at }
+}
+
+/** Writes each event in its own transaction, committed before the executor moves on (it awaits the sink). */
 export function createRunRecorder(db: Db, runId: string) {
-  const insertEvent = db.insert(runEvents).values({
-    runId, type: sql.placeholder('type'), nodeId: sql.placeholder('nodeId'), attempt: sql.placeholder('attempt'),
-    data: sql.placeholder('data'), at: sql.placeholder('at'),
-  }).returning({ id: runEvents.id }).prepare()
-
-  const stepColumns = ['status', 'input', 'output', 'branch', 'error', 'reason', 'rerun', 'usage', 'cached', 'pinned', 'startedAt', 'finishedAt', 'durationMs'] as const
-  const upsert = db.insert(stepRuns).values({
-    runId, nodeId: sql.placeholder('nodeId'), attempt: sql.placeholder('attempt'),
-    ...Object.fromEntries(stepColumns.map(column => [column, sql.placeholder(column)])) as Record<(typeof stepColumns)[number], ReturnType<typeof sql.placeholder>>,
-  }).onConflictDoUpdate({
-    target: [stepRuns.runId, stepRuns.nodeId, stepRuns.attempt],
-    set: Object.fromEntries(stepColumns.map(column => [column, sql.raw(`excluded.${stepRuns[column].name}`)])),
-  }).prepare()
-  const upsertStep = (step: StepRecord) => upsert.run(stepRow(runId, step))
-
   return {
-    /** Stores the event (and the step row it carries); returns the stored event with its id. */
-    record(event: RunEvent): RunEventRow {
-      return db.transaction(() => {
-        const { type, at, ...rest } = event
-        let nodeId: string | null = null
-        let attempt: number | null = null
-        if ('step' in event) {
-          upsertStep(event.step)
-          nodeId = event.step.node_id
-          attempt = event.step.attempt
-        }
-        else if (event.type === 'step.started') {
-          upsertStep({ node_id: event.node_id, attempt: event.attempt, status: 'running' as StepRecord['status'], input: event.input, started_at: event.at })
-          nodeId = event.node_id
-          attempt = event.attempt
-        }
-        else if (event.type === 'step.retrying') {
-          nodeId = event.node_id
-          attempt = event.attempt
-        }
-        const { id } = insertEvent.get({ type, nodeId, attempt, data: rest, at }) as { id: number }
-        return { id, runId, type, nodeId, attempt, data: rest as Record<string, unknown>, at }
-      })
-    },
+    record: (event: RunEvent): RunEventRow => db.transaction(() => storeEvent(db, runId, event)),
   }
 }
 

@@ -1,8 +1,9 @@
 import { hostname } from 'node:os'
-import { prepareRun, runWorkflow, serializeError, type Providers, type RunEvent, type RunOptions, type RunResult, type StepRegistry } from '../engine'
+import { Execution, prepareInput, serializeError, validatedWorkflow, type Providers, type RunEvent, type RunOptions, type RunResult, type StepRegistry, type Workflow } from '../engine'
 import type { Db } from './client'
-import { createRunRecorder, journalFor } from './run-recorder'
-import { createRun, finishRun, getRun, listUnfinishedRuns, markRunStarted, type RunEventRow, type RunRow } from './repositories/runs'
+import { GroupCommit } from './group-commit'
+import { journalFor, storeEvent } from './run-recorder'
+import { createRun, finishRun, listUnfinishedRuns, markRunStarted, type RunEventRow, type RunRow } from './repositories/runs'
 
 export interface RunServiceDeps {
   db: Db
@@ -22,52 +23,59 @@ export interface StartRun {
   options?: RunOptions
 }
 
+interface Prepared {
+  run: RunRow
+  workflow: Workflow
+  input: Record<string, unknown>
+}
+
 type Listener = (event: RunEventRow) => void
+type RunFinished = Extract<RunEvent, { type: 'run.finished' }>
+
+const VALIDATED_CACHE_SIZE = 200
 
 /**
- * Runs workflows durably: every event and step is committed as it happens, runs beyond the
- * concurrency limit wait in a queue, and runs left unfinished by a dead process are resumed.
+ * Runs workflows durably: every event and step is committed before the executor moves on
+ * (writes of concurrent runs share transactions), runs beyond the concurrency limit wait in
+ * a queue, and runs left unfinished by a dead process are resumed from their committed steps.
  */
 export class RunService {
   readonly owner: string
   private readonly active = new Map<string, { controller: AbortController, done: Promise<RunResult | undefined> }>()
-  private readonly queue: string[] = []
+  private readonly queue: Prepared[] = []
   private readonly listeners = new Map<string, Set<Listener>>()
+  /** Workflow versions never change, so each is validated once. */
+  private readonly validated = new Map<string, Workflow>()
+  private readonly writes: GroupCommit
   private readonly limit: number
   private closed = false
 
   constructor(private readonly deps: RunServiceDeps) {
     this.owner = deps.owner ?? `${hostname()}:${process.pid}`
     this.limit = deps.maxConcurrentRuns ?? 16
+    this.writes = new GroupCommit(deps.db)
   }
 
   /** Checks the definition, input and keys (throwing a user error), stores the run and schedules it. */
-  start(request: StartRun): RunRow {
-    prepareRun(request.definition, { ...this.deps, input: request.input })
-    const run = createRun(this.deps.db, {
-      workflowId: request.workflowId, workflowVersion: request.workflowVersion, definition: request.definition,
-      input: request.input ?? {}, options: request.options ?? {}, status: 'queued', owner: this.owner,
-    })
-    this.queue.push(run.id)
+  async start(request: StartRun): Promise<RunRow> {
+    const prepared = await this.prepare(request)
+    this.queue.push(prepared)
     this.pump()
-    return run
+    return prepared.run
   }
 
   /** Runs a stored run to its end in this process (the CLI's path). */
   async runToEnd(request: StartRun): Promise<{ run: RunRow, result: RunResult | undefined }> {
-    prepareRun(request.definition, { ...this.deps, input: request.input })
-    const run = createRun(this.deps.db, { ...request, input: request.input ?? {}, options: request.options ?? {}, status: 'queued', owner: this.owner })
-    const result = await this.launch(run, false)
-    return { run, result }
+    const prepared = await this.prepare(request)
+    return { run: prepared.run, result: await this.launch(prepared, false) }
   }
 
   /** Cancels a queued or running run; false when it is not active here. */
   cancel(runId: string): boolean {
-    const queued = this.queue.indexOf(runId)
+    const queued = this.queue.findIndex(item => item.run.id === runId)
     if (queued >= 0) {
       this.queue.splice(queued, 1)
-      const result: RunResult = { status: 'cancelled', verdict: null, output: null, error: { code: 'CANCELLED', category: 'user', message: 'the run was cancelled before it started' }, steps: {}, duration_ms: 0 }
-      this.finish(runId, { type: 'run.finished', at: Date.now(), result })
+      void this.finish(runId, endEvent('cancelled', { code: 'CANCELLED', category: 'user', message: 'the run was cancelled before it started' }))
       return true
     }
     const active = this.active.get(runId)
@@ -87,7 +95,7 @@ export class RunService {
   }
 
   isActive(runId: string): boolean {
-    return this.active.has(runId) || this.queue.includes(runId)
+    return this.active.has(runId) || this.queue.some(item => item.run.id === runId)
   }
 
   /**
@@ -100,18 +108,20 @@ export class RunService {
     for (const run of listUnfinishedRuns(this.deps.db)) {
       if (run.owner && run.owner !== this.owner && ownerIsAlive(run.owner)) continue
       if (this.isActive(run.id)) continue
+      let prepared: Prepared
       try {
-        prepareRun(run.definition, { ...this.deps, input: run.input })
+        const workflow = validatedWorkflow(run.definition, this.deps.registry)
+        prepared = { run, workflow, input: prepareInput(workflow, { ...this.deps, input: run.input }) }
       }
       catch (error) {
         const reason = `the run could not be resumed after a restart: ${(error as Error).message}`
-        this.finish(run.id, { type: 'run.finished', at: Date.now(), result: { status: 'interrupted', verdict: null, output: null, error: { ...serializeError(error), message: reason }, steps: {}, duration_ms: 0 } })
+        void this.finish(run.id, endEvent('interrupted', { ...serializeError(error), message: reason }))
         interrupted.push(run.id)
         continue
       }
       resumed.push(run.id)
-      if (run.status === 'queued') this.queue.push(run.id)
-      else void this.launch(run, true)
+      if (run.status === 'queued') this.queue.push(prepared)
+      else void this.launch(prepared, true)
     }
     this.pump()
     return { resumed, interrupted }
@@ -131,59 +141,81 @@ export class RunService {
     clearTimeout(timer)
   }
 
-  private pump() {
-    while (!this.closed && this.queue.length && this.active.size < this.limit) {
-      const run = getRun(this.deps.db, this.queue.shift()!)
-      if (run) void this.launch(run, false)
-    }
+  private async prepare(request: StartRun): Promise<Prepared> {
+    const workflow = this.validate(request)
+    const input = prepareInput(workflow, { ...this.deps, input: request.input })
+    const run = await this.writes.write(() => createRun(this.deps.db, {
+      workflowId: request.workflowId, workflowVersion: request.workflowVersion, definition: request.definition,
+      input, options: request.options ?? {}, status: 'queued', owner: this.owner,
+    }))
+    return { run, workflow, input }
   }
 
-  private launch(run: RunRow, resumed: boolean): Promise<RunResult | undefined> {
+  private validate(request: StartRun): Workflow {
+    if (!request.workflowId || !request.workflowVersion) return validatedWorkflow(request.definition, this.deps.registry)
+    const key = `${request.workflowId}@${request.workflowVersion}`
+    let workflow = this.validated.get(key)
+    if (!workflow) {
+      workflow = validatedWorkflow(request.definition, this.deps.registry)
+      if (this.validated.size >= VALIDATED_CACHE_SIZE) this.validated.delete(this.validated.keys().next().value!)
+      this.validated.set(key, workflow)
+    }
+    return workflow
+  }
+
+  private pump() {
+    while (!this.closed && this.queue.length && this.active.size < this.limit) void this.launch(this.queue.shift()!, false)
+  }
+
+  private launch(prepared: Prepared, resumed: boolean): Promise<RunResult | undefined> {
     const controller = new AbortController()
-    const done = this.execute(run, resumed, controller.signal).finally(() => {
-      this.active.delete(run.id)
+    const done = this.execute(prepared, resumed, controller.signal).finally(() => {
+      this.active.delete(prepared.run.id)
       this.pump()
     })
-    this.active.set(run.id, { controller, done })
+    this.active.set(prepared.run.id, { controller, done })
     return done
   }
 
-  private async execute(run: RunRow, resumed: boolean, signal: AbortSignal): Promise<RunResult | undefined> {
-    const { db } = this.deps
-    markRunStarted(db, run.id, this.owner)
-    const recorder = createRunRecorder(db, run.id)
+  private async execute({ run, workflow, input }: Prepared, resumed: boolean, signal: AbortSignal): Promise<RunResult | undefined> {
+    const { db, registry, providers } = this.deps
+    const runId = run.id
+    void this.writes.write(() => markRunStarted(db, runId, this.owner))
     const options = (run.options ?? {}) as RunOptions
     try {
-      return await runWorkflow(run.definition, {
-        registry: this.deps.registry, providers: this.deps.providers, input: run.input, signal, resumed,
+      return await new Execution(workflow, {
+        registry, providers, input, signal,
         cache: options.cache, concurrency: options.concurrency, timeoutMs: options.timeout_ms,
-        journal: resumed ? journalFor(db, run.id) : undefined,
-        onEvent: (event) => {
-          if (event.type === 'run.finished') this.finish(run.id, event)
-          else this.publish(recorder.record(event))
-        },
-      })
+        journal: resumed ? journalFor(db, runId) : undefined,
+        onEvent: event => (event.type === 'run.finished'
+          ? this.finish(runId, event)
+          : this.writes.write(() => storeEvent(db, runId, event)).then(row => this.publish(row))),
+      }).run(resumed)
     }
     catch (error) {
-      this.finish(run.id, { type: 'run.finished', at: Date.now(), result: { status: 'failed', verdict: null, output: null, error: serializeError(error), steps: {}, duration_ms: 0 } })
+      await this.finish(runId, endEvent('failed', serializeError(error)))
       return undefined
     }
   }
 
   /** Writes the run's end and its last event in one transaction, then tells the subscribers. */
-  private finish(runId: string, event: Extract<RunEvent, { type: 'run.finished' }>) {
+  private async finish(runId: string, event: RunFinished): Promise<void> {
     const { db } = this.deps
-    const result = event.result
-    const stored = db.transaction(() => {
+    const { result } = event
+    const row = await this.writes.write(() => {
       finishRun(db, runId, { status: result.status, verdict: result.verdict, output: result.output, error: result.error, durationMs: result.duration_ms })
-      return createRunRecorder(db, runId).record(event)
+      return storeEvent(db, runId, event)
     })
-    this.publish(stored)
+    this.publish(row)
   }
 
   private publish(event: RunEventRow) {
     for (const listener of this.listeners.get(event.runId) ?? []) listener(event)
   }
+}
+
+function endEvent(status: RunResult['status'], error: RunResult['error']): RunFinished {
+  return { type: 'run.finished', at: Date.now(), result: { status, verdict: null, output: null, error, steps: {}, duration_ms: 0 } }
 }
 
 function ownerIsAlive(owner: string): boolean {

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, getTableColumns, gt, inArray, lt } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, sql } from 'drizzle-orm'
 import type { Db } from '../client'
 import { runEvents, runs, stepRuns } from '../schema'
+import { prepared } from '../prepared'
 
 export type RunRow = typeof runs.$inferSelect
 export type StepRunRow = typeof stepRuns.$inferSelect
@@ -35,12 +36,12 @@ export function createRun(db: Db, run: NewRun, now = Date.now()): RunRow {
     finishedAt: null,
     durationMs: null,
   }
-  db.insert(runs).values(row).run()
+  prepared(db, 'runs.insert', () => db.insert(runs).values(placeholders(Object.keys(row)) as unknown as typeof row).prepare()).run(row)
   return row
 }
 
 export function getRun(db: Db, id: string): RunRow | null {
-  return db.select().from(runs).where(eq(runs.id, id)).get() ?? null
+  return prepared(db, 'runs.get', () => db.select().from(runs).where(eq(runs.id, sql.placeholder('id'))).prepare()).get({ id }) ?? null
 }
 
 export function listRuns(db: Db, workflowId: string, options: { limit?: number, before?: number } = {}): Omit<RunRow, 'definition'>[] {
@@ -55,14 +56,16 @@ export function listStepRuns(db: Db, runId: string): StepRunRow[] {
 }
 
 export function markRunStarted(db: Db, id: string, owner: string, now = Date.now()): void {
-  db.update(runs).set({ status: 'running', owner, startedAt: now }).where(eq(runs.id, id)).run()
+  prepared(db, 'runs.started', () => db.update(runs)
+    .set({ status: 'running', ...placeholders(['owner', 'startedAt']) })
+    .where(eq(runs.id, sql.placeholder('id'))).prepare()).run({ id, owner, startedAt: now })
 }
 
 export function finishRun(db: Db, id: string, end: { status: string, verdict?: string | null, output?: unknown, error?: unknown, durationMs?: number }, now = Date.now()): void {
-  db.update(runs).set({
-    status: end.status, verdict: end.verdict ?? null, output: end.output ?? null, error: end.error ?? null,
-    finishedAt: now, durationMs: end.durationMs ?? null,
-  }).where(eq(runs.id, id)).run()
+  prepared(db, 'runs.finish', () => db.update(runs)
+    .set(placeholders(['status', 'verdict', 'output', 'error', 'finishedAt', 'durationMs']))
+    .where(eq(runs.id, sql.placeholder('id'))).prepare())
+    .run({ id, status: end.status, verdict: end.verdict ?? null, output: end.output ?? null, error: end.error ?? null, finishedAt: now, durationMs: end.durationMs ?? null })
 }
 
 /** Runs some process was executing or was about to execute. */
@@ -72,4 +75,8 @@ export function listUnfinishedRuns(db: Db): RunRow[] {
 
 export function listEventsAfter(db: Db, runId: string, afterId = 0, limit = 1000): RunEventRow[] {
   return db.select().from(runEvents).where(and(eq(runEvents.runId, runId), gt(runEvents.id, afterId))).orderBy(asc(runEvents.id)).limit(limit).all()
+}
+
+function placeholders(names: string[]): Record<string, ReturnType<typeof sql.placeholder>> {
+  return Object.fromEntries(names.map(name => [name, sql.placeholder(name)]))
 }

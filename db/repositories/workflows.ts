@@ -1,6 +1,7 @@
-import { and, desc, eq } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../client'
 import { workflows, workflowVersions } from '../schema'
+import { prepared } from '../prepared'
 
 export type WorkflowRow = typeof workflows.$inferSelect
 export interface WorkflowWithDefinition extends WorkflowRow {
@@ -16,11 +17,11 @@ export function listWorkflows(db: Db): WorkflowRow[] {
 
 /** The workflow at its current version, or at `version` when given; null when not found. */
 export function getWorkflow(db: Db, id: string, version?: number): WorkflowWithDefinition | null {
-  const row = db.select().from(workflows).where(eq(workflows.id, id)).get()
+  const row = prepared(db, 'workflows.get', () => db.select().from(workflows).where(eq(workflows.id, sql.placeholder('id'))).prepare()).get({ id })
   if (!row) return null
-  const wanted = version ?? row.currentVersion
-  const v = db.select().from(workflowVersions)
-    .where(and(eq(workflowVersions.workflowId, id), eq(workflowVersions.version, wanted))).get()
+  const v = prepared(db, 'workflows.version', () => db.select().from(workflowVersions)
+    .where(and(eq(workflowVersions.workflowId, sql.placeholder('id')), eq(workflowVersions.version, sql.placeholder('version')))).prepare())
+    .get({ id, version: version ?? row.currentVersion })
   if (!v) return null
   const definition = v.definition as Definition
   return { ...row, name: definition.name, description: definition.description ?? null, version: v.version, definition }

@@ -12,14 +12,18 @@ export function invalidWorkflowError(problems: Problem[]): JudgeflowError {
   return new JudgeflowError('INVALID_WORKFLOW', `The workflow is invalid: ${problems[0]!.message}${more}.`, { details: problems })
 }
 
-/**
- * Everything checked before a run starts: the definition, the run input against the input
- * nodes' fields (defaults filled in), and the API key of every model a non-pinned step will call.
- */
-export function prepareRun(raw: unknown, deps: { registry: StepRegistry, providers: Providers, input?: unknown }): { workflow: Workflow, input: Record<string, unknown> } {
-  const validation = validateWorkflow(raw, deps.registry)
+/** The definition checked and typed; throws INVALID_WORKFLOW listing every problem. */
+export function validatedWorkflow(raw: unknown, registry: StepRegistry): Workflow {
+  const validation = validateWorkflow(raw, registry)
   if (!validation.ok) throw invalidWorkflowError(validation.problems)
-  const workflow = validation.workflow
+  return validation.workflow
+}
+
+/**
+ * What is checked per run of a valid workflow: the input against the input nodes' fields
+ * (defaults filled in) and the API key of every model a non-pinned step will call.
+ */
+export function prepareInput(workflow: Workflow, deps: { registry: StepRegistry, providers: Providers, input?: unknown }): Record<string, unknown> {
   let input = (deps.input ?? {}) as Record<string, unknown>
   for (const node of workflow.nodes) {
     if (node.type === 'input') input = applyInputFields(inputConfigSchema.parse(node.config), input, node.id)
@@ -28,7 +32,13 @@ export function prepareRun(raw: unknown, deps: { registry: StepRegistry, provide
     const model = definition.modelOf?.(definition.configSchema.parse(node.config))
     if (model) deps.providers.check(model, node.id)
   }
-  return { workflow, input }
+  return input
+}
+
+/** Everything checked before a run starts: the definition, the input, the keys. */
+export function prepareRun(raw: unknown, deps: { registry: StepRegistry, providers: Providers, input?: unknown }): { workflow: Workflow, input: Record<string, unknown> } {
+  const workflow = validatedWorkflow(raw, deps.registry)
+  return { workflow, input: prepareInput(workflow, deps) }
 }
 
 /** Validates, checks and runs a workflow to its end. */

@@ -16,7 +16,7 @@ export default defineEventHandler(async (event) => {
   const workflow = getWorkflow(handle.db, routeId(event))
   if (!workflow) notFound('workflow', routeId(event))
   try {
-    const run = runs.start({ definition: workflow.definition, workflowId: workflow.id, workflowVersion: workflow.version, input, options })
+    const run = await runs.start({ definition: workflow.definition, workflowId: workflow.id, workflowVersion: workflow.version, input, options })
     setResponseStatus(event, 202)
     return { id: run.id, status: run.status, workflow_id: workflow.id, workflow_version: workflow.version }
   }
