@@ -60,6 +60,7 @@ export class Execution {
   private failure: SerializedError | null = null
   private wake: (() => void) | null = null
   private readonly startedAt = performance.now()
+  private readonly runningSteps = new Set<(reason: unknown) => void>()
 
   constructor(private readonly workflow: Workflow, private readonly options: ExecuteOptions) {
     this.graph = buildGraph(workflow)
@@ -69,6 +70,9 @@ export class Execution {
     if (options.signal?.aborted) controller.abort(options.signal.reason)
     else options.signal?.addEventListener('abort', () => controller.abort(options.signal!.reason), { once: true })
     this.signal = controller.signal
+    this.signal.addEventListener('abort', () => {
+      for (const abort of [...this.runningSteps]) abort(abortReason(this.signal))
+    }, { once: true })
     this.limit = workflow.settings?.concurrency ?? options.concurrency ?? DEFAULT_CONCURRENCY
     this.timeoutMs = workflow.settings?.timeout_ms ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS
     for (const node of this.graph.nodes.values()) {
@@ -169,25 +173,39 @@ export class Execution {
     }
   }
 
-  private async runStep(state: NodeState, config: unknown, attempt: number): Promise<StepOutcome> {
+  /**
+   * Runs one step under its timeout and the run's cancellation. The step's AbortSignal is made
+   * only when the step asks for it (most built-in steps never do), and one listener on the run
+   * signal aborts every running step, so a step costs no per-step event listeners.
+   */
+  private runStep(state: NodeState, config: unknown, attempt: number): Promise<StepOutcome> {
     const { node, definition } = state
     const timeoutMs = node.timeout_ms ?? this.timeoutMs
-    const controller = new AbortController()
-    const onAbort = () => controller.abort(this.signal.reason)
-    this.signal.addEventListener('abort', onAbort, { once: true })
-    if (this.signal.aborted) onAbort()
-    const timer = setTimeout(() => controller.abort(new JudgeflowError('STEP_TIMEOUT', `node "${node.id}" timed out after ${timeoutMs} ms`)), timeoutMs)
-    try {
-      const work = definition.run({
-        node, config, attempt, input: this.options.input ?? {}, signal: controller.signal,
-        providers: this.options.providers, cache: this.options.cache, runsOf: id => this.states.get(id)?.runs ?? 0,
+    if (this.signal.aborted) return Promise.reject(abortReason(this.signal))
+    return new Promise<StepOutcome>((resolve, reject) => {
+      let controller: AbortController | undefined
+      let settled = false
+      const settle = (finish: () => void) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        this.runningSteps.delete(handle)
+        finish()
+      }
+      const handle = (reason: unknown) => settle(() => {
+        controller?.abort(reason)
+        reject(reason)
       })
-      return await raceAbort(work, controller.signal)
-    }
-    finally {
-      clearTimeout(timer)
-      this.signal.removeEventListener('abort', onAbort)
-    }
+      const timer = setTimeout(() => handle(new JudgeflowError('STEP_TIMEOUT', `node "${node.id}" timed out after ${timeoutMs} ms`)), timeoutMs)
+      this.runningSteps.add(handle)
+      definition.run({
+        node, config, attempt, input: this.options.input ?? {},
+        get signal() {
+          return (controller ??= new AbortController()).signal
+        },
+        providers: this.options.providers, cache: this.options.cache, runsOf: id => this.states.get(id)?.runs ?? 0,
+      }).then(value => settle(() => resolve(value)), error => settle(() => reject(error)))
+    })
   }
 
   private async complete(state: NodeState, record: StepRecord, replayed: boolean) {
@@ -300,18 +318,6 @@ export class Execution {
   private deliver(event: RunEvent): void | Promise<void> {
     return this.options.onEvent?.(event)
   }
-}
-
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortReason(signal))
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal))
-    signal.addEventListener('abort', onAbort, { once: true })
-    work.then(
-      (value) => { signal.removeEventListener('abort', onAbort); resolve(value) },
-      (error) => { signal.removeEventListener('abort', onAbort); reject(error) },
-    )
-  })
 }
 
 function abortReason(signal: AbortSignal): unknown {

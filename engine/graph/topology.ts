@@ -8,8 +8,19 @@ export interface Graph {
   incoming: Map<string, WorkflowEdge[]>
 }
 
-/** Indexes a workflow's nodes and edges; edges to unknown nodes are left out (validation reports them). */
+const graphs = new WeakMap<object, Graph>()
+
+/**
+ * Indexes a workflow's nodes and edges; edges to unknown nodes are left out (validation reports them).
+ * Validation and execution of the same parsed workflow share one index.
+ */
 export function buildGraph(workflow: Pick<Workflow, 'nodes' | 'edges'>): Graph {
+  let graph = graphs.get(workflow)
+  if (!graph) graphs.set(workflow, graph = indexGraph(workflow))
+  return graph
+}
+
+function indexGraph(workflow: Pick<Workflow, 'nodes' | 'edges'>): Graph {
   const nodes = new Map<string, WorkflowNode>()
   const order = new Map<string, number>()
   const outgoing = new Map<string, WorkflowEdge[]>()
