@@ -24,7 +24,7 @@ function presentStep(row: StepRunRow) {
 }
 
 /** A run with every step: the latest attempt's fields at the top, each attempt in `history`. */
-export function presentRun(run: RunRow, steps: StepRunRow[] | null) {
+export function presentRun(run: Omit<RunRow, 'definition'> & { definition?: RunRow['definition'] }, steps: StepRunRow[] | null) {
   const base = {
     id: run.id, workflow_id: run.workflowId, workflow_version: run.workflowVersion,
     status: run.status, verdict: run.verdict, output: run.output, error: run.error,

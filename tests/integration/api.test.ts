@@ -1,19 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FakeLLM } from '../support/fake-llm'
-import { startAppServer, waitFor, type AppServer } from '../support/app-server'
+import { useAppWithFakeLLM, waitFor, type AppServer } from '../support/app-server'
 import { qualityGate } from '../support/workflows'
 
+const app = useAppWithFakeLLM({ beforeAll, afterAll })
+const { fake } = app
 let server: AppServer
-const fake = new FakeLLM()
-
-beforeAll(async () => {
-  await fake.start()
-  server = await startAppServer({ env: fake.env() })
-})
-afterAll(async () => {
-  await server?.stop()
-  await fake.stop()
-})
+beforeAll(() => { server = app.server })
 
 const finished = (id: string) => waitFor(async () => {
   const { body } = await server.api(`/api/runs/${id}`)

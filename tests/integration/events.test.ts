@@ -1,18 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FakeLLM } from '../support/fake-llm'
-import { readSse, startAppServer, waitFor, type AppServer } from '../support/app-server'
+import { readSse, useAppWithFakeLLM, waitFor, type AppServer } from '../support/app-server'
 import { qualityGate } from '../support/workflows'
 
+const app = useAppWithFakeLLM({ beforeAll, afterAll })
+const { fake } = app
 let server: AppServer
-const fake = new FakeLLM()
-beforeAll(async () => {
-  await fake.start()
-  server = await startAppServer({ env: fake.env() })
-})
-afterAll(async () => {
-  await server?.stop()
-  await fake.stop()
-})
+beforeAll(() => { server = app.server })
 
 describe('GET /api/runs/:id/events', () => {
   it('replays a finished run, and from Last-Event-ID only what came after', async () => {

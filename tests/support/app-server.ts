@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { FakeLLM } from './fake-llm'
 
 export const SERVER_ENTRY = resolve(import.meta.dirname, '../../.output/server/index.mjs')
 
@@ -86,4 +87,18 @@ export async function readSse(url: string, headers: Record<string, string> = {},
     const field = (name: string) => block.split('\n').find(line => line.startsWith(`${name}: `))?.slice(name.length + 2)
     return { id: Number(field('id')), event: field('event')!, data: JSON.parse(field('data')!) }
   })
+}
+
+/** A built server wired to a fake LLM server, started before the file's tests and stopped after. */
+export function useAppWithFakeLLM(hooks: { beforeAll: (fn: () => Promise<void>) => void, afterAll: (fn: () => Promise<void>) => void }) {
+  const context = { fake: new FakeLLM(), server: undefined as unknown as AppServer }
+  hooks.beforeAll(async () => {
+    await context.fake.start()
+    context.server = await startAppServer({ env: context.fake.env() })
+  })
+  hooks.afterAll(async () => {
+    await context.server?.stop()
+    await context.fake.stop()
+  })
+  return context
 }

@@ -14,5 +14,5 @@ export default defineEventHandler(async (event) => {
   const query = await getValidatedQuery(event, querySchema.parse)
   const { db } = useJudgeflow().handle
   if (!getWorkflow(db, routeId(event))) notFound('workflow', routeId(event))
-  return listRuns(db, routeId(event), query).map(run => presentRun({ ...run, definition: {} }, null))
+  return listRuns(db, routeId(event), query).map(run => presentRun(run, null))
 })
