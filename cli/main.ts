@@ -1,5 +1,6 @@
 import { JudgeflowError } from '../engine'
 import { processIo, type Io } from './io'
+import { evalCommand } from './commands/eval'
 import { runCommand } from './commands/run'
 import { validateCommand } from './commands/validate'
 
@@ -8,8 +9,9 @@ const USAGE = `judgeflow — LLM quality gates
 Usage:
   judgeflow validate <workflow.json>
   judgeflow run <workflow.json> [--input <file.json>] [--input-json '<json>'] [--db <path>] [--no-cache]
+  judgeflow eval --config <file.json|file.toml> --input <file.json>
 
-Exit codes: 0 ok (verdict pass or none), 1 verdict fail, 2 invalid input or error.
+Exit codes: 0 ok (verdict pass or none; eval: passed), 1 verdict fail (eval: not passed), 2 invalid input or error.
 Keys come from the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY (and OPENAI_BASE_URL, ANTHROPIC_BASE_URL).`
 
 export async function main(argv: string[], io: Io = processIo, env: Record<string, string | undefined> = process.env): Promise<number> {
@@ -18,6 +20,7 @@ export async function main(argv: string[], io: Io = processIo, env: Record<strin
     switch (command) {
       case 'validate': return validateCommand(args, io)
       case 'run': return await runCommand(args, io, env)
+      case 'eval': return await evalCommand(args, io, env)
       case undefined:
       case '-h':
       case '--help':
@@ -25,7 +28,7 @@ export async function main(argv: string[], io: Io = processIo, env: Record<strin
         io.out(USAGE)
         return command === undefined ? 2 : 0
       default:
-        io.err(`Unknown command "${command}". Commands: validate, run.`)
+        io.err(`Unknown command "${command}". Commands: validate, run, eval.`)
         return 2
     }
   }

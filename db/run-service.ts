@@ -75,7 +75,7 @@ export class RunService {
     const queued = this.queue.findIndex(item => item.run.id === runId)
     if (queued >= 0) {
       this.queue.splice(queued, 1)
-      void this.finish(runId, endEvent('cancelled', { code: 'CANCELLED', category: 'user', message: 'the run was cancelled before it started' }))
+      this.finish(runId, endEvent('cancelled', { code: 'CANCELLED', category: 'user', message: 'the run was cancelled before it started' })).catch(reportWriteFailure)
       return true
     }
     const active = this.active.get(runId)
@@ -115,7 +115,7 @@ export class RunService {
       }
       catch (error) {
         const reason = `the run could not be resumed after a restart: ${(error as Error).message}`
-        void this.finish(run.id, endEvent('interrupted', { ...serializeError(error), message: reason }))
+        this.finish(run.id, endEvent('interrupted', { ...serializeError(error), message: reason })).catch(reportWriteFailure)
         interrupted.push(run.id)
         continue
       }
@@ -180,7 +180,7 @@ export class RunService {
   private async execute({ run, workflow, input }: Prepared, resumed: boolean, signal: AbortSignal): Promise<RunResult | undefined> {
     const { db, registry, providers } = this.deps
     const runId = run.id
-    void this.writes.write(() => markRunStarted(db, runId, this.owner))
+    this.writes.write(() => markRunStarted(db, runId, this.owner)).catch(reportWriteFailure)
     const options = (run.options ?? {}) as RunOptions
     try {
       return await new Execution(workflow, {
@@ -193,7 +193,7 @@ export class RunService {
       }).run(resumed)
     }
     catch (error) {
-      await this.finish(runId, endEvent('failed', serializeError(error)))
+      await this.finish(runId, endEvent('failed', serializeError(error))).catch(reportWriteFailure)
       return undefined
     }
   }
@@ -212,6 +212,11 @@ export class RunService {
   private publish(event: RunEventRow) {
     for (const listener of this.listeners.get(event.runId) ?? []) listener(event)
   }
+}
+
+/** A write that failed outside any caller's await: logged, never an unhandled rejection. */
+function reportWriteFailure(error: unknown): void {
+  console.error(`judgeflow: a database write failed: ${(error as Error).message}`)
 }
 
 function endEvent(status: RunResult['status'], error: RunResult['error']): RunFinished {

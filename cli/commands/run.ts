@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { createProviders, defaultRegistry, MemoryResponseCache, runWorkflow, type RunResult } from '../../engine'
 import { parseJson, readJsonFile, type Io } from '../io'
+import { loadCustomMetrics } from '../metrics'
 
 /**
  * `judgeflow run <workflow.json> [--input f] [--input-json j] [--db path]`: the run as JSON.
@@ -33,6 +34,7 @@ export async function runCommand(args: string[], io: Io, env: Record<string, str
     concurrency: values.concurrency ? Number(values.concurrency) : undefined,
     timeout_ms: values.timeout ? Number(values.timeout) : undefined,
   }
+  await loadCustomMetrics(env)
   const keep = values.db ?? env.JUDGEFLOW_DB
   let id: string
   let result: RunResult | undefined

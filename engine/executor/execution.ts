@@ -61,6 +61,10 @@ export class Execution {
   private wake: (() => void) | null = null
   private readonly startedAt = performance.now()
   private readonly runningSteps = new Set<(reason: unknown) => void>()
+  /** Nodes a pending retry will reset: they neither start nor pass results on until it applies. */
+  private frozen = new Set<string>()
+  /** Replaying a journal stops at the first step whose rendered input differs from the record. */
+  private journalValid = true
 
   constructor(private readonly workflow: Workflow, private readonly options: ExecuteOptions) {
     this.graph = buildGraph(workflow)
@@ -87,10 +91,15 @@ export class Execution {
   async run(resumed = false): Promise<RunResult> {
     await this.emit({ type: 'run.started', at: Date.now(), resumed })
     for (;;) {
-      while (!this.stopped && this.ready.length && this.running < this.limit) this.launch(this.ready.shift()!)
+      while (!this.stopped && this.ready.length && this.running < this.limit) {
+        const id = this.ready.shift()!
+        if (!this.frozen.has(id)) this.launch(id)
+      }
       if (this.running === 0) break
       await new Promise<void>((resolve) => { this.wake = resolve })
     }
+    // Trailing skip/retrying events may still be committing; their failure must count.
+    await this.pendingEmit
     const cancelled = this.signal.aborted
     const result = summarizeRun(this.workflow, this.states, {
       status: cancelled ? 'cancelled' : this.failure ? 'failed' : 'succeeded',
@@ -123,7 +132,7 @@ export class Execution {
     this.execute(state).then(
       () => this.settle(),
       (error) => {
-        this.failure ??= serializeError(error)
+        this.fail(serializeError(error))
         this.settle()
       },
     )
@@ -140,10 +149,6 @@ export class Execution {
   private async execute(state: NodeState) {
     const { node, definition } = state
     const attempt = state.attempt
-    const replayed = this.options.journal?.(node.id, attempt)
-    if (replayed && (replayed.status === 'succeeded' || replayed.status === 'failed')) {
-      return this.complete(state, replayed, true)
-    }
     const started = Date.now()
     const t0 = performance.now()
     let input: unknown
@@ -153,6 +158,8 @@ export class Execution {
     })
     try {
       input = renderValue(node.config, this.scope(attempt))
+      const replayed = this.replayed(node.id, attempt, input)
+      if (replayed && (replayed.status === 'succeeded' || replayed.status === 'failed')) return await this.complete(state, replayed, true)
       await this.emit({ type: 'step.started', at: started, node_id: node.id, attempt, input })
       const config = definition.configSchema.safeParse(input)
       if (!config.success) {
@@ -168,9 +175,29 @@ export class Execution {
       }), false)
     }
     catch (error) {
-      const cancelled = this.signal.aborted
+      const cancelled = this.signal.aborted || error instanceof StepStopped
       await this.complete(state, finish({ status: cancelled ? 'cancelled' : 'failed', error: serializeError(error) }), false)
     }
+  }
+
+  /**
+   * A committed record of an interrupted execution, reused only while the replay retraces it:
+   * the first step whose rendered input differs from its record ends the replay.
+   */
+  private replayed(nodeId: string, attempt: number, input: unknown): StepRecord | undefined {
+    if (!this.journalValid || !this.options.journal) return undefined
+    const record = this.options.journal(nodeId, attempt)
+    if (!record || record.status === 'skipped') return record
+    if (JSON.stringify(record.input) === JSON.stringify(input)) return record
+    this.journalValid = false
+    return undefined
+  }
+
+  /** The first failure stops the run: nothing new starts and running steps are stopped. */
+  private fail(error: SerializedError) {
+    if (this.failure) return
+    this.failure = error
+    for (const abort of [...this.runningSteps]) abort(new StepStopped(error.message))
   }
 
   /**
@@ -192,34 +219,49 @@ export class Execution {
         this.runningSteps.delete(handle)
         finish()
       }
+      // A step that asks for its signal after being stopped still gets an aborted one.
       const handle = (reason: unknown) => settle(() => {
-        controller?.abort(reason)
+        controller ??= new AbortController()
+        controller.abort(reason)
         reject(reason)
       })
       const timer = setTimeout(() => handle(new JudgeflowError('STEP_TIMEOUT', `node "${node.id}" timed out after ${timeoutMs} ms`)), timeoutMs)
       this.runningSteps.add(handle)
-      definition.run({
-        node, config, attempt, input: this.options.input ?? {},
-        get signal() {
-          return (controller ??= new AbortController()).signal
-        },
-        providers: this.options.providers, cache: this.options.cache, runsOf: id => this.states.get(id)?.runs ?? 0,
-      }).then(value => settle(() => resolve(value)), error => settle(() => reject(error)))
+      let work: Promise<StepOutcome>
+      try {
+        work = Promise.resolve(definition.run({
+          node, config, attempt, input: this.options.input ?? {},
+          get signal() {
+            return (controller ??= new AbortController()).signal
+          },
+          providers: this.options.providers, cache: this.options.cache, runsOf: id => this.states.get(id)?.runs ?? 0,
+        }))
+      }
+      catch (error) {
+        work = Promise.reject(error)
+      }
+      work.then(value => settle(() => resolve(value)), error => settle(() => reject(error)))
     })
   }
 
   private async complete(state: NodeState, record: StepRecord, replayed: boolean) {
     state.last = record
     if (!replayed) await this.emit({ type: `step.${record.status}` as 'step.succeeded', at: record.finished_at ?? Date.now(), step: record })
+    const discarded = this.frozen.has(state.node.id)
     if (record.status !== 'succeeded') {
       state.status = record.status
-      if (record.status === 'failed') this.failure ??= record.error ?? { code: 'STEP_FAILED', category: 'system', message: `node "${record.node_id}" failed` }
+      // A step of an attempt a retry is about to redo does not fail the run.
+      if (record.status === 'failed' && !discarded) this.fail(record.error ?? { code: 'STEP_FAILED', category: 'system', message: `node "${record.node_id}" failed` })
       return
     }
     state.status = 'succeeded'
     state.branch = record.branch
     this.outputs.set(state.node.id, record.output)
-    if (record.rerun) this.deferredReruns.push({ retryId: state.node.id, ...record.rerun, replayed })
+    if (discarded) return
+    if (record.rerun) {
+      this.deferredReruns.push({ retryId: state.node.id, ...record.rerun, replayed })
+      for (const id of downstreamOf(this.graph, record.rerun.target)) this.frozen.add(id)
+    }
     else this.resolve(state.node.id)
   }
 
@@ -230,7 +272,7 @@ export class Execution {
       const current = this.states.get(stack.pop()!)!
       for (const edge of this.graph.outgoing.get(current.node.id)!) {
         const target = this.states.get(edge.to)!
-        if (target.status !== 'pending') continue
+        if (target.status !== 'pending' || this.frozen.has(edge.to)) continue
         target.remaining--
         if (current.status === 'succeeded' && (edge.when === undefined || edge.when === current.branch)) target.active++
         if (target.remaining > 0) continue
@@ -252,7 +294,7 @@ export class Execution {
     }).join('; ')
     const record: StepRecord = { node_id: state.node.id, attempt: state.attempt, status: 'skipped', reason, finished_at: Date.now() }
     state.last = record
-    if (this.options.journal?.(state.node.id, state.attempt)?.status === 'skipped') return
+    if (this.journalValid && this.options.journal?.(state.node.id, state.attempt)?.status === 'skipped') return
     this.emitOrdered({ type: 'step.skipped', at: record.finished_at!, step: record })
   }
 
@@ -264,8 +306,7 @@ export class Execution {
       const busy = [...reset].some(id => id !== rerun.retryId && this.states.get(id)!.status === 'running')
       if (busy && !this.stopped) continue
       this.deferredReruns.splice(i--, 1)
-      const retry = this.states.get(rerun.retryId)!
-      retry.status = 'succeeded'
+      this.frozen = new Set(this.deferredReruns.flatMap(r => [...downstreamOf(this.graph, r.target)]))
       if (this.stopped) continue
       const attempt = this.states.get(rerun.target)!.runs + 1
       if (!rerun.replayed) this.emitOrdered({ type: 'step.retrying', at: Date.now(), node_id: rerun.retryId, target: rerun.target, attempt, reason: rerun.reason })
@@ -282,18 +323,17 @@ export class Execution {
       state.remaining = 0
       state.active = 0
       for (const edge of this.graph.incoming.get(id)!) {
-        if (reset.has(edge.from)) state.remaining++
-        else {
-          const source = this.states.get(edge.from)!
-          if (source.status === 'succeeded' && (edge.when === undefined || edge.when === source.branch)) state.active++
-        }
+        const source = this.states.get(edge.from)!
+        // Inside the reset set, or outside but not finished yet: wait for it.
+        if (reset.has(edge.from) || !['succeeded', 'skipped', 'failed', 'cancelled'].includes(source.status)) state.remaining++
+        else if (source.status === 'succeeded' && (edge.when === undefined || edge.when === source.branch)) state.active++
       }
     }
     const roots = [...reset].filter(id => this.states.get(id)!.remaining === 0)
     roots.sort((a, b) => this.graph.order.get(a)! - this.graph.order.get(b)!)
     for (const id of roots) {
       const state = this.states.get(id)!
-      if (state.active > 0) this.enqueue(id)
+      if (state.active > 0 || this.graph.incoming.get(id)!.length === 0) this.enqueue(id)
       else {
         this.skip(state)
         this.resolve(id)
@@ -307,7 +347,7 @@ export class Execution {
   private emitOrdered(event: RunEvent) {
     this.pendingEmit = this.pendingEmit
       .then(() => this.deliver(event))
-      .catch((error) => { this.failure ??= serializeError(error) })
+      .catch((error) => { this.fail(serializeError(error)) })
   }
 
   private async emit(event: RunEvent) {
@@ -317,6 +357,14 @@ export class Execution {
 
   private deliver(event: RunEvent): void | Promise<void> {
     return this.options.onEvent?.(event)
+  }
+}
+
+/** Why a running step was stopped when another one failed. */
+class StepStopped extends Error {
+  constructor(cause: string) {
+    super(`stopped because the run failed: ${cause}`)
+    this.name = 'AbortError'
   }
 }
 

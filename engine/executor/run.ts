@@ -29,8 +29,8 @@ export function prepareInput(workflow: Workflow, deps: { registry: StepRegistry,
     if (node.type === 'input') input = applyInputFields(inputConfigSchema.parse(node.config), input, node.id)
     if (node.pinned) continue
     const definition = deps.registry.get(node.type)!
-    const model = definition.modelOf?.(definition.configSchema.parse(node.config))
-    if (model) deps.providers.check(model, node.id)
+    const models = definition.modelOf?.(definition.configSchema.parse(node.config)) ?? []
+    for (const model of typeof models === 'string' ? [models] : models) deps.providers.check(model, `node "${node.id}"`)
   }
   return input
 }

@@ -36,7 +36,7 @@ export function createAnthropicAdapter(env: Record<string, string | undefined>):
       if (schema) {
         const call = message.content.find(block => block.type === 'tool_use')
         if (!call || call.type !== 'tool_use') {
-          throw new JudgeflowError('PROVIDER_RESPONSE_INVALID', `anthropic:${model} did not call the ${schema.name} tool`, { category: 'provider', details: { retryable: true } })
+          throw new JudgeflowError('PROVIDER_RESPONSE_INVALID', `anthropic:${model} did not call the ${schema.name} tool`, { category: 'provider' })
         }
         return { text: JSON.stringify(call.input), json: call.input, model: message.model || model, usage }
       }

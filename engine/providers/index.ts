@@ -7,6 +7,14 @@ import { providerError } from './errors'
 import { retryPolicyFromEnv, withRetries, type RetryPolicy } from './retry'
 import type { ChatResponse, ProviderAdapter, Providers, ResponseCache } from './types'
 
+/** `local:heuristic` is the offline judge: evaluators use it directly, it answers no chat request. */
+const localAdapter: ProviderAdapter = {
+  id: 'local',
+  async send(model) {
+    throw new JudgeflowError('INVALID_CONFIG', `local:${model} is an offline judge, not a text model: use it as an evaluator's model`)
+  },
+}
+
 export interface ProvidersOptions {
   /** Where keys and base URLs are read from; keys are never stored or returned. */
   env?: Record<string, string | undefined>
@@ -20,13 +28,13 @@ export function createProviders(options: ProvidersOptions = {}): Providers {
   const env = options.env ?? process.env
   const policy: RetryPolicy = { ...retryPolicyFromEnv(env), ...options.retry }
   const adapters = new Map<string, ProviderAdapter>()
-  for (const adapter of [createOpenAIAdapter(env), createAnthropicAdapter(env), ...(options.adapters ?? [])]) adapters.set(adapter.id, adapter)
+  for (const adapter of [createOpenAIAdapter(env), createAnthropicAdapter(env), localAdapter, ...(options.adapters ?? [])]) adapters.set(adapter.id, adapter)
   const secrets = () => [...adapters.values()].map(a => (a.keyVariable ? env[a.keyVariable] : undefined))
 
   const resolve = (modelRef: string, usedBy?: string) => {
     const { provider, model } = splitModelRef(modelRef)
     const adapter = adapters.get(provider)
-    const who = usedBy ? `node "${usedBy}" uses ${modelRef}` : `${modelRef} is used`
+    const who = usedBy ? `${usedBy} uses ${modelRef}` : `${modelRef} is used`
     if (!adapter || !model) {
       throw new JudgeflowError('UNKNOWN_PROVIDER', `Unknown provider "${provider}": ${who}; known providers are ${[...adapters.keys()].join(', ')}.`)
     }
@@ -58,10 +66,16 @@ export function createProviders(options: ProvidersOptions = {}): Providers {
           if (signal.aborted) throw error
           throw providerError(provider, modelRef, error, secrets())
         }
-      }, policy, { signal: callOptions.signal })
+      }, callOptions.maxRetries === undefined ? policy : { ...policy, maxRetries: callOptions.maxRetries }, { signal: callOptions.signal })
       const response: ChatResponse = { ...value, latency_ms: Math.round(performance.now() - started), cached: false }
-      if (useCache) await options.cache!.set(key, response, { provider, model })
+      if (useCache && (request.cacheable?.(response) ?? true)) await options.cache!.set(key, response, { provider, model })
       return response
+    },
+    defaultJudgeModel() {
+      if (env.JUDGEFLOW_DEFAULT_JUDGE) return env.JUDGEFLOW_DEFAULT_JUDGE
+      if (env.OPENAI_API_KEY) return 'openai:gpt-4o-mini'
+      if (env.ANTHROPIC_API_KEY) return 'anthropic:claude-sonnet-4-5-20250929'
+      return 'local:heuristic'
     },
   }
 }

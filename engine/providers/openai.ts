@@ -47,6 +47,6 @@ export function parseJson(text: string, modelRef: string): unknown {
     return JSON.parse(text)
   }
   catch {
-    throw new JudgeflowError('PROVIDER_RESPONSE_INVALID', `${modelRef} returned text that is not valid JSON: ${text.slice(0, 200)}`, { category: 'provider', details: { retryable: true } })
+    throw new JudgeflowError('PROVIDER_RESPONSE_INVALID', `${modelRef} returned text that is not valid JSON: ${text.slice(0, 200)}`, { category: 'provider' })
   }
 }

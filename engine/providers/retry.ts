@@ -32,7 +32,7 @@ export function retryPolicyFromEnv(env: Record<string, string | undefined>): Ret
     baseDelayMs: num('JUDGEFLOW_LLM_RETRY_BASE_MS', defaultRetryPolicy.baseDelayMs),
     maxDelayMs: num('JUDGEFLOW_LLM_RETRY_MAX_MS', defaultRetryPolicy.maxDelayMs),
     maxRetryAfterMs: num('JUDGEFLOW_LLM_MAX_RETRY_AFTER_MS', defaultRetryPolicy.maxRetryAfterMs),
-    callTimeoutMs: num('JUDGEFLOW_LLM_TIMEOUT_MS', defaultRetryPolicy.callTimeoutMs),
+    callTimeoutMs: Math.min(2_147_483_647, num('JUDGEFLOW_LLM_TIMEOUT_MS', defaultRetryPolicy.callTimeoutMs)),
   }
 }
 

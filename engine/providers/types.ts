@@ -12,6 +12,10 @@ export interface ChatRequest {
   json_schema?: { name: string, schema: Record<string, unknown> }
   /** `true` forces the response cache, `false` bypasses it; by default only temperature 0 is cached. */
   cache?: boolean
+  /** Part of the cache key but not sent: tells apart deliberate repeats of one request (samples). */
+  cache_salt?: string
+  /** Only answers this accepts are cached (an invalid judge answer must not be served again). */
+  cacheable?: (response: ChatResponse) => boolean
 }
 
 export interface ChatResponse {
@@ -26,6 +30,8 @@ export interface ChatResponse {
 
 export interface CallOptions {
   signal?: AbortSignal
+  /** Overrides the retry policy's count of retries for this call. */
+  maxRetries?: number
 }
 
 /** One backend: sends a request to a model and returns the raw reply. Retries and caching wrap it. */
@@ -43,7 +49,9 @@ export interface ResponseCache {
 
 /** What steps see: `provider:model` strings resolved, keys checked, retries and cache applied. */
 export interface Providers {
-  /** Throws MISSING_API_KEY / UNKNOWN_PROVIDER before any call. */
+  /** Throws MISSING_API_KEY / UNKNOWN_PROVIDER before any call; `usedBy` names the user, e.g. `node "draft"`. */
   check(modelRef: string, usedBy?: string): void
   complete(modelRef: string, request: ChatRequest, options?: CallOptions): Promise<ChatResponse>
+  /** The judge used when an evaluator names no model: JUDGEFLOW_DEFAULT_JUDGE, else by the keys present, else local:heuristic. */
+  defaultJudgeModel(): string
 }

@@ -1,5 +1,13 @@
 import { z } from 'zod'
 
+/** setTimeout's ceiling (about 24.8 days); a longer delay would fire at once. */
+export const MAX_TIMEOUT_MS = 2_147_483_647
+const timeoutSchema = z.number().int().positive().max(MAX_TIMEOUT_MS)
+
+/** Limits that keep one workflow from exhausting the engine. */
+export const MAX_NODES = 2000
+export const MAX_EDGES = 10_000
+
 /** Node ids are slugs so they can appear in references like `{{steps.<id>.text}}`. */
 export const nodeIdSchema = z
   .string()
@@ -17,7 +25,7 @@ export const workflowNodeSchema = z.object({
   config: z.record(z.string(), z.unknown()).default({}),
   pinned: z.array(pinnedItemSchema).min(1, 'needs at least one output when present').optional(),
   position: positionSchema.optional(),
-  timeout_ms: z.number().int().positive().optional(),
+  timeout_ms: timeoutSchema.optional(),
 })
 
 export const workflowEdgeSchema = z.object({
@@ -30,7 +38,7 @@ export const workflowSettingsSchema = z.object({
   /** How many independent steps may run at once. */
   concurrency: z.number().int().min(1).max(64).optional(),
   /** Default per-step timeout. */
-  timeout_ms: z.number().int().positive().optional(),
+  timeout_ms: timeoutSchema.optional(),
   /** `false` bypasses the LLM response cache for the whole run. */
   cache: z.boolean().optional(),
 })
@@ -38,8 +46,8 @@ export const workflowSettingsSchema = z.object({
 export const workflowSchema = z.object({
   name: z.string().min(1, 'is required').max(200),
   description: z.string().max(5000).optional(),
-  nodes: z.array(workflowNodeSchema).min(1, 'needs at least one node'),
-  edges: z.array(workflowEdgeSchema).default([]),
+  nodes: z.array(workflowNodeSchema).min(1, 'needs at least one node').max(MAX_NODES, `has more than ${MAX_NODES} nodes`),
+  edges: z.array(workflowEdgeSchema).max(MAX_EDGES, `has more than ${MAX_EDGES} edges`).default([]),
   settings: workflowSettingsSchema.optional(),
 })
 
@@ -53,7 +61,7 @@ export type WorkflowInput = z.input<typeof workflowSchema>
 export const runOptionsSchema = z.object({
   cache: z.boolean().optional(),
   concurrency: z.number().int().min(1).max(64).optional(),
-  timeout_ms: z.number().int().positive().optional(),
+  timeout_ms: timeoutSchema.optional(),
 })
 export type RunOptions = z.infer<typeof runOptionsSchema>
 

@@ -1,6 +1,7 @@
 import type { StepDefinition } from './types'
 import { inputStep } from './input'
 import { llmStep } from './llm'
+import { evaluatorStep } from './evaluator'
 import { conditionStep } from './condition'
 import { retryStep } from './retry'
 import { outputStep } from './output'
@@ -9,6 +10,7 @@ import { outputStep } from './output'
 export const builtinSteps: readonly StepDefinition<any>[] = [
   inputStep,
   llmStep,
+  evaluatorStep,
   conditionStep,
   retryStep,
   outputStep,

@@ -50,7 +50,7 @@ export interface StepDefinition<C = unknown> {
   /** `false` for steps whose work cannot be replaced by a fixed output (retry). */
   pinnable?: boolean
   /** The `provider:model` this config will call, so a missing key is reported before the run. */
-  modelOf?(config: C): string | undefined
+  modelOf?(config: C): string | readonly string[] | undefined
   run(ctx: StepContext<C>): Promise<StepOutcome>
 }
 

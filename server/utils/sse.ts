@@ -18,7 +18,7 @@ export function openEventStream(event: H3Event, heartbeatMs = 15_000) {
   res.write('retry: 2000\n\n')
   let closed = false
   const onClose: Array<() => void> = []
-  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), heartbeatMs)
+  const heartbeat = setInterval(() => { if (!closed) res.write(': keep-alive\n\n') }, heartbeatMs)
   const done = new Promise<void>((resolve) => {
     res.on('close', () => {
       closed = true
@@ -36,7 +36,10 @@ export function openEventStream(event: H3Event, heartbeatMs = 15_000) {
       res.write(`id: ${row.id}\nevent: ${row.type}\ndata: ${JSON.stringify(eventPayload(row))}\n\n`)
     },
     end() {
-      if (!closed) res.end()
+      if (closed) return
+      closed = true
+      clearInterval(heartbeat)
+      res.end()
     },
     onClose(fn: () => void) {
       onClose.push(fn)

@@ -3,7 +3,7 @@ import { modelRefSchema } from '../../schema/common'
 import { defineStep } from '../types'
 
 export const llmConfigSchema = z.object({
-  model: modelRefSchema,
+  model: modelRefSchema.refine(model => !model.startsWith('local:'), 'local: models are offline judges for evaluator steps, not text models'),
   prompt: z.string().min(1, 'is empty'),
   system: z.string().optional(),
   temperature: z.number().min(0).max(2).optional(),

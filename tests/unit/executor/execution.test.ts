@@ -96,7 +96,7 @@ describe('executor', () => {
     expect(events.at(-1)!.type).toBe('run.finished')
   })
 
-  it('reports a failed step with its error and lets running siblings finish', async () => {
+  it('reports a failed step with its error and stops the steps still running', async () => {
     const { step } = sleepStep()
     const { options } = testDeps([step])
     const result = await runWorkflow({
@@ -106,7 +106,7 @@ describe('executor', () => {
     }, options)
     expect(result.status).toBe('failed')
     expect(result.error!.message).toBe('bad failed on purpose')
-    expect(result.steps.good!.status).toBe('succeeded')
+    expect(result.steps.good).toMatchObject({ status: 'cancelled', error: { message: 'stopped because the run failed: bad failed on purpose' } })
     expect(result.steps.after!.status).toBe('pending')
   })
 
@@ -155,10 +155,22 @@ describe('executor', () => {
     const workflow = { name: 'j', nodes: [{ id: 'a', type: 'sleep', config: { value: 'fresh-a' } }, { id: 'b', type: 'sleep', config: { value: '{{steps.a.value}}+b' } }], edges: [{ from: 'a', to: 'b' }] }
     const result = await runWorkflow(workflow, {
       ...options,
-      journal: (id, attempt) => (id === 'a' && attempt === 1 ? { node_id: 'a', attempt: 1, status: 'succeeded', output: { value: 'committed-a' } } : undefined),
+      journal: (id, attempt) => (id === 'a' && attempt === 1 ? { node_id: 'a', attempt: 1, status: 'succeeded', input: { value: 'fresh-a' }, output: { value: 'committed-a' } } : undefined),
     })
     expect(tracker.order).toEqual(['b'])
     expect(result.steps.b!.output).toEqual({ value: 'committed-a+b' })
+  })
+
+  it('stops replaying at the first record whose input differs from the step\'s rendered input', async () => {
+    const { step, tracker } = sleepStep()
+    const { options } = testDeps([step])
+    const workflow = { name: 'j', nodes: [{ id: 'a', type: 'sleep', config: { value: 'now-a' } }, { id: 'b', type: 'sleep', config: { value: '{{steps.a.value}}+b' } }], edges: [{ from: 'a', to: 'b' }] }
+    const result = await runWorkflow(workflow, {
+      ...options,
+      journal: id => ({ node_id: id, attempt: 1, status: 'succeeded', input: { value: 'then-a' }, output: { value: 'old' } }),
+    })
+    expect(tracker.order).toEqual(['a', 'b'])
+    expect(result.steps.b!.output).toEqual({ value: 'now-a+b' })
   })
 })
 

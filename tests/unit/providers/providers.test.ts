@@ -82,7 +82,7 @@ describe('providers through the real SDKs', () => {
 
   it('reports a missing key before any call, naming the variable', () => {
     const p = createProviders({ env: { OPENAI_BASE_URL: fake.openaiBaseURL } })
-    expect(() => p.check('openai:gpt-4o', 'draft')).toThrow('OPENAI_API_KEY is not set: node "draft" uses openai:gpt-4o.')
+    expect(() => p.check('openai:gpt-4o', 'node "draft"')).toThrow('OPENAI_API_KEY is not set: node "draft" uses openai:gpt-4o.')
     expect(() => p.check('mistral:large')).toThrow('Unknown provider "mistral"')
     expect(fake.requests).toHaveLength(0)
   })

@@ -14,6 +14,11 @@ export default defineEventHandler(async (event) => {
   const run = getRun(handle.db, routeId(event))
   if (!run) notFound('run', routeId(event))
   const after = Number(getHeader(event, 'last-event-id') ?? getQuery(event).after ?? 0) || 0
+  // A finished run with nothing after Last-Event-ID: 204 tells EventSource to stop reconnecting.
+  if (FINAL.has(run.status) && !runs.isActive(run.id) && !listEventsAfter(handle.db, run.id, after, 1).length) {
+    setResponseStatus(event, 204)
+    return null
+  }
   const stream = openEventStream(event)
   let lastSent = after
   let replaying = true

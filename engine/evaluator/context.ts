@@ -1,0 +1,38 @@
+import { JudgeflowError } from '../errors'
+import type { Providers } from '../providers/types'
+import type { EvaluationInput } from '../schema/evaluator'
+import type { ResolvedEvaluatorConfig } from './config'
+import type { JudgeStats } from './judge'
+import type { MetricRegistry } from './metrics/registry'
+
+/** What every evaluation type gets. */
+export interface EvaluationContext {
+  config: ResolvedEvaluatorConfig
+  input: EvaluationInput
+  providers: Providers
+  metrics: MetricRegistry
+  stats: JudgeStats
+  signal?: AbortSignal
+}
+
+export function isHeuristic(model: string): boolean {
+  return model.startsWith('local:')
+}
+
+export function checkHeuristicModel(model: string): void {
+  if (isHeuristic(model) && model !== 'local:heuristic') {
+    throw new JudgeflowError('INVALID_CONFIG', `Invalid evaluator config: model: "${model}" is not a local judge; the offline judge is "local:heuristic".`)
+  }
+}
+
+/** Refuses an empty or whitespace-only text before any judge call. */
+export function requireText(value: string | undefined, field: string): string {
+  if (value === undefined || !value.trim()) {
+    throw new JudgeflowError('INVALID_INPUT', `The ${field} to evaluate is empty: give a non-empty ${field}.`)
+  }
+  return value
+}
+
+export function limitOf(config: ResolvedEvaluatorConfig): number {
+  return config.sequential ? 1 : config.concurrency
+}

@@ -1,0 +1,64 @@
+import { JudgeflowError } from '../errors'
+import type { Providers } from '../providers/types'
+import { evaluationInputSchema, type EvaluatorResult } from '../schema/evaluator'
+import { formatPath } from '../graph/validate'
+import { resolveEvaluatorConfig, type ResolvedEvaluatorConfig } from './config'
+import { checkHeuristicModel, isHeuristic, type EvaluationContext } from './context'
+import { newStats } from './judge'
+import { MetricRegistry } from './metrics/registry'
+import { evaluateComparison, candidatesOf } from './types/comparison'
+import { evaluateCriteria } from './types/criteria'
+import { evaluateMetrics, resolveMetrics } from './types/metrics'
+
+export interface EvaluateDeps {
+  providers: Providers
+  metrics?: MetricRegistry
+  signal?: AbortSignal
+  /** Ids for the candidates (the comparison step names them after the steps they come from). */
+  candidateIds?: string[]
+}
+
+/** Built-in metrics, plus the custom ones loaded at start. */
+export const defaultMetricRegistry = new MetricRegistry()
+const defaultMetrics = defaultMetricRegistry
+
+/** Validates a config (throwing INVALID_CONFIG naming each field) and checks its keys, before any call. */
+export function prepareEvaluation(rawConfig: unknown, deps: Pick<EvaluateDeps, 'providers' | 'metrics'>) {
+  const config = resolveEvaluatorConfig(rawConfig, deps.providers.defaultJudgeModel())
+  const metrics = config.evaluation_type === 'metrics' ? resolveMetrics(config, deps.metrics ?? defaultMetrics) : undefined
+  checkHeuristicModel(config.model)
+  for (const m of metrics ?? []) checkHeuristicModel(m.model)
+  if (!metrics && !isHeuristic(config.model)) deps.providers.check(config.model, 'the evaluator')
+  return { config, metrics }
+}
+
+/** Every model the evaluation will call, for checking keys before a run. */
+export function evaluatorModels(config: ResolvedEvaluatorConfig, registry: MetricRegistry = defaultMetrics): string[] {
+  if (config.evaluation_type !== 'metrics') return [config.model]
+  return resolveMetrics(config, registry).filter(m => !m.definition.score).map(m => m.model)
+}
+
+/**
+ * One evaluator behind the step, the API and the CLI: validates the config and the input,
+ * then judges. `overall_score` and `passed` are always computed here, never taken from a judge.
+ */
+export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: EvaluateDeps): Promise<EvaluatorResult> {
+  const started = performance.now()
+  const { config, metrics } = prepareEvaluation(rawConfig, deps)
+  const parsedInput = evaluationInputSchema.safeParse(rawInput ?? {})
+  if (!parsedInput.success) {
+    const issue = parsedInput.error.issues[0]!
+    throw new JudgeflowError('INVALID_INPUT', `Invalid evaluation input: ${formatPath(issue.path) || '(input)'}: ${issue.message}.`)
+  }
+  const ctx: EvaluationContext = { config, input: parsedInput.data, providers: deps.providers, metrics: deps.metrics ?? defaultMetrics, stats: newStats(), signal: deps.signal }
+  let result: EvaluatorResult
+  if (config.evaluation_type === 'metrics') result = await evaluateMetrics(ctx, metrics!)
+  else if (config.evaluation_type === 'comparison') result = await evaluateComparison(ctx, candidatesOf(ctx, deps.candidateIds))
+  else result = await evaluateCriteria(ctx)
+  return { ...result, judge: { ...result.judge, calls: ctx.stats.calls, cached_calls: ctx.stats.cached_calls, reasks: ctx.stats.reasks }, usage: { ...ctx.stats.usage }, latency_ms: Math.round((performance.now() - started) * 100) / 100 }
+}
+
+export { MetricRegistry, builtinMetrics, loadMetricsFolder, type MetricDefinition } from './metrics/registry'
+export { parseMetricSuiteToml, readEvaluatorConfigFile } from './toml'
+export { resolveEvaluatorConfig } from './config'
+export * from './arithmetic'

@@ -1,0 +1,150 @@
+import { z } from 'zod'
+import { JudgeflowError } from '../../errors'
+import type { EvaluatorResult, RankedCandidate } from '../../schema/evaluator'
+import { HEURISTIC_CONFIDENCE_CAP, scoreCriterion } from '../heuristic'
+import { clamp01, confidenceOf, marginOf, mean, passes, roundScore, weightedAverage } from '../arithmetic'
+import { askJudge, mapLimit, type Validation } from '../judge'
+import { comparisonJsonSchema, comparisonPrompt } from '../prompts'
+import { isHeuristic, limitOf, type EvaluationContext } from '../context'
+import { baseResult } from './result'
+
+export interface Candidate {
+  id: string
+  text: string
+}
+
+/** Scores closer than this count as a tie. */
+const TIE = 0.02
+
+/** Candidates from the input, or from `compare_inputs` (rendered references), each with an id. */
+export function candidatesOf(ctx: EvaluationContext, ids: readonly string[] = []): Candidate[] {
+  const raw = ctx.input.candidates ?? ctx.config.compare_inputs ?? []
+  const candidates = raw.map((item, i): Candidate => {
+    if (typeof item === 'string') return { id: ids[i] ?? `candidate_${i + 1}`, text: item }
+    const object = item as { id?: unknown, text?: unknown }
+    if (object && typeof object === 'object' && typeof object.text === 'string') return { id: typeof object.id === 'string' ? object.id : ids[i] ?? `candidate_${i + 1}`, text: object.text }
+    throw new JudgeflowError('INVALID_INPUT', `Candidate ${i + 1} is ${JSON.stringify(item)?.slice(0, 60)}: a candidate must be a text or an object with a text.`)
+  })
+  if (candidates.length < 2) throw new JudgeflowError('INVALID_INPUT', `A comparison needs at least 2 candidates (compare_inputs or candidates), not ${candidates.length}.`)
+  candidates.forEach((c, i) => { if (!c.text.trim()) throw new JudgeflowError('INVALID_INPUT', `Candidate "${c.id}" (${i + 1}) is empty.`) })
+  return candidates
+}
+
+const labelOf = (position: number) => String.fromCharCode(65 + position)
+
+type OrderVerdict = { scores: Record<string, Record<string, number>>, reasons: Record<string, string>, feedback: string, suggestions: string[] }
+
+function validateOrder(labels: readonly string[], names: readonly string[]) {
+  return (json: unknown): Validation<OrderVerdict> => {
+    const parsed = z.object({ candidates: z.record(z.string(), z.object({ criteria_scores: z.record(z.string(), z.unknown()), reason: z.string().optional() })), feedback: z.string().optional(), suggestions: z.array(z.string()).optional() }).safeParse(json)
+    if (!parsed.success) return { ok: false, problem: 'the JSON does not have the requested shape (candidates → criteria_scores)' }
+    const scores: OrderVerdict['scores'] = {}
+    const reasons: Record<string, string> = {}
+    for (const label of labels) {
+      const entry = parsed.data.candidates[label]
+      if (!entry) return { ok: false, problem: `candidate ${label} is missing` }
+      scores[label] = {}
+      for (const name of names) {
+        const value = entry.criteria_scores[name]
+        if (typeof value !== 'number' || value < 0 || value > 1) return { ok: false, problem: `candidate ${label}: criterion "${name}" is ${JSON.stringify(value) ?? 'missing'}, not a number from 0.0 to 1.0` }
+        scores[label][name] = value
+      }
+      reasons[label] = entry.reason ?? ''
+    }
+    return { ok: true, value: { scores, reasons, feedback: parsed.data.feedback ?? '', suggestions: parsed.data.suggestions ?? [] } }
+  }
+}
+
+/**
+ * comparison: every candidate is judged in the given order and in the reversed order (position
+ * bias shows as a preference that flips with the order). Scores are averaged over the orders;
+ * pairs whose preference flips lower the position consistency, and a flipped top pair is a tie.
+ */
+export async function evaluateComparison(ctx: EvaluationContext, candidates: Candidate[]): Promise<EvaluatorResult> {
+  const { config, input } = ctx
+  const names = config.criteria!.map(c => c.name)
+  const identity = candidates.map((_, i) => i)
+  const orders = [identity, [...identity].reverse()]
+  const heuristic = isHeuristic(config.model)
+  const jobs = Array.from({ length: config.samples }, (_, sample) => orders.map(order => ({ sample, order }))).flat()
+  const verdicts = await mapLimit(jobs, limitOf(config), async ({ order, sample }) => {
+    const shown = order.map((index, position) => ({ label: labelOf(position), text: candidates[index]!.text }))
+    const labels = shown.map(s => s.label)
+    let verdict: OrderVerdict
+    if (heuristic) {
+      verdict = { scores: {}, reasons: {}, feedback: '', suggestions: [] }
+      for (const s of shown) {
+        verdict.scores[s.label] = Object.fromEntries(config.criteria!.map(c => [c.name, scoreCriterion(c.name, c.description, { content: s.text, context: input.context, reference: input.reference }).score]))
+        verdict.reasons[s.label] = 'scored from text features by the offline judge'
+      }
+    }
+    else {
+      verdict = await askJudge(ctx.providers, config.model, {
+        prompt: comparisonPrompt({ context: input.context, candidates: shown, criteria: config.criteria!, weights: config.weights, includeFeedback: config.include_feedback }),
+        jsonSchema: comparisonJsonSchema(labels, names),
+        validate: validateOrder(labels, names),
+        temperature: config.temperature, maxTokens: config.max_tokens, maxRetries: config.max_retries, cache: config.cache,
+        cacheSalt: sample ? `sample ${sample}` : undefined, signal: ctx.signal, what: `the comparison (order ${labels.join('')})`,
+      }, ctx.stats)
+    }
+    // Back from labels (positions) to candidate indexes.
+    return { order, verdict, byCandidate: order.map((_, position) => verdict.scores[labelOf(position)]!) }
+  })
+
+  const overallByOrder = candidates.map((_, c) => verdicts.map(v => weightedAverage(v.byCandidate[v.order.indexOf(c)]!, config.weights)))
+  const ranking: RankedCandidate[] = candidates.map((candidate, c) => ({
+    id: candidate.id,
+    rank: 0,
+    overall_score: roundScore(mean(overallByOrder[c]!)),
+    criteria_scores: Object.fromEntries(names.map(n => [n, roundScore(mean(verdicts.map(v => v.byCandidate[v.order.indexOf(c)]![n]!)))])),
+    scores_by_order: overallByOrder[c]!,
+  }))
+  const consistency = positionConsistency(overallByOrder)
+  const sorted = [...ranking].sort((a, b) => b.overall_score - a.overall_score)
+  sorted.forEach((entry, i) => { entry.rank = i > 0 && sorted[i - 1]!.overall_score - entry.overall_score < TIE ? sorted[i - 1]!.rank : i + 1 })
+  const [first, second] = sorted
+  const topFlips = second ? flips(overallByOrder[candidates.findIndex(c => c.id === first!.id)]!, overallByOrder[candidates.findIndex(c => c.id === second.id)]!) : false
+  const tie = !!second && (second.rank === first!.rank || (topFlips && first!.overall_score - second.overall_score < 0.1))
+  const best = first!
+  const factors = {
+    agreement: consistency,
+    margin: marginOf(best.overall_score, config.pass_threshold),
+    validity: clamp01(1 - 0.1 * ctx.stats.reasks),
+    judge: heuristic ? HEURISTIC_CONFIDENCE_CAP : 1,
+  }
+  const feedbackParts = [...new Set(verdicts.map(v => v.verdict.feedback).filter(Boolean))]
+  return {
+    ...baseResult(ctx),
+    passed: passes(best.overall_score, config.pass_threshold),
+    overall_score: best.overall_score,
+    criteria_scores: best.criteria_scores,
+    criteria_reasons: Object.fromEntries(candidates.map((c, i) => [c.id, verdicts[0]!.verdict.reasons[labelOf(i)] ?? ''])),
+    feedback: config.include_feedback ? feedbackParts.join(' ') || (tie ? 'The candidates are tied.' : `Candidate "${best.id}" is best.`) : '',
+    suggestions: config.include_feedback ? [...new Set(verdicts.flatMap(v => v.verdict.suggestions))] : [],
+    grade: null,
+    confidence: confidenceOf(factors),
+    confidence_factors: factors,
+    ranking: sorted,
+    winner: tie ? null : best.id,
+    best_output: candidates.find(c => c.id === best.id)!.text,
+    position_consistency: consistency,
+  }
+}
+
+function flips(a: readonly number[], b: readonly number[]): boolean {
+  const signs = a.map((score, i) => Math.sign(roundScore(score - b[i]!)))
+  return signs.some(s => s !== signs[0])
+}
+
+/** Share of candidate pairs whose preference is the same in every order (1 = no position bias seen). */
+export function positionConsistency(overallByOrder: readonly (readonly number[])[]): number {
+  let pairs = 0
+  let consistent = 0
+  for (let i = 0; i < overallByOrder.length; i++) {
+    for (let j = i + 1; j < overallByOrder.length; j++) {
+      pairs++
+      if (!flips(overallByOrder[i]!, overallByOrder[j]!)) consistent++
+    }
+  }
+  return pairs ? roundScore(consistent / pairs) : 1
+}

@@ -1,0 +1,143 @@
+import { z } from 'zod'
+import { modelRefSchema } from './common'
+
+/** Browser-safe: the editor's forms and the server validate with these same schemas. */
+export const evaluationTypes = ['scoring', 'criteria', 'comparison', 'rubric', 'metrics'] as const
+export type EvaluationType = (typeof evaluationTypes)[number]
+
+export const criterionSchema = z.object({
+  name: z.string().min(1, 'is required').max(80).regex(/^[\w][\w .-]*$/, 'must be letters, digits, spaces, "_", "-" or "."'),
+  description: z.string().max(2000).optional(),
+  weight: z.number().min(0, 'must be at least 0').max(1, 'must be at most 1').optional(),
+})
+export type Criterion = z.infer<typeof criterionSchema>
+
+export const rubricGradeSchema = z.object({
+  grade: z.string().min(1, 'is required').max(16),
+  min_score: z.number().min(0, 'must be at least 0').max(1, 'must be at most 1'),
+  description: z.string().max(2000).optional(),
+})
+export type RubricGrade = z.infer<typeof rubricGradeSchema>
+
+/** The judge's LLM parameters, shared by the config's defaults and each metric (agent-output-evaluator-spec FR-019). */
+const llmParams = {
+  model: modelRefSchema.optional(),
+  /** Accepted with `model` holding only the model name. */
+  provider: z.string().regex(/^[a-z][a-z0-9_-]*$/, 'must be a provider id such as openai or anthropic').optional(),
+  system_instruction: z.string().max(20_000).optional(),
+  temperature: z.number().min(0, 'must not be negative').max(2).optional(),
+  max_tokens: z.number().int().positive().optional(),
+  max_retries: z.number().int().min(0).max(10).optional(),
+}
+
+export const metricConfigSchema = z.object({
+  name: z.string().min(1, 'is required'),
+  weight: z.number().min(0, 'must not be negative').max(1, 'must be at most 1').optional(),
+  ...llmParams,
+  model: z.string().min(1).optional(),
+})
+export type MetricConfig = z.infer<typeof metricConfigSchema>
+
+export const llmDefaultSchema = z.object({ ...llmParams, model: z.string().min(1).optional() })
+export type LlmDefault = z.infer<typeof llmDefaultSchema>
+
+export const evaluatorConfigSchema = z.object({
+  evaluation_type: z.enum(evaluationTypes, { error: `must be one of ${evaluationTypes.join(', ')}` }),
+  /** `provider:model`, or a model name with `provider`; defaults to the server's default judge. */
+  model: z.string().min(1).optional(),
+  provider: llmParams.provider,
+  criteria: z.array(criterionSchema).max(50).optional(),
+  pass_threshold: z.number().min(0, 'must be at least 0').max(1, 'must be at most 1').default(0.7),
+  include_feedback: z.boolean().default(true),
+  rubric: z.object({ grades: z.array(rubricGradeSchema).min(1, 'needs at least one grade').max(20) }).optional(),
+  /** Comparison: the candidates, usually references such as `{{steps.a.text}}`. */
+  compare_inputs: z.array(z.unknown()).optional(),
+  temperature: z.number().min(0, 'must not be negative').max(2).default(0),
+  max_tokens: z.number().int().positive().optional(),
+  /** Re-asks of the judge after an invalid answer (bad JSON, a missing criterion, a score out of range). */
+  max_retries: z.number().int().min(0).max(10).default(2),
+  /** Ask the judge n times and report the spread; the scores are the mean. */
+  samples: z.number().int().min(1).max(10).default(1),
+  /** One judge call per criterion instead of one for all. */
+  per_criterion: z.boolean().default(false),
+  /** Judge calls at once (criteria, metrics, comparison orders, samples). */
+  concurrency: z.number().int().min(1).max(16).default(4),
+  /** One judge call at a time, in order (agent-output-evaluator-spec FR-014). */
+  sequential: z.boolean().default(false),
+  /** Metric suite: defaults for every metric, and the metrics with weights. */
+  llm_default: llmDefaultSchema.optional(),
+  metrics: z.array(metricConfigSchema).max(30).optional(),
+  /** `false` asks the judge anew even for an identical input. */
+  cache: z.boolean().optional(),
+}).strict()
+export type EvaluatorConfig = z.infer<typeof evaluatorConfigSchema>
+export type EvaluatorConfigInput = z.input<typeof evaluatorConfigSchema>
+
+export const candidateSchema = z.union([
+  z.string(),
+  z.object({ id: z.string().optional(), text: z.string() }),
+])
+
+/** What is evaluated. `user_query` and `submission` are aliases of `context` and `content`. */
+export const evaluationInputSchema = z.object({
+  content: z.string().optional(),
+  context: z.string().optional(),
+  reference: z.string().optional(),
+  candidates: z.array(candidateSchema).optional(),
+  user_query: z.string().optional(),
+  submission: z.string().optional(),
+  actual: z.unknown().optional(),
+  expected: z.unknown().optional(),
+  original: z.unknown().optional(),
+  trace: z.unknown().optional(),
+}).transform(({ user_query, submission, ...rest }) => ({
+  ...rest,
+  content: rest.content ?? submission,
+  context: rest.context ?? user_query,
+}))
+export type EvaluationInput = z.output<typeof evaluationInputSchema>
+
+export interface MetricScore {
+  metric_name: string
+  /** 0–100 */
+  score: number
+  evaluator_comment: string
+}
+
+export interface RankedCandidate {
+  id: string
+  rank: number
+  overall_score: number
+  criteria_scores: Record<string, number>
+  /** The candidate's score in each order it was shown in. */
+  scores_by_order: number[]
+}
+
+export interface EvaluatorResult {
+  passed: boolean
+  /** 0–1, computed by judgeflow from the criteria scores and weights. */
+  overall_score: number
+  criteria_scores: Record<string, number>
+  feedback: string
+  suggestions: string[]
+  grade: string | null
+  /** 0–1; see `confidence_factors` for what it is made of. */
+  confidence: number
+  confidence_factors: { agreement: number, margin: number, validity: number, judge: number }
+  criteria_reasons: Record<string, string>
+  evaluation_type: EvaluationType
+  pass_threshold: number
+  judge: { model: string, heuristic: boolean, calls: number, cached_calls: number, reasks: number }
+  usage: { input_tokens: number, output_tokens: number }
+  latency_ms: number
+  /** Samples: each sample's overall score and their standard deviation. */
+  samples?: { overall_scores: number[], sd: number }
+  /** Comparison. */
+  ranking?: RankedCandidate[]
+  winner?: string | null
+  best_output?: string | null
+  position_consistency?: number
+  /** Metric suite (agent-output-evaluator-spec's EvaluationResult, scores 0–100). */
+  metrics?: MetricScore[]
+  evaluation_result?: { metrics: MetricScore[], overall_score: number }
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod'
+import { evaluatorConfigSchema } from '../../schema/evaluator'
+import { parseReference } from '../../executor/references'
+import { evaluate, readEvaluatorConfigFile } from '../../evaluator'
+import { modelRefOf } from '../../evaluator/config'
+import { defineStep } from '../types'
+
+/** The evaluator's config plus what it judges; `config_file` (JSON or TOML) is read at each evaluation. */
+export const evaluatorStepConfigSchema = z.object({
+  content: z.unknown().optional(),
+  context: z.unknown().optional(),
+  reference: z.unknown().optional(),
+  candidates: z.unknown().optional(),
+  config_file: z.string().min(1).optional(),
+}).passthrough().superRefine((value, ctx) => {
+  if (value.config_file) return
+  const { content: _c, context: _x, reference: _r, candidates: _k, config_file: _f, ...config } = value
+  const parsed = evaluatorConfigSchema.safeParse(config)
+  if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message })
+})
+export type EvaluatorStepConfig = z.infer<typeof evaluatorStepConfigSchema>
+
+const asText = (value: unknown) => (value === undefined || value === null ? undefined : typeof value === 'string' ? value : JSON.stringify(value))
+
+/** `{{steps.a.text}}` names its candidate "a". */
+function candidateIds(raw: unknown): string[] {
+  if (!Array.isArray(raw)) return []
+  return raw.map((item, i) => {
+    const match = typeof item === 'string' ? /^\{\{([^{}]*)\}\}$/.exec(item.trim()) : null
+    if (!match) return `candidate_${i + 1}`
+    try {
+      const ref = parseReference(match[1]!)
+      return ref.root === 'steps' ? ref.nodeId! : `candidate_${i + 1}`
+    }
+    catch {
+      return `candidate_${i + 1}`
+    }
+  })
+}
+
+export const evaluatorStep = defineStep({
+  type: 'evaluator',
+  label: 'Evaluator',
+  description: 'Judges LLM output (scoring, criteria, rubric, comparison or a metric suite) and decides pass or fail.',
+  configSchema: evaluatorStepConfigSchema,
+  modelOf(config) {
+    const models = [modelRefOf(config.model as string | undefined, config.provider as string | undefined)]
+    for (const metric of (config.metrics as Array<{ model?: string, provider?: string }> | undefined) ?? []) models.push(modelRefOf(metric.model, metric.provider))
+    return models.filter((m): m is string => !!m && m.includes(':') && !m.startsWith('local:'))
+  },
+  async run({ config, node, providers, signal, cache }) {
+    const { content, context, reference, candidates, config_file, ...own } = config
+    const evaluatorConfig = { ...(config_file ? readEvaluatorConfigFile(config_file) : {}), ...own, ...(cache === false ? { cache: false } : {}) }
+    const result = await evaluate(evaluatorConfig, {
+      content: asText(content),
+      context: asText(context),
+      reference: asText(reference),
+      ...(Array.isArray(candidates) ? { candidates } : {}),
+    }, { providers, signal, candidateIds: candidateIds(node.config.compare_inputs ?? node.config.candidates) })
+    return { output: result, usage: result.usage, cached: result.judge.calls > 0 && result.judge.calls === result.judge.cached_calls }
+  },
+})

@@ -1,0 +1,27 @@
+import { z } from 'zod'
+import { evaluate, JudgeflowError, parseMetricSuiteToml } from '../../engine'
+import { useJudgeflow } from '../utils/context'
+import { asHttpError, readBodyWith } from '../utils/http'
+
+const bodySchema = z.object({
+  /** An evaluator config (JSON), or `config_toml`: the metric suite's TOML text. */
+  config: z.record(z.string(), z.unknown()).optional(),
+  config_toml: z.string().max(200_000).optional(),
+  input: z.record(z.string(), z.unknown()).default({}),
+}).refine(body => (body.config === undefined) !== (body.config_toml === undefined), { message: 'give either config or config_toml', path: ['config'] })
+
+/** Evaluates synchronously with the same engine code as the evaluator step and `judgeflow eval`. */
+export default defineEventHandler(async (event) => {
+  const body = await readBodyWith(event, bodySchema)
+  const { providers } = useJudgeflow()
+  try {
+    const config = body.config ?? parseMetricSuiteToml(body.config_toml!, 'config_toml')
+    return await evaluate(config, body.input, { providers })
+  }
+  catch (error) {
+    if (error instanceof JudgeflowError && error.category === 'provider') {
+      throw createError({ statusCode: 502, statusMessage: 'Bad Gateway', message: error.message, data: { code: error.code } })
+    }
+    throw asHttpError(error)
+  }
+})
