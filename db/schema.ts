@@ -76,3 +76,9 @@ export const llmCache = sqliteTable('llm_cache', {
   response: text('response', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
   createdAt: integer('created_at').notNull(),
 })
+
+/** Small facts about this database, e.g. that the templates were loaded once. */
+export const appSettings = sqliteTable('app_settings', {
+  key: text('key').primaryKey(),
+  value: text('value', { mode: 'json' }).$type<unknown>(),
+})

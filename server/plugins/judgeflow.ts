@@ -1,8 +1,19 @@
+import { resolve } from 'node:path'
+import { defaultMetricRegistry, loadMetricsFolder } from '../../engine'
 import { useJudgeflow } from '../utils/context'
+import { loadTemplatesOnFirstStart } from '../utils/templates'
 
-/** Opens the database (applying migrations) at start and picks up runs a previous process left unfinished. */
-export default defineNitroPlugin((nitroApp) => {
+/**
+ * At start: open the database (applying migrations), load the templates into a new database,
+ * load custom metrics, and pick up runs a previous process left unfinished.
+ */
+export default defineNitroPlugin(async (nitroApp) => {
   const { runs, handle } = useJudgeflow()
+  const templates = loadTemplatesOnFirstStart(handle.db)
+  if (templates) console.info(`judgeflow: loaded ${templates} template workflows`)
+  const metricsDir = resolve(process.env.JUDGEFLOW_METRICS_DIR ?? 'metrics')
+  const metrics = await loadMetricsFolder(metricsDir, defaultMetricRegistry)
+  if (metrics.length) console.info(`judgeflow: loaded custom metrics ${metrics.join(', ')} from ${metricsDir}`)
   const { resumed, interrupted } = runs.resumeUnfinished()
   if (resumed.length || interrupted.length) console.info(`judgeflow: resumed ${resumed.length} run(s), marked ${interrupted.length} interrupted`)
   nitroApp.hooks.hook('close', async () => {

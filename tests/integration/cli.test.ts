@@ -92,4 +92,29 @@ describe('npx judgeflow', () => {
     expect(JSON.parse(result.stdout).steps.ask.status).toBe('failed')
     expect(result.stderr).toContain('openai:gpt-4o-mini answered HTTP 400')
   })
+
+  it('eval: the evaluator result as JSON; exit 0 passed, 1 not passed, 2 invalid', async () => {
+    const question = { user_query: 'How do I reset my password?' }
+    const config = file('judge.json', { evaluation_type: 'criteria', model: 'local:heuristic', criteria: [{ name: 'relevance', weight: 0.6 }, { name: 'completeness', weight: 0.4 }], pass_threshold: 0.6 })
+    const good = await judgeflow(['eval', '--config', config, '--input', file('good.json', { ...question, submission: 'Open Settings, choose "Forgot password", enter your email and follow the link to reset your password.' })], {}, true)
+    expect(good.code).toBe(0)
+    expect(JSON.parse(good.stdout)).toMatchObject({ passed: true, judge: { model: 'local:heuristic' } })
+    const bad = await judgeflow(['eval', '--config', config, '--input', file('bad.json', { ...question, submission: 'The weather is nice in Lisbon.' })])
+    expect(bad.code).toBe(1)
+    expect(JSON.parse(bad.stdout).passed).toBe(false)
+    const invalid = await judgeflow(['eval', '--config', file('w.json', { evaluation_type: 'criteria', criteria: [{ name: 'a', weight: 2 }] }), '--input', file('i.json', { content: 'x' })])
+    expect([invalid.code, invalid.stderr]).toEqual([2, 'Invalid evaluator config: criteria[0].weight: must be at most 1.'])
+    const empty = await judgeflow(['eval', '--config', config, '--input', file('e.json', { submission: '  ' })])
+    expect([empty.code, empty.stderr]).toEqual([2, 'The content to evaluate is empty: give a non-empty content.'])
+  })
+
+  it('eval: a metric suite in TOML, with a judge behind the fake LLM server', async () => {
+    fake.reset()
+    fake.onRequest(() => ({ json: { score: 75, evaluator_comment: 'fine' } }))
+    const toml = file('suite.toml', '[llm_default]\nmodel = "openai:gpt-4o-mini"\n\n[[metrics]]\nname = "Relevance"\nweight = 0.5\n\n[[metrics]]\nname = "Coverage"\nweight = 0.5\n')
+    const result = await judgeflow(['eval', '--config', toml, '--input', file('m.json', { user_query: 'q?', submission: 'an answer' })], fake.env())
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout).evaluation_result).toEqual({ metrics: [{ metric_name: 'Relevance', score: 75, evaluator_comment: 'fine' }, { metric_name: 'Coverage', score: 75, evaluator_comment: 'fine' }], overall_score: 75 })
+    expect(fake.requests).toHaveLength(2)
+  })
 })

@@ -69,7 +69,10 @@ describe('crash safety', () => {
     await first.stop('SIGKILL')
     const second = await startAppServer({ dbPath, env: { OPENAI_BASE_URL: fake.openaiBaseURL } })
     servers.push(second)
-    const { body } = await second.api(`/api/runs/${run.id}`)
+    const body = await waitFor(async () => {
+      const { body } = await second.api(`/api/runs/${run.id}`)
+      return body.status !== 'running' && body
+    }, 5000, 'the run to be marked')
     expect(body.status).toBe('interrupted')
     expect(body.error.message).toBe('the run could not be resumed after a restart: OPENAI_API_KEY is not set: node "a" uses openai:gpt-4o-mini. Set it in the environment, or pin this step\'s output to run offline.')
   })

@@ -140,7 +140,13 @@ const tone: Rule = ({ content }) => {
   return { score, reason: `Tone is ${notes.length ? notes.join(', ') : 'neutral'}.` }
 }
 
-const RULES: Record<string, Rule> = { relevance, accuracy, clarity, completeness, coverage: completeness, helpfulness, tone }
+/** `overall` (the scoring type's single criterion): general quality, like the LLMPlain metric. */
+const overall: Rule = (e) => {
+  const parts = [relevance(e), clarity(e), completeness(e), helpfulness(e)]
+  return { score: mean(parts.map(p => p.score)), reason: 'General quality: the mean of relevance, clarity, completeness and helpfulness.' }
+}
+
+const RULES: Record<string, Rule> = { relevance, accuracy, clarity, completeness, coverage: completeness, helpfulness, tone, overall }
 
 /** A criterion the judge does not know: how much of its description the content touches, blended with clarity and relevance. */
 function custom(name: string, description: string | undefined): Rule {
@@ -232,7 +238,7 @@ export function heuristicFeedback(input: HeuristicInput, scores: Record<string, 
   const e = evaluate(input)
   // A neutral score only says there was nothing to check against; it is not a weakness to fix.
   const neutral = (name: string) => (name === 'accuracy' && !e.reference && !e.content.hedges.length && !e.content.refusals.length) || (name === 'relevance' && !e.context)
-  const given = Object.entries(scores).length ? Object.entries(scores) : Object.keys(RULES).filter(n => n !== 'coverage').map(n => [n, judged(RULES[n]!, e).score] as const)
+  const given = Object.entries(scores).length ? Object.entries(scores) : Object.keys(RULES).filter(n => n !== 'coverage' && n !== 'overall').map(n => [n, judged(RULES[n]!, e).score] as const)
   const percent = given.some(([, s]) => s > 1)
   const weak = given
     .map(([name, s]) => ({ name, score: percent ? s / 100 : s }))

@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { builtinSteps, createProviders, MemoryResponseCache, runWorkflow, StepRegistry } from '../../engine'
+import { lastUserText, type FakeLLM } from '../support/fake-llm'
+import { useAppWithFakeLLM, waitFor, type AppServer } from '../support/app-server'
+
+const app = useAppWithFakeLLM({ beforeAll, afterAll })
+let server: AppServer
+let fake: FakeLLM
+beforeAll(() => {
+  server = app.server
+  fake = app.fake
+})
+
+const example = (name: string) => JSON.parse(readFileSync(resolve(import.meta.dirname, `../../examples/${name}.json`), 'utf8'))
+const registry = new StepRegistry(builtinSteps)
+const finished = (id: string) => waitFor(async () => {
+  const { body } = await server.api(`/api/runs/${id}`)
+  return ['succeeded', 'failed', 'cancelled'].includes(body.status) && body
+}, 15_000, `run ${id}`)
+
+describe('the three templates', () => {
+  it('are loaded as workflows on first start and offered as a gallery', async () => {
+    const { body: workflows } = await server.api('/api/workflows')
+    expect(workflows.map((w: { name: string }) => w.name).sort()).toEqual(['A/B test', 'Feedback loop', 'Quality gate'])
+    const { body: gallery } = await server.api('/api/templates')
+    expect(gallery.map((t: { id: string }) => t.id)).toEqual(['quality-gate', 'feedback-loop', 'ab-test'])
+  })
+
+  it('run offline: the quality gate fails once and passes on retry, with the feedback in the second prompt', async () => {
+    const result = await runWorkflow(example('quality-gate'), { registry, providers: createProviders({ env: {} }), input: { question: 'How do I reset my password?' } })
+    expect(result).toMatchObject({ status: 'succeeded', verdict: 'pass' })
+    expect(result.steps.draft!.attempts).toBe(2)
+    expect(result.steps.judge!.output).toMatchObject({ passed: true, judge: { model: 'local:heuristic', heuristic: true } })
+  })
+
+  it('run offline: the feedback loop improves the score, the A/B test picks the stepwise answer', async () => {
+    const loop = await runWorkflow(example('feedback-loop'), { registry, providers: createProviders({ env: {} }), input: {} })
+    const { before, after } = loop.output as { before: number, after: number }
+    expect(after).toBeGreaterThan(before)
+    const ab = await runWorkflow(example('ab-test'), { registry, providers: createProviders({ env: {} }), input: {} })
+    expect(ab.output).toMatchObject({ winner: 'b' })
+    expect((ab.output as { ranking: Array<{ id: string }> }).ranking.map(r => r.id)).toEqual(['b', 'a'])
+  })
+
+  it('run against the fake LLM server: real calls for the drafts and an OpenAI judge', async () => {
+    fake.reset()
+    let drafts = 0
+    fake.onRequest((r) => {
+      if (r.body.response_format) {
+        const good = lastUserText(r).includes('Forgot password')
+        return { json: { criteria_scores: { relevance: good ? 0.9 : 0.3, completeness: good ? 0.9 : 0.2, clarity: 0.8 }, criteria_reasons: { relevance: 'r', completeness: 'c', clarity: 'cl' }, feedback: good ? 'Clear.' : 'List the steps.', suggestions: [] } }
+      }
+      drafts++
+      return { text: drafts === 1 ? 'Not sure.' : 'Open Settings, choose "Forgot password", follow the emailed link.' }
+    })
+    const gate = example('quality-gate')
+    for (const node of gate.nodes) {
+      delete node.pinned
+      if (node.type === 'evaluator') node.config.model = 'openai:gpt-4o-mini'
+    }
+    const result = await runWorkflow(gate, { registry, providers: createProviders({ env: fake.env(), cache: new MemoryResponseCache() }), input: { question: 'How do I reset my password?' } })
+    expect(result).toMatchObject({ status: 'succeeded', verdict: 'pass' })
+    expect(result.steps.judge!.output).toMatchObject({ passed: true, overall_score: 0.87 })
+    const secondDraft = fake.requests.filter(r => !r.body.response_format)[1]!
+    expect(lastUserText(secondDraft)).toContain('List the steps.')
+  })
+})
+
+describe('the evaluator step in the server', () => {
+  it('runs a workflow whose A/B comparison is judged by the fake Anthropic judge, position-checked', async () => {
+    fake.reset()
+    fake.onRequest((r) => {
+      const labels = Object.keys(r.body.tools[0].input_schema.properties.candidates.properties)
+      const prompt = lastUserText(r)
+      return { json: { candidates: Object.fromEntries(labels.map(l => [l, { criteria_scores: { relevance: prompt.split(`## Candidate ${l}`)[1]!.split('\n## ')[0]!.includes('Settings') ? 0.9 : 0.4, helpfulness: 0.5 }, reason: 'x' }])), feedback: 'b is better', suggestions: [] } }
+    })
+    const ab = example('ab-test')
+    ab.nodes.find((n: { id: string }) => n.id === 'judge').config.model = 'anthropic:claude-x'
+    const { body: wf } = await server.api('/api/workflows', { body: ab })
+    const { body: started } = await server.api(`/api/workflows/${wf.id}/runs`, { body: {} })
+    const run = await finished(started.id)
+    expect(run.status).toBe('succeeded')
+    expect(run.steps.judge.output).toMatchObject({ winner: 'b', position_consistency: 1, judge: { model: 'anthropic:claude-x', calls: 2 } })
+    expect(fake.requests.every(r => r.api === 'anthropic' && r.body.tool_choice.name === 'comparison')).toBe(true)
+  })
+})
+
+describe('POST /api/evaluate', () => {
+  it('evaluates synchronously with the same engine', async () => {
+    const { status, body } = await server.api('/api/evaluate', { body: { config: { evaluation_type: 'rubric', model: 'local:heuristic' }, input: { user_query: 'How do I reset my password?', submission: 'Open Settings, choose "Forgot password", then follow the emailed link to set a new password.' } } })
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ evaluation_type: 'rubric', judge: { heuristic: true } })
+    expect(body.grade).toMatch(/^[ABCDF]$/)
+  })
+
+  it('takes the metric suite as TOML', async () => {
+    const { body } = await server.api('/api/evaluate', { body: { config_toml: 'model = "local:heuristic"\n[[metrics]]\nname = "Relevance"\nweight = 1.0\n', input: { user_query: 'q?', submission: 'an answer' } } })
+    expect(body.evaluation_result.metrics[0].metric_name).toBe('Relevance')
+  })
+
+  it('is a 400 naming the field for a bad config, and a 502 when the judge fails', async () => {
+    const bad = await server.api('/api/evaluate', { body: { config: { evaluation_type: 'criteria', criteria: [{ name: 'a', weight: 0.3 }] }, input: { content: 'x' } } })
+    expect(bad.status).toBe(400)
+    expect(bad.body.message).toBe('Invalid evaluator config: criteria: weights must sum to 1.0, not 0.3 (a 0.3).')
+    fake.reset()
+    fake.onRequest(() => ({ status: 500 }))
+    const down = await server.api('/api/evaluate', { body: { config: { evaluation_type: 'scoring', model: 'openai:gpt-4o-mini' }, input: { content: 'x' } } })
+    expect(down.status).toBe(502)
+    expect(down.body.message).toContain('The judge openai:gpt-4o-mini failed')
+  })
+})
