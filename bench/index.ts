@@ -1,8 +1,9 @@
 import { benchExecutor } from './executor'
 import { benchApiThroughput } from './api'
+import { benchEvaluator } from './evaluator'
 
 const only = process.argv[2]
-const benches: Record<string, () => Promise<void>> = { executor: benchExecutor, api: benchApiThroughput }
+const benches: Record<string, () => Promise<void>> = { executor: benchExecutor, evaluator: benchEvaluator, api: benchApiThroughput }
 for (const [name, run] of Object.entries(benches)) {
   if (!only || only === name) await run()
 }
