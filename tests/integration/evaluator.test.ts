@@ -66,6 +66,27 @@ describe('the three templates', () => {
     const secondDraft = fake.requests.filter(r => !r.body.response_format)[1]!
     expect(lastUserText(secondDraft)).toContain('List the steps.')
   })
+
+  it('run against the fake LLM server: the feedback loop sends the judge feedback to the improving LLM', async () => {
+    fake.reset()
+    fake.onRequest((r) => {
+      if (r.body.response_format) {
+        const improved = lastUserText(r).includes('numbered')
+        return { json: { criteria_scores: { relevance: improved ? 0.9 : 0.5, completeness: improved ? 0.9 : 0.4, clarity: 0.8 }, criteria_reasons: { relevance: 'r', completeness: 'c', clarity: 'cl' }, feedback: improved ? 'Good.' : 'Give numbered steps.', suggestions: ['Number the steps.'] } }
+      }
+      return { text: lastUserText(r).includes('Improve') ? 'Here are numbered steps: 1. Settings 2. Forgot password 3. Email link.' : 'Use the app.' }
+    })
+    const loop = example('feedback-loop')
+    for (const node of loop.nodes) {
+      delete node.pinned
+      if (node.type === 'evaluator') node.config.model = 'openai:gpt-4o-mini'
+    }
+    const result = await runWorkflow(loop, { registry, providers: createProviders({ env: fake.env(), cache: new MemoryResponseCache() }), input: {} })
+    expect(result.output).toMatchObject({ before: 0.56, after: 0.87 })
+    const improvePrompt = lastUserText(fake.requests.find(r => !r.body.response_format && lastUserText(r).includes('Improve'))!)
+    expect(improvePrompt).toContain('Feedback: Give numbered steps.')
+    expect(improvePrompt).toContain('Number the steps.')
+  })
 })
 
 describe('the evaluator step in the server', () => {
