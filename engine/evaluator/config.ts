@@ -1,6 +1,6 @@
 import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
-import { evaluatorConfigSchema, type EvaluatorConfig, type RubricGrade } from '../schema/evaluator'
+import { deterministicTypes, evaluatorConfigSchema, type EvaluatorConfig, type RubricGrade } from '../schema/evaluator'
 import { DEFAULT_GRADES } from './arithmetic'
 
 export interface ConfigProblem {
@@ -74,8 +74,9 @@ export function resolveEvaluatorConfig(raw: unknown, defaultModel: string): Reso
   }
   const config = parsed.data
   const problems: ConfigProblem[] = []
-  const model = modelRefOf(config.model, config.provider) ?? defaultModel
-  if (!/^[a-z][a-z0-9_-]*:\S/.test(model)) problems.push({ path: 'model', message: `must be "provider:model", e.g. "openai:gpt-4o-mini", not "${model}"` })
+  const deterministic = deterministicTypes.includes(config.evaluation_type)
+  const model = deterministic ? 'local:deterministic' : modelRefOf(config.model, config.provider) ?? defaultModel
+  if (!deterministic && !/^[a-z][a-z0-9_-]*:\S/.test(model)) problems.push({ path: 'model', message: `must be "provider:model", e.g. "openai:gpt-4o-mini", not "${model}"` })
 
   let criteria = config.criteria ?? []
   if (config.evaluation_type === 'scoring') {
@@ -84,6 +85,7 @@ export function resolveEvaluatorConfig(raw: unknown, defaultModel: string): Reso
   else if ((config.evaluation_type === 'rubric' || config.evaluation_type === 'comparison') && !criteria.length) {
     criteria = [{ name: 'overall', description: 'Overall quality of the response for the question or context.' }]
   }
+  else if (deterministic) criteria = []
   else if (config.evaluation_type === 'criteria' && !criteria.length) {
     problems.push({ path: 'criteria', message: 'needs at least one criterion for evaluation_type "criteria"' })
   }
@@ -95,6 +97,10 @@ export function resolveEvaluatorConfig(raw: unknown, defaultModel: string): Reso
   const weights = checkWeights(criteria, 'criteria', problems)
   const grades = config.evaluation_type === 'rubric' ? checkGrades(config.rubric?.grades ?? DEFAULT_GRADES, problems) : []
   if (config.evaluation_type !== 'metrics' && config.metrics) problems.push({ path: 'metrics', message: 'is only used by evaluation_type "metrics"' })
+  if (config.evaluation_type !== 'scorers' && (config.scorers || config.preset)) problems.push({ path: config.scorers ? 'scorers' : 'preset', message: 'is only used by evaluation_type "scorers"' })
+  if (config.evaluation_type === 'scorers' && !config.scorers?.length && !config.preset) problems.push({ path: 'scorers', message: 'give a list of scorers or a preset (standard, strict, operation-focused)' })
+  if (config.evaluation_type === 'scorers' && config.scorers?.length && config.preset) problems.push({ path: 'preset', message: 'give either scorers or a preset, not both' })
+  if (config.evaluation_type !== 'trace' && config.trace) problems.push({ path: 'trace', message: 'is only used by evaluation_type "trace"' })
   if (problems.length) throw invalidConfig(problems)
   return { ...config, model, criteria, weights, grades }
 }

@@ -9,10 +9,14 @@ import { MetricRegistry } from './metrics/registry'
 import { evaluateComparison, candidatesOf } from './types/comparison'
 import { evaluateCriteria } from './types/criteria'
 import { evaluateMetrics, resolveMetrics } from './types/metrics'
+import { evaluateScorers, resolveScorers } from './types/scorers'
+import { defaultScorerRegistry, type ScorerRegistry } from '../scorers/registry'
+import { deterministicTypes } from '../schema/evaluator'
 
 export interface EvaluateDeps {
   providers: Providers
   metrics?: MetricRegistry
+  scorers?: ScorerRegistry
   signal?: AbortSignal
   /** Ids for the candidates (the comparison step names them after the steps they come from). */
   candidateIds?: string[]
@@ -23,17 +27,20 @@ export const defaultMetricRegistry = new MetricRegistry()
 const defaultMetrics = defaultMetricRegistry
 
 /** Validates a config (throwing INVALID_CONFIG naming each field) and checks its keys, before any call. */
-export function prepareEvaluation(rawConfig: unknown, deps: Pick<EvaluateDeps, 'providers' | 'metrics'>) {
+export function prepareEvaluation(rawConfig: unknown, deps: Pick<EvaluateDeps, 'providers' | 'metrics' | 'scorers'>) {
   const config = resolveEvaluatorConfig(rawConfig, deps.providers.defaultJudgeModel())
   const metrics = config.evaluation_type === 'metrics' ? resolveMetrics(config, deps.metrics ?? defaultMetrics) : undefined
+  const scorers = config.evaluation_type === 'scorers' ? resolveScorers(config, deps.scorers ?? defaultScorerRegistry) : undefined
+  if (deterministicTypes.includes(config.evaluation_type)) return { config, metrics, scorers }
   checkHeuristicModel(config.model)
   for (const m of metrics ?? []) checkHeuristicModel(m.model)
   if (!metrics && !isHeuristic(config.model)) deps.providers.check(config.model, 'the evaluator')
-  return { config, metrics }
+  return { config, metrics, scorers }
 }
 
 /** Every model the evaluation will call, for checking keys before a run. */
 export function evaluatorModels(config: ResolvedEvaluatorConfig, registry: MetricRegistry = defaultMetrics): string[] {
+  if (deterministicTypes.includes(config.evaluation_type)) return []
   if (config.evaluation_type !== 'metrics') return [config.model]
   return resolveMetrics(config, registry).filter(m => !m.definition.score).map(m => m.model)
 }
@@ -44,7 +51,7 @@ export function evaluatorModels(config: ResolvedEvaluatorConfig, registry: Metri
  */
 export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: EvaluateDeps): Promise<EvaluatorResult> {
   const started = performance.now()
-  const { config, metrics } = prepareEvaluation(rawConfig, deps)
+  const { config, metrics, scorers } = prepareEvaluation(rawConfig, deps)
   const parsedInput = evaluationInputSchema.safeParse(rawInput ?? {})
   if (!parsedInput.success) {
     const issue = parsedInput.error.issues[0]!
@@ -53,11 +60,14 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
   const ctx: EvaluationContext = { config, input: parsedInput.data, providers: deps.providers, metrics: deps.metrics ?? defaultMetrics, stats: newStats(), signal: deps.signal }
   let result: EvaluatorResult
   if (config.evaluation_type === 'metrics') result = await evaluateMetrics(ctx, metrics!)
+  else if (config.evaluation_type === 'scorers') result = evaluateScorers(ctx, scorers!, deps.scorers ?? defaultScorerRegistry)
   else if (config.evaluation_type === 'comparison') result = await evaluateComparison(ctx, candidatesOf(ctx, deps.candidateIds))
   else result = await evaluateCriteria(ctx)
   return { ...result, judge: { ...result.judge, calls: ctx.stats.calls, cached_calls: ctx.stats.cached_calls, reasks: ctx.stats.reasks }, usage: { ...ctx.stats.usage }, latency_ms: Math.round((performance.now() - started) * 100) / 100 }
 }
 
+export * from '../scorers'
+export * from '../schema/scorers'
 export { MetricRegistry, builtinMetrics, loadMetricsFolder, type MetricDefinition } from './metrics/registry'
 export { parseMetricSuiteToml, readEvaluatorConfigFile } from './toml'
 export { resolveEvaluatorConfig } from './config'

@@ -1,8 +1,11 @@
 import { z } from 'zod'
 import { modelRefSchema } from './common'
+import { scorerConfigSchema, scorerPresets, type ScorerResult } from './scorers'
 
 /** Browser-safe: the editor's forms and the server validate with these same schemas. */
-export const evaluationTypes = ['scoring', 'criteria', 'comparison', 'rubric', 'metrics'] as const
+export const evaluationTypes = ['scoring', 'criteria', 'comparison', 'rubric', 'metrics', 'scorers', 'trace'] as const
+/** Types that need no LLM judge. */
+export const deterministicTypes: readonly EvaluationType[] = ['scorers', 'trace']
 export type EvaluationType = (typeof evaluationTypes)[number]
 
 export const criterionSchema = z.object({
@@ -69,6 +72,18 @@ export const evaluatorConfigSchema = z.object({
   metrics: z.array(metricConfigSchema).max(30).optional(),
   /** `false` asks the judge anew even for an identical input. */
   cache: z.boolean().optional(),
+  /** Scorers: the list, or one of the guide's presets by name. */
+  scorers: z.array(scorerConfigSchema).max(50).optional(),
+  preset: z.enum(scorerPresets, { error: `must be one of ${scorerPresets.join(', ')}` }).optional(),
+  /** Trace scoring. */
+  trace: z.object({
+    /** Custom domain profiles: weights complexity, novelty, tool_diversity, outcome_confidence summing to 1.0. */
+    profiles: z.record(z.string(), z.object({ complexity: z.number(), novelty: z.number(), tool_diversity: z.number(), outcome_confidence: z.number() })).optional(),
+    /** Score against an empty novelty cache of its own instead of the process-wide one. */
+    fresh_cache: z.boolean().optional(),
+    /** `hashed` (offline, the default), `transformers` (when installed with a local model), or `none` (novelty 0.5). */
+    embedder: z.enum(['hashed', 'transformers', 'none']).optional(),
+  }).strict().optional(),
 }).strict()
 export type EvaluatorConfig = z.infer<typeof evaluatorConfigSchema>
 export type EvaluatorConfigInput = z.input<typeof evaluatorConfigSchema>
@@ -137,6 +152,10 @@ export interface EvaluatorResult {
   winner?: string | null
   best_output?: string | null
   position_consistency?: number
+  /** Scorers: each scorer's score, threshold, weight and details. */
+  scorer_results?: ScorerResult[]
+  /** Trace scoring: the factors, the profile and the overrides that fired. */
+  trace?: Record<string, unknown>
   /** Metric suite (agent-output-evaluator-spec's EvaluationResult, scores 0–100). */
   metrics?: MetricScore[]
   evaluation_result?: { metrics: MetricScore[], overall_score: number }

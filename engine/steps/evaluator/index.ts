@@ -11,11 +11,17 @@ export const evaluatorStepConfigSchema = z.object({
   context: z.unknown().optional(),
   reference: z.unknown().optional(),
   candidates: z.unknown().optional(),
+  /** Scorers: the output, what was expected, and the data before the edit. Trace: the reasoning trace. */
+  actual: z.unknown().optional(),
+  expected: z.unknown().optional(),
+  original: z.unknown().optional(),
+  trace: z.unknown().optional(),
   config_file: z.string().min(1).optional(),
 }).passthrough().superRefine((value, ctx) => {
   if (value.config_file) return
-  const { content: _c, context: _x, reference: _r, candidates: _k, config_file: _f, ...config } = value
-  const parsed = evaluatorConfigSchema.safeParse(config)
+  // In a step, `trace` is the data to score; the evaluator's trace settings go under `trace_options`.
+  const { content: _c, context: _x, reference: _r, candidates: _k, actual: _a, expected: _e, original: _o, trace: _t, config_file: _f, trace_options, ...config } = value
+  const parsed = evaluatorConfigSchema.safeParse({ ...config, ...(trace_options ? { trace: trace_options } : {}) })
   if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message })
 })
 export type EvaluatorStepConfig = z.infer<typeof evaluatorStepConfigSchema>
@@ -49,13 +55,18 @@ export const evaluatorStep = defineStep({
     return models.filter((m): m is string => !!m && m.includes(':') && !m.startsWith('local:'))
   },
   async run({ config, node, providers, signal, cache }) {
-    const { content, context, reference, candidates, config_file, ...own } = config
-    const evaluatorConfig = { ...(config_file ? readEvaluatorConfigFile(config_file) : {}), ...own, ...(cache === false ? { cache: false } : {}) }
+    const { content, context, reference, candidates, actual, expected, original, trace, config_file, trace_options, ...own } = config
+    const evaluatorConfig = {
+      ...(config_file ? readEvaluatorConfigFile(config_file) : {}), ...own,
+      ...(trace_options ? { trace: trace_options } : {}),
+      ...(cache === false ? { cache: false } : {}),
+    }
     const result = await evaluate(evaluatorConfig, {
       content: asText(content),
       context: asText(context),
       reference: asText(reference),
       ...(Array.isArray(candidates) ? { candidates } : {}),
+      actual, expected, original, trace,
     }, { providers, signal, candidateIds: candidateIds(node.config.compare_inputs ?? node.config.candidates) })
     return { output: result, usage: result.usage, cached: result.judge.calls > 0 && result.judge.calls === result.judge.cached_calls }
   },

@@ -191,7 +191,7 @@ describe('config validation before any call', () => {
     [criteria({ criteria: [{ name: 'a', weight: 1.5 }] }), 'criteria[0].weight: must be at most 1'],
     [criteria({ pass_threshold: 1.2 }), 'pass_threshold: must be at most 1'],
     [criteria({ model: 'gpt-4o' }), 'model: must be "provider:model", e.g. "openai:gpt-4o-mini", not "gpt-4o"'],
-    [{ ...criteria(), evaluation_type: 'vibes' as never }, 'evaluation_type: must be one of scoring, criteria, comparison, rubric, metrics'],
+    [{ ...criteria(), evaluation_type: 'vibes' as never }, 'evaluation_type: must be one of scoring, criteria, comparison, rubric, metrics, scorers, trace'],
     [{ evaluation_type: 'rubric', model: 'openai:x', rubric: { grades: [{ grade: 'A', min_score: 0.9 }, { grade: 'A', min_score: 0.5 }] } }, 'rubric.grades[1].grade: grade "A" appears more than once'],
     [{ evaluation_type: 'rubric', model: 'openai:x', rubric: { grades: [{ grade: 'A', min_score: 0.9 }, { grade: 'B', min_score: 0.9 }, { grade: 'F', min_score: 0 }] } }, 'rubric.grades[1].min_score: 0.9 is the min_score of another grade too: the bands overlap'],
     [{ evaluation_type: 'rubric', model: 'openai:x', rubric: { grades: [{ grade: 'A', min_score: 0.9 }, { grade: 'B', min_score: 0.5 }] } }, 'rubric.grades: scores below 0.5 have no grade: give the lowest grade min_score 0'],

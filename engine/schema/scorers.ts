@@ -1,0 +1,62 @@
+import { z } from 'zod'
+
+/** The structured-edit data of DESIGN.md's scorer contract. */
+export const operationSchema = z.object({
+  type: z.enum(['insert', 'update', 'delete', 'replace']),
+  targetBlockId: z.string().optional(),
+  targetIndex: z.number().int().min(0).optional(),
+  position: z.enum(['before', 'after']).optional(),
+  content: z.string().optional(),
+}).passthrough()
+export type Operation = z.infer<typeof operationSchema>
+
+export const blockSchema = z.object({
+  id: z.string(),
+  content: z.string().default(''),
+  page: z.string().optional(),
+}).passthrough()
+export type Block = z.infer<typeof blockSchema>
+
+export const contentPatternSchema = z.object({
+  page: z.string().optional(),
+  pattern: z.string().min(1, 'is empty'),
+  ignore_case: z.boolean().optional(),
+})
+export type ContentPattern = z.infer<typeof contentPatternSchema>
+
+export const editOutputSchema = z.object({
+  operations: z.array(operationSchema).default([]),
+  blocks: z.array(blockSchema).optional(),
+  durationMs: z.number().min(0).optional(),
+}).passthrough()
+export type EditOutput = z.infer<typeof editOutputSchema>
+
+export const expectedEditSchema = z.object({
+  operations: z.array(operationSchema).default([]),
+  patterns: z.array(contentPatternSchema).default([]),
+}).passthrough()
+export type ExpectedEdit = z.infer<typeof expectedEditSchema>
+
+export const originalSchema = z.object({ blocks: z.array(blockSchema).default([]) }).passthrough()
+export type Original = z.infer<typeof originalSchema>
+
+export const scorerPresets = ['standard', 'strict', 'operation-focused'] as const
+
+export const scorerConfigSchema = z.object({
+  type: z.string().min(1, 'is required'),
+  /** Relative: the overall score is Σ score·weight / Σ weight. */
+  weight: z.number().min(0, 'must not be negative').default(1),
+  /** Defaults to the scorer's own threshold. */
+  threshold: z.number().min(0, 'must be at least 0').max(1, 'must be at most 1').optional(),
+  options: z.record(z.string(), z.unknown()).default({}),
+})
+export type ScorerConfig = z.infer<typeof scorerConfigSchema>
+
+export interface ScorerResult {
+  type: string
+  score: number
+  threshold: number
+  weight: number
+  passed: boolean
+  details: Record<string, unknown>
+}

@@ -1,0 +1,50 @@
+import type { ContentPattern, EditOutput } from '../../schema/scorers'
+import { contentPatternSchema } from '../../schema/scorers'
+import { compilePattern } from '../../text/safe-regex'
+import { contentByPage, editData } from '../edits'
+import { defineScorer, ratio } from '../types'
+import { z } from 'zod'
+
+const EXCERPT = 60
+
+/**
+ * Each expected pattern (RE2 syntax, optional ignore_case) is looked for in the content of its
+ * page (every page when none is given). Details name every pattern not found, with an excerpt.
+ */
+export function checkPatterns(actual: EditOutput, patterns: readonly ContentPattern[]) {
+  const pages = contentByPage(actual)
+  const all = [...pages.values()].join('\n')
+  const issues: string[] = []
+  let matched = 0
+  patterns.forEach((p, i) => {
+    const content = p.page === undefined ? all : pages.get(p.page) ?? ''
+    const found = compilePattern(p.pattern, { ignoreCase: p.ignore_case, field: `expected.patterns[${i}].pattern` }).test(content)
+    if (found) matched++
+    else {
+      const excerpt = content.length > EXCERPT ? `${content.slice(0, EXCERPT)}...` : content
+      issues.push(`Page '${p.page ?? '(all)'}': Pattern '${p.pattern}' not found in content: '${excerpt}'`)
+    }
+  })
+  return { matchedPatterns: matched, totalPatterns: patterns.length, contentIssues: issues }
+}
+
+function patternsOf(expected: { patterns: ContentPattern[] }, options: Record<string, unknown>): ContentPattern[] {
+  const extra = z.array(contentPatternSchema).safeParse(options.patterns ?? [])
+  return [...expected.patterns, ...(extra.success ? extra.data : [])]
+}
+
+export const contentQuality = defineScorer({
+  type: 'content-quality',
+  label: 'Content quality',
+  description: 'Share of the expected patterns (regular expressions, per page) found in the generated content.',
+  defaultThreshold: 0.6,
+  score(actual, expected, ctx) {
+    const data = editData(actual, expected, ctx.original, 'content-quality')
+    const result = checkPatterns(data.actual, patternsOf(data.expected, ctx.options))
+    return ratio(result.matchedPatterns, result.totalPatterns)
+  },
+  details(actual, expected, ctx) {
+    const data = editData(actual, expected, ctx.original, 'content-quality')
+    return checkPatterns(data.actual, patternsOf(data.expected, ctx.options))
+  },
+})

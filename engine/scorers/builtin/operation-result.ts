@@ -1,0 +1,36 @@
+import type { EditOutput, ExpectedEdit, Original } from '../../schema/scorers'
+import { blockIndex, editData } from '../edits'
+import { defineScorer, ratio } from '../types'
+import { checkPatterns } from './content-quality'
+
+/** score = 0.6 × application success rate + 0.4 × content score; an operation applies when its target exists in the original. */
+function analyze(actual: EditOutput, expected: ExpectedEdit, original: Original) {
+  const blocks = blockIndex(original.blocks)
+  const failed: Array<{ operation: unknown, reason: string }> = []
+  let applied = 0
+  for (const op of actual.operations) {
+    const ok = op.targetBlockId !== undefined ? blocks.has(op.targetBlockId) : op.targetIndex !== undefined && op.targetIndex < original.blocks.length
+    if (ok) applied++
+    else failed.push({ operation: op, reason: op.targetBlockId !== undefined ? `block "${op.targetBlockId}" is not in the original` : `index ${op.targetIndex ?? '(none)'} is outside the original's ${original.blocks.length} blocks` })
+  }
+  const applicationSuccessRate = actual.operations.length ? ratio(applied, actual.operations.length) : expected.operations.length ? 0 : 1
+  const content = checkPatterns(actual, expected.patterns)
+  const contentScore = ratio(content.matchedPatterns, content.totalPatterns)
+  return { score: Math.round((0.6 * applicationSuccessRate + 0.4 * contentScore) * 1e6) / 1e6, applicationSuccessRate, contentScore, appliedOperations: applied, totalOperations: actual.operations.length, failedOperations: failed, contentIssues: content.contentIssues }
+}
+
+export const operationResult = defineScorer({
+  type: 'operation-result',
+  label: 'Operation result',
+  description: 'How many operations apply to the original (60 %) and how good the resulting content is (40 %).',
+  defaultThreshold: 0.8,
+  score(actual, expected, ctx) {
+    const data = editData(actual, expected, ctx.original, 'operation-result')
+    return analyze(data.actual, data.expected, data.original).score
+  },
+  details(actual, expected, ctx) {
+    const data = editData(actual, expected, ctx.original, 'operation-result')
+    const { score: _score, ...details } = analyze(data.actual, data.expected, data.original)
+    return details
+  },
+})

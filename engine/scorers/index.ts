@@ -1,0 +1,21 @@
+import type { ScorerConfig, ScorerResult } from '../schema/scorers'
+import { defaultScorerRegistry, type ScorerRegistry } from './registry'
+
+/** Runs each configured scorer: AND for `passed` (every scorer at or above its threshold), weighted mean for the score. */
+export function runScorers(configs: readonly ScorerConfig[], data: { actual: unknown, expected: unknown, original: unknown }, registry: ScorerRegistry = defaultScorerRegistry): { results: ScorerResult[], overall: number, passed: boolean } {
+  const results = configs.map((config): ScorerResult => {
+    const scorer = registry.get(config.type)!
+    const ctx = { original: data.original, options: config.options }
+    const score = scorer.score(data.actual, data.expected, ctx)
+    const threshold = config.threshold ?? scorer.defaultThreshold
+    return { type: config.type, score, threshold, weight: config.weight, passed: score >= threshold - 1e-9, details: scorer.details(data.actual, data.expected, ctx) }
+  })
+  const totalWeight = results.reduce((sum, r) => sum + r.weight, 0)
+  const overall = totalWeight ? Math.round((results.reduce((sum, r) => sum + r.score * r.weight, 0) / totalWeight) * 1e6) / 1e6 : 0
+  return { results, overall, passed: results.every(r => r.passed) }
+}
+
+export { builtinScorers, defaultScorerRegistry, loadScorersFolder, ScorerRegistry } from './registry'
+export { SCORER_PRESETS } from './presets'
+export { defineScorer, type ScorerDefinition, type ScorerContext } from './types'
+export { levenshteinDistance } from './builtin/text'

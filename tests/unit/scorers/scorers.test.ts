@@ -1,0 +1,201 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { builtinScorers, createProviders, defaultScorerRegistry, evaluate, levenshteinDistance, loadScorersFolder, ScorerRegistry } from '../../../engine'
+
+const reg = defaultScorerRegistry
+const run = (type: string, actual: unknown, expected: unknown, original: unknown = {}, options: Record<string, unknown> = {}) => {
+  const scorer = reg.get(type)!
+  return { score: scorer.score(actual, expected, { original, options }), details: scorer.details(actual, expected, { original, options }) }
+}
+const providers = createProviders({ env: {} })
+
+describe('operation-accuracy', () => {
+  it('matches type, target and insert position; says why each miss missed', () => {
+    const expected = { operations: [
+      { type: 'update', targetBlockId: 'b1' },
+      { type: 'insert', targetBlockId: 'b2', position: 'after' },
+      { type: 'delete', targetBlockId: 'b3' },
+      { type: 'insert', targetBlockId: 'b4', position: 'before' },
+      { type: 'replace', targetBlockId: 'b5' },
+    ] }
+    const actual = { operations: [
+      { type: 'update', targetBlockId: 'b1' },
+      { type: 'insert', targetBlockId: 'b2', position: 'after' },
+      { type: 'update', targetBlockId: 'b3' },
+      { type: 'insert', targetBlockId: 'b4', position: 'after' },
+      { type: 'replace', targetBlockId: 'b9' },
+    ] }
+    const { score, details } = run('operation-accuracy', actual, expected)
+    expect(score).toBe(0.4)
+    expect(details).toMatchObject({ matchedOperations: 2, totalExpectedOperations: 5 })
+    expect((details.unmatchedOperations as Array<{ reason: string }>).map(u => u.reason)).toEqual(['type mismatch', 'position mismatch', 'target mismatch'])
+  })
+
+  it('matches by index when there are no ids, and names the bad field', () => {
+    expect(run('operation-accuracy', { operations: [{ type: 'update', targetIndex: 2 }] }, { operations: [{ type: 'update', targetIndex: 2 }] }).score).toBe(1)
+    expect(() => run('operation-accuracy', { operations: [{ type: 'rename', targetBlockId: 'x' }] }, { operations: [] }))
+      .toThrow(/Scorer "operation-accuracy": actual\.operations\[0\]\.type: /)
+  })
+})
+
+describe('target-block-precision', () => {
+  it('counts the i-th operation right when its id or index matches, and lists expected vs actual', () => {
+    const expected = { operations: [{ type: 'update', targetBlockId: 'a' }, { type: 'update', targetIndex: 3 }, { type: 'update', targetBlockId: 'c' }, { type: 'delete', targetBlockId: 'd' }] }
+    const actual = { operations: [{ type: 'insert', targetBlockId: 'a' }, { type: 'update', targetBlockId: 'x', targetIndex: 3 }, { type: 'update', targetBlockId: 'z' }] }
+    const { score, details } = run('target-block-precision', actual, expected)
+    expect(score).toBe(0.5)
+    expect(details).toMatchObject({ correctTargets: 2, totalTargets: 4 })
+    expect(details.incorrectTargets).toEqual([
+      { expected: { targetBlockId: 'c', targetIndex: null }, actual: { targetBlockId: 'z', targetIndex: null } },
+      { expected: { targetBlockId: 'd', targetIndex: null }, actual: null },
+    ])
+  })
+})
+
+describe('content-quality', () => {
+  const actual = { operations: [], blocks: [{ id: 'b1', page: 'Intro', content: 'このページのまとめです。' }, { id: 'b2', page: 'Shop', content: 'Cart added. Cart updated. Cart emptied.' }] }
+  it('applies each pattern to its page, ignore-case on request, and lists every miss with an excerpt', () => {
+    const expected = { patterns: [
+      { page: 'Intro', pattern: '要約|まとめ|サマリー' },
+      { page: 'Shop', pattern: 'Cart.*Cart.*Cart' },
+      { page: 'Shop', pattern: 'CHECKOUT' },
+      { page: 'Shop', pattern: 'cart added', ignore_case: true },
+      { pattern: 'total' },
+    ] }
+    const { score, details } = run('content-quality', actual, expected)
+    expect(score).toBe(0.6)
+    expect(details.contentIssues).toEqual([
+      'Page \'Shop\': Pattern \'CHECKOUT\' not found in content: \'Cart added. Cart updated. Cart emptied.\'',
+      'Page \'(all)\': Pattern \'total\' not found in content: \'このページのまとめです。\nCart added. Cart updated. Cart emptied.\'',
+    ])
+  })
+
+  it('cannot be hung by a catastrophic pattern, and names an invalid one', () => {
+    const t0 = performance.now()
+    expect(run('content-quality', { blocks: [{ id: 'x', content: `${'a'.repeat(40)}!` }] }, { patterns: [{ pattern: '^(a+)+$' }] }).score).toBe(0)
+    expect(performance.now() - t0).toBeLessThan(200)
+    expect(() => run('content-quality', actual, { patterns: [{ pattern: '(unclosed' }] })).toThrow('expected.patterns[0].pattern: the pattern /(unclosed/ is not a valid regular expression')
+  })
+})
+
+describe('operation-result', () => {
+  it('is 0.6 × the share of operations whose target exists in the original + 0.4 × the content score', () => {
+    const original = { blocks: [{ id: 'b1', content: 'x' }, { id: 'b2', content: 'y' }] }
+    const actual = { operations: [{ type: 'update', targetBlockId: 'b1' }, { type: 'update', targetBlockId: 'b2' }, { type: 'update', targetBlockId: 'ghost' }, { type: 'delete', targetIndex: 1 }], blocks: [{ id: 'b1', content: 'summary here' }] }
+    const { score, details } = run('operation-result', actual, { patterns: [{ pattern: 'summary' }, { pattern: 'conclusion' }] }, original)
+    // 3 of 4 operations apply (0.75), 1 of 2 patterns match (0.5): 0.6·0.75 + 0.4·0.5 = 0.65
+    expect(score).toBe(0.65)
+    expect(details).toMatchObject({ applicationSuccessRate: 0.75, contentScore: 0.5, appliedOperations: 3, totalOperations: 4 })
+    expect(details.failedOperations).toMatchObject([{ reason: 'block "ghost" is not in the original' }])
+  })
+})
+
+describe('anti-hallucination', () => {
+  const original = { blocks: [{ id: 'b1', content: 'one' }, { id: 'b2', content: 'two' }, { id: 'b3', content: 'three' }] }
+  const expected = { operations: [{ type: 'update', targetBlockId: 'b1' }, { type: 'delete', targetBlockId: 'b3' }] }
+  it('is 1 when only the expected changes happen', () => {
+    expect(run('anti-hallucination', { blocks: [{ id: 'b1', content: 'ONE' }, { id: 'b2', content: 'two' }] }, expected, original).score).toBe(1)
+  })
+  it.each([
+    [{ blocks: [{ id: 'b1', content: 'ONE' }, { id: 'b2', content: 'two' }, { id: 'b9', content: 'new!' }] }, 'new block ids', ['b9']],
+    [{ blocks: [{ id: 'b1', content: 'ONE' }] }, 'unexpected deletion', ['b2']],
+    [{ blocks: [{ id: 'b1', content: 'ONE' }, { id: 'b2', content: 'TWO' }] }, 'change outside the expected targets', ['b2']],
+  ])('is 0 and names the rule: %#', (actual, rule, blocks) => {
+    const { score, details } = run('anti-hallucination', actual, expected, original)
+    expect(score).toBe(0)
+    expect(details.broken).toEqual([{ rule, blocks }])
+  })
+  it('works from the operations when no blocks are given', () => {
+    const { score, details } = run('anti-hallucination', { operations: [{ type: 'update', targetBlockId: 'b1' }, { type: 'delete', targetBlockId: 'b2' }] }, expected, original)
+    expect(score).toBe(0)
+    expect(details.broken).toEqual([{ rule: 'unexpected deletion', blocks: ['b2'] }])
+  })
+})
+
+describe('everyday checks', () => {
+  it('response-time: the guide\'s custom scorer example', () => {
+    expect(run('response-time', { durationMs: 1200 }, {}, {}, { max_acceptable_ms: 2000 }).score).toBe(1)
+    expect(run('response-time', { durationMs: 3000 }, {}, {}, { max_acceptable_ms: 2000 }).score).toBe(0.5)
+    expect(run('response-time', { durationMs: 5000 }, {}, {}, { max_acceptable_ms: 2000 })).toEqual({ score: 0, details: { responseTimeMs: 5000, maxAcceptableMs: 2000, passed: false } })
+  })
+  it.each([
+    ['exact-match', ' Paris ', 'Paris', {}, 1], ['exact-match', 'paris', 'Paris', {}, 0], ['exact-match', 'paris', 'Paris', { ignore_case: true }, 1],
+    ['contains', 'Paris is big', null, { values: ['Paris', 'big', 'old'] }, 2 / 3],
+    ['regex', 'Order #1234', '#\\d{4}', {}, 1], ['regex', 'Order', '#\\d+', {}, 0],
+    ['json-valid', '```json\n{"a": 1}\n```', null, {}, 1], ['json-valid', '{"a": ', null, {}, 0],
+    ['json-schema', '{"name": "x", "age": 3}', { type: 'object', required: ['name', 'age'], properties: { age: { type: 'number' } } }, {}, 1],
+    ['json-schema', '{"name": "x", "age": "3"}', { type: 'object', properties: { age: { type: 'number' } } }, {}, 0],
+    ['json-diff', { a: 1, b: { c: 2, d: [1, 2] } }, { a: 1, b: { c: 3, d: [1, 2] } }, {}, 0.75],
+    ['levenshtein', 'kitten', 'sitting', {}, 1 - 3 / 7],
+    ['numeric-diff', 98, 100, {}, 0.98], ['numeric-diff', '101', 100, { tolerance: 2 }, 1],
+  ])('%s(%j, %j, %j) = %d', (type, actual, expected, options, score) => {
+    expect(run(type, actual, expected, {}, options).score).toBeCloseTo(score as number, 5)
+  })
+  it('levenshtein counts code points (Japanese too)', () => {
+    expect(levenshteinDistance('要約です', '要点です')).toBe(1)
+    expect(levenshteinDistance('', 'abc')).toBe(3)
+  })
+  it('json-diff lists the differing paths', () => {
+    expect(run('json-diff', { a: 1, x: true }, { a: 2, y: null }).details.differences).toEqual(['$.a: 1 instead of 2', '$.x: unexpected true', '$.y: missing (expected null)'])
+  })
+})
+
+describe('the scorers evaluation type', () => {
+  const data = {
+    actual: { operations: [{ type: 'update', targetBlockId: 'b1', content: 'まとめ: ok' }], blocks: [{ id: 'b1', page: 'Intro', content: 'まとめ: ok' }, { id: 'b2', page: 'Intro', content: 'two' }] },
+    expected: { operations: [{ type: 'update', targetBlockId: 'b1' }, { type: 'insert', targetBlockId: 'b2', position: 'after' }], patterns: [{ page: 'Intro', pattern: '要約|まとめ' }] },
+    original: { blocks: [{ id: 'b1', content: 'one' }, { id: 'b2', content: 'two' }] },
+  }
+
+  it('passes only when every scorer reaches its threshold (AND); the score is the weighted mean', async () => {
+    const result = await evaluate({ evaluation_type: 'scorers', scorers: [
+      { type: 'operation-accuracy', weight: 2, threshold: 0.5 },
+      { type: 'content-quality', weight: 1, threshold: 0.6 },
+      { type: 'target-block-precision', weight: 1, threshold: 0.75 },
+    ] }, data, { providers })
+    // accuracy 0.5, content 1, precision 0.5: (2·0.5 + 1 + 0.5) / 4 = 0.625; precision < 0.75 fails the AND
+    expect(result.overall_score).toBe(0.625)
+    expect(result.passed).toBe(false)
+    expect(result.criteria_scores).toEqual({ 'operation-accuracy': 0.5, 'content-quality': 1, 'target-block-precision': 0.5 })
+    expect(result.feedback).toBe('Below threshold: target-block-precision 0.5 < 0.75.')
+    expect(result.scorer_results!.map(r => r.passed)).toEqual([true, true, false])
+  })
+
+  it.each([
+    ['standard', 3, (0.5 + 0.5 + 1) / 3],
+    ['strict', 4, (0.5 + 0.5 + 1 + 2 * 1) / 5],
+    ['operation-focused', 3, (2 * 0.5 + 1.5 * 0.5 + 0.5 * 1) / 4],
+  ])('preset %s', async (preset, count, overall) => {
+    const result = await evaluate({ evaluation_type: 'scorers', preset: preset as 'standard' }, data, { providers })
+    expect(result.scorer_results).toHaveLength(count)
+    expect(result.overall_score).toBeCloseTo(overall, 6)
+    expect(result.passed).toBe(false)
+  })
+
+  it('refuses an unknown scorer, listing the available ones, and a preset with a list', async () => {
+    await expect(evaluate({ evaluation_type: 'scorers', scorers: [{ type: 'vibes' }] }, data, { providers })).rejects.toThrow('scorers[0].type: unknown scorer "vibes"; available scorers: operation-accuracy, target-block-precision,')
+    await expect(evaluate({ evaluation_type: 'scorers', preset: 'strict', scorers: [{ type: 'regex' }] }, data, { providers })).rejects.toThrow('preset: give either scorers or a preset, not both')
+    await expect(evaluate({ evaluation_type: 'scorers', preset: 'lenient' as 'strict' }, data, { providers })).rejects.toThrow('preset: must be one of standard, strict, operation-focused')
+  })
+})
+
+describe('scorer registry', () => {
+  it('registers every built-in module', () => {
+    const dir = join(import.meta.dirname, '../../../engine/scorers/builtin')
+    const exported = readdirSync(dir).flatMap(file => [...readFileSync(join(dir, file), 'utf8').matchAll(/export const (\w+) = defineScorer/g)].map(m => m[1]))
+    expect(exported.length).toBe(builtinScorers.length)
+    expect(new ScorerRegistry().types()).toEqual(builtinScorers.map(s => s.type))
+    expect(new ScorerRegistry().types()).toEqual(expect.arrayContaining(['operation-accuracy', 'target-block-precision', 'content-quality', 'operation-result', 'anti-hallucination', 'response-time', 'exact-match', 'contains', 'regex', 'json-valid', 'json-schema', 'json-diff', 'levenshtein', 'numeric-diff']))
+  })
+
+  it('loads custom scorers from a folder and runs them by type', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'judgeflow-scorers-'))
+    writeFileSync(join(folder, 'word-count.mjs'), 'export default { type: "word-count", description: "At most 5 words", defaultThreshold: 1, score: (actual) => (String(actual).split(/\\s+/).length <= 5 ? 1 : 0), details: (actual) => ({ words: String(actual).split(/\\s+/).length }) }\n')
+    const registry = new ScorerRegistry()
+    expect(await loadScorersFolder(folder, registry)).toEqual(['word-count'])
+    const result = await evaluate({ evaluation_type: 'scorers', scorers: [{ type: 'word-count' }] }, { actual: 'one two three' }, { providers, scorers: registry })
+    expect(result).toMatchObject({ passed: true, overall_score: 1, scorer_results: [{ type: 'word-count', details: { words: 3 } }] })
+  })
+})
