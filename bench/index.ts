@@ -1,9 +1,10 @@
 import { benchExecutor } from './executor'
 import { benchApiThroughput } from './api'
 import { benchEvaluator } from './evaluator'
+import { benchScorers } from './scorers'
 
 const only = process.argv[2]
-const benches: Record<string, () => Promise<void>> = { executor: benchExecutor, evaluator: benchEvaluator, api: benchApiThroughput }
+const benches: Record<string, () => Promise<void>> = { executor: benchExecutor, evaluator: benchEvaluator, scorers: benchScorers, api: benchApiThroughput }
 for (const [name, run] of Object.entries(benches)) {
   if (!only || only === name) await run()
 }

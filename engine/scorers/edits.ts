@@ -2,12 +2,23 @@
 import { editOutputSchema, expectedEditSchema, originalSchema, type Block, type EditOutput, type ExpectedEdit, type Operation, type Original } from '../schema/scorers'
 import { parseData } from './types'
 
-export function editData(actual: unknown, expected: unknown, original: unknown, scorer: string): { actual: EditOutput, expected: ExpectedEdit, original: Original } {
-  return {
+type EditData = { actual: EditOutput, expected: ExpectedEdit, original: Original }
+const parsedData = new WeakMap<object, { expected: unknown, original: unknown, data: EditData }>()
+
+/**
+ * The three inputs validated once per evaluation: every edit scorer of a run gets the same
+ * objects, so the (large) operation lists are parsed once, not once per scorer and call.
+ */
+export function editData(actual: unknown, expected: unknown, original: unknown, scorer: string): EditData {
+  const hit = actual && typeof actual === 'object' ? parsedData.get(actual) : undefined
+  if (hit && hit.expected === expected && hit.original === original) return hit.data
+  const data = {
     actual: parseData(editOutputSchema, actual, 'actual', scorer),
     expected: parseData(expectedEditSchema, expected, 'expected', scorer),
     original: parseData(originalSchema, original, 'original', scorer),
   }
+  if (actual && typeof actual === 'object') parsedData.set(actual, { expected, original, data })
+  return data
 }
 
 /** A target matches by block id when both have one, else by index. */

@@ -50,3 +50,18 @@ export function textOf(value: unknown): string {
 export function ratio(part: number, total: number): number {
   return total === 0 ? 1 : Math.round((part / total) * 1e6) / 1e6
 }
+
+const analyses = new WeakMap<object, WeakMap<object, Map<string, unknown>>>()
+
+/**
+ * A scorer's analysis computed once for its data and options: `score` and `details` are called
+ * back to back on the same inputs, and the analysis of 10,000 operations is not free.
+ */
+export function analyzeOnce<T>(scorer: string, data: object, options: object, compute: () => T): T {
+  let byOptions = analyses.get(data)
+  if (!byOptions) analyses.set(data, byOptions = new WeakMap())
+  let byScorer = byOptions.get(options)
+  if (!byScorer) byOptions.set(options, byScorer = new Map())
+  if (!byScorer.has(scorer)) byScorer.set(scorer, compute())
+  return byScorer.get(scorer) as T
+}

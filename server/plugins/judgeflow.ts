@@ -1,11 +1,11 @@
 import { resolve } from 'node:path'
-import { defaultMetricRegistry, loadMetricsFolder } from '../../engine'
+import { defaultMetricRegistry, loadMetricsFolder, loadScorersFolder } from '../../engine'
 import { useJudgeflow } from '../utils/context'
 import { loadTemplatesOnFirstStart } from '../utils/templates'
 
 /**
  * At start: open the database (applying migrations), load the templates into a new database,
- * load custom metrics, and pick up runs a previous process left unfinished.
+ * load custom metrics and scorers, and pick up runs a previous process left unfinished.
  */
 export default defineNitroPlugin(async (nitroApp) => {
   const { runs, handle } = useJudgeflow()
@@ -14,6 +14,9 @@ export default defineNitroPlugin(async (nitroApp) => {
   const metricsDir = resolve(process.env.JUDGEFLOW_METRICS_DIR ?? 'metrics')
   const metrics = await loadMetricsFolder(metricsDir, defaultMetricRegistry)
   if (metrics.length) console.info(`judgeflow: loaded custom metrics ${metrics.join(', ')} from ${metricsDir}`)
+  const scorersDir = resolve(process.env.JUDGEFLOW_SCORERS_DIR ?? 'scorers')
+  const scorers = await loadScorersFolder(scorersDir)
+  if (scorers.length) console.info(`judgeflow: loaded custom scorers ${scorers.join(', ')} from ${scorersDir}`)
   const { resumed, interrupted } = runs.resumeUnfinished()
   if (resumed.length || interrupted.length) console.info(`judgeflow: resumed ${resumed.length} run(s), marked ${interrupted.length} interrupted`)
   nitroApp.hooks.hook('close', async () => {

@@ -1,6 +1,6 @@
 import type { EditOutput, ExpectedEdit, Original } from '../../schema/scorers'
 import { blockIndex, editData } from '../edits'
-import { defineScorer } from '../types'
+import { analyzeOnce, defineScorer } from '../types'
 
 type Rule = 'new block ids' | 'unexpected deletion' | 'change outside the expected targets'
 
@@ -42,11 +42,11 @@ export const antiHallucination = defineScorer({
   defaultThreshold: 1,
   score(actual, expected, ctx) {
     const data = editData(actual, expected, ctx.original, 'anti-hallucination')
-    return analyze(data.actual, data.expected, data.original).score
+    return analyzeOnce('anti-hallucination', data, ctx.options, () => analyze(data.actual, data.expected, data.original)).score
   },
   details(actual, expected, ctx) {
     const data = editData(actual, expected, ctx.original, 'anti-hallucination')
-    const { score: _score, ...details } = analyze(data.actual, data.expected, data.original)
+    const { score: _score, ...details } = analyzeOnce('anti-hallucination', data, ctx.options, () => analyze(data.actual, data.expected, data.original))
     return details
   },
 })

@@ -2,7 +2,7 @@ import type { ContentPattern, EditOutput } from '../../schema/scorers'
 import { contentPatternSchema } from '../../schema/scorers'
 import { compilePattern } from '../../text/safe-regex'
 import { contentByPage, editData } from '../edits'
-import { defineScorer, ratio } from '../types'
+import { analyzeOnce, defineScorer, ratio } from '../types'
 import { z } from 'zod'
 
 const EXCERPT = 60
@@ -40,11 +40,11 @@ export const contentQuality = defineScorer({
   defaultThreshold: 0.6,
   score(actual, expected, ctx) {
     const data = editData(actual, expected, ctx.original, 'content-quality')
-    const result = checkPatterns(data.actual, patternsOf(data.expected, ctx.options))
+    const result = analyzeOnce('content-quality', data, ctx.options, () => checkPatterns(data.actual, patternsOf(data.expected, ctx.options)))
     return ratio(result.matchedPatterns, result.totalPatterns)
   },
   details(actual, expected, ctx) {
     const data = editData(actual, expected, ctx.original, 'content-quality')
-    return checkPatterns(data.actual, patternsOf(data.expected, ctx.options))
+    return analyzeOnce('content-quality', data, ctx.options, () => checkPatterns(data.actual, patternsOf(data.expected, ctx.options)))
   },
 })

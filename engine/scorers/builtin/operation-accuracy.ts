@@ -1,5 +1,5 @@
 import { editData, matchOperations } from '../edits'
-import { defineScorer, ratio } from '../types'
+import { analyzeOnce, defineScorer, ratio } from '../types'
 
 /** matched / expected operations; a match needs the same type, target and (inserts) position. */
 export const operationAccuracy = defineScorer({
@@ -9,11 +9,11 @@ export const operationAccuracy = defineScorer({
   defaultThreshold: 0.8,
   score(actual, expected, ctx) {
     const data = editData(actual, expected, ctx.original, 'operation-accuracy')
-    return ratio(matchOperations(data.actual.operations, data.expected.operations).matched, data.expected.operations.length)
+    return ratio(analyzeOnce('operation-accuracy', data, ctx.options, () => matchOperations(data.actual.operations, data.expected.operations)).matched, data.expected.operations.length)
   },
   details(actual, expected, ctx) {
     const data = editData(actual, expected, ctx.original, 'operation-accuracy')
-    const { matched, unmatched } = matchOperations(data.actual.operations, data.expected.operations)
+    const { matched, unmatched } = analyzeOnce('operation-accuracy', data, ctx.options, () => matchOperations(data.actual.operations, data.expected.operations))
     return { matchedOperations: matched, totalExpectedOperations: data.expected.operations.length, unmatchedOperations: unmatched }
   },
 })

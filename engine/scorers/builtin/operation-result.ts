@@ -1,6 +1,6 @@
 import type { EditOutput, ExpectedEdit, Original } from '../../schema/scorers'
 import { blockIndex, editData } from '../edits'
-import { defineScorer, ratio } from '../types'
+import { analyzeOnce, defineScorer, ratio } from '../types'
 import { checkPatterns } from './content-quality'
 
 /** score = 0.6 × application success rate + 0.4 × content score; an operation applies when its target exists in the original. */
@@ -26,11 +26,11 @@ export const operationResult = defineScorer({
   defaultThreshold: 0.8,
   score(actual, expected, ctx) {
     const data = editData(actual, expected, ctx.original, 'operation-result')
-    return analyze(data.actual, data.expected, data.original).score
+    return analyzeOnce('operation-result', data, ctx.options, () => analyze(data.actual, data.expected, data.original)).score
   },
   details(actual, expected, ctx) {
     const data = editData(actual, expected, ctx.original, 'operation-result')
-    const { score: _score, ...details } = analyze(data.actual, data.expected, data.original)
+    const { score: _score, ...details } = analyzeOnce('operation-result', data, ctx.options, () => analyze(data.actual, data.expected, data.original))
     return details
   },
 })

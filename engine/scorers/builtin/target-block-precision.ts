@@ -1,6 +1,6 @@
 import type { Operation } from '../../schema/scorers'
 import { editData } from '../edits'
-import { defineScorer, ratio } from '../types'
+import { analyzeOnce, defineScorer, ratio } from '../types'
 
 const target = (op: Operation | undefined) => (op ? { targetBlockId: op.targetBlockId ?? null, targetIndex: op.targetIndex ?? null } : null)
 
@@ -24,11 +24,11 @@ export const targetBlockPrecision = defineScorer({
   defaultThreshold: 0.75,
   score(actual, expected, ctx) {
     const data = editData(actual, expected, ctx.original, 'target-block-precision')
-    return ratio(compare(data.actual.operations, data.expected.operations).correct, data.expected.operations.length)
+    return ratio(analyzeOnce('target-block-precision', data, ctx.options, () => compare(data.actual.operations, data.expected.operations)).correct, data.expected.operations.length)
   },
   details(actual, expected, ctx) {
     const data = editData(actual, expected, ctx.original, 'target-block-precision')
-    const { correct, incorrect } = compare(data.actual.operations, data.expected.operations)
+    const { correct, incorrect } = analyzeOnce('target-block-precision', data, ctx.options, () => compare(data.actual.operations, data.expected.operations))
     return { correctTargets: correct, totalTargets: data.expected.operations.length, incorrectTargets: incorrect }
   },
 })

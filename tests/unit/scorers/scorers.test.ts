@@ -199,3 +199,16 @@ describe('scorer registry', () => {
     expect(result).toMatchObject({ passed: true, overall_score: 1, scorer_results: [{ type: 'word-count', details: { words: 3 } }] })
   })
 })
+
+describe('a scorers evaluator as a quality gate', () => {
+  it('fails the first edit (wrong target, pattern missing), retries, and passes the second', async () => {
+    const { runWorkflow, defaultRegistry } = await import('../../../engine')
+    const read = (name: string) => JSON.parse(readFileSync(join(import.meta.dirname, `../../../examples/${name}.json`), 'utf8'))
+    const events: Array<{ type: string, node_id?: string, step?: { node_id: string, attempt: number, output?: any } }> = []
+    const result = await runWorkflow(read('edit-gate-scorers'), { registry: defaultRegistry, providers, input: read('edit-gate-input'), onEvent: (e) => { events.push(e as never) } })
+    expect(result).toMatchObject({ status: 'succeeded', verdict: 'pass', output: 1 })
+    const scores = events.filter(e => e.type === 'step.succeeded' && e.step!.node_id === 'score').map(e => e.step!.output)
+    expect(scores.map(s => [s.passed, s.overall_score])).toEqual([[false, 0], [true, 1]])
+    expect(scores[0].scorer_results[0].details.unmatchedOperations[0].reason).toBe('target mismatch')
+  })
+})
