@@ -10,6 +10,7 @@ import { evaluateComparison, candidatesOf } from './types/comparison'
 import { evaluateCriteria } from './types/criteria'
 import { evaluateMetrics, resolveMetrics } from './types/metrics'
 import { evaluateScorers, resolveScorers } from './types/scorers'
+import { evaluateTrace } from './types/trace'
 import { defaultScorerRegistry, type ScorerRegistry } from '../scorers/registry'
 import { deterministicTypes } from '../schema/evaluator'
 
@@ -61,12 +62,14 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
   let result: EvaluatorResult
   if (config.evaluation_type === 'metrics') result = await evaluateMetrics(ctx, metrics!)
   else if (config.evaluation_type === 'scorers') result = evaluateScorers(ctx, scorers!, deps.scorers ?? defaultScorerRegistry)
+  else if (config.evaluation_type === 'trace') result = await evaluateTrace(ctx)
   else if (config.evaluation_type === 'comparison') result = await evaluateComparison(ctx, candidatesOf(ctx, deps.candidateIds))
   else result = await evaluateCriteria(ctx)
   return { ...result, judge: { ...result.judge, calls: ctx.stats.calls, cached_calls: ctx.stats.cached_calls, reasks: ctx.stats.reasks }, usage: { ...ctx.stats.usage }, latency_ms: Math.round((performance.now() - started) * 100) / 100 }
 }
 
 export * from '../scorers'
+export * from '../trace'
 export * from '../schema/scorers'
 export { MetricRegistry, builtinMetrics, loadMetricsFolder, type MetricDefinition } from './metrics/registry'
 export { parseMetricSuiteToml, readEvaluatorConfigFile } from './toml'

@@ -1,0 +1,5 @@
+export * from './schema'
+export * from './profiles'
+export * from './vector-cache'
+export * from './embedders'
+export * from './score'

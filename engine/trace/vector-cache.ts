@@ -1,0 +1,148 @@
+/**
+ * The novelty memory: the most recent trace vectors, scanned brute force. 1,000 × 384 floats is
+ * 1.5 MB; a linear scan over one contiguous array beats any index at this size.
+ */
+export interface VectorCacheOptions {
+  maxElements?: number
+  dimensions?: number
+  /** How long a vector counts against novelty; a topic revisited later is novel again. */
+  ttlMs?: number
+  /** Injected in tests to move time without waiting. */
+  now?: () => number
+}
+
+export class VectorCache {
+  readonly maxElements: number
+  readonly dimensions: number
+  readonly ttlMs: number
+  private readonly now: () => number
+  /** Ring buffer: slot i holds floats [i·dimensions, (i+1)·dimensions). */
+  private readonly vectors: Float32Array
+  /** 1 / L2 norm of each entry (0 for a zero vector), so a scan does one dot product per entry. */
+  private readonly inverseNorms: Float64Array
+  private readonly addedAt: Float64Array
+  /** Scratch for the query, so a scan allocates nothing. */
+  private readonly query: Float64Array
+  /** Slot the next vector goes to; the live entries are the `count` slots before it. */
+  private head = 0
+  private count = 0
+
+  constructor({ maxElements = 1000, dimensions = 384, ttlMs = 3_600_000, now = () => Date.now() }: VectorCacheOptions = {}) {
+    if (!Number.isInteger(maxElements) || maxElements < 1) throw new Error(`VectorCache: maxElements must be a whole number of at least 1, not ${maxElements}`)
+    if (!Number.isInteger(dimensions) || dimensions < 1) throw new Error(`VectorCache: dimensions must be a whole number of at least 1, not ${dimensions}`)
+    if (!(ttlMs > 0)) throw new Error(`VectorCache: ttlMs must be more than 0, not ${ttlMs}`)
+    this.maxElements = maxElements
+    this.dimensions = dimensions
+    this.ttlMs = ttlMs
+    this.now = now
+    this.vectors = new Float32Array(maxElements * dimensions)
+    this.inverseNorms = new Float64Array(maxElements)
+    this.addedAt = new Float64Array(maxElements)
+    this.query = new Float64Array(dimensions)
+  }
+
+  /** Live entries: those added within the last `ttlMs`. */
+  get size(): number {
+    this.evictExpired()
+    return this.count
+  }
+
+  /** Stores a copy of the vector, overwriting the oldest entry when the cache is full. */
+  add(vector: Float32Array): void {
+    this.checkDimensions(vector, 'add')
+    const slot = this.head
+    const offset = slot * this.dimensions
+    this.vectors.set(vector, offset)
+    const norm = normOf(this.vectors, offset, this.dimensions)
+    this.inverseNorms[slot] = norm > 0 ? 1 / norm : 0
+    this.addedAt[slot] = this.now()
+    this.head = (slot + 1) % this.maxElements
+    if (this.count < this.maxElements) this.count++
+  }
+
+  /**
+   * The highest cosine similarity between the vector and a live entry; undefined when there is
+   * none. A zero vector (or entry) is similar to nothing: it counts as 0.
+   */
+  maxSimilarity(vector: Float32Array): number | undefined {
+    this.checkDimensions(vector, 'maxSimilarity')
+    this.evictExpired()
+    if (!this.count) return undefined
+    const { dimensions, vectors, inverseNorms, query } = this
+    let queryNorm = 0
+    for (let i = 0; i < dimensions; i++) {
+      query[i] = vector[i]!
+      queryNorm += query[i]! * query[i]!
+    }
+    if (queryNorm === 0) return 0
+    // The live entries are one stretch of the ring, or two when it wraps past the end.
+    const start = this.oldestSlot()
+    const end = start + this.count
+    let best = scanSlots(vectors, inverseNorms, query, dimensions, start, Math.min(end, this.maxElements))
+    if (end > this.maxElements) best = Math.max(best, scanSlots(vectors, inverseNorms, query, dimensions, 0, end - this.maxElements))
+    // Float rounding can put an identical vector a hair above 1.
+    return Math.min(1, Math.max(-1, best / Math.sqrt(queryNorm)))
+  }
+
+  clear(): void {
+    this.head = 0
+    this.count = 0
+  }
+
+  private oldestSlot(): number {
+    const slot = this.head - this.count
+    return slot < 0 ? slot + this.maxElements : slot
+  }
+
+  /** Entries are added in time order, so the expired ones are always the oldest few. */
+  private evictExpired(): void {
+    const cutoff = this.now() - this.ttlMs
+    while (this.count > 0 && this.addedAt[this.oldestSlot()]! < cutoff) this.count--
+  }
+
+  private checkDimensions(vector: Float32Array, method: string): void {
+    if (!(vector instanceof Float32Array)) throw new TypeError(`VectorCache.${method}: expected a Float32Array`)
+    if (vector.length !== this.dimensions) {
+      throw new Error(`VectorCache.${method}: expected a vector of ${this.dimensions} dimensions, got ${vector.length}`)
+    }
+  }
+}
+
+function normOf(values: Float32Array, offset: number, length: number): number {
+  let sum = 0
+  for (let i = offset, end = offset + length; i < end; i++) sum += values[i]! * values[i]!
+  return Math.sqrt(sum)
+}
+
+/**
+ * max over slots [from, to) of dot(entry, query) / |entry|. Four entries share each load of the
+ * query: V8 cannot hoist typed-array checks out of the loop, so fewer loads is what makes it fast.
+ * A last block of fewer than four repeats the final slot instead of having a loop of its own: a
+ * repeat cannot change a maximum, and a never-run remainder loop would make V8 deoptimise the scan.
+ */
+function scanSlots(vectors: Float32Array, inverseNorms: Float64Array, query: Float64Array, dimensions: number, from: number, to: number): number {
+  let best = -Infinity
+  const last = to - 1
+  for (let slot = from; slot < to; slot += 4) {
+    const s1 = Math.min(slot + 1, last)
+    const s2 = Math.min(slot + 2, last)
+    const s3 = Math.min(slot + 3, last)
+    let o0 = slot * dimensions
+    let o1 = s1 * dimensions
+    let o2 = s2 * dimensions
+    let o3 = s3 * dimensions
+    let d0 = 0
+    let d1 = 0
+    let d2 = 0
+    let d3 = 0
+    for (let i = 0; i < dimensions; i++, o0++, o1++, o2++, o3++) {
+      const q = query[i]!
+      d0 += vectors[o0]! * q
+      d1 += vectors[o1]! * q
+      d2 += vectors[o2]! * q
+      d3 += vectors[o3]! * q
+    }
+    best = Math.max(best, d0 * inverseNorms[slot]!, d1 * inverseNorms[s1]!, d2 * inverseNorms[s2]!, d3 * inverseNorms[s3]!)
+  }
+  return best
+}
