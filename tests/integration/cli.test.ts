@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import Database from 'better-sqlite3'
@@ -116,5 +116,12 @@ describe('npx judgeflow', () => {
     expect(result.code).toBe(0)
     expect(JSON.parse(result.stdout).evaluation_result).toEqual({ metrics: [{ metric_name: 'Relevance', score: 75, evaluator_comment: 'fine' }, { metric_name: 'Coverage', score: 75, evaluator_comment: 'fine' }], overall_score: 75 })
     expect(fake.requests).toHaveLength(2)
+  })
+
+  it('eval: scorers and traces need no key and no network', async () => {
+    const input = JSON.parse(readFileSync(join(root, 'examples/edit-gate-input.json'), 'utf8'))
+    const failing = await judgeflow(['eval', '--config', file('strict.json', { evaluation_type: 'scorers', preset: 'strict' }), '--input', file('edit.json', { ...input, actual: { operations: [{ type: 'update', targetBlockId: 'b2' }] } })])
+    expect(failing.code).toBe(1)
+    expect(JSON.parse(failing.stdout).scorer_results.map((r: { passed: boolean }) => r.passed)).toEqual([false, false, false, false])
   })
 })

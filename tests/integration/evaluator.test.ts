@@ -121,6 +121,17 @@ describe('POST /api/evaluate', () => {
     expect(body.evaluation_result.metrics[0].metric_name).toBe('Relevance')
   })
 
+  it('runs the deterministic types too: scorers with a preset, and a trace', async () => {
+    const edit = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../examples/edit-gate-input.json'), 'utf8'))
+    const scored = await server.api('/api/evaluate', { body: { config: { evaluation_type: 'scorers', preset: 'standard' }, input: { ...edit, actual: { operations: [{ type: 'update', targetBlockId: 'b1' }], blocks: [{ id: 'b1', page: 'Intro', content: 'まとめ' }] } } } })
+    expect(scored.body).toMatchObject({ passed: true, overall_score: 1, scorer_results: [{ type: 'operation-accuracy' }, { type: 'target-block-precision' }, { type: 'content-quality' }] })
+    const trace = { metadata: { task_domain: 'code', success: true }, task: { objective: 'Fix the failing test' }, steps: [{ type: 'thought', content: 'Read the error' }], outcome: { confidence: 0.9 } }
+    const traced = await server.api('/api/evaluate', { body: { config: { evaluation_type: 'trace', trace: { fresh_cache: true } }, input: { trace } } })
+    expect(traced.body).toMatchObject({ overall_score: 0.1, passed: false, trace: { profile: 'code', overrides: ['single_thought'] } })
+    const bad = await server.api('/api/evaluate', { body: { config: { evaluation_type: 'trace' }, input: { trace: { ...trace, outcome: { confidence: 2 } } } } })
+    expect([bad.status, bad.body.message]).toEqual([400, 'Invalid trace: outcome.confidence: must be between 0 and 1.'])
+  })
+
   it('is a 400 naming the field for a bad config, and a 502 when the judge fails', async () => {
     const bad = await server.api('/api/evaluate', { body: { config: { evaluation_type: 'criteria', criteria: [{ name: 'a', weight: 0.3 }] }, input: { content: 'x' } } })
     expect(bad.status).toBe(400)
