@@ -1,11 +1,21 @@
+import { spawnSync } from 'node:child_process'
 import { benchExecutor } from './executor'
 import { benchApiThroughput } from './api'
 import { benchEvaluator } from './evaluator'
 import { benchScorers } from './scorers'
 import { benchTrace } from './trace'
 
-const only = process.argv[2]
 const benches: Record<string, () => Promise<void>> = { executor: benchExecutor, evaluator: benchEvaluator, scorers: benchScorers, trace: benchTrace, api: benchApiThroughput }
-for (const [name, run] of Object.entries(benches)) {
-  if (!only || only === name) await run()
+const only = process.argv[2]
+
+if (only) {
+  if (!benches[only]) throw new Error(`unknown benchmark group "${only}"; groups: ${Object.keys(benches).join(', ')}`)
+  await benches[only]()
+}
+else {
+  // Each group in its own process, so one group's heap and JIT state do not skew the next.
+  for (const name of Object.keys(benches)) {
+    const child = spawnSync(process.execPath, [...process.execArgv, import.meta.filename, name], { stdio: 'inherit' })
+    if (child.status !== 0) process.exitCode = child.status ?? 1
+  }
 }
