@@ -18,4 +18,4 @@ export function runScorers(configs: readonly ScorerConfig[], data: { actual: unk
 export { builtinScorers, defaultScorerRegistry, loadScorersFolder, ScorerRegistry } from './registry'
 export { SCORER_PRESETS } from './presets'
 export { defineScorer, type ScorerDefinition, type ScorerContext } from './types'
-export { levenshteinDistance } from './builtin/text'
+export { levenshteinDistance } from './builtin/levenshtein'

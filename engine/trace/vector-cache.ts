@@ -48,14 +48,14 @@ export class VectorCache {
   }
 
   /** Stores a copy of the vector, overwriting the oldest entry when the cache is full. */
-  add(vector: Float32Array): void {
+  add(vector: Float32Array, addedAt = this.now()): void {
     this.checkDimensions(vector, 'add')
     const slot = this.head
     const offset = slot * this.dimensions
     this.vectors.set(vector, offset)
     const norm = normOf(this.vectors, offset, this.dimensions)
     this.inverseNorms[slot] = norm > 0 ? 1 / norm : 0
-    this.addedAt[slot] = this.now()
+    this.addedAt[slot] = addedAt
     this.head = (slot + 1) % this.maxElements
     if (this.count < this.maxElements) this.count++
   }
@@ -87,6 +87,25 @@ export class VectorCache {
   clear(): void {
     this.head = 0
     this.count = 0
+  }
+
+  /** The live entries, oldest first, as plain data (for persisting the cache across restarts). */
+  snapshot(): { dimensions: number, entries: Array<{ added_at: number, vector: number[] }> } {
+    this.evictExpired()
+    const entries = []
+    const start = this.oldestSlot()
+    for (let k = 0; k < this.count; k++) {
+      const slot = (start + k) % this.maxElements
+      const offset = slot * this.dimensions
+      entries.push({ added_at: this.addedAt[slot]!, vector: Array.from(this.vectors.subarray(offset, offset + this.dimensions)) })
+    }
+    return { dimensions: this.dimensions, entries }
+  }
+
+  /** Adds the entries of a snapshot, keeping their ages (expired ones are dropped at the next scan). */
+  restore(snapshot: { dimensions: number, entries: Array<{ added_at: number, vector: number[] }> }): void {
+    if (snapshot.dimensions !== this.dimensions) throw new Error(`VectorCache: the snapshot has ${snapshot.dimensions} dimensions, the cache ${this.dimensions}`)
+    for (const entry of snapshot.entries) this.add(Float32Array.from(entry.vector), entry.added_at)
   }
 
   private oldestSlot(): number {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { defaultMetricRegistry, loadMetricsFolder, loadScorersFolder } from '../../engine'
+import { defaultMetricRegistry, defaultTraceCache, loadMetricsFolder, loadScorersFolder, loadTraceCache, saveTraceCache } from '../../engine'
 import { useJudgeflow } from '../utils/context'
 import { loadTemplatesOnFirstStart } from '../utils/templates'
 
@@ -17,10 +17,13 @@ export default defineNitroPlugin(async (nitroApp) => {
   const scorersDir = resolve(process.env.JUDGEFLOW_SCORERS_DIR ?? 'scorers')
   const scorers = await loadScorersFolder(scorersDir)
   if (scorers.length) console.info(`judgeflow: loaded custom scorers ${scorers.join(', ')} from ${scorersDir}`)
+  const traceCacheFile = process.env.JUDGEFLOW_TRACE_CACHE_FILE
+  if (traceCacheFile) console.info(`judgeflow: ${loadTraceCache(defaultTraceCache, traceCacheFile)} trace vectors loaded from ${traceCacheFile}`)
   const { resumed, interrupted } = runs.resumeUnfinished()
   if (resumed.length || interrupted.length) console.info(`judgeflow: resumed ${resumed.length} run(s), marked ${interrupted.length} interrupted`)
   nitroApp.hooks.hook('close', async () => {
     await runs.drain()
+    if (traceCacheFile) saveTraceCache(defaultTraceCache, traceCacheFile)
     handle.close()
   })
 })

@@ -184,8 +184,10 @@ describe('the scorers evaluation type', () => {
 describe('scorer registry', () => {
   it('registers every built-in module', () => {
     const dir = join(import.meta.dirname, '../../../engine/scorers/builtin')
-    const exported = readdirSync(dir).flatMap(file => [...readFileSync(join(dir, file), 'utf8').matchAll(/export const (\w+) = defineScorer/g)].map(m => m[1]))
-    expect(exported.length).toBe(builtinScorers.length)
+    // One module per scorer, each exporting one definition, each registered.
+    const modules = readdirSync(dir).map(file => [...readFileSync(join(dir, file), 'utf8').matchAll(/export const (\w+) = defineScorer/g)].length)
+    expect(modules.every(n => n === 1)).toBe(true)
+    expect(modules.length).toBe(builtinScorers.length)
     expect(new ScorerRegistry().types()).toEqual(builtinScorers.map(s => s.type))
     expect(new ScorerRegistry().types()).toEqual(expect.arrayContaining(['operation-accuracy', 'target-block-precision', 'content-quality', 'operation-result', 'anti-hallucination', 'response-time', 'exact-match', 'contains', 'regex', 'json-valid', 'json-schema', 'json-diff', 'levenshtein', 'numeric-diff']))
   })

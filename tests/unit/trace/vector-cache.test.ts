@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { VectorCache } from '../../../engine/trace'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { loadTraceCache, saveTraceCache, VectorCache } from '../../../engine/trace'
 
 const vec = (...values: number[]) => Float32Array.from(values)
 const unit = (dimensions: number, at: number) => {
@@ -125,5 +128,24 @@ describe('VectorCache', () => {
     for (let i = 0; i < 20; i++) cache.maxSimilarity(query)
     // The real target (< 1 ms) is measured by `npm run bench`; here only a gross regression fails.
     expect((performance.now() - t0) / 20).toBeLessThan(20)
+  })
+})
+
+describe('persisting the cache', () => {
+  it('saves live entries with their ages and restores them into a new cache', () => {
+    let now = 1_000_000
+    const cache = new VectorCache({ dimensions: 3, ttlMs: 1000, now: () => now })
+    cache.add(Float32Array.from([1, 0, 0]))
+    now += 600
+    cache.add(Float32Array.from([0, 1, 0]))
+    const file = join(mkdtempSync(join(tmpdir(), 'judgeflow-cache-')), 'cache.json')
+    saveTraceCache(cache, file)
+    const restored = new VectorCache({ dimensions: 3, ttlMs: 1000, now: () => now })
+    expect(loadTraceCache(restored, file)).toBe(2)
+    expect(restored.maxSimilarity(Float32Array.from([1, 0, 0]))).toBeCloseTo(1)
+    now += 500
+    // The first entry is now 1,100 ms old: expired, as it would have been in the original cache.
+    expect(restored.size).toBe(1)
+    expect(restored.maxSimilarity(Float32Array.from([1, 0, 0]))).toBeCloseTo(0)
   })
 })
