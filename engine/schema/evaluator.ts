@@ -9,7 +9,8 @@ export const deterministicTypes: readonly EvaluationType[] = ['scorers', 'trace'
 export type EvaluationType = (typeof evaluationTypes)[number]
 
 export const criterionSchema = z.object({
-  name: z.string().min(1, 'is required').max(80).regex(/^[\w][\w .-]*$/, 'must be letters, digits, spaces, "_", "-" or "."'),
+  name: z.string().min(1, 'is required').max(80).regex(/^[\w][\w .-]*$/, 'must be letters, digits, spaces, "_", "-" or "."')
+    .refine(name => !['__proto__', 'constructor', 'prototype'].includes(name), 'is a reserved name'),
   description: z.string().max(2000).optional(),
   weight: z.number().min(0, 'must be at least 0').max(1, 'must be at most 1').optional(),
 })

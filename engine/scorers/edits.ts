@@ -1,35 +1,43 @@
 /** Shared matching of structured edits (scorer-design-guide): targets, operation keys, page contents. */
 import { editOutputSchema, expectedEditSchema, originalSchema, type Block, type EditOutput, type ExpectedEdit, type Operation, type Original } from '../schema/scorers'
-import { parseData } from './types'
+import { JudgeflowError } from '../errors'
+import { parseData, type ScorerContext } from './types'
 
 type EditData = { actual: EditOutput, expected: ExpectedEdit, original: Original }
-const parsedData = new WeakMap<object, { expected: unknown, original: unknown, data: EditData }>()
+const parsedPerRun = new WeakMap<object, EditData>()
 
 /**
  * The three inputs validated once per evaluation: every edit scorer of a run gets the same
- * objects, so the (large) operation lists are parsed once, not once per scorer and call.
+ * inputs, so the (large) operation lists are parsed once, not once per scorer and call.
+ * A missing `expected` is an error: with nothing to compare against, nothing can pass.
  */
-export function editData(actual: unknown, expected: unknown, original: unknown, scorer: string): EditData {
-  const hit = actual && typeof actual === 'object' ? parsedData.get(actual) : undefined
-  if (hit && hit.expected === expected && hit.original === original) return hit.data
+export function editData(actual: unknown, expected: unknown, ctx: ScorerContext, scorer: string): EditData {
+  const hit = ctx.run && parsedPerRun.get(ctx.run)
+  if (hit) return hit
+  if (expected === undefined || expected === null) throw new JudgeflowError('INVALID_INPUT', `Scorer "${scorer}": expected is missing: give input.expected (the operations and patterns to compare with).`)
   const data = {
     actual: parseData(editOutputSchema, actual, 'actual', scorer),
     expected: parseData(expectedEditSchema, expected, 'expected', scorer),
-    original: parseData(originalSchema, original, 'original', scorer),
+    original: parseData(originalSchema, ctx.original, 'original', scorer),
   }
-  if (actual && typeof actual === 'object') parsedData.set(actual, { expected, original, data })
+  if (ctx.run) parsedPerRun.set(ctx.run, data)
   return data
 }
 
-/** A target matches by block id when both have one, else by index. */
-export function sameTarget(a: Operation, b: Operation): boolean {
-  if (a.targetBlockId !== undefined && b.targetBlockId !== undefined) return a.targetBlockId === b.targetBlockId
-  return a.targetIndex !== undefined && a.targetIndex === b.targetIndex
+/** The keys an operation's target goes by: its block id and/or its index. */
+export function targetKeys(op: Operation): string[] {
+  const keys: string[] = []
+  if (op.targetBlockId !== undefined) keys.push(`id:${op.targetBlockId}`)
+  if (op.targetIndex !== undefined) keys.push(`ix:${op.targetIndex}`)
+  return keys.length ? keys : ['none']
 }
 
-export function targetKey(op: Operation): string {
-  return op.targetBlockId !== undefined ? `id:${op.targetBlockId}` : op.targetIndex !== undefined ? `ix:${op.targetIndex}` : 'none'
+/** The key an expected operation is looked up by: its block id when it has one, else its index. */
+function lookupKey(op: Operation): string {
+  return targetKeys(op)[0]!
 }
+
+const insertPosition = (op: Operation) => (op.type === 'insert' ? op.position ?? 'after' : '')
 
 export type MismatchReason = 'type mismatch' | 'target mismatch' | 'position mismatch'
 
@@ -40,32 +48,39 @@ export interface OperationMatch {
 
 /**
  * Each expected operation matches at most one actual operation with the same type and target
- * (and, for inserts, position). Linear in the number of operations: actual operations are
- * bucketed by target. An unmatched one says why: the nearest actual operation on the same target
- * differs in type or position; with none on that target, the target is wrong.
+ * (by block id, else by index) and, for inserts, position. Linear in the number of operations:
+ * actual operations are queued per (target, type, position) and consumed in order. An unmatched
+ * one says why: an actual operation on its target of the same type (wrong position) or of
+ * another type; none on its target at all means the target is wrong.
  */
 export function matchOperations(actual: readonly Operation[], expected: readonly Operation[]): OperationMatch {
-  const byTarget = new Map<string, number[]>()
+  const queues = new Map<string, { items: number[], next: number }>()
+  const typesOnTarget = new Map<string, Set<string>>()
   actual.forEach((op, i) => {
-    const key = targetKey(op)
-    const list = byTarget.get(key)
-    if (list) list.push(i)
-    else byTarget.set(key, [i])
+    for (const target of targetKeys(op)) {
+      const key = `${target}|${op.type}|${insertPosition(op)}`
+      const queue = queues.get(key)
+      if (queue) queue.items.push(i)
+      else queues.set(key, { items: [i], next: 0 })
+      const types = typesOnTarget.get(target)
+      if (types) types.add(op.type)
+      else typesOnTarget.set(target, new Set([op.type]))
+    }
   })
   const used = new Uint8Array(actual.length)
   let matched = 0
   const unmatched: OperationMatch['unmatched'] = []
   for (const want of expected) {
-    const candidates = byTarget.get(targetKey(want)) ?? []
-    const exact = candidates.find(i => !used[i] && actual[i]!.type === want.type && (want.type !== 'insert' || (actual[i]!.position ?? 'after') === (want.position ?? 'after')))
-    if (exact !== undefined) {
-      used[exact] = 1
+    const target = lookupKey(want)
+    const queue = queues.get(`${target}|${want.type}|${insertPosition(want)}`)
+    while (queue && queue.next < queue.items.length && used[queue.items[queue.next]!]) queue.next++
+    if (queue && queue.next < queue.items.length) {
+      used[queue.items[queue.next++]!] = 1
       matched++
       continue
     }
-    const sameType = candidates.some(i => !used[i] && actual[i]!.type === want.type)
-    const onTarget = candidates.some(i => !used[i])
-    unmatched.push({ expected: want, reason: sameType ? 'position mismatch' : onTarget ? 'type mismatch' : 'target mismatch' })
+    const types = typesOnTarget.get(target)
+    unmatched.push({ expected: want, reason: !types ? 'target mismatch' : types.has(want.type) && want.type === 'insert' ? 'position mismatch' : types.has(want.type) ? 'target mismatch' : 'type mismatch' })
   }
   return { matched, unmatched }
 }

@@ -6,6 +6,8 @@ export interface ScorerContext {
   original: unknown
   /** The scorer's `options` from the config. */
   options: Record<string, unknown>
+  /** One object per evaluation: what is parsed once is shared by its scorers, and only by them. */
+  run?: object
 }
 
 /**

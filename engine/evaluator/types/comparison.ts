@@ -26,6 +26,13 @@ export function candidatesOf(ctx: EvaluationContext, ids: readonly string[] = []
     throw new JudgeflowError('INVALID_INPUT', `Candidate ${i + 1} is ${JSON.stringify(item)?.slice(0, 60)}: a candidate must be a text or an object with a text.`)
   })
   if (candidates.length < 2) throw new JudgeflowError('INVALID_INPUT', `A comparison needs at least 2 candidates (compare_inputs or candidates), not ${candidates.length}.`)
+  // Ids name the candidates in the ranking, so they must be unique: a repeat gets #2, #3…
+  const seen = new Map<string, number>()
+  for (const candidate of candidates) {
+    const n = (seen.get(candidate.id) ?? 0) + 1
+    seen.set(candidate.id, n)
+    if (n > 1) candidate.id = `${candidate.id}#${n}`
+  }
   candidates.forEach((c, i) => { if (!c.text.trim()) throw new JudgeflowError('INVALID_INPUT', `Candidate "${c.id}" (${i + 1}) is empty.`) })
   return candidates
 }

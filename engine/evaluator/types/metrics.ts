@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { JudgeflowError } from '../../errors'
 import type { EvaluatorResult, MetricConfig, MetricScore } from '../../schema/evaluator'
 import { HEURISTIC_CONFIDENCE_CAP, scoreMetric } from '../heuristic'
 import { clamp01, confidenceOf, marginOf, passes, roundScore } from '../arithmetic'
@@ -42,7 +43,8 @@ export function resolveMetrics(config: ResolvedEvaluatorConfig, registry: Metric
     if (seen.has(metric.name)) problems.push({ path: `metrics[${i}].name`, message: `"${metric.name}" is listed more than once` })
     seen.add(metric.name)
     const m: MetricConfig = metric
-    const model = modelRefOf(m.model, m.provider) ?? modelRefOf(fallback.model, fallback.provider) ?? config.model
+    if (m.provider && !m.model) problems.push({ path: `metrics[${i}].model`, message: `is required with provider "${m.provider}"` })
+    const model = modelRefOf(m.model, m.provider ?? fallback.provider) ?? modelRefOf(fallback.model, fallback.provider) ?? config.model
     if (!/^[a-z][a-z0-9_-]*:\S/.test(model)) problems.push({ path: `metrics[${i}].model`, message: `must be "provider:model", e.g. "anthropic:claude-sonnet-4-5-20250929", not "${model}"` })
     return {
       name: metric.name,
@@ -69,7 +71,19 @@ function validateMetric(json: unknown): Validation<{ score: number, evaluator_co
 async function scoreOne(ctx: EvaluationContext, metric: ResolvedMetric, submission: string): Promise<MetricScore> {
   const input = { user_query: ctx.input.context, submission, reference: ctx.input.reference }
   let verdict: { score: number, evaluator_comment: string }
-  if (metric.definition.score) verdict = await metric.definition.score(input)
+  if (metric.definition.score) {
+    // A custom metric's answer is checked like a judge's: out of range is an error, never a score.
+    let answer: unknown
+    try {
+      answer = await metric.definition.score(input)
+    }
+    catch (error) {
+      throw new JudgeflowError('INTERNAL', `Metric "${metric.name}" failed: ${(error as Error).message}`, { category: 'system', cause: error })
+    }
+    const checked = validateMetric(answer)
+    if (!checked.ok) throw new JudgeflowError('INTERNAL', `Metric "${metric.name}" returned an invalid result: ${checked.problem}.`, { category: 'system' })
+    verdict = checked.value
+  }
   else if (isHeuristic(metric.model)) verdict = scoreMetric(metric.name, { content: submission, context: input.user_query, reference: input.reference })
   else {
     verdict = await askJudge(ctx.providers, metric.model, {
@@ -100,8 +114,11 @@ export async function evaluateMetrics(ctx: EvaluationContext, metrics: ResolvedM
   const overall_score = roundScore(overall100 / 100)
   const heuristic = metrics.every(m => isHeuristic(m.model) && !m.definition.score)
   const factors = { agreement: 1, margin: marginOf(overall_score, ctx.config.pass_threshold), validity: clamp01(1 - 0.1 * ctx.stats.reasks), judge: heuristic ? HEURISTIC_CONFIDENCE_CAP : 1 }
+  const base = baseResult(ctx)
+  const models = [...new Set(metrics.filter(m => !m.definition.score).map(m => m.model))]
   return {
-    ...baseResult(ctx),
+    ...base,
+    judge: { ...base.judge, model: models.join(', ') || 'code', heuristic },
     passed: passes(overall_score, ctx.config.pass_threshold),
     overall_score,
     criteria_scores: Object.fromEntries(scores.map(s => [s.metric_name, roundScore(s.score / 100)])),

@@ -11,9 +11,12 @@ type Rule = 'new block ids' | 'unexpected deletion' | 'change outside the expect
  */
 function analyze(actual: EditOutput, expected: ExpectedEdit, original: Original) {
   const originalBlocks = blockIndex(original.blocks)
-  const expectedDeletes = new Set(expected.operations.filter(op => op.type === 'delete' && op.targetBlockId).map(op => op.targetBlockId!))
-  const expectedTargets = new Set(expected.operations.filter(op => op.type !== 'delete' && op.targetBlockId).map(op => op.targetBlockId!))
-  const allowedInserts = expected.operations.filter(op => op.type === 'insert').length
+  // Expected operations may name their block by index: resolve it against the original.
+  const idOf = (op: { targetBlockId?: string, targetIndex?: number }) => op.targetBlockId ?? (op.targetIndex !== undefined ? original.blocks[op.targetIndex]?.id : undefined)
+  const expectedDeletes = new Set(expected.operations.filter(op => op.type === 'delete').map(idOf).filter((id): id is string => !!id))
+  const expectedTargets = new Set(expected.operations.filter(op => op.type !== 'delete').map(idOf).filter((id): id is string => !!id))
+  const expectedInserts = expected.operations.filter(op => op.type === 'insert')
+  let allowedInserts = expectedInserts.length
   const broken: Array<{ rule: Rule, blocks: string[] }> = []
   let newIds: string[]
   let deleted: string[]
@@ -25,9 +28,22 @@ function analyze(actual: EditOutput, expected: ExpectedEdit, original: Original)
     changed = actual.blocks.filter(b => originalBlocks.has(b.id) && originalBlocks.get(b.id)!.content !== b.content && !expectedTargets.has(b.id)).map(b => b.id)
   }
   else {
-    newIds = actual.operations.filter(op => op.targetBlockId !== undefined && !originalBlocks.has(op.targetBlockId) && op.type !== 'insert').map(op => op.targetBlockId!)
-    deleted = actual.operations.filter(op => op.type === 'delete' && op.targetBlockId !== undefined && !expectedDeletes.has(op.targetBlockId)).map(op => op.targetBlockId!)
-    changed = actual.operations.filter(op => (op.type === 'update' || op.type === 'replace') && op.targetBlockId !== undefined && originalBlocks.has(op.targetBlockId) && !expectedTargets.has(op.targetBlockId)).map(op => op.targetBlockId!)
+    // From operations alone: an operation on a block that does not exist, or an insert no expected
+    // insert accounts for (same target and position), brings in content that was not there.
+    allowedInserts = 0
+    const openInserts = expectedInserts.map(op => `${idOf(op)}|${op.position ?? 'after'}`)
+    const unexpectedInserts = actual.operations.filter((op) => {
+      if (op.type !== 'insert') return false
+      const at = openInserts.indexOf(`${idOf(op)}|${op.position ?? 'after'}`)
+      if (at >= 0) openInserts.splice(at, 1)
+      return at < 0
+    })
+    newIds = [
+      ...actual.operations.filter(op => op.type !== 'insert' && op.targetBlockId !== undefined && !originalBlocks.has(op.targetBlockId)).map(op => op.targetBlockId!),
+      ...unexpectedInserts.map(op => `insert ${op.position ?? 'after'} ${idOf(op) ?? '(no target)'}`),
+    ]
+    deleted = actual.operations.filter(op => op.type === 'delete' && idOf(op) !== undefined && !expectedDeletes.has(idOf(op)!)).map(op => idOf(op)!)
+    changed = actual.operations.filter(op => (op.type === 'update' || op.type === 'replace') && idOf(op) !== undefined && originalBlocks.has(idOf(op)!) && !expectedTargets.has(idOf(op)!)).map(op => idOf(op)!)
   }
   if (newIds.length > allowedInserts) broken.push({ rule: 'new block ids', blocks: newIds })
   if (deleted.length) broken.push({ rule: 'unexpected deletion', blocks: deleted })
@@ -41,11 +57,11 @@ export const antiHallucination = defineScorer({
   description: 'All or nothing: no invented blocks, no unexpected deletions, no changes outside the expected targets.',
   defaultThreshold: 1,
   score(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx.original, 'anti-hallucination')
+    const data = editData(actual, expected, ctx, 'anti-hallucination')
     return analyzeOnce('anti-hallucination', data, ctx.options, () => analyze(data.actual, data.expected, data.original)).score
   },
   details(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx.original, 'anti-hallucination')
+    const data = editData(actual, expected, ctx, 'anti-hallucination')
     const { score: _score, ...details } = analyzeOnce('anti-hallucination', data, ctx.options, () => analyze(data.actual, data.expected, data.original))
     return details
   },

@@ -39,12 +39,12 @@ export const contentQuality = defineScorer({
   description: 'Share of the expected patterns (regular expressions, per page) found in the generated content.',
   defaultThreshold: 0.6,
   score(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx.original, 'content-quality')
+    const data = editData(actual, expected, ctx, 'content-quality')
     const result = analyzeOnce('content-quality', data, ctx.options, () => checkPatterns(data.actual, patternsOf(data.expected, ctx.options)))
     return ratio(result.matchedPatterns, result.totalPatterns)
   },
   details(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx.original, 'content-quality')
+    const data = editData(actual, expected, ctx, 'content-quality')
     return analyzeOnce('content-quality', data, ctx.options, () => checkPatterns(data.actual, patternsOf(data.expected, ctx.options)))
   },
 })

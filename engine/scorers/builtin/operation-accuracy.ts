@@ -8,11 +8,11 @@ export const operationAccuracy = defineScorer({
   description: 'Share of the expected operations found with the same type, target and, for inserts, position.',
   defaultThreshold: 0.8,
   score(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx.original, 'operation-accuracy')
+    const data = editData(actual, expected, ctx, 'operation-accuracy')
     return ratio(analyzeOnce('operation-accuracy', data, ctx.options, () => matchOperations(data.actual.operations, data.expected.operations)).matched, data.expected.operations.length)
   },
   details(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx.original, 'operation-accuracy')
+    const data = editData(actual, expected, ctx, 'operation-accuracy')
     const { matched, unmatched } = analyzeOnce('operation-accuracy', data, ctx.options, () => matchOperations(data.actual.operations, data.expected.operations))
     return { matchedOperations: matched, totalExpectedOperations: data.expected.operations.length, unmatchedOperations: unmatched }
   },

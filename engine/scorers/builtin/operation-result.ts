@@ -25,11 +25,11 @@ export const operationResult = defineScorer({
   description: 'How many operations apply to the original (60 %) and how good the resulting content is (40 %).',
   defaultThreshold: 0.8,
   score(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx.original, 'operation-result')
+    const data = editData(actual, expected, ctx, 'operation-result')
     return analyzeOnce('operation-result', data, ctx.options, () => analyze(data.actual, data.expected, data.original)).score
   },
   details(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx.original, 'operation-result')
+    const data = editData(actual, expected, ctx, 'operation-result')
     const { score: _score, ...details } = analyzeOnce('operation-result', data, ctx.options, () => analyze(data.actual, data.expected, data.original))
     return details
   },

@@ -4,15 +4,31 @@ import { analyzeOnce, defineScorer, ratio } from '../types'
 
 const target = (op: Operation | undefined) => (op ? { targetBlockId: op.targetBlockId ?? null, targetIndex: op.targetIndex ?? null } : null)
 
-/** The i-th actual operation hits the i-th expected target when the block id or the index matches. */
+/**
+ * An expected target is found when an unused actual operation aims at the same block id or the
+ * same index. A miss is reported next to the actual operation in the same place of the list.
+ */
 function compare(actual: readonly Operation[], expected: readonly Operation[]) {
+  const byKey = new Map<string, number[]>()
+  actual.forEach((op, i) => {
+    for (const key of [op.targetBlockId !== undefined ? `id:${op.targetBlockId}` : '', op.targetIndex !== undefined ? `ix:${op.targetIndex}` : ''].filter(Boolean)) {
+      byKey.set(key, [...(byKey.get(key) ?? []), i])
+    }
+  })
+  const used = new Uint8Array(actual.length)
+  const take = (key: string) => {
+    const list = byKey.get(key)
+    while (list?.length && used[list[0]!]) list.shift()
+    if (!list?.length) return false
+    used[list.shift()!] = 1
+    return true
+  }
   const incorrect: Array<{ expected: ReturnType<typeof target>, actual: ReturnType<typeof target> }> = []
   let correct = 0
   expected.forEach((want, i) => {
-    const got = actual[i]
-    const hit = !!got && ((want.targetBlockId !== undefined && want.targetBlockId === got.targetBlockId) || (want.targetIndex !== undefined && want.targetIndex === got.targetIndex))
+    const hit = (want.targetBlockId !== undefined && take(`id:${want.targetBlockId}`)) || (want.targetIndex !== undefined && take(`ix:${want.targetIndex}`))
     if (hit) correct++
-    else incorrect.push({ expected: target(want), actual: target(got) })
+    else incorrect.push({ expected: target(want), actual: target(actual[i]) })
   })
   return { correct, incorrect }
 }
@@ -20,14 +36,14 @@ function compare(actual: readonly Operation[], expected: readonly Operation[]) {
 export const targetBlockPrecision = defineScorer({
   type: 'target-block-precision',
   label: 'Target block precision',
-  description: 'Share of operations aimed at the right block (same block id or same index), in order.',
+  description: 'Share of the expected targets that an operation aims at (same block id or same index).',
   defaultThreshold: 0.75,
   score(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx.original, 'target-block-precision')
+    const data = editData(actual, expected, ctx, 'target-block-precision')
     return ratio(analyzeOnce('target-block-precision', data, ctx.options, () => compare(data.actual.operations, data.expected.operations)).correct, data.expected.operations.length)
   },
   details(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx.original, 'target-block-precision')
+    const data = editData(actual, expected, ctx, 'target-block-precision')
     const { correct, incorrect } = analyzeOnce('target-block-precision', data, ctx.options, () => compare(data.actual.operations, data.expected.operations))
     return { correctTargets: correct, totalTargets: data.expected.operations.length, incorrectTargets: incorrect }
   },

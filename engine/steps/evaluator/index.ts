@@ -3,6 +3,7 @@ import { evaluatorConfigSchema } from '../../schema/evaluator'
 import { parseReference } from '../../executor/references'
 import { evaluate, readEvaluatorConfigFile } from '../../evaluator'
 import { modelRefOf } from '../../evaluator/config'
+import { JudgeflowError } from '../../errors'
 import { defineStep } from '../types'
 
 /** The evaluator's config plus what it judges; `config_file` (JSON or TOML) is read at each evaluation. */
@@ -22,7 +23,12 @@ export const evaluatorStepConfigSchema = z.object({
   // In a step, `trace` is the data to score; the evaluator's trace settings go under `trace_options`.
   const { content: _c, context: _x, reference: _r, candidates: _k, actual: _a, expected: _e, original: _o, trace: _t, config_file: _f, trace_options, ...config } = value
   const parsed = evaluatorConfigSchema.safeParse({ ...config, ...(trace_options ? { trace: trace_options } : {}) })
-  if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message })
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const path = issue.path[0] === 'trace' ? ['trace_options', ...issue.path.slice(1)] : issue.path
+      ctx.addIssue({ code: 'custom', path, message: issue.message })
+    }
+  }
 })
 export type EvaluatorStepConfig = z.infer<typeof evaluatorStepConfigSchema>
 
@@ -50,14 +56,21 @@ export const evaluatorStep = defineStep({
   description: 'Judges LLM output (scoring, criteria, rubric, comparison or a metric suite) and decides pass or fail.',
   configSchema: evaluatorStepConfigSchema,
   modelOf(config) {
-    const models = [modelRefOf(config.model as string | undefined, config.provider as string | undefined)]
+    if (config.evaluation_type === 'scorers' || config.evaluation_type === 'trace') return []
+    const fallback = config.llm_default as { model?: string, provider?: string } | undefined
+    const models = [modelRefOf(config.model as string | undefined, config.provider as string | undefined), modelRefOf(fallback?.model, fallback?.provider)]
     for (const metric of (config.metrics as Array<{ model?: string, provider?: string }> | undefined) ?? []) models.push(modelRefOf(metric.model, metric.provider))
     return models.filter((m): m is string => !!m && m.includes(':') && !m.startsWith('local:'))
   },
   async run({ config, node, providers, signal, cache }) {
     const { content, context, reference, candidates, actual, expected, original, trace, config_file, trace_options, ...own } = config
+    const fromFile = config_file ? readEvaluatorConfigFile(config_file) : {}
+    // A file is read after references are rendered: references in it would be judged as text.
+    if (JSON.stringify(fromFile).includes('{{')) {
+      throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": config_file "${config_file}" holds a {{reference}}; references belong in the step config (e.g. compare_inputs), not in the file.`)
+    }
     const evaluatorConfig = {
-      ...(config_file ? readEvaluatorConfigFile(config_file) : {}), ...own,
+      ...fromFile, ...own,
       ...(trace_options ? { trace: trace_options } : {}),
       ...(cache === false ? { cache: false } : {}),
     }
@@ -67,7 +80,7 @@ export const evaluatorStep = defineStep({
       reference: asText(reference),
       ...(Array.isArray(candidates) ? { candidates } : {}),
       actual, expected, original, trace,
-    }, { providers, signal, candidateIds: candidateIds(node.config.compare_inputs ?? node.config.candidates) })
+    }, { providers, signal, candidateIds: candidateIds(Array.isArray(candidates) ? node.config.candidates : node.config.compare_inputs) })
     return { output: result, usage: result.usage, cached: result.judge.calls > 0 && result.judge.calls === result.judge.cached_calls }
   },
 })

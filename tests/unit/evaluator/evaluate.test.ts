@@ -226,3 +226,19 @@ describe('offline judge', () => {
     expect(relevant.overall_score).toBeGreaterThan(injected.overall_score)
   })
 })
+
+describe('edge cases found in review', () => {
+  it('gives repeated candidate ids a suffix so the winner\'s text is the winner\'s', async () => {
+    fake.onRequest((r) => {
+      const labels = Object.keys(r.body.response_format.json_schema.schema.properties.candidates.properties)
+      return { json: { candidates: Object.fromEntries(labels.map(l => [l, { criteria_scores: { overall: lastUserText(r).split(`## Candidate ${l}`)[1]!.split('\n## ')[0]!.includes('GOOD') ? 0.9 : 0.2 }, reason: 'x' }])), feedback: '', suggestions: [] } }
+    })
+    const result = await evaluate({ evaluation_type: 'comparison', model: 'openai:gpt-4o-mini' }, { candidates: [{ id: 'candidate_2', text: 'bad' }, 'GOOD'] }, { providers: providers() })
+    expect(result.winner).toBe('candidate_2#2')
+    expect(result.best_output).toBe('GOOD')
+  })
+
+  it('refuses reserved criterion names', async () => {
+    await expect(evaluate(criteria({ criteria: [{ name: '__proto__' }] }), input, { providers: providers() })).rejects.toThrow('criteria[0].name: is a reserved name')
+  })
+})

@@ -175,3 +175,20 @@ describe('custom metrics', () => {
     expect(() => registry.register({ name: 'Relevance', description: 'x', systemInstruction: 'y' })).toThrow('metric "Relevance" is registered twice')
   })
 })
+
+describe('edge cases found in review', () => {
+  it('applies the default provider to a metric that names only a model', async () => {
+    fake.onRequest(() => ({ json: { score: 70, evaluator_comment: 'ok' } }))
+    const result = await evaluate(parseMetricSuiteToml('default_provider = "anthropic"\n[[metric]]\nname = "Relevance"\nmodel = "claude-x"\n'), input, { providers: providers() })
+    expect(fake.requests[0]).toMatchObject({ api: 'anthropic', body: { model: 'claude-x' } })
+    expect(result.judge.model).toBe('anthropic:claude-x')
+    await expect(evaluate({ evaluation_type: 'metrics', metrics: [{ name: 'Relevance', provider: 'openai' }] }, input, { providers: providers() })).rejects.toThrow('metrics[0].model: is required with provider "openai"')
+  })
+
+  it('a custom metric out of range is an error naming it, never a score', async () => {
+    const registry = new MetricRegistry()
+    registry.register({ name: 'Generous', description: 'x', score: () => ({ score: 150, evaluator_comment: 'wow' }) })
+    await expect(evaluate({ evaluation_type: 'metrics', model: 'local:heuristic', metrics: [{ name: 'Generous' }] }, input, { providers: providers(), metrics: registry }))
+      .rejects.toThrow('Metric "Generous" returned an invalid result: score 150 is not a number from 0 to 100.')
+  })
+})

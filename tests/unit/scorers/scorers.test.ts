@@ -214,3 +214,48 @@ describe('a scorers evaluator as a quality gate', () => {
     expect(scores[0].scorer_results[0].details.unmatchedOperations[0].reason).toBe('target mismatch')
   })
 })
+
+describe('edge cases found in review', () => {
+  it('refuses to score with nothing expected, instead of passing', async () => {
+    await expect(evaluate({ evaluation_type: 'scorers', preset: 'standard' }, { actual: { operations: [{ type: 'delete', targetBlockId: 'x' }] } }, { providers }))
+      .rejects.toThrow('Scorer "operation-accuracy": expected is missing')
+    await expect(evaluate({ evaluation_type: 'scorers', scorers: [{ type: 'exact-match' }] }, {}, { providers })).rejects.toThrow('Scorer "exact-match": expected is missing')
+  })
+
+  it('anti-hallucination catches an unexpected insert and an operation on a block that does not exist', () => {
+    const original = { blocks: [{ id: 'b1', content: 'one' }, { id: 'b2', content: 'two' }] }
+    const insert = run('anti-hallucination', { operations: [{ type: 'update', targetBlockId: 'b1' }, { type: 'insert', targetBlockId: 'b2', position: 'after', content: 'invented' }] }, { operations: [{ type: 'update', targetBlockId: 'b1' }] }, original)
+    expect(insert.score).toBe(0)
+    expect(insert.details.broken).toEqual([{ rule: 'new block ids', blocks: ['insert after b2'] }])
+    const ghost = run('anti-hallucination', { operations: [{ type: 'insert', targetBlockId: 'b1', position: 'after' }, { type: 'update', targetBlockId: 'zzz' }] }, { operations: [{ type: 'insert', targetBlockId: 'b1', position: 'after' }] }, original)
+    expect(ghost.details.broken).toEqual([{ rule: 'new block ids', blocks: ['zzz'] }])
+  })
+
+  it('resolves expected operations given by index against the original', () => {
+    const original = { blocks: [{ id: 'b1', content: 'one' }, { id: 'b2', content: 'two' }] }
+    expect(run('anti-hallucination', { blocks: [{ id: 'b2', content: 'two' }] }, { operations: [{ type: 'delete', targetIndex: 0 }] }, original).score).toBe(1)
+    expect(run('operation-accuracy', { operations: [{ type: 'update', targetBlockId: 'b1', targetIndex: 0 }] }, { operations: [{ type: 'update', targetIndex: 0 }] }).score).toBe(1)
+  })
+
+  it('matches 20,000 operations on one target in linear time', () => {
+    const ops = Array.from({ length: 20_000 }, () => ({ type: 'update', targetBlockId: 'b1' }))
+    const t0 = performance.now()
+    expect(run('operation-accuracy', { operations: ops }, { operations: ops.map(o => ({ ...o, type: 'delete' })) }).score).toBe(0)
+    expect(performance.now() - t0).toBeLessThan(500)
+  })
+
+  it('re-parses data changed in place between two evaluations', async () => {
+    const data = { actual: { operations: [{ type: 'update', targetBlockId: 'b1' }] }, expected: { operations: [{ type: 'update', targetBlockId: 'b1' }, { type: 'delete', targetBlockId: 'b2' }] } }
+    const first = await evaluate({ evaluation_type: 'scorers', scorers: [{ type: 'operation-accuracy' }] }, data, { providers })
+    data.actual.operations.push({ type: 'delete', targetBlockId: 'b2' })
+    const second = await evaluate({ evaluation_type: 'scorers', scorers: [{ type: 'operation-accuracy' }] }, data, { providers })
+    expect([first.overall_score, second.overall_score]).toEqual([0.5, 1])
+  })
+
+  it('a custom scorer answering outside [0, 1] is an error, never a pass', async () => {
+    const registry = new ScorerRegistry()
+    registry.register({ type: 'generous', score: () => 1.5 })
+    await expect(evaluate({ evaluation_type: 'scorers', scorers: [{ type: 'generous' }] }, { actual: 'x' }, { providers, scorers: registry }))
+      .rejects.toThrow('Scorer "generous" returned 1.5, not a score from 0 to 1.')
+  })
+})
