@@ -9,7 +9,7 @@ export default defineNuxtConfig({
   ssr: false,
   modules: ['@pinia/nuxt', '@vueuse/nuxt'],
   dir: { pages: '../pages' },
-  components: [{ path: '~~/components' }],
+  components: [{ path: '~~/components', pathPrefix: false }],
   typescript: { strict: true },
   app: {
     head: {

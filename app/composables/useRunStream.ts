@@ -1,0 +1,48 @@
+/** Follows a run over Server-Sent Events: each step's latest status and attempt, and the event log. */
+export interface RunEventView {
+  id: number
+  type: string
+  node_id?: string
+  attempt?: number
+  step?: { node_id: string, attempt: number, status: string, duration_ms?: number, error?: { message: string } }
+  target?: string
+  reason?: string
+  result?: { status: string, verdict: string | null }
+}
+
+export function useRunStream() {
+  const statuses = ref<Record<string, { status: string, attempt: number }>>({})
+  const events = ref<RunEventView[]>([])
+  const finished = ref<RunEventView['result'] | null>(null)
+  let source: EventSource | null = null
+
+  function apply(event: RunEventView) {
+    events.value.push(event)
+    if (event.type === 'step.started' && event.node_id) statuses.value = { ...statuses.value, [event.node_id]: { status: 'running', attempt: event.attempt ?? 1 } }
+    else if (event.step) statuses.value = { ...statuses.value, [event.step.node_id]: { status: event.step.status, attempt: event.step.attempt } }
+    else if (event.type === 'step.retrying' && event.node_id) statuses.value = { ...statuses.value, [event.node_id]: { status: 'retrying', attempt: event.attempt ?? 1 } }
+    else if (event.type === 'run.finished') finished.value = event.result ?? null
+  }
+
+  function follow(runId: string) {
+    stop()
+    statuses.value = {}
+    events.value = []
+    finished.value = null
+    source = new EventSource(`/api/runs/${runId}/events`)
+    for (const type of ['run.started', 'step.started', 'step.succeeded', 'step.failed', 'step.skipped', 'step.cancelled', 'step.retrying', 'run.finished']) {
+      source.addEventListener(type, (message) => {
+        apply(JSON.parse((message as MessageEvent).data))
+        if (type === 'run.finished') stop()
+      })
+    }
+  }
+
+  function stop() {
+    source?.close()
+    source = null
+  }
+
+  onBeforeUnmount(stop)
+  return { statuses, events, finished, follow, stop }
+}

@@ -1,0 +1,145 @@
+import { defineStore } from 'pinia'
+import { freshId, wouldCycle } from '~/utils/graph'
+
+export interface DocNode {
+  id: string
+  type: string
+  name?: string
+  config: Record<string, unknown>
+  pinned?: Array<string | Record<string, unknown>>
+  position?: { x: number, y: number }
+  timeout_ms?: number
+}
+export interface DocEdge { from: string, to: string, when?: string }
+export interface WorkflowDoc {
+  name: string
+  description?: string
+  nodes: DocNode[]
+  edges: DocEdge[]
+  settings?: Record<string, unknown>
+}
+
+const HISTORY_LIMIT = 100
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T
+
+/**
+ * The workflow being edited: the canvas renders from here, every change goes through an action,
+ * and each action records an undo step.
+ */
+export const useWorkflowStore = defineStore('workflow', {
+  state: () => ({
+    id: '' as string,
+    version: 0,
+    doc: { name: '', nodes: [], edges: [] } as WorkflowDoc,
+    saved: '' as string,
+    past: [] as WorkflowDoc[],
+    future: [] as WorkflowDoc[],
+    selected: [] as string[],
+  }),
+  getters: {
+    dirty: state => JSON.stringify(state.doc) !== state.saved,
+    canUndo: state => state.past.length > 0,
+    canRedo: state => state.future.length > 0,
+    nodeById: state => (id: string) => state.doc.nodes.find(n => n.id === id),
+  },
+  actions: {
+    load(id: string, version: number, doc: WorkflowDoc) {
+      this.id = id
+      this.version = version
+      this.doc = clone({ ...doc, edges: doc.edges ?? [] })
+      this.saved = JSON.stringify(this.doc)
+      this.past = []
+      this.future = []
+      this.selected = []
+    },
+    markSaved(version: number) {
+      this.version = version
+      this.saved = JSON.stringify(this.doc)
+    },
+    /** Runs a change as one undo step. */
+    change(mutate: (doc: WorkflowDoc) => void) {
+      this.past.push(clone(this.doc))
+      if (this.past.length > HISTORY_LIMIT) this.past.shift()
+      this.future = []
+      mutate(this.doc)
+    },
+    undo() {
+      const previous = this.past.pop()
+      if (!previous) return
+      this.future.push(clone(this.doc))
+      this.doc = previous
+    },
+    redo() {
+      const next = this.future.pop()
+      if (!next) return
+      this.past.push(clone(this.doc))
+      this.doc = next
+    },
+    addNode(type: string, position: { x: number, y: number }, config: Record<string, unknown> = {}): string {
+      const id = freshId(type, new Set(this.doc.nodes.map(n => n.id)))
+      this.change(doc => doc.nodes.push({ id, type, config: clone(config), position }))
+      this.selected = [id]
+      return id
+    },
+    moveNode(id: string, position: { x: number, y: number }) {
+      const node = this.nodeById(id)
+      if (!node || (node.position?.x === position.x && node.position?.y === position.y)) return
+      this.change((doc) => { doc.nodes.find(n => n.id === id)!.position = { x: Math.round(position.x), y: Math.round(position.y) } })
+    },
+    updateNode(id: string, patch: Partial<DocNode>) {
+      this.change((doc) => {
+        const node = doc.nodes.find(n => n.id === id)!
+        Object.assign(node, clone(patch))
+        if (patch.pinned && !patch.pinned.length) delete node.pinned
+      })
+    },
+    removeNodes(ids: readonly string[]) {
+      if (!ids.length) return
+      const gone = new Set(ids)
+      this.change((doc) => {
+        doc.nodes = doc.nodes.filter(n => !gone.has(n.id))
+        doc.edges = doc.edges.filter(e => !gone.has(e.from) && !gone.has(e.to))
+      })
+      this.selected = []
+    },
+    removeEdge(edge: DocEdge) {
+      this.change((doc) => { doc.edges = doc.edges.filter(e => !(e.from === edge.from && e.to === edge.to && (e.when ?? '') === (edge.when ?? ''))) })
+    },
+    /** Adds an edge, or says why it cannot be added. */
+    connect(edge: DocEdge): string | null {
+      if (!this.nodeById(edge.from) || !this.nodeById(edge.to)) return 'both ends must be nodes of this workflow'
+      if (wouldCycle(this.doc.edges, edge.from, edge.to)) return `${edge.from} → ${edge.to} would make a cycle; loop back with a retry node's target instead`
+      if (this.doc.edges.some(e => e.from === edge.from && e.to === edge.to && (e.when ?? '') === (edge.when ?? ''))) return 'these nodes are already connected'
+      this.change(doc => doc.edges.push(edge.when ? { ...edge } : { from: edge.from, to: edge.to }))
+      return null
+    },
+    rename(name: string) {
+      this.change((doc) => { doc.name = name })
+    },
+    /** Nodes (and the edges between them) as clipboard data. */
+    copy(ids: readonly string[]): { nodes: DocNode[], edges: DocEdge[] } {
+      const set = new Set(ids)
+      return clone({ nodes: this.doc.nodes.filter(n => set.has(n.id)), edges: this.doc.edges.filter(e => set.has(e.from) && set.has(e.to)) })
+    },
+    /** Pastes clipboard nodes with fresh ids, shifted so they do not cover the originals. */
+    paste(data: { nodes: DocNode[], edges: DocEdge[] }) {
+      if (!data.nodes.length) return
+      const taken = new Set(this.doc.nodes.map(n => n.id))
+      const ids = new Map<string, string>()
+      for (const node of data.nodes) {
+        const id = freshId(node.type, taken)
+        taken.add(id)
+        ids.set(node.id, id)
+      }
+      this.change((doc) => {
+        for (const node of data.nodes) doc.nodes.push({ ...clone(node), id: ids.get(node.id)!, position: { x: (node.position?.x ?? 0) + 40, y: (node.position?.y ?? 0) + 40 } })
+        for (const edge of data.edges) doc.edges.push({ ...edge, from: ids.get(edge.from)!, to: ids.get(edge.to)! })
+      })
+      this.selected = [...ids.values()]
+    },
+    /** Places nodes left to right by dependency depth. */
+    layout(positions: Record<string, { x: number, y: number }>) {
+      this.change((doc) => { for (const node of doc.nodes) if (positions[node.id]) node.position = positions[node.id] })
+    },
+  },
+})
