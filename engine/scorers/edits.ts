@@ -1,7 +1,7 @@
 /** Shared matching of structured edits (scorer-design-guide): targets, operation keys, page contents. */
 import { editOutputSchema, expectedEditSchema, originalSchema, type Block, type EditOutput, type ExpectedEdit, type Operation, type Original } from '../schema/scorers'
 import { JudgeflowError } from '../errors'
-import { parseData, type ScorerContext } from './types'
+import { analyzeOnce, parseData, type ScorerContext, type ScorerDefinition } from './types'
 
 type EditData = { actual: EditOutput, expected: ExpectedEdit, original: Original }
 const parsedPerRun = new WeakMap<object, EditData>()
@@ -100,4 +100,26 @@ export function contentByPage(actual: EditOutput): Map<string, string> {
 
 export function blockIndex(blocks: readonly Block[]): Map<string, Block> {
   return new Map(blocks.map(block => [block.id, block]))
+}
+
+/**
+ * An edit scorer is one analysis of the parsed data: `score` and `details` are its two views,
+ * computed once per evaluation.
+ */
+export function defineEditScorer(definition: Omit<ScorerDefinition, 'score' | 'details'> & {
+  analyze(data: EditData, options: Record<string, unknown>): { score: number } & Record<string, unknown>
+}): ScorerDefinition {
+  const { analyze, ...meta } = definition
+  const run = (actual: unknown, expected: unknown, ctx: ScorerContext) => {
+    const data = editData(actual, expected, ctx, meta.type)
+    return analyzeOnce(meta.type, data, ctx.options, () => analyze(data, ctx.options))
+  }
+  return {
+    ...meta,
+    score: (actual, expected, ctx) => run(actual, expected, ctx).score,
+    details: (actual, expected, ctx) => {
+      const { score: _score, ...details } = run(actual, expected, ctx)
+      return details
+    },
+  }
 }

@@ -1,6 +1,5 @@
 import type { EditOutput, ExpectedEdit, Original } from '../../schema/scorers'
-import { blockIndex, editData } from '../edits'
-import { analyzeOnce, defineScorer } from '../types'
+import { blockIndex, defineEditScorer } from '../edits'
 
 type Rule = 'new block ids' | 'unexpected deletion' | 'change outside the expected targets'
 
@@ -51,18 +50,10 @@ function analyze(actual: EditOutput, expected: ExpectedEdit, original: Original)
   return { score: broken.length ? 0 : 1, noNewContent: newIds.length <= allowedInserts, noDeletedBlocks: !deleted.length, onlySpecifiedChanges: !changed.length, broken }
 }
 
-export const antiHallucination = defineScorer({
+export const antiHallucination = defineEditScorer({
   type: 'anti-hallucination',
   label: 'Anti-hallucination',
   description: 'All or nothing: no invented blocks, no unexpected deletions, no changes outside the expected targets.',
   defaultThreshold: 1,
-  score(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx, 'anti-hallucination')
-    return analyzeOnce('anti-hallucination', data, ctx.options, () => analyze(data.actual, data.expected, data.original)).score
-  },
-  details(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx, 'anti-hallucination')
-    const { score: _score, ...details } = analyzeOnce('anti-hallucination', data, ctx.options, () => analyze(data.actual, data.expected, data.original))
-    return details
-  },
+  analyze: ({ actual, expected, original }) => analyze(actual, expected, original),
 })

@@ -1,8 +1,8 @@
 import type { ContentPattern, EditOutput } from '../../schema/scorers'
 import { contentPatternSchema } from '../../schema/scorers'
 import { compilePattern } from '../../text/safe-regex'
-import { contentByPage, editData } from '../edits'
-import { analyzeOnce, defineScorer, ratio } from '../types'
+import { contentByPage, defineEditScorer } from '../edits'
+import { ratio } from '../types'
 import { z } from 'zod'
 
 const EXCERPT = 60
@@ -33,18 +33,13 @@ function patternsOf(expected: { patterns: ContentPattern[] }, options: Record<st
   return [...expected.patterns, ...(extra.success ? extra.data : [])]
 }
 
-export const contentQuality = defineScorer({
+export const contentQuality = defineEditScorer({
   type: 'content-quality',
   label: 'Content quality',
   description: 'Share of the expected patterns (regular expressions, per page) found in the generated content.',
   defaultThreshold: 0.6,
-  score(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx, 'content-quality')
-    const result = analyzeOnce('content-quality', data, ctx.options, () => checkPatterns(data.actual, patternsOf(data.expected, ctx.options)))
-    return ratio(result.matchedPatterns, result.totalPatterns)
-  },
-  details(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx, 'content-quality')
-    return analyzeOnce('content-quality', data, ctx.options, () => checkPatterns(data.actual, patternsOf(data.expected, ctx.options)))
+  analyze({ actual, expected }, options) {
+    const result = checkPatterns(actual, patternsOf(expected, options))
+    return { score: ratio(result.matchedPatterns, result.totalPatterns), ...result }
   },
 })

@@ -1,6 +1,6 @@
 import type { EditOutput, ExpectedEdit, Original } from '../../schema/scorers'
-import { blockIndex, editData } from '../edits'
-import { analyzeOnce, defineScorer, ratio } from '../types'
+import { blockIndex, defineEditScorer } from '../edits'
+import { ratio } from '../types'
 import { checkPatterns } from './content-quality'
 
 /** score = 0.6 × application success rate + 0.4 × content score; an operation applies when its target exists in the original. */
@@ -19,18 +19,10 @@ function analyze(actual: EditOutput, expected: ExpectedEdit, original: Original)
   return { score: Math.round((0.6 * applicationSuccessRate + 0.4 * contentScore) * 1e6) / 1e6, applicationSuccessRate, contentScore, appliedOperations: applied, totalOperations: actual.operations.length, failedOperations: failed, contentIssues: content.contentIssues }
 }
 
-export const operationResult = defineScorer({
+export const operationResult = defineEditScorer({
   type: 'operation-result',
   label: 'Operation result',
   description: 'How many operations apply to the original (60 %) and how good the resulting content is (40 %).',
   defaultThreshold: 0.8,
-  score(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx, 'operation-result')
-    return analyzeOnce('operation-result', data, ctx.options, () => analyze(data.actual, data.expected, data.original)).score
-  },
-  details(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx, 'operation-result')
-    const { score: _score, ...details } = analyzeOnce('operation-result', data, ctx.options, () => analyze(data.actual, data.expected, data.original))
-    return details
-  },
+  analyze: ({ actual, expected, original }) => analyze(actual, expected, original),
 })

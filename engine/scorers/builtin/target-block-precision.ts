@@ -1,6 +1,6 @@
 import type { Operation } from '../../schema/scorers'
-import { editData } from '../edits'
-import { analyzeOnce, defineScorer, ratio } from '../types'
+import { defineEditScorer } from '../edits'
+import { ratio } from '../types'
 
 const target = (op: Operation | undefined) => (op ? { targetBlockId: op.targetBlockId ?? null, targetIndex: op.targetIndex ?? null } : null)
 
@@ -33,18 +33,13 @@ function compare(actual: readonly Operation[], expected: readonly Operation[]) {
   return { correct, incorrect }
 }
 
-export const targetBlockPrecision = defineScorer({
+export const targetBlockPrecision = defineEditScorer({
   type: 'target-block-precision',
   label: 'Target block precision',
   description: 'Share of the expected targets that an operation aims at (same block id or same index).',
   defaultThreshold: 0.75,
-  score(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx, 'target-block-precision')
-    return ratio(analyzeOnce('target-block-precision', data, ctx.options, () => compare(data.actual.operations, data.expected.operations)).correct, data.expected.operations.length)
-  },
-  details(actual, expected, ctx) {
-    const data = editData(actual, expected, ctx, 'target-block-precision')
-    const { correct, incorrect } = analyzeOnce('target-block-precision', data, ctx.options, () => compare(data.actual.operations, data.expected.operations))
-    return { correctTargets: correct, totalTargets: data.expected.operations.length, incorrectTargets: incorrect }
+  analyze({ actual, expected }) {
+    const { correct, incorrect } = compare(actual.operations, expected.operations)
+    return { score: ratio(correct, expected.operations.length), correctTargets: correct, totalTargets: expected.operations.length, incorrectTargets: incorrect }
   },
 })

@@ -185,7 +185,7 @@ describe('scorer registry', () => {
   it('registers every built-in module', () => {
     const dir = join(import.meta.dirname, '../../../engine/scorers/builtin')
     // One module per scorer, each exporting one definition, each registered.
-    const modules = readdirSync(dir).map(file => [...readFileSync(join(dir, file), 'utf8').matchAll(/export const (\w+) = defineScorer/g)].length)
+    const modules = readdirSync(dir).map(file => [...readFileSync(join(dir, file), 'utf8').matchAll(/export const (\w+) = define(?:Edit)?Scorer\(/g)].length)
     expect(modules.every(n => n === 1)).toBe(true)
     expect(modules.length).toBe(builtinScorers.length)
     expect(new ScorerRegistry().types()).toEqual(builtinScorers.map(s => s.type))
