@@ -34,10 +34,8 @@ export function targetKeys(op: Operation): string[] {
 
 /** The key an expected operation is looked up by: its block id when it has one, else its index. */
 function lookupKey(op: Operation): string {
-  return targetKeys(op)[0]!
+  return op.targetBlockId !== undefined ? `id:${op.targetBlockId}` : op.targetIndex !== undefined ? `ix:${op.targetIndex}` : 'none'
 }
-
-const insertPosition = (op: Operation) => (op.type === 'insert' ? op.position ?? 'after' : '')
 
 export type MismatchReason = 'type mismatch' | 'target mismatch' | 'position mismatch'
 
@@ -54,36 +52,44 @@ export interface OperationMatch {
  * another type; none on its target at all means the target is wrong.
  */
 export function matchOperations(actual: readonly Operation[], expected: readonly Operation[]): OperationMatch {
+  // Flat maps (few allocations per operation): the queue of indexes per target and kind, and a
+  // bitmask of the operation types found on each target.
   const queues = new Map<string, { items: number[], next: number }>()
-  const typesOnTarget = new Map<string, Set<string>>()
+  const typesOn = new Map<string, number>()
+  const add = (target: string, op: Operation, i: number) => {
+    const key = `${target}#${kindOf(op)}`
+    const queue = queues.get(key)
+    if (queue) queue.items.push(i)
+    else queues.set(key, { items: [i], next: 0 })
+    typesOn.set(target, (typesOn.get(target) ?? 0) | TYPE_BIT[op.type]!)
+  }
   actual.forEach((op, i) => {
-    for (const target of targetKeys(op)) {
-      const key = `${target}|${op.type}|${insertPosition(op)}`
-      const queue = queues.get(key)
-      if (queue) queue.items.push(i)
-      else queues.set(key, { items: [i], next: 0 })
-      const types = typesOnTarget.get(target)
-      if (types) types.add(op.type)
-      else typesOnTarget.set(target, new Set([op.type]))
-    }
+    if (op.targetBlockId !== undefined) add(`id:${op.targetBlockId}`, op, i)
+    if (op.targetIndex !== undefined) add(`ix:${op.targetIndex}`, op, i)
+    if (op.targetBlockId === undefined && op.targetIndex === undefined) add('none', op, i)
   })
   const used = new Uint8Array(actual.length)
   let matched = 0
   const unmatched: OperationMatch['unmatched'] = []
   for (const want of expected) {
     const target = lookupKey(want)
-    const queue = queues.get(`${target}|${want.type}|${insertPosition(want)}`)
+    const queue = queues.get(`${target}#${kindOf(want)}`)
     while (queue && queue.next < queue.items.length && used[queue.items[queue.next]!]) queue.next++
     if (queue && queue.next < queue.items.length) {
       used[queue.items[queue.next++]!] = 1
       matched++
       continue
     }
-    const types = typesOnTarget.get(target)
-    unmatched.push({ expected: want, reason: !types ? 'target mismatch' : types.has(want.type) && want.type === 'insert' ? 'position mismatch' : types.has(want.type) ? 'target mismatch' : 'type mismatch' })
+    const types = typesOn.get(target)
+    const sameType = types !== undefined && (types & TYPE_BIT[want.type]!) !== 0
+    unmatched.push({ expected: want, reason: types === undefined ? 'target mismatch' : sameType && want.type === 'insert' ? 'position mismatch' : sameType ? 'target mismatch' : 'type mismatch' })
   }
   return { matched, unmatched }
 }
+
+const TYPE_BIT: Record<string, number> = { insert: 1, update: 2, delete: 4, replace: 8 }
+/** Type and (inserts) position as one small number. */
+const kindOf = (op: Operation) => TYPE_BIT[op.type]! * 4 + (op.type !== 'insert' ? 0 : op.position === 'before' ? 1 : 2)
 
 /** Blocks by page ("" for blocks without one); falls back to the operations' content. */
 export function contentByPage(actual: EditOutput): Map<string, string> {

@@ -9,18 +9,23 @@ const target = (op: Operation | undefined) => (op ? { targetBlockId: op.targetBl
  * same index. A miss is reported next to the actual operation in the same place of the list.
  */
 function compare(actual: readonly Operation[], expected: readonly Operation[]) {
-  const byKey = new Map<string, number[]>()
+  const byKey = new Map<string, { items: number[], next: number }>()
+  const index = (key: string, i: number) => {
+    const entry = byKey.get(key)
+    if (entry) entry.items.push(i)
+    else byKey.set(key, { items: [i], next: 0 })
+  }
   actual.forEach((op, i) => {
-    for (const key of [op.targetBlockId !== undefined ? `id:${op.targetBlockId}` : '', op.targetIndex !== undefined ? `ix:${op.targetIndex}` : ''].filter(Boolean)) {
-      byKey.set(key, [...(byKey.get(key) ?? []), i])
-    }
+    if (op.targetBlockId !== undefined) index(`id:${op.targetBlockId}`, i)
+    if (op.targetIndex !== undefined) index(`ix:${op.targetIndex}`, i)
   })
   const used = new Uint8Array(actual.length)
   const take = (key: string) => {
-    const list = byKey.get(key)
-    while (list?.length && used[list[0]!]) list.shift()
-    if (!list?.length) return false
-    used[list.shift()!] = 1
+    const entry = byKey.get(key)
+    if (!entry) return false
+    while (entry.next < entry.items.length && used[entry.items[entry.next]!]) entry.next++
+    if (entry.next >= entry.items.length) return false
+    used[entry.items[entry.next++]!] = 1
     return true
   }
   const incorrect: Array<{ expected: ReturnType<typeof target>, actual: ReturnType<typeof target> }> = []
