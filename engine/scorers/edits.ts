@@ -24,14 +24,6 @@ export function editData(actual: unknown, expected: unknown, ctx: ScorerContext,
   return data
 }
 
-/** The keys an operation's target goes by: its block id and/or its index. */
-export function targetKeys(op: Operation): string[] {
-  const keys: string[] = []
-  if (op.targetBlockId !== undefined) keys.push(`id:${op.targetBlockId}`)
-  if (op.targetIndex !== undefined) keys.push(`ix:${op.targetIndex}`)
-  return keys.length ? keys : ['none']
-}
-
 /** The key an expected operation is looked up by: its block id when it has one, else its index. */
 function lookupKey(op: Operation): string {
   return op.targetBlockId !== undefined ? `id:${op.targetBlockId}` : op.targetIndex !== undefined ? `ix:${op.targetIndex}` : 'none'
