@@ -16,12 +16,56 @@ export function editData(actual: unknown, expected: unknown, ctx: ScorerContext,
   if (hit) return hit
   if (expected === undefined || expected === null) throw new JudgeflowError('INVALID_INPUT', `Scorer "${scorer}": expected is missing: give input.expected (the operations and patterns to compare with).`)
   const data = {
-    actual: parseData(editOutputSchema, actual, 'actual', scorer),
+    actual: fastEdit(actual) ?? parseData(editOutputSchema, actual, 'actual', scorer),
     expected: parseData(expectedEditSchema, expected, 'expected', scorer),
-    original: parseData(originalSchema, ctx.original, 'original', scorer),
+    original: fastOriginal(ctx.original) ?? parseData(originalSchema, ctx.original, 'original', scorer),
   }
   if (ctx.run) parsedPerRun.set(ctx.run, data)
   return data
+}
+
+const OPERATION_TYPES = new Set(['insert', 'update', 'delete', 'replace'])
+const isOptional = (value: unknown, type: string) => value === undefined || typeof value === type
+
+/**
+ * The common case checked without copying: large, well-formed lists are used as they are.
+ * Anything unusual (a missing field with a default, a wrong type) goes through zod, whose
+ * error names the field.
+ */
+function fastOperations(value: unknown): Operation[] | undefined {
+  if (!Array.isArray(value)) return undefined
+  for (const op of value) {
+    if (!op || typeof op !== 'object' || !OPERATION_TYPES.has(op.type)) return undefined
+    if (!isOptional(op.targetBlockId, 'string') || !isOptional(op.content, 'string')) return undefined
+    if (op.targetIndex !== undefined && !(Number.isInteger(op.targetIndex) && op.targetIndex >= 0)) return undefined
+    if (op.position !== undefined && op.position !== 'before' && op.position !== 'after') return undefined
+  }
+  return value as Operation[]
+}
+
+function fastBlocks(value: unknown): Block[] | undefined {
+  if (!Array.isArray(value)) return undefined
+  for (const b of value) {
+    if (!b || typeof b !== 'object' || typeof b.id !== 'string' || typeof b.content !== 'string' || !isOptional(b.page, 'string')) return undefined
+  }
+  return value as Block[]
+}
+
+function fastEdit(value: unknown): EditOutput | undefined {
+  if (!value || typeof value !== 'object') return undefined
+  const v = value as { operations?: unknown, blocks?: unknown, durationMs?: unknown }
+  const operations = v.operations === undefined ? [] : fastOperations(v.operations)
+  const blocks = v.blocks === undefined ? undefined : fastBlocks(v.blocks)
+  if (!operations || (v.blocks !== undefined && !blocks) || !(v.durationMs === undefined || (typeof v.durationMs === 'number' && v.durationMs >= 0))) return undefined
+  return { ...v, operations, blocks } as EditOutput
+}
+
+function fastOriginal(value: unknown): Original | undefined {
+  if (value === undefined) return { blocks: [] }
+  if (!value || typeof value !== 'object') return undefined
+  const blocks = (value as { blocks?: unknown }).blocks
+  const checked = blocks === undefined ? [] : fastBlocks(blocks)
+  return checked ? { ...(value as object), blocks: checked } as Original : undefined
 }
 
 /** The key an expected operation is looked up by: its block id when it has one, else its index. */
