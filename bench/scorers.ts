@@ -8,7 +8,8 @@ export async function benchScorers() {
   const expectedOps = blocks.map((b, i) => ({ type: i % 7 === 0 ? 'insert' : 'update', targetBlockId: b.id, position: 'after' }))
   const actualOps = expectedOps.map((op, i) => (i % 10 === 0 ? { ...op, targetBlockId: `b${(i + 1) % n}` } : op))
   const data = {
-    actual: { operations: actualOps, blocks },
+    // The output's blocks are its own objects (every tenth edited), not the original's.
+    actual: { operations: actualOps, blocks: blocks.map((b, i) => (i % 10 === 0 ? { ...b, content: `${b.content} (edited)` } : { ...b })) },
     expected: { operations: expectedOps, patterns: Array.from({ length: 50 }, (_, i) => ({ page: `p${i}`, pattern: 'まとめ|summary' })) },
     original: { blocks },
   }

@@ -1,9 +1,17 @@
 /** Shared matching of structured edits (scorer-design-guide): targets, operation keys, page contents. */
-import { editOutputSchema, expectedEditSchema, originalSchema, type Block, type EditOutput, type ExpectedEdit, type Operation, type Original } from '../schema/scorers'
+import { contentPatternSchema, editOutputSchema, expectedEditSchema, originalSchema, type Block, type EditOutput, type ExpectedEdit, type Operation, type Original } from '../schema/scorers'
 import { JudgeflowError } from '../errors'
 import { analyzeOnce, parseData, type ScorerContext, type ScorerDefinition } from './types'
 
-type EditData = { actual: EditOutput, expected: ExpectedEdit, original: Original }
+type EditData = {
+  actual: EditOutput
+  expected: ExpectedEdit
+  original: Original
+  /** The position of each original block by its id, built on first use and shared by the run's scorers. */
+  originalIndex(): Map<string, number>
+  /** The operations' targets as slots, built on first use and shared by the run's scorers. */
+  targets(): TargetSlots
+}
 const parsedPerRun = new WeakMap<object, EditData>()
 
 /**
@@ -15,9 +23,13 @@ export function editData(actual: unknown, expected: unknown, ctx: ScorerContext,
   const hit = ctx.run && parsedPerRun.get(ctx.run)
   if (hit) return hit
   if (expected === undefined || expected === null) throw new JudgeflowError('INVALID_INPUT', `Scorer "${scorer}": expected is missing: give input.expected (the operations and patterns to compare with).`)
-  const data = {
+  let originalIndex: Map<string, number> | undefined
+  let targets: TargetSlots | undefined
+  const data: EditData = {
+    originalIndex: () => (originalIndex ??= positionsById(data.original.blocks)),
+    targets: () => (targets ??= targetSlots(data.actual.operations, data.expected.operations)),
     actual: fastEdit(actual) ?? parseData(editOutputSchema, actual, 'actual', scorer),
-    expected: parseData(expectedEditSchema, expected, 'expected', scorer),
+    expected: fastExpected(expected) ?? parseData(expectedEditSchema, expected, 'expected', scorer),
     original: fastOriginal(ctx.original) ?? parseData(originalSchema, ctx.original, 'original', scorer),
   }
   if (ctx.run) parsedPerRun.set(ctx.run, data)
@@ -60,17 +72,21 @@ function fastEdit(value: unknown): EditOutput | undefined {
   return { ...v, operations, blocks } as EditOutput
 }
 
+function fastExpected(value: unknown): ExpectedEdit | undefined {
+  if (!value || typeof value !== 'object') return undefined
+  const v = value as { operations?: unknown, patterns?: unknown }
+  const operations = v.operations === undefined ? [] : fastOperations(v.operations)
+  // Patterns are few: zod checks them (and names a bad one) at no real cost.
+  const patterns = contentPatternSchema.array().safeParse(v.patterns ?? [])
+  return operations && patterns.success ? { ...v, operations, patterns: patterns.data } as ExpectedEdit : undefined
+}
+
 function fastOriginal(value: unknown): Original | undefined {
   if (value === undefined) return { blocks: [] }
   if (!value || typeof value !== 'object') return undefined
   const blocks = (value as { blocks?: unknown }).blocks
   const checked = blocks === undefined ? [] : fastBlocks(blocks)
   return checked ? { ...(value as object), blocks: checked } as Original : undefined
-}
-
-/** The key an expected operation is looked up by: its block id when it has one, else its index. */
-function lookupKey(op: Operation): string {
-  return op.targetBlockId !== undefined ? `id:${op.targetBlockId}` : op.targetIndex !== undefined ? `ix:${op.targetIndex}` : 'none'
 }
 
 export type MismatchReason = 'type mismatch' | 'target mismatch' | 'position mismatch'
@@ -81,51 +97,124 @@ export interface OperationMatch {
 }
 
 /**
+ * The targets of a run's operations as dense slot numbers, so that the edit scorers match on
+ * typed arrays: one hash lookup per operation, shared by every scorer of the run. Block ids and
+ * indexes are separate slots; slot 0 stands for "no target".
+ */
+export interface TargetSlots {
+  count: number
+  /** Per actual operation: the slot of its block id / index, -1 when it has none. */
+  actualId: Int32Array
+  actualIndex: Int32Array
+  /** Per expected operation: the slot of its block id / index, -1 when it has none or no actual operation aims there. */
+  expectedId: Int32Array
+  expectedIndex: Int32Array
+}
+
+const UNTARGETED = 0
+
+export function targetSlots(actual: readonly Operation[], expected: readonly Operation[]): TargetSlots {
+  const ids = new Map<string, number>()
+  const indexes = new Map<number, number>()
+  let count = 1
+  const actualId = new Int32Array(actual.length).fill(-1)
+  const actualIndex = new Int32Array(actual.length).fill(-1)
+  for (let i = 0; i < actual.length; i++) {
+    const { targetBlockId: id, targetIndex: ix } = actual[i]!
+    if (id !== undefined) {
+      let slot = ids.get(id)
+      if (slot === undefined) ids.set(id, slot = count++)
+      actualId[i] = slot
+    }
+    if (ix !== undefined) {
+      let slot = indexes.get(ix)
+      if (slot === undefined) indexes.set(ix, slot = count++)
+      actualIndex[i] = slot
+    }
+  }
+  const expectedId = new Int32Array(expected.length).fill(-1)
+  const expectedIndex = new Int32Array(expected.length).fill(-1)
+  for (let j = 0; j < expected.length; j++) {
+    const { targetBlockId: id, targetIndex: ix } = expected[j]!
+    if (id !== undefined) expectedId[j] = ids.get(id) ?? -1
+    if (ix !== undefined) expectedIndex[j] = indexes.get(ix) ?? -1
+  }
+  return { count, actualId, actualIndex, expectedId, expectedIndex }
+}
+
+/**
+ * Chains the actual operations per slot (and per kind, when `kindOf` is given) in list order:
+ * `heads[slot * kinds + kind]` is the first, `next[at]` the one after. An operation with both
+ * an id and an index is on two chains; its second link lives at i + n, so `at % n` is the operation.
+ */
+export function chainOperations(actual: readonly Operation[], slots: TargetSlots, kinds: number, kindOf: (op: Operation) => number, untargeted: boolean) {
+  const n = actual.length
+  const heads = new Int32Array(slots.count * kinds).fill(-1)
+  const next = new Int32Array(n * 2).fill(-1)
+  const link = (slot: number, kind: number, at: number) => {
+    next[at] = heads[slot * kinds + kind]!
+    heads[slot * kinds + kind] = at
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    const kind = kindOf(actual[i]!)
+    const id = slots.actualId[i]!
+    const ix = slots.actualIndex[i]!
+    if (id >= 0) link(id, kind, i)
+    if (ix >= 0) link(ix, kind, id >= 0 ? i + n : i)
+    if (untargeted && id < 0 && ix < 0) link(UNTARGETED, kind, i)
+  }
+  const used = new Uint8Array(n)
+  /** Takes the first unused operation of a chain, or returns false. */
+  const take = (slot: number, kind: number) => {
+    if (slot < 0) return false
+    let head = heads[slot * kinds + kind]!
+    while (head >= 0 && used[head % n]) head = next[head]!
+    if (head < 0) return false
+    used[head % n] = 1
+    heads[slot * kinds + kind] = next[head]!
+    return true
+  }
+  return { take }
+}
+
+/**
  * Each expected operation matches at most one actual operation with the same type and target
  * (by block id, else by index) and, for inserts, position. Linear in the number of operations:
- * actual operations are queued per (target, type, position) and consumed in order. An unmatched
- * one says why: an actual operation on its target of the same type (wrong position) or of
- * another type; none on its target at all means the target is wrong.
+ * actual operations are chained per (target, kind) in list order and consumed from the front.
+ * An unmatched one says why: an actual operation on its target of the same type (wrong position)
+ * or of another type; none on its target at all means the target is wrong.
  */
-export function matchOperations(actual: readonly Operation[], expected: readonly Operation[]): OperationMatch {
-  // Flat maps (few allocations per operation): the queue of indexes per target and kind, and a
-  // bitmask of the operation types found on each target.
-  const queues = new Map<string, { items: number[], next: number }>()
-  const typesOn = new Map<string, number>()
-  const add = (target: string, op: Operation, i: number) => {
-    const key = `${target}#${kindOf(op)}`
-    const queue = queues.get(key)
-    if (queue) queue.items.push(i)
-    else queues.set(key, { items: [i], next: 0 })
-    typesOn.set(target, (typesOn.get(target) ?? 0) | TYPE_BIT[op.type]!)
+export function matchOperations(actual: readonly Operation[], expected: readonly Operation[], slots = targetSlots(actual, expected)): OperationMatch {
+  const { take } = chainOperations(actual, slots, 5, kindOf, true)
+  // The operation types found on each target, for the reason of a miss.
+  const typesOn = new Uint8Array(slots.count)
+  for (let i = 0; i < actual.length; i++) {
+    const bit = TYPE_BIT[actual[i]!.type]!
+    const id = slots.actualId[i]!
+    const ix = slots.actualIndex[i]!
+    if (id >= 0) typesOn[id]! |= bit
+    if (ix >= 0) typesOn[ix]! |= bit
+    if (id < 0 && ix < 0) typesOn[UNTARGETED]! |= bit
   }
-  actual.forEach((op, i) => {
-    if (op.targetBlockId !== undefined) add(`id:${op.targetBlockId}`, op, i)
-    if (op.targetIndex !== undefined) add(`ix:${op.targetIndex}`, op, i)
-    if (op.targetBlockId === undefined && op.targetIndex === undefined) add('none', op, i)
-  })
-  const used = new Uint8Array(actual.length)
   let matched = 0
   const unmatched: OperationMatch['unmatched'] = []
-  for (const want of expected) {
-    const target = lookupKey(want)
-    const queue = queues.get(`${target}#${kindOf(want)}`)
-    while (queue && queue.next < queue.items.length && used[queue.items[queue.next]!]) queue.next++
-    if (queue && queue.next < queue.items.length) {
-      used[queue.items[queue.next++]!] = 1
+  expected.forEach((want, j) => {
+    const slot = want.targetBlockId !== undefined ? slots.expectedId[j]! : want.targetIndex !== undefined ? slots.expectedIndex[j]! : UNTARGETED
+    if (take(slot, kindOf(want))) {
       matched++
-      continue
+      return
     }
-    const types = typesOn.get(target)
-    const sameType = types !== undefined && (types & TYPE_BIT[want.type]!) !== 0
-    unmatched.push({ expected: want, reason: types === undefined ? 'target mismatch' : sameType && want.type === 'insert' ? 'position mismatch' : sameType ? 'target mismatch' : 'type mismatch' })
-  }
+    const types = slot >= 0 ? typesOn[slot]! : 0
+    const sameType = (types & TYPE_BIT[want.type]!) !== 0
+    unmatched.push({ expected: want, reason: !types ? 'target mismatch' : sameType && want.type === 'insert' ? 'position mismatch' : sameType ? 'target mismatch' : 'type mismatch' })
+  })
   return { matched, unmatched }
 }
 
 const TYPE_BIT: Record<string, number> = { insert: 1, update: 2, delete: 4, replace: 8 }
-/** Type and (inserts) position as one small number. */
-const kindOf = (op: Operation) => TYPE_BIT[op.type]! * 4 + (op.type !== 'insert' ? 0 : op.position === 'before' ? 1 : 2)
+const KIND: Record<string, number> = { update: 0, delete: 1, replace: 2, insert: 3 }
+/** Type and (inserts) position as one small number, 0 to 4. */
+const kindOf = (op: Operation) => KIND[op.type]! + (op.type === 'insert' && op.position === 'before' ? 1 : 0)
 
 /** Blocks by page ("" for blocks without one); falls back to the operations' content. */
 export function contentByPage(actual: EditOutput): Map<string, string> {
@@ -140,8 +229,11 @@ export function contentByPage(actual: EditOutput): Map<string, string> {
   return new Map([...pages].map(([page, texts]) => [page, texts.join('\n')]))
 }
 
-export function blockIndex(blocks: readonly Block[]): Map<string, Block> {
-  return new Map(blocks.map(block => [block.id, block]))
+/** Each block's position by its id (the last one of a repeated id). */
+export function positionsById(blocks: readonly Block[]): Map<string, number> {
+  const index = new Map<string, number>()
+  for (let i = 0; i < blocks.length; i++) index.set(blocks[i]!.id, i)
+  return index
 }
 
 /**

@@ -1,7 +1,11 @@
 /**
  * The novelty memory: the most recent trace vectors, scanned brute force. 1,000 × 384 floats is
- * 1.5 MB; a linear scan over one contiguous array beats any index at this size.
+ * 1.5 MB; a linear scan over one contiguous array beats any index at this size. The scan runs as
+ * WebAssembly SIMD (wasm/scan.wat) where the runtime has it and the dimensions are a multiple of
+ * 4, else as plain JavaScript; both compute the same float64 sums.
  */
+import { SCAN_WASM_BASE64 } from './wasm/scan'
+
 export interface VectorCacheOptions {
   maxElements?: number
   dimensions?: number
@@ -9,6 +13,8 @@ export interface VectorCacheOptions {
   ttlMs?: number
   /** Injected in tests to move time without waiting. */
   now?: () => number
+  /** false: scan in plain JavaScript even where WebAssembly SIMD is available. */
+  simd?: boolean
 }
 
 export class VectorCache {
@@ -23,11 +29,13 @@ export class VectorCache {
   private readonly addedAt: Float64Array
   /** Scratch for the query, so a scan allocates nothing. */
   private readonly query: Float64Array
+  /** The SIMD scan over this cache's own WebAssembly memory, when available. */
+  private readonly simd: SimdScan | undefined
   /** Slot the next vector goes to; the live entries are the `count` slots before it. */
   private head = 0
   private count = 0
 
-  constructor({ maxElements = 1000, dimensions = 384, ttlMs = 3_600_000, now = () => Date.now() }: VectorCacheOptions = {}) {
+  constructor({ maxElements = 1000, dimensions = 384, ttlMs = 3_600_000, now = () => Date.now(), simd = true }: VectorCacheOptions = {}) {
     if (!Number.isInteger(maxElements) || maxElements < 1) throw new Error(`VectorCache: maxElements must be a whole number of at least 1, not ${maxElements}`)
     if (!Number.isInteger(dimensions) || dimensions < 1) throw new Error(`VectorCache: dimensions must be a whole number of at least 1, not ${dimensions}`)
     if (!(ttlMs > 0)) throw new Error(`VectorCache: ttlMs must be more than 0, not ${ttlMs}`)
@@ -35,10 +43,16 @@ export class VectorCache {
     this.dimensions = dimensions
     this.ttlMs = ttlMs
     this.now = now
-    this.vectors = new Float32Array(maxElements * dimensions)
-    this.inverseNorms = new Float64Array(maxElements)
+    this.simd = simd && dimensions % 4 === 0 ? simdScan(maxElements, dimensions) : undefined
+    this.vectors = this.simd?.vectors ?? new Float32Array(maxElements * dimensions)
+    this.inverseNorms = this.simd?.inverseNorms ?? new Float64Array(maxElements)
+    this.query = this.simd?.query ?? new Float64Array(dimensions)
     this.addedAt = new Float64Array(maxElements)
-    this.query = new Float64Array(dimensions)
+  }
+
+  /** Whether scans run as WebAssembly SIMD (else plain JavaScript). */
+  get accelerated(): boolean {
+    return this.simd !== undefined
   }
 
   /** Live entries: those added within the last `ttlMs`. */
@@ -78,8 +92,9 @@ export class VectorCache {
     // The live entries are one stretch of the ring, or two when it wraps past the end.
     const start = this.oldestSlot()
     const end = start + this.count
-    let best = scanSlots(vectors, inverseNorms, query, dimensions, start, Math.min(end, this.maxElements))
-    if (end > this.maxElements) best = Math.max(best, scanSlots(vectors, inverseNorms, query, dimensions, 0, end - this.maxElements))
+    const scan = this.simd?.scan ?? ((from: number, to: number) => scanSlots(vectors, inverseNorms, query, dimensions, from, to))
+    let best = scan(start, Math.min(end, this.maxElements))
+    if (end > this.maxElements) best = Math.max(best, scan(0, end - this.maxElements))
     // Float rounding can put an identical vector a hair above 1.
     return Math.min(1, Math.max(-1, best / Math.sqrt(queryNorm)))
   }
@@ -164,4 +179,44 @@ function scanSlots(vectors: Float32Array, inverseNorms: Float64Array, query: Flo
     best = Math.max(best, d0 * inverseNorms[slot]!, d1 * inverseNorms[s1]!, d2 * inverseNorms[s2]!, d3 * inverseNorms[s3]!)
   }
   return best
+}
+
+interface SimdScan {
+  vectors: Float32Array
+  inverseNorms: Float64Array
+  query: Float64Array
+  scan(from: number, to: number): number
+}
+
+let scanModule: WebAssembly.Module | null | undefined
+
+/**
+ * One WebAssembly instance per cache, its memory laid out as [vectors f32][inverse norms f64]
+ * [query f64]. Undefined where WebAssembly SIMD is missing or the memory cannot be had, and then
+ * the JavaScript scan is used.
+ */
+function simdScan(maxElements: number, dimensions: number): SimdScan | undefined {
+  if (scanModule === undefined) {
+    const bytes = Uint8Array.from(atob(SCAN_WASM_BASE64), c => c.charCodeAt(0))
+    scanModule = typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null
+  }
+  if (!scanModule) return undefined
+  const normsAt = maxElements * dimensions * 4
+  const queryAt = normsAt + maxElements * 8
+  const bytes = queryAt + dimensions * 8
+  try {
+    const instance = new WebAssembly.Instance(scanModule)
+    const { memory, scan } = instance.exports as { memory: WebAssembly.Memory, scan: (rows: number, norms: number, query: number, dims: number, from: number, to: number) => number }
+    const missing = Math.ceil(bytes / 65536) - memory.buffer.byteLength / 65536
+    if (missing > 0) memory.grow(missing)
+    return {
+      vectors: new Float32Array(memory.buffer, 0, maxElements * dimensions),
+      inverseNorms: new Float64Array(memory.buffer, normsAt, maxElements),
+      query: new Float64Array(memory.buffer, queryAt, dimensions),
+      scan: (from, to) => scan(0, normsAt, queryAt, dimensions, from, to),
+    }
+  }
+  catch {
+    return undefined
+  }
 }

@@ -42,6 +42,9 @@ export type FakeHandler = (request: RecordedRequest) => FakeReply | Promise<Fake
 
 export class FakeLLM {
   readonly requests: RecordedRequest[] = []
+  /** Requests being answered right now, and the most there were at once since the last reset. */
+  inFlight = 0
+  maxInFlight = 0
   private readonly queue: FakeReply[] = []
   private handler: FakeHandler = request => ({ text: `echo: ${lastUserText(request).slice(0, 80)}` })
   private server: Server | undefined
@@ -75,6 +78,7 @@ export class FakeLLM {
   reset(): void {
     this.queue.length = 0
     this.requests.length = 0
+    this.maxInFlight = this.inFlight
     this.handler = request => ({ text: `echo: ${lastUserText(request).slice(0, 80)}` })
   }
 
@@ -113,7 +117,11 @@ export class FakeLLM {
     }
     const request: RecordedRequest = { api, path, headers: req.headers, body, aborted: false }
     this.requests.push(request)
-    res.on('close', () => { if (!res.writableFinished) request.aborted = true })
+    this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight)
+    res.on('close', () => {
+      this.inFlight--
+      if (!res.writableFinished) request.aborted = true
+    })
     const reply = this.queue.shift() ?? await this.handler(request)
     if (reply.delayMs) await new Promise(resolve => setTimeout(resolve, reply.delayMs))
     if (reply.reset) {

@@ -7,8 +7,8 @@ export const operationAccuracy = defineEditScorer({
   label: 'Operation accuracy',
   description: 'Share of the expected operations found with the same type, target and, for inserts, position.',
   defaultThreshold: 0.8,
-  analyze({ actual, expected }) {
-    const { matched, unmatched } = matchOperations(actual.operations, expected.operations)
+  analyze({ actual, expected, targets }) {
+    const { matched, unmatched } = matchOperations(actual.operations, expected.operations, targets())
     return { score: ratio(matched, expected.operations.length), matchedOperations: matched, totalExpectedOperations: expected.operations.length, unmatchedOperations: unmatched }
   },
 })

@@ -1,5 +1,5 @@
 import type { Operation } from '../../schema/scorers'
-import { defineEditScorer } from '../edits'
+import { chainOperations, defineEditScorer, type TargetSlots } from '../edits'
 import { ratio } from '../types'
 
 const target = (op: Operation | undefined) => (op ? { targetBlockId: op.targetBlockId ?? null, targetIndex: op.targetIndex ?? null } : null)
@@ -8,32 +8,14 @@ const target = (op: Operation | undefined) => (op ? { targetBlockId: op.targetBl
  * An expected target is found when an unused actual operation aims at the same block id or the
  * same index. A miss is reported next to the actual operation in the same place of the list.
  */
-function compare(actual: readonly Operation[], expected: readonly Operation[]) {
-  const byKey = new Map<string, { items: number[], next: number }>()
-  const index = (key: string, i: number) => {
-    const entry = byKey.get(key)
-    if (entry) entry.items.push(i)
-    else byKey.set(key, { items: [i], next: 0 })
-  }
-  actual.forEach((op, i) => {
-    if (op.targetBlockId !== undefined) index(`id:${op.targetBlockId}`, i)
-    if (op.targetIndex !== undefined) index(`ix:${op.targetIndex}`, i)
-  })
-  const used = new Uint8Array(actual.length)
-  const take = (key: string) => {
-    const entry = byKey.get(key)
-    if (!entry) return false
-    while (entry.next < entry.items.length && used[entry.items[entry.next]!]) entry.next++
-    if (entry.next >= entry.items.length) return false
-    used[entry.items[entry.next++]!] = 1
-    return true
-  }
+function compare(actual: readonly Operation[], expected: readonly Operation[], slots: TargetSlots) {
+  const { take } = chainOperations(actual, slots, 1, () => 0, false)
   const incorrect: Array<{ expected: ReturnType<typeof target>, actual: ReturnType<typeof target> }> = []
   let correct = 0
-  expected.forEach((want, i) => {
-    const hit = (want.targetBlockId !== undefined && take(`id:${want.targetBlockId}`)) || (want.targetIndex !== undefined && take(`ix:${want.targetIndex}`))
+  expected.forEach((want, j) => {
+    const hit = (want.targetBlockId !== undefined && take(slots.expectedId[j]!, 0)) || (want.targetIndex !== undefined && take(slots.expectedIndex[j]!, 0))
     if (hit) correct++
-    else incorrect.push({ expected: target(want), actual: target(actual[i]) })
+    else incorrect.push({ expected: target(want), actual: target(actual[j]) })
   })
   return { correct, incorrect }
 }
@@ -43,8 +25,8 @@ export const targetBlockPrecision = defineEditScorer({
   label: 'Target block precision',
   description: 'Share of the expected targets that an operation aims at (same block id or same index).',
   defaultThreshold: 0.75,
-  analyze({ actual, expected }) {
-    const { correct, incorrect } = compare(actual.operations, expected.operations)
+  analyze({ actual, expected, targets }) {
+    const { correct, incorrect } = compare(actual.operations, expected.operations, targets())
     return { score: ratio(correct, expected.operations.length), correctTargets: correct, totalTargets: expected.operations.length, incorrectTargets: incorrect }
   },
 })

@@ -119,15 +119,33 @@ describe('VectorCache', () => {
     expect(cache.maxSimilarity(vec(0, 1))).toBeCloseTo(1, 6)
   })
 
-  it('scans 1,000 × 384 in well under the 100 ms budget', () => {
+  it('finds the closest of 1,000 × 384 vectors, as a pairwise scan does', () => {
     const cache = new VectorCache()
-    for (let i = 0; i < 1000; i++) cache.add(randomVector(384, i + 1))
-    const query = randomVector(384, 5000)
-    for (let i = 0; i < 50; i++) cache.maxSimilarity(query)
-    const t0 = performance.now()
-    for (let i = 0; i < 20; i++) cache.maxSimilarity(query)
-    // The real target (< 1 ms) is measured by `npm run bench`; here only a gross regression fails.
-    expect((performance.now() - t0) / 20).toBeLessThan(20)
+    const vectors = Array.from({ length: 1000 }, (_, i) => randomVector(384, i + 1))
+    for (const v of vectors) cache.add(v)
+    for (const seed of [5000, 5001, 5002]) {
+      const query = randomVector(384, seed)
+      expect(cache.maxSimilarity(query)).toBeCloseTo(Math.max(...vectors.map(v => cosine(query, v))), 5)
+    }
+    // Its speed (the target is under 1 ms) is measured by `npm run bench`.
+  })
+
+  it('scans the same with WebAssembly SIMD as in plain JavaScript, across the ring\'s wrap', () => {
+    const simd = new VectorCache({ maxElements: 300 })
+    const plain = new VectorCache({ maxElements: 300, simd: false })
+    expect(simd.accelerated).toBe(true)
+    expect(plain.accelerated).toBe(false)
+    expect(new VectorCache({ dimensions: 7 }).accelerated).toBe(false)
+    for (let i = 0; i < 450; i++) {
+      const v = randomVector(384, i + 1)
+      simd.add(v)
+      plain.add(v)
+    }
+    for (let seed = 9000; seed < 9020; seed++) {
+      const query = randomVector(384, seed)
+      expect(simd.maxSimilarity(query)).toBeCloseTo(plain.maxSimilarity(query)!, 12)
+    }
+    expect(simd.maxSimilarity(new Float32Array(384))).toBe(0)
   })
 })
 
