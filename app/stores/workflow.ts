@@ -20,6 +20,9 @@ export interface WorkflowDoc {
 }
 
 const HISTORY_LIMIT = 100
+/** Changes of one group within this time are one undo step. */
+const GROUP_MS = 800
+const lastChange: { group?: string, at: number } = { at: 0 }
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T
 
 /**
@@ -56,20 +59,31 @@ export const useWorkflowStore = defineStore('workflow', {
       this.version = version
       this.saved = JSON.stringify(this.doc)
     },
-    /** Runs a change as one undo step. */
-    change(mutate: (doc: WorkflowDoc) => void) {
-      this.past.push(clone(this.doc))
-      if (this.past.length > HISTORY_LIMIT) this.past.shift()
+    /**
+     * Runs a change as one undo step. Changes with the same `group` in quick succession (a slider
+     * being dragged) make a single step.
+     */
+    change(mutate: (doc: WorkflowDoc) => void, group?: string) {
+      const now = Date.now()
+      const merge = group !== undefined && lastChange.group === group && now - lastChange.at < GROUP_MS && this.past.length > 0
+      lastChange.group = group
+      lastChange.at = now
+      if (!merge) {
+        this.past.push(clone(this.doc))
+        if (this.past.length > HISTORY_LIMIT) this.past.shift()
+      }
       this.future = []
       mutate(this.doc)
     },
     undo() {
+      lastChange.group = undefined
       const previous = this.past.pop()
       if (!previous) return
       this.future.push(clone(this.doc))
       this.doc = previous
     },
     redo() {
+      lastChange.group = undefined
       const next = this.future.pop()
       if (!next) return
       this.past.push(clone(this.doc))
@@ -91,7 +105,7 @@ export const useWorkflowStore = defineStore('workflow', {
         const node = doc.nodes.find(n => n.id === id)!
         Object.assign(node, clone(patch))
         if (patch.pinned && !patch.pinned.length) delete node.pinned
-      })
+      }, `update:${id}:${Object.keys(patch).sort().join(',')}`)
     },
     removeNodes(ids: readonly string[]) {
       if (!ids.length) return

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { workflowSchema, type Workflow } from '../schema/workflow'
-import type { StepRegistry } from '../steps/registry'
+import type { StepSpecs } from '../steps/types'
 import { findReferences } from '../executor/references'
 import { buildGraph, cycles, downstreamOf } from './topology'
 
@@ -51,7 +51,7 @@ export function zodProblems(error: z.ZodError, prefix: string, node?: string): P
 }
 
 /** Checks a workflow definition and reports every problem at once, each naming its node. */
-export function validateWorkflow(raw: unknown, registry: StepRegistry): ValidationResult {
+export function validateWorkflow(raw: unknown, registry: StepSpecs): ValidationResult {
   const parsed = workflowSchema.safeParse(raw)
   if (!parsed.success) {
     const problems = zodProblems(parsed.error, '').map((p) => {

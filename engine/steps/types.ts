@@ -33,7 +33,12 @@ export interface StepContext<C> {
   runsOf(nodeId: string): number
 }
 
-export interface StepDefinition<C = unknown> {
+/**
+ * What a step type declares without running: its config schema and its shape in the graph.
+ * Browser-safe (each step's `spec.ts` imports only zod and schemas), so the editor validates
+ * with exactly the schemas the server uses.
+ */
+export interface StepSpec<C = unknown> {
   type: string
   label: string
   /** One sentence for the editor's palette. */
@@ -45,13 +50,26 @@ export interface StepDefinition<C = unknown> {
   nodeRefFields?: readonly string[]
   /** The config field naming the node this step loops back to; it must lie upstream. */
   loopTargetField?: string
-  /** The branch a pinned output stands for (e.g. a condition's `result`). */
-  branchOf?(output: unknown): string | undefined
   /** `false` for steps whose work cannot be replaced by a fixed output (retry). */
   pinnable?: boolean
+}
+
+/** Step types by name: the registry of runnable steps, or the editor's specs. */
+export interface StepSpecs {
+  get(type: string): StepSpec | undefined
+  types(): string[]
+}
+
+export interface StepDefinition<C = unknown> extends StepSpec<C> {
+  /** The branch a pinned output stands for (e.g. a condition's `result`). */
+  branchOf?(output: unknown): string | undefined
   /** The `provider:model` this config will call, so a missing key is reported before the run. */
   modelOf?(config: C): string | readonly string[] | undefined
   run(ctx: StepContext<C>): Promise<StepOutcome>
+}
+
+export function defineStepSpec<C>(spec: StepSpec<C>): StepSpec<C> {
+  return spec
 }
 
 /** Keeps the config type of each definition while letting the registry hold them together. */

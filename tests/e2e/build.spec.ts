@@ -1,17 +1,5 @@
-import { expect, test, type Page } from '@playwright/test'
-
-async function connect(page: Page, from: string, to: string) {
-  await page.waitForTimeout(200)
-  const source = page.locator(`.vue-flow__node[data-id="${from}"] .vue-flow__handle.source`).first()
-  const target = page.locator(`.vue-flow__node[data-id="${to}"] .vue-flow__handle.target`).first()
-  const a = (await source.boundingBox())!
-  const b = (await target.boundingBox())!
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2)
-  await page.mouse.down()
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 })
-  await page.waitForTimeout(100)
-  await page.mouse.up()
-}
+import { expect, test } from '@playwright/test'
+import { connect } from './helpers'
 
 test('builds a workflow from an empty canvas, undoes and redoes, refuses a cycle, and shows LLM output as text', async ({ page }) => {
   const payload = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'

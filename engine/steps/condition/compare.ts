@@ -1,8 +1,9 @@
 import { JudgeflowError } from '../../errors'
 import { compilePattern } from '../../text/safe-regex'
 
-export const conditionOperators = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'matches', 'truthy'] as const
-export type ConditionOperator = (typeof conditionOperators)[number]
+import type { ConditionOperator } from './spec'
+
+export { conditionOperators, type ConditionOperator } from './spec'
 
 /** Equality over JSON values; a number and a numeric string, or a boolean and "true"/"false", compare by value. */
 export function looseEqual(a: unknown, b: unknown): boolean {

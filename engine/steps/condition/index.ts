@@ -1,21 +1,11 @@
-import { z } from 'zod'
 import { defineStep } from '../types'
-import { compare, conditionOperators } from './compare'
+import { compare } from './compare'
+import { conditionSpec } from './spec'
 
-export const conditionConfigSchema = z.object({
-  left: z.unknown(),
-  op: z.enum(conditionOperators),
-  right: z.unknown().optional(),
-  /** For contains and matches. */
-  ignore_case: z.boolean().optional(),
-})
+export { conditionConfigSchema } from './spec'
 
 export const conditionStep = defineStep({
-  type: 'condition',
-  label: 'Condition',
-  description: 'Compares two values and takes the "true" or "false" branch.',
-  configSchema: conditionConfigSchema,
-  branches: ['true', 'false'],
+  ...conditionSpec,
   branchOf: output => ((output as { result?: unknown } | undefined)?.result ? 'true' : 'false'),
   async run({ config }) {
     const result = compare(config.left, config.op, config.right, { ignoreCase: config.ignore_case })

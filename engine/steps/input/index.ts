@@ -1,19 +1,8 @@
-import { z } from 'zod'
 import { JudgeflowError } from '../../errors'
 import { defineStep } from '../types'
+import { inputSpec, type InputConfig } from './spec'
 
-export const inputFieldSchema = z.object({
-  type: z.enum(['string', 'number', 'boolean', 'object', 'array', 'any']).default('any'),
-  required: z.boolean().default(false),
-  default: z.unknown().optional(),
-  description: z.string().optional(),
-})
-
-export const inputConfigSchema = z.object({
-  /** The run input's fields, by name. */
-  fields: z.record(z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'must be an identifier'), inputFieldSchema).optional(),
-})
-export type InputConfig = z.infer<typeof inputConfigSchema>
+export { inputConfigSchema, inputFieldSchema, type InputConfig } from './spec'
 
 function typeOf(value: unknown): string {
   if (Array.isArray(value)) return 'array'
@@ -42,10 +31,7 @@ export function applyInputFields(config: InputConfig, input: unknown, nodeId: st
 }
 
 export const inputStep = defineStep({
-  type: 'input',
-  label: 'Input',
-  description: 'Starts the flow with the run input; optional fields declare and check its variables.',
-  configSchema: inputConfigSchema,
+  ...inputSpec,
   async run({ config, input, node }) {
     return { output: applyInputFields(config, input, node.id) }
   },

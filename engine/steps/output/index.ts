@@ -1,16 +1,10 @@
-import { z } from 'zod'
 import { defineStep } from '../types'
+import { outputSpec } from './spec'
 
-export const outputConfigSchema = z.object({
-  verdict: z.enum(['pass', 'fail']).optional(),
-  value: z.unknown().optional(),
-})
+export { outputConfigSchema } from './spec'
 
 export const outputStep = defineStep({
-  type: 'output',
-  label: 'Output',
-  description: 'Ends a branch with the run\'s value and, optionally, a pass or fail verdict.',
-  configSchema: outputConfigSchema,
+  ...outputSpec,
   async run({ config }) {
     return { output: { verdict: config.verdict ?? null, value: config.value ?? null } }
   },

@@ -1,27 +1,10 @@
-import { z } from 'zod'
-import { nodeIdSchema } from '../../schema/workflow'
 import { defineStep } from '../types'
+import { retrySpec } from './spec'
 
-export const MAX_RETRY_ATTEMPTS = 20
-
-export const retryConfigSchema = z.object({
-  /** The node to run again, with everything downstream of it. */
-  target: nodeIdSchema,
-  /** Runs of the target in total, the first included. */
-  max_attempts: z.number().int().min(1).max(MAX_RETRY_ATTEMPTS),
-  /** Why the flow retries, shown in the retrying event; may hold references. */
-  reason: z.string().optional(),
-})
+export { MAX_RETRY_ATTEMPTS, retryConfigSchema } from './spec'
 
 export const retryStep = defineStep({
-  type: 'retry',
-  label: 'Retry',
-  description: 'Runs its target and everything after it again, up to max_attempts runs; then takes "exhausted".',
-  configSchema: retryConfigSchema,
-  branches: ['exhausted'],
-  nodeRefFields: ['target'],
-  loopTargetField: 'target',
-  pinnable: false,
+  ...retrySpec,
   async run({ config, runsOf }) {
     const runs = runsOf(config.target)
     if (runs >= config.max_attempts) return { output: { attempt: runs, exhausted: true }, branch: 'exhausted' }

@@ -1,0 +1,47 @@
+/** The metric suite in TOML, both ways. Browser-safe: the editor imports and exports suites with it. */
+import { parse, stringify } from 'smol-toml'
+import { JudgeflowError } from '../errors'
+
+/**
+ * The metric suite's TOML (agent-output-evaluator-spec): `[llm_default]` and `[[metrics]]`
+ * (also `[[metric]]`), each metric with name, weight, model (or provider + model),
+ * system_instruction, temperature, max_tokens, max_retries. Top-level `default_model` /
+ * `default_provider` are read as `[llm_default]` model / provider. Other top-level keys
+ * (pass_threshold, include_feedback, concurrency, sequential…) are evaluator settings.
+ */
+export function parseMetricSuiteToml(text: string, source = 'the TOML config'): Record<string, unknown> {
+  let data: Record<string, unknown>
+  try {
+    data = parse(text) as Record<string, unknown>
+  }
+  catch (error) {
+    throw new JudgeflowError('INVALID_CONFIG', `${source} is not valid TOML: ${(error as Error).message.split('\n')[0]}`)
+  }
+  const { metrics, metric, llm_default, default_model, default_provider, ...rest } = data
+  if (metrics !== undefined && metric !== undefined) throw new JudgeflowError('INVALID_CONFIG', `${source} has both [[metrics]] and [[metric]]: use one`)
+  const llmDefault = { ...(llm_default as Record<string, unknown> | undefined) }
+  if (default_model !== undefined) llmDefault.model ??= default_model
+  if (default_provider !== undefined) llmDefault.provider ??= default_provider
+  return {
+    evaluation_type: 'metrics',
+    ...rest,
+    ...(Object.keys(llmDefault).length ? { llm_default: llmDefault } : {}),
+    ...(metrics ?? metric ? { metrics: metrics ?? metric } : {}),
+  }
+}
+
+/**
+ * The TOML of a metrics config: evaluator settings at the top, then `[llm_default]` and one
+ * `[[metrics]]` table per metric. Reading it back gives the same config.
+ */
+export function metricSuiteToToml(config: Record<string, unknown>): string {
+  const { evaluation_type: _type, llm_default, metrics, ...settings } = config
+  const top = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined && v !== null && typeof v !== 'object'))
+  return stringify({
+    ...top,
+    ...(llm_default && Object.keys(llm_default).length ? { llm_default: dropUndefined(llm_default as Record<string, unknown>) } : {}),
+    ...(Array.isArray(metrics) && metrics.length ? { metrics: metrics.map(m => dropUndefined(m as Record<string, unknown>)) } : {}),
+  }) + '\n'
+}
+
+const dropUndefined = (value: Record<string, unknown>) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== ''))

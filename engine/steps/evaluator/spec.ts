@@ -1,0 +1,36 @@
+import { z } from 'zod'
+import { evaluatorConfigSchema } from '../../schema/evaluator'
+import { defineStepSpec } from '../types'
+
+/** The evaluator's config plus what it judges; `config_file` (JSON or TOML) is read at each evaluation. */
+export const evaluatorStepConfigSchema = z.object({
+  content: z.unknown().optional(),
+  context: z.unknown().optional(),
+  reference: z.unknown().optional(),
+  candidates: z.unknown().optional(),
+  /** Scorers: the output, what was expected, and the data before the edit. Trace: the reasoning trace. */
+  actual: z.unknown().optional(),
+  expected: z.unknown().optional(),
+  original: z.unknown().optional(),
+  trace: z.unknown().optional(),
+  config_file: z.string().min(1).optional(),
+}).passthrough().superRefine((value, ctx) => {
+  if (value.config_file) return
+  // In a step, `trace` is the data to score; the evaluator's trace settings go under `trace_options`.
+  const { content: _c, context: _x, reference: _r, candidates: _k, actual: _a, expected: _e, original: _o, trace: _t, config_file: _f, trace_options, ...config } = value
+  const parsed = evaluatorConfigSchema.safeParse({ ...config, ...(trace_options ? { trace: trace_options } : {}) })
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const path = issue.path[0] === 'trace' ? ['trace_options', ...issue.path.slice(1)] : issue.path
+      ctx.addIssue({ code: 'custom', path, message: issue.message })
+    }
+  }
+})
+export type EvaluatorStepConfig = z.infer<typeof evaluatorStepConfigSchema>
+
+export const evaluatorSpec = defineStepSpec({
+  type: 'evaluator',
+  label: 'Evaluator',
+  description: 'Judges LLM output (scoring, criteria, rubric, comparison or a metric suite) and decides pass or fail.',
+  configSchema: evaluatorStepConfigSchema,
+})

@@ -1,0 +1,22 @@
+import { z } from 'zod'
+import { defineStepSpec } from '../types'
+
+export const inputFieldSchema = z.object({
+  type: z.enum(['string', 'number', 'boolean', 'object', 'array', 'any']).default('any'),
+  required: z.boolean().default(false),
+  default: z.unknown().optional(),
+  description: z.string().optional(),
+})
+
+export const inputConfigSchema = z.object({
+  /** The run input's fields, by name. */
+  fields: z.record(z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'must be an identifier'), inputFieldSchema).optional(),
+})
+export type InputConfig = z.infer<typeof inputConfigSchema>
+
+export const inputSpec = defineStepSpec({
+  type: 'input',
+  label: 'Input',
+  description: 'Starts the flow with the run input; optional fields declare and check its variables.',
+  configSchema: inputConfigSchema,
+})

@@ -1,0 +1,36 @@
+import type { Page } from '@playwright/test'
+
+/** Drags from a node's output handle (a branch's, when given) to another node's input handle. */
+export async function connect(page: Page, from: string, to: string, branch?: string) {
+  await page.waitForTimeout(150)
+  const handle = branch ? `.vue-flow__handle.source[data-handleid="${branch}"]` : '.vue-flow__handle.source'
+  const source = page.locator(`.vue-flow__node[data-id="${from}"] ${handle}`).first()
+  const target = page.locator(`.vue-flow__node[data-id="${to}"] .vue-flow__handle.target`).first()
+  const a = (await source.boundingBox())!
+  const b = (await target.boundingBox())!
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 })
+  await page.waitForTimeout(100)
+  await page.mouse.up()
+}
+
+/** Fills a field and commits it (the editor commits on change). */
+export async function setField(page: Page, label: string, value: string) {
+  const field = page.getByLabel(label, { exact: true })
+  await field.fill(value)
+  await field.press('Tab')
+}
+
+/** Types into a reference field until the completion list offers `path`, then picks it with Enter. */
+export async function completeReference(page: Page, label: string, typed: string, path: string) {
+  const field = page.getByLabel(label, { exact: true })
+  await field.click()
+  await field.pressSequentially(typed)
+  const list = page.getByRole('listbox', { name: `References for ${label}` })
+  const option = list.getByRole('option', { name: new RegExp(`^\\{\\{${path.replace(/[.[\]]/g, '\\$&')}\\}\\}`) })
+  await option.waitFor()
+  while ((await option.getAttribute('aria-selected')) !== 'true') await field.press('ArrowDown')
+  await field.press('Enter')
+  await field.press('Tab')
+}

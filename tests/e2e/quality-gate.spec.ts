@@ -1,0 +1,102 @@
+import { expect, test } from '@playwright/test'
+import { completeReference, connect, setField } from './helpers'
+
+const WEAK = 'I am not sure. Maybe look at the documentation.'
+const GOOD = 'To reset your password: 1. Open Settings and choose "Forgot password". 2. Enter your email address. 3. Follow the link in the email to set a new password.'
+
+test('builds a quality gate from an empty canvas, configures a rubric evaluator, fails once, passes on retry, and reads the scores', async ({ page }) => {
+  test.setTimeout(120_000)
+  await page.goto('/')
+  await page.getByRole('button', { name: 'New workflow' }).click()
+  await expect(page.getByTestId('node-in')).toBeVisible()
+  await page.getByLabel('Workflow name').fill('Support answer gate')
+  await page.getByLabel('Workflow name').press('Tab')
+  for (const type of ['llm', 'evaluator', 'condition', 'retry', 'output', 'output']) await page.getByTestId(`add-${type}`).click()
+  await page.getByRole('button', { name: 'Auto-layout' }).click()
+  await connect(page, 'in', 'llm')
+  await connect(page, 'llm', 'evaluator')
+  await connect(page, 'evaluator', 'condition')
+  await page.getByRole('button', { name: 'Auto-layout' }).click()
+  await connect(page, 'condition', 'output', 'true')
+  await connect(page, 'condition', 'retry', 'false')
+  await page.getByRole('button', { name: 'Auto-layout' }).click()
+  await connect(page, 'retry', 'output_2', 'exhausted')
+  await expect(page.locator('.vue-flow__edge')).toHaveCount(6)
+
+  // The run input: one declared field.
+  await page.getByTestId('node-in').click()
+  await setField(page, 'fields', '{"question": {"type": "string", "default": "How do I reset my password?"}}')
+
+  // The LLM step, with two pinned outputs: a weak first answer and a good second one.
+  await page.getByTestId('node-llm').click()
+  await setField(page, 'model', 'openai:gpt-4o-mini')
+  await completeReference(page, 'prompt', 'Answer the question: {{in', 'input.question')
+  await expect(page.getByLabel('prompt', { exact: true })).toHaveValue('Answer the question: {{input.question}}')
+  await setField(page, 'Pinned outputs', `${WEAK}\n${GOOD}`)
+
+  // The evaluator: a rubric with two weighted criteria, a threshold and grades.
+  await page.getByTestId('node-evaluator').click()
+  await page.getByLabel('Evaluation type').selectOption('rubric')
+  await page.getByLabel('Judge model').selectOption('local:heuristic')
+  await page.getByRole('button', { name: 'Add criterion' }).click()
+  await page.getByRole('button', { name: 'Add criterion' }).click()
+  await setField(page, 'Criterion 1 name', 'relevance')
+  await setField(page, 'Criterion 1 description', 'Answers the question that was asked')
+  await setField(page, 'Criterion 2 name', 'completeness')
+  await setField(page, 'Criterion 2 description', 'Covers the steps needed')
+  await page.getByLabel('Criterion 1 weight').fill('0.6')
+  await expect(page.getByTestId('weight-sum')).toHaveText('0.60')
+  await page.getByLabel('Criterion 2 weight').fill('0.4')
+  await expect(page.getByTestId('weight-sum')).toHaveText('1.00')
+  await page.getByLabel('Pass threshold').fill('0.6')
+  await page.getByRole('button', { name: 'Start from A/B/C/F' }).click()
+  await expect(page.getByLabel('Grade 4', { exact: true })).toHaveValue('F')
+  await expect(page.getByTestId('rubric-issues')).toHaveCount(0)
+  await completeReference(page, 'content', '{{steps.', 'steps.llm.text')
+  await completeReference(page, 'context', '{{', 'input.question')
+  await expect(page.getByLabel('content', { exact: true })).toHaveValue('{{steps.llm.text}}')
+
+  // The gate: pass on true, retry the LLM on false, fail when retries run out.
+  await page.getByTestId('node-condition').click()
+  await completeReference(page, 'left', '{{steps.evaluator.pa', 'steps.evaluator.passed')
+  await page.getByLabel('op', { exact: true }).selectOption('eq')
+  await setField(page, 'right', 'true')
+  await page.getByTestId('node-retry').click()
+  await setField(page, 'target', 'llm')
+  await setField(page, 'max_attempts', '3')
+  await page.getByTestId('node-output').click()
+  await page.getByLabel('verdict', { exact: true }).selectOption('pass')
+  await page.getByTestId('node-output_2').click()
+  await page.getByLabel('verdict', { exact: true }).selectOption('fail')
+  await expect(page.getByText('0 problems')).toBeVisible()
+  await page.keyboard.press('Control+s')
+  await expect(page.getByRole('status').first()).toContainText('Saved version 2')
+  await page.screenshot({ path: 'test-results/e2e/quality-gate-built.png' })
+
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect(page.getByLabel('Run input')).toHaveValue(/How do I reset my password\?/)
+  await page.getByRole('button', { name: 'Start run' }).click()
+  await expect(page.getByTestId('run-verdict')).toHaveText('pass', { timeout: 15_000 })
+  await expect(page.getByTestId('status-llm')).toContainText('attempt 2')
+
+  // The retry timeline: attempt 1 failed the gate, attempt 2 passed it, with the scores.
+  const timeline = page.getByTestId('retry-timeline')
+  await expect(timeline.getByTestId('attempt-1')).toBeVisible()
+  await expect(timeline.getByTestId('attempt-2')).toBeVisible()
+  await expect(timeline.getByRole('img')).toHaveAttribute('aria-label', /evaluator: 0\.08 → 0\.97/)
+
+  const judge = page.getByTestId('inspect-evaluator')
+  await expect(judge).toContainText('2 attempts')
+  await judge.getByText('attempt 1: succeeded').click()
+  const first = judge.getByTestId('evaluator-result').first()
+  await expect(first).toContainText('failed')
+  await expect(first).toContainText('grade F')
+  await judge.getByText('attempt 2: succeeded').click()
+  const second = judge.getByTestId('evaluator-result').last()
+  await expect(second).toContainText('passed')
+  await expect(second).toContainText('grade A')
+  await expect(second.getByRole('meter', { name: 'Overall score' })).toHaveAttribute('aria-valuenow', '0.97')
+  await expect(second).toContainText('relevance')
+  await expect(second).toContainText('completeness')
+  await page.screenshot({ path: 'test-results/e2e/quality-gate-run.png', fullPage: true })
+})

@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { metricSuiteToToml, parseMetricSuiteToml } from '../../../engine/evaluator/metric-suite-toml'
+
+describe('metric suite TOML, both ways', () => {
+  it('exports a config that reads back the same, and keeps the example file\'s meaning', () => {
+    const config = parseMetricSuiteToml(readFileSync('examples/evaluator.toml', 'utf8'))
+    expect(config).toEqual({
+      evaluation_type: 'metrics',
+      pass_threshold: 0.7,
+      llm_default: { model: 'local:heuristic', temperature: 0, max_retries: 3 },
+      metrics: [{ name: 'Relevance', weight: 0.5 }, { name: 'ClarityCoherence', weight: 0.3 }, { name: 'Coverage', weight: 0.2 }],
+    })
+    const text = metricSuiteToToml(config)
+    expect(text).toContain('[[metrics]]\nname = "Relevance"\nweight = 0.5')
+    expect(parseMetricSuiteToml(text)).toEqual(config)
+  })
+
+  it('leaves out empty fields and non-suite settings that TOML cannot hold', () => {
+    const text = metricSuiteToToml({ evaluation_type: 'metrics', include_feedback: false, criteria: [{ name: 'x' }], metrics: [{ name: 'Coverage', weight: 1, model: '', system_instruction: undefined }] })
+    expect(parseMetricSuiteToml(text)).toEqual({ evaluation_type: 'metrics', include_feedback: false, metrics: [{ name: 'Coverage', weight: 1 }] })
+  })
+
+  it('names the problem in bad TOML', () => {
+    expect(() => parseMetricSuiteToml('[[metrics]\nname = 1', 'suite.toml')).toThrow(/^suite\.toml is not valid TOML: /)
+  })
+})
