@@ -14,6 +14,7 @@ export default defineNuxtConfig({
   app: {
     head: {
       title: 'judgeflow',
+      htmlAttrs: { lang: 'en' },
       meta: [{ name: 'viewport', content: 'width=device-width, initial-scale=1' }],
     },
   },

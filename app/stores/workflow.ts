@@ -20,6 +20,8 @@ export interface WorkflowDoc {
 }
 
 const HISTORY_LIMIT = 100
+/** What a new step starts with: enough for its form to show what it is. */
+const STARTING_CONFIG: Record<string, Record<string, unknown>> = { evaluator: { evaluation_type: 'scoring' } }
 /** Changes of one group within this time are one undo step. */
 const GROUP_MS = 800
 const lastChange: { group?: string, at: number } = { at: 0 }
@@ -89,7 +91,7 @@ export const useWorkflowStore = defineStore('workflow', {
       this.past.push(clone(this.doc))
       this.doc = next
     },
-    addNode(type: string, position: { x: number, y: number }, config: Record<string, unknown> = {}): string {
+    addNode(type: string, position: { x: number, y: number }, config: Record<string, unknown> = STARTING_CONFIG[type] ?? {}): string {
       const id = freshId(type, new Set(this.doc.nodes.map(n => n.id)))
       this.change(doc => doc.nodes.push({ id, type, config: clone(config), position }))
       this.selected = [id]

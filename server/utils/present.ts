@@ -18,7 +18,7 @@ export function presentWorkflow(workflow: WorkflowWithDefinition, registry: Step
 function presentStep(row: StepRunRow) {
   return {
     attempt: row.attempt, status: row.status, input: row.input, output: row.output, branch: row.branch, error: row.error,
-    reason: row.reason, usage: row.usage, cached: row.cached, pinned: row.pinned,
+    reason: row.reason, rerun: row.rerun, usage: row.usage, cached: row.cached, pinned: row.pinned,
     started_at: row.startedAt, finished_at: row.finishedAt, duration_ms: row.durationMs,
   }
 }

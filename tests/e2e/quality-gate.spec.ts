@@ -73,8 +73,19 @@ test('builds a quality gate from an empty canvas, configures a rubric evaluator,
   await expect(page.getByRole('status').first()).toContainText('Saved version 2')
   await page.screenshot({ path: 'test-results/e2e/quality-gate-built.png' })
 
+  // What was saved is what the forms show.
+  const saved = await (await page.request.get(`/api/workflows/${page.url().split('/').pop()}`)).json()
+  const node = (id: string) => saved.definition.nodes.find((n: { id: string }) => n.id === id)
+  expect(node('evaluator').config).toEqual({
+    evaluation_type: 'rubric', model: 'local:heuristic', pass_threshold: 0.6, content: '{{steps.llm.text}}', context: '{{input.question}}',
+    criteria: [{ name: 'relevance', description: 'Answers the question that was asked', weight: 0.6 }, { name: 'completeness', description: 'Covers the steps needed', weight: 0.4 }],
+    rubric: { grades: [{ grade: 'A', min_score: 0.9 }, { grade: 'B', min_score: 0.8 }, { grade: 'C', min_score: 0.7 }, { grade: 'F', min_score: 0 }] },
+  })
+  expect(node('llm').pinned).toEqual([WEAK, GOOD])
+  expect(node('condition').config).toEqual({ left: '{{steps.evaluator.passed}}', op: 'eq', right: true })
+
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect(page.getByLabel('Run input')).toHaveValue(/How do I reset my password\?/)
+  await expect(page.getByRole('textbox', { name: 'question' })).toHaveValue('How do I reset my password?')
   await page.getByRole('button', { name: 'Start run' }).click()
   await expect(page.getByTestId('run-verdict')).toHaveText('pass', { timeout: 15_000 })
   await expect(page.getByTestId('status-llm')).toContainText('attempt 2')

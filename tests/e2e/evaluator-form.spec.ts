@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test'
+
+test('the evaluator form: Try it, the metric suite in TOML, scorer presets; nodes copied into another workflow', async ({ page }) => {
+  test.setTimeout(60_000)
+  await page.goto('/')
+  await page.getByRole('button', { name: 'New workflow' }).click()
+  await page.getByTestId('add-evaluator').click()
+  await page.getByTestId('node-evaluator').click()
+
+  // Try it: the offline judge scores pasted text with the form's settings.
+  await page.getByLabel('Judge model').selectOption('local:heuristic')
+  const tryIt = page.getByTestId('try-it')
+  await tryIt.getByText('Try it').click()
+  await tryIt.getByLabel('Try content').fill('To reset your password, open Settings, choose "Forgot password" and follow the emailed link.')
+  await tryIt.getByLabel('Try context').fill('How do I reset my password?')
+  await tryIt.getByRole('button', { name: 'Evaluate' }).click()
+  await expect(tryIt.getByTestId('evaluator-result')).toContainText(/passed|failed/)
+  await expect(tryIt.getByRole('meter', { name: 'Overall score' })).toHaveAttribute('aria-valuenow', /^(0(\.\d+)?|1)$/)
+
+  // The metric suite: the default three, exported as TOML; a pasted suite replaces it.
+  await page.getByLabel('Evaluation type').selectOption('metrics')
+  const suite = page.getByTestId('metric-suite')
+  await suite.getByRole('button', { name: 'Use the default three' }).click()
+  await suite.getByText('TOML import / export').click()
+  await expect(suite.getByTestId('metric-suite-toml')).toHaveValue(/\[\[metrics\]\]\nname = "ClarityCoherence"\nweight = 0\.333/)
+  await suite.getByLabel('TOML to import').fill('[llm_default]\nmodel = "local:heuristic"\n\n[[metrics]]\nname = "Relevance"\nweight = 0.7\n\n[[metrics]]\nname = "Coverage"\nweight = 0.3\n')
+  await suite.getByRole('button', { name: 'Import pasted TOML' }).click()
+  await expect(suite.getByRole('status')).toHaveText('Imported 2 metrics from the pasted TOML.')
+  await expect(suite.getByLabel('Metric 1', { exact: true })).toHaveValue('Relevance')
+  await expect(suite.getByLabel('Metric 2', { exact: true })).toHaveValue('Coverage')
+  await expect(suite.getByLabel('Default metric model')).toHaveValue('local:heuristic')
+  await suite.getByLabel('TOML to import').fill('[[metrics]\nname = 1')
+  await suite.getByRole('button', { name: 'Import pasted TOML' }).click()
+  await expect(suite.getByRole('status')).toContainText('the pasted TOML is not valid TOML')
+
+  // Scorers: a preset by name, then its list copied in for editing.
+  await page.getByLabel('Evaluation type').selectOption('scorers')
+  const scorers = page.getByTestId('scorer-list')
+  await scorers.getByLabel('Scorer preset').selectOption('strict')
+  await expect(scorers).toContainText('Anti-hallucination')
+  await scorers.getByRole('button', { name: 'Customize this preset' }).click()
+  await expect(scorers.getByLabel(/^Scorer \d+ type$/)).toHaveCount(4)
+  await expect(scorers.getByLabel('Scorer 4 type')).toHaveValue('anti-hallucination')
+  await scorers.getByLabel('Scorer 4 options').fill('not json')
+  await scorers.getByLabel('Scorer 4 options').press('Tab')
+  await expect(scorers).toContainText('options: ')
+  await page.screenshot({ path: 'test-results/e2e/evaluator-form.png', fullPage: true })
+
+  // Copy the evaluator, save, and paste it into another workflow.
+  await page.getByTestId('node-evaluator').click()
+  await page.keyboard.press('Control+c')
+  await page.keyboard.press('Control+s')
+  await expect(page.getByRole('status').first()).toContainText('Saved version 2')
+  await page.getByRole('link', { name: '← Workflows' }).click()
+  await page.getByTestId('template-ab-test').click()
+  await expect(page.getByTestId('node-judge')).toBeVisible()
+  await page.getByTestId('node-judge').click()
+  await page.keyboard.press('Control+v')
+  await expect(page.getByTestId('node-evaluator')).toBeVisible()
+  await page.getByTestId('node-evaluator').click()
+  await expect(page.getByLabel('Evaluation type')).toHaveValue('scorers')
+})
