@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia'
-import { freshId, wouldCycle } from '~/utils/graph'
+import { connectionProblem, freshId } from '~/utils/graph'
 
 export interface DocNode {
   id: string
@@ -124,8 +124,8 @@ export const useWorkflowStore = defineStore('workflow', {
     /** Adds an edge, or says why it cannot be added. */
     connect(edge: DocEdge): string | null {
       if (!this.nodeById(edge.from) || !this.nodeById(edge.to)) return 'both ends must be nodes of this workflow'
-      if (wouldCycle(this.doc.edges, edge.from, edge.to)) return `${edge.from} → ${edge.to} would make a cycle; loop back with a retry node's target instead`
-      if (this.doc.edges.some(e => e.from === edge.from && e.to === edge.to && (e.when ?? '') === (edge.when ?? ''))) return 'these nodes are already connected'
+      const problem = connectionProblem(this.doc.edges, edge.from, edge.to, edge.when)
+      if (problem) return problem
       this.change(doc => doc.edges.push(edge.when ? { ...edge } : { from: edge.from, to: edge.to }))
       return null
     },

@@ -24,3 +24,19 @@ export function freshId(type: string, taken: ReadonlySet<string>): string {
   if (!taken.has(base)) return base
   for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`
 }
+
+/**
+ * Why an edge cannot be added, or null when it can: a loop of edges, a duplicate, or both branches
+ * of one step into the same step (it would run on either branch: connect it after the branching
+ * step instead).
+ */
+export function connectionProblem(edges: readonly GraphEdge[], from: string, to: string, when?: string): string | null {
+  if (from === to) return `${from} cannot feed itself; loop back with a retry node's target instead`
+  if (wouldCycle(edges, from, to)) return `${from} → ${to} would make a cycle; loop back with a retry node's target instead`
+  const between = edges.filter(e => e.from === from && e.to === to)
+  if (between.some(e => (e.when ?? '') === (when ?? ''))) return 'these nodes are already connected'
+  const other = between.find(e => e.when !== undefined && when !== undefined && e.when !== when)
+  if (other) return `${to} already gets the "${other.when}" branch of ${from}; joining it to the "${when}" branch too would run it on every path — connect it to a step after ${from} instead`
+  if (between.length && (when === undefined) !== (between[0]!.when === undefined)) return `${to} is already connected to ${from}${between[0]!.when ? ` on its "${between[0]!.when}" branch` : ''}`
+  return null
+}
