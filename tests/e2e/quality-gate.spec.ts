@@ -25,7 +25,10 @@ test('builds a quality gate from an empty canvas, configures a rubric evaluator,
 
   // The run input: one declared field.
   await page.getByTestId('node-in').click()
-  await setField(page, 'fields', '{"question": {"type": "string", "default": "How do I reset my password?"}}')
+  await page.getByRole('button', { name: 'Add input field' }).click()
+  await setField(page, 'Input field 1 name', 'question')
+  await setField(page, 'Input field 1 default', 'How do I reset my password?')
+  await setField(page, 'Input field 1 description', 'The user question')
 
   // The LLM step, with two pinned outputs: a weak first answer and a good second one.
   await page.getByTestId('node-llm').click()
@@ -69,6 +72,7 @@ test('builds a quality gate from an empty canvas, configures a rubric evaluator,
   await page.getByTestId('node-output_2').click()
   await page.getByLabel('verdict', { exact: true }).selectOption('fail')
   await expect(page.getByText('0 problems')).toBeVisible()
+  await page.getByRole('button', { name: 'Auto-layout' }).click()
   await page.keyboard.press('Control+s')
   await expect(page.getByRole('status').first()).toContainText('Saved version 2')
   await page.screenshot({ path: 'test-results/e2e/quality-gate-built.png' })
@@ -82,6 +86,7 @@ test('builds a quality gate from an empty canvas, configures a rubric evaluator,
     rubric: { grades: [{ grade: 'A', min_score: 0.9 }, { grade: 'B', min_score: 0.8 }, { grade: 'C', min_score: 0.7 }, { grade: 'F', min_score: 0 }] },
   })
   expect(node('llm').pinned).toEqual([WEAK, GOOD])
+  expect(node('in').config).toEqual({ fields: { question: { type: 'string', default: 'How do I reset my password?', description: 'The user question' } } })
   expect(node('condition').config).toEqual({ left: '{{steps.evaluator.passed}}', op: 'eq', right: true })
 
   await page.getByRole('button', { name: 'Run', exact: true }).click()
