@@ -1,6 +1,7 @@
 import { JudgeflowError } from '../engine'
 import { processIo, type Io } from './io'
 import { evalCommand } from './commands/eval'
+import { experimentCommand } from './commands/experiment'
 import { runCommand } from './commands/run'
 import { validateCommand } from './commands/validate'
 
@@ -10,6 +11,7 @@ Usage:
   judgeflow validate <workflow.json>
   judgeflow run <workflow.json> [--input <file.json>] [--input-json '<json>'] [--db <path>] [--no-cache]
   judgeflow eval --config <file.json|file.toml> --input <file.json>
+  judgeflow experiment report <judgments.json> [--markdown]
 
 Exit codes: 0 ok (verdict pass or none; eval: passed), 1 verdict fail (eval: not passed), 2 invalid input or error.
 Keys come from the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY (and OPENAI_BASE_URL, ANTHROPIC_BASE_URL).`
@@ -21,6 +23,7 @@ export async function main(argv: string[], io: Io = processIo, env: Record<strin
       case 'validate': return validateCommand(args, io)
       case 'run': return await runCommand(args, io, env)
       case 'eval': return await evalCommand(args, io, env)
+      case 'experiment': return experimentCommand(args, io)
       case undefined:
       case '-h':
       case '--help':
@@ -28,7 +31,7 @@ export async function main(argv: string[], io: Io = processIo, env: Record<strin
         io.out(USAGE)
         return command === undefined ? 2 : 0
       default:
-        io.err(`Unknown command "${command}". Commands: validate, run, eval.`)
+        io.err(`Unknown command "${command}". Commands: validate, run, eval, experiment.`)
         return 2
     }
   }

@@ -125,3 +125,27 @@ describe('npx judgeflow', () => {
     expect(JSON.parse(failing.stdout).scorer_results.map((r: { passed: boolean }) => r.passed)).toEqual([false, false, false, false])
   })
 })
+
+describe('judgeflow experiment report', () => {
+  it('computes the report of the example judgments: JSON (exit 0) and a Markdown table', async () => {
+    const json = await judgeflow(['experiment', 'report', 'examples/experiment-judgments.json'], {}, true)
+    expect(json.code).toBe(0)
+    const report = JSON.parse(json.stdout)
+    expect(report.variants.v1).toMatchObject({ overall_mean: 2.5, overall_sd: 0.7071 })
+    expect(report.comparisons[0]).toMatchObject({ variant: 'v2', adjusted_diff: 0.9375, decision: 'current_best' })
+    expect(report.recommendation.adopt).toBe('v1')
+    const markdown = await judgeflow(['experiment', 'report', 'examples/experiment-judgments.json', '--markdown'])
+    expect(markdown.code).toBe(0)
+    expect(markdown.stdout).toContain('**Recommendation: keep the current best (v1).**')
+    expect(markdown.stdout).toContain('| adjacent | 0.5 | **0.125** (regression) |')
+  })
+
+  it('exit 2 with the bad field named', async () => {
+    const broken = JSON.parse(readFileSync(join(root, 'examples/experiment-judgments.json'), 'utf8'))
+    broken.judgments[0].problems.A1 = 'maybe'
+    const result = await judgeflow(['experiment', 'report', file('bad-judgments.json', broken)])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('judgments[0].problems.A1.mark: "maybe" is not a mark')
+    expect((await judgeflow(['experiment', 'summarize'])).code).toBe(2)
+  })
+})

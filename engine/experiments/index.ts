@@ -1,0 +1,4 @@
+export * from './schema'
+export * from './stats'
+export * from './recommend'
+export * from './markdown'

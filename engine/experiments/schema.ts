@@ -1,0 +1,74 @@
+import { z } from 'zod'
+
+/**
+ * Experiments (variant-scoring rubric): fixed test documents with answer keys, prompt variants,
+ * and per-problem judgments. Browser-safe.
+ */
+
+/** ○ detected (1.0), △ partly detected (0.5), × missed (0.0). ASCII spellings are accepted. */
+export const MARKS = { '○': 1, '△': 0.5, '×': 0 } as const
+export type Mark = keyof typeof MARKS
+const MARK_ALIASES: Record<string, Mark> = { '○': '○', 'o': '○', 'O': '○', 'detected': '○', '△': '△', 'partial': '△', '^': '△', '×': '×', 'x': '×', 'X': '×', 'missed': '×' }
+export const markSchema = z.string().transform((value, ctx) => {
+  const mark = MARK_ALIASES[value.trim()]
+  if (!mark) ctx.addIssue({ code: 'custom', message: `"${value}" is not a mark: use ○ (or o, detected), △ (or partial) or × (or x, missed)` })
+  return mark ?? '×'
+})
+
+export const severities = ['critical', 'major', 'minor'] as const
+
+export const problemSchema = z.object({
+  id: z.string().min(1, 'is required'),
+  category: z.string().min(1, 'is required'),
+  severity: z.enum(severities).optional(),
+  /** What a finding must say to count as ○ (all of it). */
+  criteria: z.string().optional(),
+  description: z.string().optional(),
+})
+export type Problem = z.infer<typeof problemSchema>
+
+export const testDocumentSchema = z.object({
+  id: z.string().min(1, 'is required'),
+  title: z.string().optional(),
+  /** The document under review; optional in a judgments file, which only needs the answer key. */
+  text: z.string().optional(),
+  problems: z.array(problemSchema).min(1, 'needs at least one problem in its answer key'),
+  /** Findings outside the key that would earn a bonus (3–5 per document in the seed). */
+  bonus_candidates: z.array(z.string()).optional(),
+})
+export type TestDocument = z.infer<typeof testDocumentSchema>
+
+const findingSchema = z.preprocess(value => (typeof value === 'string' ? { finding: value } : value), z.object({ finding: z.string(), reason: z.string().default('') }))
+
+export const judgmentSchema = z.object({
+  variant: z.string().min(1, 'is required'),
+  document: z.string().min(1, 'is required'),
+  run: z.number().int().min(1),
+  /** Per answer-key problem: its mark, with the judge's (or the reviewer's) reason. */
+  problems: z.record(z.string(), z.preprocess(
+    value => (typeof value === 'string' ? { mark: value } : value),
+    z.object({ mark: markSchema, reason: z.string().default('') }),
+  )),
+  bonuses: z.array(findingSchema).default([]),
+  penalties: z.array(findingSchema).default([]),
+})
+export type Judgment = z.infer<typeof judgmentSchema>
+
+/** A previous round, from history (seed §5: the current best is not re-run). */
+export const roundSummarySchema = z.object({
+  round: z.number().int().min(1),
+  /** The best variant after the round, and how much the round improved on the best before it. */
+  best: z.string(),
+  improvement: z.number(),
+  best_mean: z.number().optional(),
+})
+export type RoundSummary = z.infer<typeof roundSummarySchema>
+
+export const judgmentsFileSchema = z.object({
+  experiment: z.string().default('experiment'),
+  current_best: z.string().min(1, 'is required: the variant the others are compared with'),
+  documents: z.array(testDocumentSchema).min(1, 'needs at least one document'),
+  judgments: z.array(judgmentSchema).min(1, 'needs at least one judgment'),
+  history: z.array(roundSummarySchema).default([]),
+})
+export type JudgmentsFile = z.infer<typeof judgmentsFileSchema>
