@@ -82,3 +82,29 @@ export const appSettings = sqliteTable('app_settings', {
   key: text('key').primaryKey(),
   value: text('value', { mode: 'json' }).$type<unknown>(),
 })
+
+/** Experiments: test documents with answer keys and prompt variants (the variant-scoring rubric). */
+export const experiments = sqliteTable('experiments', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  definition: text('definition', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
+  currentBest: text('current_best').notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+})
+
+/** Every round is kept: its runs, its judgments (corrected ones included) and its report. */
+export const experimentRounds = sqliteTable('experiment_rounds', {
+  id: text('id').primaryKey(),
+  experimentId: text('experiment_id').notNull().references(() => experiments.id, { onDelete: 'cascade' }),
+  number: integer('number').notNull(),
+  status: text('status').notNull(),
+  /** The current best when the round started; the variants judged in it. */
+  currentBest: text('current_best').notNull(),
+  runs: text('runs', { mode: 'json' }).notNull().$type<Array<{ variant: string, document: string, run: number, run_id: string }>>(),
+  judgments: text('judgments', { mode: 'json' }).notNull().$type<unknown[]>(),
+  report: text('report', { mode: 'json' }).$type<Record<string, unknown>>(),
+  error: text('error', { mode: 'json' }).$type<unknown>(),
+  createdAt: integer('created_at').notNull(),
+  finishedAt: integer('finished_at'),
+}, t => [uniqueIndex('experiment_rounds_number').on(t.experimentId, t.number)])

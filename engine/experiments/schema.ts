@@ -72,3 +72,37 @@ export const judgmentsFileSchema = z.object({
   history: z.array(roundSummarySchema).default([]),
 })
 export type JudgmentsFile = z.infer<typeof judgmentsFileSchema>
+
+/** A prompt variant: a patch over the config of the step under test (its prompt, model, anything). */
+export const variantSchema = z.object({
+  id: z.string().regex(/^[\w.-]{1,40}$/, 'must be 1–40 letters, digits, "_", "-" or "."'),
+  name: z.string().optional(),
+  config: z.record(z.string(), z.unknown()).default({}),
+})
+export type Variant = z.infer<typeof variantSchema>
+
+/** An experiment (seed §6 defaults: 2 documents, 10 problems each, 2 runs per document per variant). */
+export const experimentSchema = z.object({
+  name: z.string().min(1, 'is required').max(200),
+  /** What is in and out of scope for bonuses and penalties (the rubric's perspective). */
+  scope: z.string().default(''),
+  documents: z.array(testDocumentSchema.extend({ text: z.string().min(1, 'is empty: the document under review is needed to run a round') })).min(1, 'needs at least one document'),
+  /** The workflow whose step is varied, the step, and the input field that receives the document. */
+  target: z.object({
+    workflow_id: z.string().min(1, 'is required'),
+    node: z.string().min(1, 'is required'),
+    input_field: z.string().default('document'),
+  }),
+  variants: z.array(variantSchema).min(1, 'needs at least one variant'),
+  current_best: z.string().min(1, 'is required'),
+  runs_per_document: z.number().int().min(1).max(20).default(2),
+  /** The judge: `local:heuristic` (offline) or a provider model; the server's default judge when left out. */
+  judge_model: z.string().optional(),
+}).superRefine((experiment, ctx) => {
+  const ids = experiment.variants.map(v => v.id)
+  if (!ids.includes(experiment.current_best)) ctx.addIssue({ code: 'custom', path: ['current_best'], message: `"${experiment.current_best}" is not one of the variants (${ids.join(', ')})` })
+  const duplicate = ids.find((id, i) => ids.indexOf(id) !== i)
+  if (duplicate) ctx.addIssue({ code: 'custom', path: ['variants'], message: `variant id "${duplicate}" is used twice` })
+})
+export type Experiment = z.infer<typeof experimentSchema>
+export type ExperimentInput = z.input<typeof experimentSchema>

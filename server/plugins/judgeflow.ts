@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { defaultMetricRegistry, defaultTraceCache, loadMetricsFolder, loadScorersFolder, loadTraceCache, saveTraceCache } from '../../engine'
 import { useJudgeflow } from '../utils/context'
+import { resumeRounds } from '../utils/experiments'
 import { loadTemplatesOnFirstStart } from '../utils/templates'
 
 /**
@@ -21,6 +22,8 @@ export default defineNitroPlugin(async (nitroApp) => {
   if (traceCacheFile) console.info(`judgeflow: ${loadTraceCache(defaultTraceCache, traceCacheFile)} trace vectors loaded from ${traceCacheFile}`)
   const { resumed, interrupted } = runs.resumeUnfinished()
   if (resumed.length || interrupted.length) console.info(`judgeflow: resumed ${resumed.length} run(s), marked ${interrupted.length} interrupted`)
+  const rounds = resumeRounds()
+  if (rounds) console.info(`judgeflow: following ${rounds} unfinished experiment round(s)`)
   nitroApp.hooks.hook('close', async () => {
     await runs.drain()
     if (traceCacheFile) saveTraceCache(defaultTraceCache, traceCacheFile)

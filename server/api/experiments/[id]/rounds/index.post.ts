@@ -1,0 +1,14 @@
+import { startRound } from '../../../../utils/experiments'
+import { asHttpError, routeId } from '../../../../utils/http'
+
+/** Starts a round: its runs go on in the background; follow it at .../rounds/<number>/events. */
+export default defineEventHandler(async (event) => {
+  try {
+    const round = await startRound(routeId(event))
+    setResponseStatus(event, 202)
+    return { number: round.number, status: round.status, runs: round.runs }
+  }
+  catch (error) {
+    throw asHttpError(error)
+  }
+})

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { lastUserText, type FakeLLM, type RecordedRequest } from '../support/fake-llm'
+import { readSse, useAppWithFakeLLM, waitFor, type AppServer } from '../support/app-server'
+
+const app = useAppWithFakeLLM({ beforeAll, afterAll })
+let server: AppServer
+let fake: FakeLLM
+beforeAll(() => {
+  server = app.server
+  fake = app.fake
+})
+
+const documents = [
+  { id: 'contract', text: 'Clause 4: liability is unlimited. Clause 9: renews automatically.', problems: [{ id: 'A1', category: 'main', criteria: 'unlimited liability' }, { id: 'A2', category: 'adjacent', criteria: 'automatic renewal' }] },
+  { id: 'spec', text: 'DELETE /users needs no token. Cursor holds the row id.', problems: [{ id: 'B1', category: 'main', criteria: 'delete without authorization' }, { id: 'B2', category: 'adjacent', criteria: 'cursor leaks ids' }] },
+]
+const reviewer = {
+  name: 'Reviewer',
+  nodes: [
+    { id: 'in', type: 'input', config: { fields: { document: { type: 'string', required: true } } } },
+    { id: 'review', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Review this: {{input.document}}' } },
+    { id: 'out', type: 'output', config: { value: '{{steps.review.text}}' } },
+  ],
+  edges: [{ from: 'in', to: 'review' }, { from: 'review', to: 'out' }],
+}
+
+/** The step under test answers by variant; the judge gives ○ to variant "careful" and △/× to "terse". */
+function answer(request: RecordedRequest) {
+  const schema = request.body.response_format?.json_schema
+  if (schema?.name === 'review_judgment') {
+    const text = lastUserText(request)
+    const careful = text.includes('CAREFUL REVIEW')
+    const ids = [...text.matchAll(/^- ([AB]\d) \[/gm)].map(m => m[1]!)
+    return { json: { problems: ids.map((id, i) => ({ id, mark: careful ? '○' : i === 0 ? '△' : '×', reason: careful ? 'meets every criterion' : 'misses the core' })), bonuses: careful ? [{ finding: 'extra', reason: 'in scope' }] : [], penalties: [] } }
+  }
+  const prompt = lastUserText(request)
+  return { text: prompt.startsWith('Careful') ? 'CAREFUL REVIEW: every problem found.' : 'Looks fine.' }
+}
+
+describe('an experiment round, end to end', () => {
+  it('runs every variant × document × run through the engine, judges each output, and reports', async () => {
+    fake.onRequest(answer)
+    const { body: workflow } = await server.api('/api/workflows', { method: 'POST', body: reviewer })
+    const { status, body: experiment } = await server.api('/api/experiments', { method: 'POST', body: {
+      name: 'review prompt', scope: 'Contract and API risks only.', documents,
+      target: { workflow_id: workflow.id, node: 'review' },
+      variants: [{ id: 'terse', config: {} }, { id: 'careful', config: { prompt: 'Careful review, every clause: {{input.document}}' } }],
+      current_best: 'terse', judge_model: 'openai:gpt-4o-mini',
+    } })
+    expect(status).toBe(201)
+    expect(experiment.runs_per_document).toBe(2)
+
+    const started = await server.api(`/api/experiments/${experiment.id}/rounds`, { method: 'POST' })
+    expect(started.status).toBe(202)
+    expect(started.body.runs).toHaveLength(8)
+    const events = await readSse(`${server.url}/api/experiments/${experiment.id}/rounds/1/events`, {}, 20_000)
+    expect(events.at(-1)).toMatchObject({ event: 'round.finished' })
+    expect(events.at(-1)!.data).toMatchObject({ status: 'finished', total: 8, done: 8 })
+
+    const { body } = await server.api(`/api/experiments/${experiment.id}`)
+    const round = body.rounds[0]
+    expect(round.judgments).toHaveLength(8)
+    expect(round.report.variants.terse).toMatchObject({ overall_mean: 0.5, overall_sd: 0 })
+    expect(round.report.variants.careful).toMatchObject({ overall_mean: 2.5, overall_sd: 0, category_rates: { main: 1, adjacent: 1 } })
+    expect(round.report.comparisons[0]).toMatchObject({ variant: 'careful', raw_mean_diff: 2, decision: 'variant' })
+    expect(round.report.recommendation).toMatchObject({ adopt: 'careful', changes_best: true })
+    // Every run asked the model anew (no response cache); the judge, at temperature 0, judged each
+    // distinct output once (identical outputs of the fake model share its cached answer).
+    expect(fake.requests.filter(r => !r.body.response_format)).toHaveLength(8)
+    const judgeCalls = fake.requests.filter(r => r.body.response_format?.json_schema?.name === 'review_judgment')
+    expect(judgeCalls).toHaveLength(4)
+    expect(judgeCalls[0]!.body.messages[0].content).toContain('When in doubt, give no penalty')
+
+    // A reviewer corrects one judgment: the report follows.
+    const corrected = structuredClone(round.judgments)
+    corrected.find((j: { variant: string }) => j.variant === 'careful').problems.A1 = { mark: '×', reason: 'on a second read, the finding is about another clause' }
+    const { body: fixed } = await server.api(`/api/experiments/${experiment.id}/rounds/1/judgments`, { method: 'PUT', body: { judgments: corrected } })
+    expect(fixed.report.variants.careful.overall_mean).toBe(2.25)
+    expect(fixed.judgments.find((j: { variant: string }) => j.variant === 'careful').problems.A1.reason).toContain('second read')
+
+    // Adopting the variant: the next round runs only the other variant and takes the best's scores from history.
+    await server.api(`/api/experiments/${experiment.id}/adopt`, { method: 'POST', body: { variant: 'careful' } })
+    fake.requests.length = 0
+    const second = await server.api(`/api/experiments/${experiment.id}/rounds`, { method: 'POST' })
+    expect(second.body.runs.map((r: { variant: string }) => r.variant)).toEqual(['terse', 'terse', 'terse', 'terse'])
+    const done = await waitFor(async () => {
+      const { body: e } = await server.api(`/api/experiments/${experiment.id}`)
+      return e.rounds[1]?.status === 'finished' && e.rounds[1]
+    }, 20_000, 'round 2')
+    expect(done.report.current_best).toBe('careful')
+    expect(done.report.variants.careful.overall_mean).toBe(2.25)
+    expect(done.report.comparisons[0]).toMatchObject({ variant: 'terse', decision: 'current_best' })
+  })
+
+  it('refuses an experiment whose current best is not a variant, and a target node that does not exist', async () => {
+    const bad = await server.api('/api/experiments', { method: 'POST', body: { name: 'x', documents, target: { workflow_id: 'nope', node: 'n' }, variants: [{ id: 'a' }], current_best: 'b' } })
+    expect(bad.status).toBe(400)
+    expect(bad.body.message).toContain('current_best: "b" is not one of the variants (a)')
+    const { body: created } = await server.api('/api/experiments', { method: 'POST', body: { name: 'x', documents, target: { workflow_id: 'nope', node: 'n' }, variants: [{ id: 'a' }], current_best: 'a' } })
+    const round = await server.api(`/api/experiments/${created.id}/rounds`, { method: 'POST' })
+    expect(round.status).toBe(400)
+    expect(round.body.message).toContain('target.workflow_id: workflow "nope" does not exist')
+  })
+})
