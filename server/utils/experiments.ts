@@ -1,4 +1,4 @@
-import { createRound, getExperiment, getRun, getWorkflow, listOpenRounds, listRounds, listStepRuns, updateRound, type ExperimentRoundRow } from '../../db'
+import { createRound, getExperiment, getRun, getWorkflow, listOpenRounds, listWorkflows, listRounds, listStepRuns, updateRound, type ExperimentRoundRow } from '../../db'
 import { JudgeflowError } from '../../engine'
 import { experimentReport, experimentSchema, type Experiment, type Judgment, type RoundSummary } from '../../engine/experiments'
 import { judgeOffline, judgeWithLlm } from '../../engine/experiments/judge'
@@ -32,8 +32,10 @@ function fromHistory(rounds: ExperimentRoundRow[], currentBest: string): { best:
 export async function startRound(experimentId: string): Promise<ExperimentRoundRow> {
   const { handle, runs } = useJudgeflow()
   const { experiment } = experimentOf(experimentId)
-  const workflow = getWorkflow(handle.db, experiment.target.workflow_id)
-  if (!workflow) throw new JudgeflowError('INVALID_INPUT', `target.workflow_id: workflow "${experiment.target.workflow_id}" does not exist`)
+  // The workflow by id, or by its name (so an experiment file can name a workflow it did not create).
+  const byName = listWorkflows(handle.db).find(w => w.name === experiment.target.workflow_id)
+  const workflow = getWorkflow(handle.db, experiment.target.workflow_id) ?? (byName ? getWorkflow(handle.db, byName.id) : null)
+  if (!workflow) throw new JudgeflowError('INVALID_INPUT', `target.workflow_id: no workflow has the id or name "${experiment.target.workflow_id}"`)
   const nodes = (workflow.definition.nodes ?? []) as Array<{ id: string, config?: Record<string, unknown> }>
   if (!nodes.some(n => n.id === experiment.target.node)) throw new JudgeflowError('INVALID_INPUT', `target.node: workflow "${workflow.name}" has no node "${experiment.target.node}" (nodes: ${nodes.map(n => n.id).join(', ')})`)
   const { best } = fromHistory(listRounds(handle.db, experimentId), experiment.current_best)

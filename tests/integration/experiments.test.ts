@@ -99,6 +99,6 @@ describe('an experiment round, end to end', () => {
     const { body: created } = await server.api('/api/experiments', { method: 'POST', body: { name: 'x', documents, target: { workflow_id: 'nope', node: 'n' }, variants: [{ id: 'a' }], current_best: 'a' } })
     const round = await server.api(`/api/experiments/${created.id}/rounds`, { method: 'POST' })
     expect(round.status).toBe(400)
-    expect(round.body.message).toContain('target.workflow_id: workflow "nope" does not exist')
+    expect(round.body.message).toContain('target.workflow_id: no workflow has the id or name "nope"')
   })
 })
