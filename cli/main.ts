@@ -12,6 +12,7 @@ Usage:
   judgeflow run <workflow.json> [--input <file.json>] [--input-json '<json>'] [--db <path>] [--no-cache]
   judgeflow eval --config <file.json|file.toml> --input <file.json>
   judgeflow experiment report <judgments.json> [--markdown]
+  judgeflow experiment run <experiment.json|.yaml> [--markdown] [--judgments <out.json>]
 
 Exit codes: 0 ok (verdict pass or none; eval: passed), 1 verdict fail (eval: not passed), 2 invalid input or error.
 Keys come from the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY (and OPENAI_BASE_URL, ANTHROPIC_BASE_URL).`
@@ -23,7 +24,7 @@ export async function main(argv: string[], io: Io = processIo, env: Record<strin
       case 'validate': return validateCommand(args, io)
       case 'run': return await runCommand(args, io, env)
       case 'eval': return await evalCommand(args, io, env)
-      case 'experiment': return experimentCommand(args, io)
+      case 'experiment': return await experimentCommand(args, io, env)
       case undefined:
       case '-h':
       case '--help':

@@ -1,23 +1,72 @@
+import { readFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { experimentReport, reportToMarkdown } from '../../engine/experiments'
-import { readJsonFile, type Io } from '../io'
+import { parse as parseYaml } from 'yaml'
+import { createProviders, defaultRegistry, formatPath, JudgeflowError, MemoryResponseCache } from '../../engine'
+import { experimentReport, experimentSchema, reportToMarkdown } from '../../engine/experiments'
+import { runRoundInMemory } from '../../engine/experiments/round'
+import { parseJson, readJsonFile, type Io } from '../io'
+
+const USAGE = 'judgeflow experiment report <judgments.json> [--markdown] | judgeflow experiment run <experiment.json|.yaml> [--markdown] [--judgments <out.json>]'
 
 /**
- * `judgeflow experiment report <judgments.json> [--markdown]`: the round's statistics and
- * recommendation from judgments alone, as JSON (exit 0) or a readable table.
+ * `experiment report`: the round's statistics and recommendation from judgments alone.
+ * `experiment run`: a round end to end (every variant × document × run, judged), then its report.
+ * JSON by default, tables with --markdown; exit 0, or 2 on bad input.
  */
-export function experimentCommand(args: string[], io: Io): number {
+export async function experimentCommand(args: string[], io: Io, env: Record<string, string | undefined>): Promise<number> {
   const [sub, ...rest] = args
-  if (sub !== 'report') {
-    io.err(`experiment needs a subcommand: judgeflow experiment report <judgments.json> [--markdown]${sub ? ` ("${sub}" is not one)` : ''}.`)
+  if (sub !== 'report' && sub !== 'run') {
+    io.err(`experiment needs a subcommand: ${USAGE}${sub ? ` ("${sub}" is not one)` : ''}.`)
     return 2
   }
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { markdown: { type: 'boolean' } } })
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { markdown: { type: 'boolean' }, judgments: { type: 'string' } } })
   if (positionals.length !== 1) {
-    io.err('experiment report needs one judgments file: judgeflow experiment report <judgments.json> [--markdown]')
+    io.err(`experiment ${sub} needs one file: ${USAGE}`)
     return 2
   }
-  const report = experimentReport(readJsonFile(positionals[0]!, 'judgments'))
-  io.out(values.markdown ? reportToMarkdown(report) : JSON.stringify(report, null, 2))
+  const print = (report: ReturnType<typeof experimentReport>) => io.out(values.markdown ? reportToMarkdown(report) : JSON.stringify(report, null, 2))
+  if (sub === 'report') {
+    print(experimentReport(readJsonFile(positionals[0]!, 'judgments')))
+    return 0
+  }
+  const path = positionals[0]!
+  const experiment = parseExperiment(readText(path, 'experiment'), path)
+  if (!experiment.target.workflow_file) throw new JudgeflowError('INVALID_INPUT', `${path}: target.workflow_file is needed on the command line (a workflow JSON file, relative to the experiment file)`)
+  const workflowPath = resolve(dirname(path), experiment.target.workflow_file)
+  const workflow = readJsonFile(workflowPath, 'workflow') as Parameters<typeof runRoundInMemory>[1]
+  const providers = createProviders({ env, cache: new MemoryResponseCache() })
+  const { judgments, report } = await runRoundInMemory(experiment, workflow, {
+    registry: defaultRegistry, providers,
+    onProgress: (done, total) => io.err(`judged ${done}/${total}`),
+  })
+  if (values.judgments) {
+    const { writeFileSync } = await import('node:fs')
+    writeFileSync(values.judgments, JSON.stringify({ experiment: experiment.name, current_best: experiment.current_best, documents: experiment.documents, judgments }, null, 2))
+  }
+  print(report)
   return 0
+}
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  }
+  catch {
+    throw new JudgeflowError('INVALID_INPUT', `Cannot read the ${what} file "${path}": it does not exist.`)
+  }
+}
+
+function parseExperiment(text: string, path: string) {
+  let raw: unknown
+  try {
+    raw = /\.ya?ml$/i.test(path) ? parseYaml(text) : parseJson(text, `the experiment file "${path}"`)
+  }
+  catch (error) {
+    if (error instanceof JudgeflowError) throw error
+    throw new JudgeflowError('INVALID_INPUT', `The experiment file "${path}" is not valid YAML: ${(error as Error).message.split('\n')[0]}`)
+  }
+  const parsed = experimentSchema.safeParse(raw)
+  if (parsed.success) return parsed.data
+  throw new JudgeflowError('INVALID_INPUT', `${path}: ${parsed.error.issues.slice(0, 5).map(i => `${formatPath(i.path) || '(top level)'}: ${i.message}`).join('; ')}`)
 }

@@ -84,3 +84,13 @@ export async function judgeWithLlm(context: JudgeContext, providers: Providers, 
     penalties: verdict.penalties,
   }
 }
+
+/**
+ * The judgment of one output by the experiment's judge: `manual` leaves every mark to a person
+ * (× "not judged yet" until then), `local:heuristic` is the offline judge, anything else an LLM.
+ */
+export async function judgeOutput(context: JudgeContext, providers: Providers, model: string, signal?: AbortSignal): Promise<Verdict> {
+  if (model === 'manual') return { problems: Object.fromEntries(context.document.problems.map(p => [p.id, { mark: '×' as const, reason: 'not judged yet: a person enters the mark' }])), bonuses: [], penalties: [] }
+  if (model === 'local:heuristic') return judgeOffline(context)
+  return judgeWithLlm(context, providers, model, signal)
+}

@@ -89,14 +89,17 @@ export const experimentSchema = z.object({
   documents: z.array(testDocumentSchema.extend({ text: z.string().min(1, 'is empty: the document under review is needed to run a round') })).min(1, 'needs at least one document'),
   /** The workflow whose step is varied, the step, and the input field that receives the document. */
   target: z.object({
-    workflow_id: z.string().min(1, 'is required'),
+    /** A stored workflow's id or name (the server), or … */
+    workflow_id: z.string().min(1).optional(),
+    /** … a workflow file, relative to the experiment file (the CLI). */
+    workflow_file: z.string().min(1).optional(),
     node: z.string().min(1, 'is required'),
     input_field: z.string().default('document'),
-  }),
+  }).refine(t => t.workflow_id || t.workflow_file, { message: 'needs workflow_id (a stored workflow\'s id or name) or workflow_file (a workflow JSON file)' }),
   variants: z.array(variantSchema).min(1, 'needs at least one variant'),
   current_best: z.string().min(1, 'is required'),
   runs_per_document: z.number().int().min(1).max(20).default(2),
-  /** The judge: `local:heuristic` (offline) or a provider model; the server's default judge when left out. */
+  /** The judge: `local:heuristic` (offline), `manual` (a person enters every mark) or a provider model; the default judge when left out. */
   judge_model: z.string().optional(),
 }).superRefine((experiment, ctx) => {
   const ids = experiment.variants.map(v => v.id)

@@ -1,7 +1,7 @@
 import { createRound, getExperiment, getRun, getWorkflow, listOpenRounds, listWorkflows, listRounds, listStepRuns, updateRound, type ExperimentRoundRow } from '../../db'
 import { JudgeflowError } from '../../engine'
 import { experimentReport, experimentSchema, type Experiment, type Judgment, type RoundSummary } from '../../engine/experiments'
-import { judgeOffline, judgeWithLlm } from '../../engine/experiments/judge'
+import { judgeOutput } from '../../engine/experiments/judge'
 import { useJudgeflow } from './context'
 
 const FINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted'])
@@ -32,6 +32,7 @@ function fromHistory(rounds: ExperimentRoundRow[], currentBest: string): { best:
 export async function startRound(experimentId: string): Promise<ExperimentRoundRow> {
   const { handle, runs } = useJudgeflow()
   const { experiment } = experimentOf(experimentId)
+  if (!experiment.target.workflow_id) throw new JudgeflowError('INVALID_INPUT', 'target.workflow_id: the server runs a stored workflow: give its id or name (workflow_file is for the command line)')
   // The workflow by id, or by its name (so an experiment file can name a workflow it did not create).
   const byName = listWorkflows(handle.db).find(w => w.name === experiment.target.workflow_id)
   const workflow = getWorkflow(handle.db, experiment.target.workflow_id) ?? (byName ? getWorkflow(handle.db, byName.id) : null)
@@ -88,7 +89,7 @@ export async function finishRound(round: ExperimentRoundRow): Promise<void> {
       const context = { document, output: output ?? '', scope: experiment.scope }
       const verdict = run.status !== 'succeeded' || output === undefined
         ? { problems: Object.fromEntries(document.problems.map(p => [p.id, { mark: '×' as const, reason: `the run ${run.status}: no output to judge` }])), bonuses: [], penalties: [] }
-        : model === 'local:heuristic' ? judgeOffline(context) : await judgeWithLlm(context, providers, model)
+        : await judgeOutput(context, providers, model)
       judgments.push({ variant: r.variant, document: r.document, run: r.run, ...verdict })
       updateRound(handle.db, round.id, { judgments })
     }

@@ -149,3 +149,37 @@ describe('judgeflow experiment report', () => {
     expect((await judgeflow(['experiment', 'summarize'])).code).toBe(2)
   })
 })
+
+describe('judgeflow experiment run', () => {
+  it('runs a round end to end through the real SDK against the fake server, judges it, and reports', async () => {
+    fake.reset()
+    fake.onRequest((request) => {
+      const text = request.body.messages.map((m: { content: string }) => m.content).join('\n')
+      if (request.body.response_format?.json_schema?.name === 'review_judgment') {
+        const careful = text.includes('CAREFUL REVIEW')
+        const ids = [...text.matchAll(/^- (P\d) \[/gm)].map(m => m[1]!)
+        return { json: { problems: ids.map(id => ({ id, mark: careful ? '○' : '×', reason: careful ? 'found' : 'missed' })), bonuses: [], penalties: [] } }
+      }
+      return { text: text.includes('Careful') ? 'CAREFUL REVIEW: both risks.' : 'Fine.' }
+    })
+    file('reviewer.json', { name: 'Reviewer', nodes: [{ id: 'in', type: 'input' }, { id: 'review', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Review: {{input.document}}' } }], edges: [{ from: 'in', to: 'review' }] })
+    const experiment = file('experiment.json', {
+      name: 'cli round', target: { workflow_file: 'reviewer.json', node: 'review' }, judge_model: 'openai:gpt-4o-mini', current_best: 'a',
+      variants: [{ id: 'a' }, { id: 'b', config: { prompt: 'Careful review: {{input.document}}' } }],
+      documents: [{ id: 'd1', text: 'one', problems: [{ id: 'P1', category: 'main' }] }, { id: 'd2', text: 'two', problems: [{ id: 'P2', category: 'main' }] }],
+    })
+    const result = await judgeflow(['experiment', 'run', experiment, '--judgments', join(dir, 'round.json')], fake.env())
+    expect(result.stderr).toContain('judged 8/8')
+    expect(result.code).toBe(0)
+    const report = JSON.parse(result.stdout)
+    expect(report.variants.a.overall_mean).toBe(0)
+    expect(report.variants.b.overall_mean).toBe(1)
+    // exactly 1.0 falls in the 0.5–1.0 band; equal SDs (0 and 0) keep the current best
+    expect(report.recommendation).toMatchObject({ adopt: 'a', changes_best: false })
+    expect(report.comparisons[0]).toMatchObject({ raw_mean_diff: 1, decision: 'current_best' })
+    expect(report.comparisons[0].reason).toContain('0.5–1.0')
+    // The saved judgments give the same report through `experiment report`.
+    const again = await judgeflow(['experiment', 'report', join(dir, 'round.json')])
+    expect(JSON.parse(again.stdout).comparisons).toEqual(report.comparisons)
+  })
+})
