@@ -92,6 +92,45 @@ describe('an experiment round, end to end', () => {
     expect(done.report.comparisons[0]).toMatchObject({ variant: 'terse', decision: 'current_best' })
   })
 
+  it('judges pinned outputs with the fake LLM judge, and a round can be cancelled', async () => {
+    fake.reset()
+    fake.onRequest(answer)
+    const pinned = { ...reviewer, name: 'Pinned reviewer', nodes: reviewer.nodes.map(n => (n.id === 'review' ? { ...n, pinned: ['CAREFUL REVIEW: unlimited liability, automatic renewal.'] } : n)) }
+    const { body: workflow } = await server.api('/api/workflows', { method: 'POST', body: pinned })
+    const { body: experiment } = await server.api('/api/experiments', { method: 'POST', body: {
+      name: 'pinned', documents, target: { workflow_id: 'Pinned reviewer', node: 'review' },
+      variants: [{ id: 'a' }, { id: 'b', config: { temperature: 0.7 } }], current_best: 'a', judge_model: 'openai:gpt-4o-mini',
+    } })
+    await server.api(`/api/experiments/${experiment.id}/rounds`, { method: 'POST' })
+    const round = await waitFor(async () => {
+      const { body } = await server.api(`/api/experiments/${experiment.id}`)
+      return body.rounds[0]?.status === 'finished' && body.rounds[0]
+    }, 20_000, 'the pinned round')
+    // The step never called a model (pinned), the judge did; both variants got the same answer.
+    expect(fake.requests.every(r => r.body.response_format?.json_schema?.name === 'review_judgment')).toBe(true)
+    expect(round.report.variants.a).toMatchObject({ overall_mean: 2.5, category_rates: { main: 1, adjacent: 1 } })
+    expect(round.report.comparisons[0]).toMatchObject({ variant: 'b', raw_mean_diff: 0, decision: 'current_best' })
+    expect(round.runs.every((r: { run_id: string }) => r.run_id)).toBe(true)
+    const { body: run } = await server.api(`/api/runs/${round.runs[0].run_id}`)
+    expect(run).toMatchObject({ status: 'succeeded', workflow_id: workflow.id })
+
+    // Cancel: a slow model, a round started, then cancelled; its runs stop.
+    fake.onRequest(request => ({ ...answer(request), delayMs: 3_000 }))
+    const { body: slow } = await server.api('/api/experiments', { method: 'POST', body: {
+      name: 'slow', documents, target: { workflow_id: 'Reviewer', node: 'review' }, variants: [{ id: 'a' }], current_best: 'a', judge_model: 'local:heuristic',
+    } })
+    await server.api(`/api/experiments/${slow.id}/rounds`, { method: 'POST' })
+    const cancelled = await server.api(`/api/experiments/${slow.id}/rounds/1/cancel`, { method: 'POST' })
+    expect(cancelled.body.status).toBe('cancelled')
+    const after = await waitFor(async () => {
+      const { body } = await server.api(`/api/experiments/${slow.id}`)
+      const statuses = await Promise.all(body.rounds[0].runs.map(async (r: { run_id: string }) => (await server.api(`/api/runs/${r.run_id}`)).body.status))
+      return statuses.every(s => s === 'cancelled') && body.rounds[0]
+    }, 10_000, 'the cancelled runs')
+    expect(after.status).toBe('cancelled')
+    expect(after.report).toBeNull()
+  })
+
   it('refuses an experiment whose current best is not a variant, and a target node that does not exist', async () => {
     const bad = await server.api('/api/experiments', { method: 'POST', body: { name: 'x', documents, target: { workflow_id: 'nope', node: 'n' }, variants: [{ id: 'a' }], current_best: 'b' } })
     expect(bad.status).toBe(400)
