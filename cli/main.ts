@@ -1,5 +1,6 @@
 import { JudgeflowError } from '../engine'
 import { processIo, type Io } from './io'
+import { backupCommand } from './commands/backup'
 import { evalCommand } from './commands/eval'
 import { experimentCommand } from './commands/experiment'
 import { runCommand } from './commands/run'
@@ -12,6 +13,7 @@ Usage:
   judgeflow run <workflow.json> [--input <file.json>] [--input-json '<json>'] [--db <path>] [--no-cache]
   judgeflow eval --config <file.json|file.toml> --input <file.json>
   judgeflow experiment report <judgments.json> [--markdown]
+  judgeflow backup <file> [--db <path>]
   judgeflow experiment run <experiment.json|.yaml> [--markdown] [--judgments <out.json>]
 
 Exit codes: 0 ok (verdict pass or none; eval: passed), 1 verdict fail (eval: not passed), 2 invalid input or error.
@@ -25,6 +27,7 @@ export async function main(argv: string[], io: Io = processIo, env: Record<strin
       case 'run': return await runCommand(args, io, env)
       case 'eval': return await evalCommand(args, io, env)
       case 'experiment': return await experimentCommand(args, io, env)
+      case 'backup': return await backupCommand(args, io, env)
       case undefined:
       case '-h':
       case '--help':
@@ -32,7 +35,7 @@ export async function main(argv: string[], io: Io = processIo, env: Record<strin
         io.out(USAGE)
         return command === undefined ? 2 : 0
       default:
-        io.err(`Unknown command "${command}". Commands: validate, run, eval, experiment.`)
+        io.err(`Unknown command "${command}". Commands: validate, run, eval, experiment, backup.`)
         return 2
     }
   }
