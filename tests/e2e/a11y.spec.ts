@@ -8,6 +8,9 @@ async function violations(page: Page) {
 }
 
 test('the workflow list and the editor have labelled, keyboard-reachable controls (axe, WCAG A/AA)', async ({ page }) => {
+  // The pages run under their Content-Security-Policy without a violation.
+  const cspViolations: string[] = []
+  page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text()) })
   await page.goto('/')
   await expect(page.getByTestId('template-quality-gate')).toBeVisible()
   expect(await violations(page)).toEqual([])
@@ -25,6 +28,7 @@ test('the workflow list and the editor have labelled, keyboard-reachable control
   await page.keyboard.press('Enter')
   await expect(page.getByTestId('node-llm')).toBeVisible()
   expect(await violations(page)).toEqual([])
+  expect(cspViolations).toEqual([])
 })
 
 test('the editor fits a 1280×720 window: canvas, settings and runs all on screen', async ({ page }) => {

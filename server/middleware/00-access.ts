@@ -1,0 +1,38 @@
+import { configuredToken, isAuthenticated, isLoopback } from '../utils/access'
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+/** Reachable without signing in: the login page and what it needs, and the health check. */
+const PUBLIC = [/^\/login\/?$/, /^\/api\/login$/, /^\/api\/health$/, /^\/_nuxt\//, /^\/favicon\.ico$/]
+
+/**
+ * Every request: a state-changing one from another origin is refused (a web page cannot drive
+ * the API through the user's browser); without JUDGEFLOW_TOKEN only this machine is served; with
+ * it, the API needs the bearer token or the session cookie, and pages send you to /login.
+ */
+export default defineEventHandler((event) => {
+  const origin = getRequestHeader(event, 'origin')
+  if (origin && STATE_CHANGING.has(event.method)) {
+    let originHost = ''
+    try {
+      originHost = new URL(origin).host
+    }
+    catch { /* a malformed Origin is refused below */ }
+    if (originHost !== getRequestHeader(event, 'host')) {
+      throw createError({ statusCode: 403, statusMessage: 'Forbidden', message: `Refused: a ${event.method} from another origin (${origin}).` })
+    }
+  }
+  const token = configuredToken()
+  const path = event.path.split('?')[0]!
+  if (!token) {
+    if (!isLoopback(event.node.req.socket.remoteAddress)) {
+      throw createError({ statusCode: 403, statusMessage: 'Forbidden', message: 'judgeflow serves only this machine; set JUDGEFLOW_TOKEN to serve others.' })
+    }
+    return
+  }
+  if (PUBLIC.some(re => re.test(path)) || isAuthenticated(event, token)) return
+  if (path.startsWith('/api/')) {
+    setResponseHeader(event, 'www-authenticate', 'Bearer realm="judgeflow"')
+    throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Sign in: send "Authorization: Bearer <JUDGEFLOW_TOKEN>", or sign in at /login.' })
+  }
+  return sendRedirect(event, `/login?next=${encodeURIComponent(event.path)}`, 302)
+})

@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto'
+import { configuredToken, isLoopback, listenHost } from '../utils/access'
+
+/**
+ * At start, refuse to listen beyond this machine without JUDGEFLOW_TOKEN. On every page, a
+ * Content-Security-Policy: scripts only from this origin (plus the hashes of the page's own inline
+ * scripts), no plugins, no framing; LLM output is text in the DOM, and this is the second line.
+ */
+export default defineNitroPlugin((nitroApp) => {
+  const host = listenHost()
+  if (!isLoopback(host) && !configuredToken()) {
+    console.error(`judgeflow: refusing to start: it would listen on ${host || 'every interface'} without JUDGEFLOW_TOKEN. Set JUDGEFLOW_TOKEN to require a token, or HOST=127.0.0.1 to serve this machine only.`)
+    process.exit(1)
+  }
+  nitroApp.hooks.hook('render:response', (response) => {
+    const body = typeof response.body === 'string' ? response.body : ''
+    const hashes = [...body.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")[^>]*>([\s\S]*?)<\/script>/g)]
+      .map(m => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`)
+    response.headers = {
+      ...response.headers,
+      'content-security-policy': [
+        `default-src 'self'`, `script-src 'self' ${hashes.join(' ')}`.trim(), `style-src 'self' 'unsafe-inline'`, `img-src 'self' data:`,
+        `connect-src 'self'`, `object-src 'none'`, `base-uri 'self'`, `form-action 'self'`, `frame-ancestors 'none'`,
+      ].join('; '),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'same-origin',
+    }
+  })
+})
