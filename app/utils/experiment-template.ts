@@ -1,0 +1,40 @@
+/**
+ * A new experiment shaped as the rubric's §6 suggests: 2 documents of different domains, 10
+ * problems each (3 critical, 4 major, 3 minor; 6 main, 2 adjacent, 2 subtle), 3 bonus candidates
+ * per document, 2 runs per document per variant. Every count is a starting point to edit.
+ */
+export function experimentTemplate(): string {
+  const severities = ['critical', 'critical', 'critical', 'major', 'major', 'major', 'major', 'minor', 'minor', 'minor']
+  const categories = ['main', 'main', 'main', 'main', 'main', 'main', 'adjacent', 'adjacent', 'subtle', 'subtle']
+  const document = (id: string, letter: string) => [
+    `  - id: ${id}`,
+    `    title: A document from a second domain`.replace('a second', letter === 'A' ? 'a first' : 'a second'),
+    '    text: |',
+    '      Paste the document under review here.',
+    '    problems:',
+    ...severities.map((severity, i) => `      - { id: ${letter}${i + 1}, category: ${categories[i]}, severity: ${severity}, criteria: "what a finding must say to count as ○" }`),
+    '    bonus_candidates: ["a useful finding outside the key", "another one", "a third"]',
+  ]
+  return [
+    'name: New experiment',
+    'scope: |',
+    '  In scope: … (what earns a bonus). Out of scope: … (what earns a penalty).',
+    'target:',
+    '  workflow_id: Reviewer   # the id or name of the workflow whose step is varied',
+    '  node: review            # that step',
+    '  input_field: document   # the run input field that receives each document',
+    'current_best: v1',
+    'runs_per_document: 2',
+    'judge_model: local:heuristic   # or manual, or a provider model such as openai:gpt-4o-mini',
+    'variants:',
+    '  - id: v1',
+    '    config: {}',
+    '  - id: v2',
+    '    config:',
+    '      prompt: "A new prompt: {{input.document}}"',
+    'documents:',
+    ...document('doc-1', 'A'),
+    ...document('doc-2', 'B'),
+    '',
+  ].join('\n')
+}
