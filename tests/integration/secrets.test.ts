@@ -29,7 +29,9 @@ describe('no secret leaves the environment', () => {
     const responses: string[] = []
     const call = async (path: string, init?: Parameters<AppServer['api']>[1]) => {
       const result = await server.api(path, init)
-      responses.push(JSON.stringify(result.body), JSON.stringify([...result.headers]))
+      const headers: string[] = []
+      result.headers.forEach((value, name) => headers.push(`${name}: ${value}`))
+      responses.push(JSON.stringify(result.body), headers.join('\n'))
       return result
     }
     const { body: workflow } = await call('/api/workflows', { method: 'POST', body: live })
