@@ -99,3 +99,33 @@ describe('crash safety, repeated', () => {
     expect(fake.requests.filter(r => lastUserText(r).startsWith('step b'))).toHaveLength(1)
   })
 })
+
+describe('an experiment round across a crash', () => {
+  it('is picked up after a SIGKILL: its runs resume, then it is judged and reported', async () => {
+    fake.reset()
+    fake.onRequest(request => ({ text: `review: unlimited liability ${lastUserText(request).length}`, delayMs: 300 }))
+    const dbPath = tempDbPath()
+    const first = await startAppServer({ dbPath, env: fake.env() })
+    servers.push(first)
+    const reviewer = { name: 'Reviewer', nodes: [{ id: 'in', type: 'input' }, { id: 'review', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Review {{input.document}}' } }], edges: [{ from: 'in', to: 'review' }] }
+    await first.api('/api/workflows', { body: reviewer })
+    const { body: experiment } = await first.api('/api/experiments', { body: {
+      name: 'crash', target: { workflow_id: 'Reviewer', node: 'review' }, variants: [{ id: 'a' }, { id: 'b', config: { prompt: 'Carefully review {{input.document}}' } }], current_best: 'a',
+      judge_model: 'local:heuristic', documents: [{ id: 'd', text: 'Clause 4: unlimited liability.', problems: [{ id: 'P1', category: 'main', criteria: 'unlimited liability' }] }],
+    } })
+    await first.api(`/api/experiments/${experiment.id}/rounds`, { method: 'POST' })
+    await waitFor(() => fake.requests.length > 0, 10_000, 'the first call of the round')
+    await first.stop('SIGKILL')
+
+    const second = await startAppServer({ dbPath, env: fake.env() })
+    servers.push(second)
+    expect(second.output()).toContain('following 1 unfinished experiment round(s)')
+    const round = await waitFor(async () => {
+      const { body } = await second.api(`/api/experiments/${experiment.id}`)
+      return ['finished', 'failed'].includes(body.rounds[0].status) && body.rounds[0]
+    }, 30_000, 'the round after the restart')
+    expect(round.status).toBe('finished')
+    expect(round.judgments).toHaveLength(4)
+    expect(round.report.variants.a.category_rates.main).toBe(1)
+  })
+})
