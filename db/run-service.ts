@@ -1,5 +1,5 @@
 import { hostname } from 'node:os'
-import { Execution, prepareInput, serializeError, validatedWorkflow, type Providers, type RunEvent, type RunOptions, type RunResult, type StepRegistry, type Workflow } from '../engine'
+import { Execution, JudgeflowError, prepareInput, serializeError, validatedWorkflow, type Providers, type RunEvent, type RunOptions, type RunResult, type StepRegistry, type Workflow } from '../engine'
 import type { Db } from './client'
 import { GroupCommit } from './group-commit'
 import { journalFor, storeEvent } from './run-recorder'
@@ -11,6 +11,8 @@ export interface RunServiceDeps {
   providers: Providers
   /** Runs executing at once; more wait in a queue. */
   maxConcurrentRuns?: number
+  /** Runs waiting for a slot at most (JUDGEFLOW_MAX_QUEUED_RUNS, 1,000). */
+  maxQueuedRuns?: number
   /** `host:pid` of this process. */
   owner?: string
 }
@@ -48,17 +50,33 @@ export class RunService {
   private readonly validated = new Map<string, Workflow>()
   private readonly writes: GroupCommit
   private readonly limit: number
+  /** Runs waiting for a slot at most; beyond, a start is refused (HTTP 429) instead of piling up. */
+  private readonly maxQueued: number
+  private starting = 0
   private closed = false
 
   constructor(private readonly deps: RunServiceDeps) {
     this.owner = deps.owner ?? `${hostname()}:${process.pid}`
     this.limit = deps.maxConcurrentRuns ?? 16
+    this.maxQueued = deps.maxQueuedRuns ?? (Number(process.env.JUDGEFLOW_MAX_QUEUED_RUNS) || 1000)
     this.writes = new GroupCommit(deps.db)
   }
 
   /** Checks the definition, input and keys (throwing a user error), stores the run and schedules it. */
   async start(request: StartRun): Promise<RunRow> {
-    const prepared = await this.prepare(request)
+    const waiting = this.queue.length + this.starting
+    if (waiting >= this.maxQueued) {
+      throw new JudgeflowError('TOO_MANY_RUNS', `${waiting} runs are already waiting for one of the ${this.limit} run slots (JUDGEFLOW_MAX_QUEUED_RUNS); try again when some have finished.`)
+    }
+    // Counted from here, so starts arriving together cannot all pass the check before any is queued.
+    this.starting++
+    let prepared: Prepared
+    try {
+      prepared = await this.prepare(request)
+    }
+    finally {
+      this.starting--
+    }
     this.queue.push(prepared)
     this.pump()
     return prepared.run

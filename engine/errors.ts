@@ -13,6 +13,7 @@ export type ErrorCode
     | 'CANCELLED'
     | 'INVALID_PATTERN'
     | 'STEP_FAILED'
+    | 'TOO_MANY_RUNS'
     | 'INTERNAL'
 
 export interface SerializedError {

@@ -158,6 +158,7 @@ export class Execution {
     })
     try {
       input = renderValue(node.config, this.scope(attempt))
+      checkTextLength(node.id, input)
       const replayed = this.replayed(node.id, attempt, input)
       if (replayed && (replayed.status === 'succeeded' || replayed.status === 'failed')) return await this.complete(state, replayed, true)
       await this.emit({ type: 'step.started', at: started, node_id: node.id, attempt, input })
@@ -374,4 +375,17 @@ function abortReason(signal: AbortSignal): unknown {
   const error = new Error(reason instanceof Error ? reason.message : 'the operation was aborted')
   error.name = 'AbortError'
   return error
+}
+
+/** A step's rendered text fields at most this long (characters); JUDGEFLOW_MAX_STEP_TEXT changes it. */
+export const MAX_STEP_TEXT = 1_000_000
+
+/** A rendered config with a text over the limit fails the step, naming the field and both sizes. */
+function checkTextLength(nodeId: string, input: unknown, limit = Number(process.env.JUDGEFLOW_MAX_STEP_TEXT) || MAX_STEP_TEXT, path = 'config'): void {
+  if (typeof input === 'string') {
+    if (input.length > limit) throw new JudgeflowError('INVALID_INPUT', `node "${nodeId}": ${path} is ${input.length} characters after rendering references, over the limit of ${limit} (JUDGEFLOW_MAX_STEP_TEXT)`)
+    return
+  }
+  if (Array.isArray(input)) input.forEach((item, i) => checkTextLength(nodeId, item, limit, `${path}[${i}]`))
+  else if (input && typeof input === 'object') for (const [key, value] of Object.entries(input)) checkTextLength(nodeId, value, limit, `${path}.${key}`)
 }

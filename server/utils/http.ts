@@ -33,6 +33,9 @@ export function notFound(what: string, id: string): never {
 
 /** Engine errors the caller can fix become 400s with their code and details; others are rethrown. */
 export function asHttpError(error: unknown): unknown {
+  if (error instanceof JudgeflowError && error.code === 'TOO_MANY_RUNS') {
+    return createError({ statusCode: 429, statusMessage: 'Too Many Requests', message: error.message, data: { code: error.code } })
+  }
   if (error instanceof JudgeflowError && error.category === 'user') {
     return createError({ statusCode: 400, statusMessage: 'Bad Request', message: error.message, data: { code: error.code, details: error.details } })
   }
