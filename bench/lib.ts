@@ -3,13 +3,13 @@ export interface BenchResult {
   name: string
   value: number
   unit: string
-  /** The goal, as text: "<= 0.05" or ">= 500". */
+  /** The goal, as text: "<= 0.05", ">= 500" or "= 0". */
   target: string
 }
 
 export function report(result: BenchResult): void {
-  const bound = Number(result.target.replace(/^[<>]=\s*/, ''))
-  const met = result.target.startsWith('<=') ? result.value <= bound : result.value >= bound
+  const bound = Number(result.target.replace(/^[<>]?=\s*/, ''))
+  const met = result.target.startsWith('<=') ? result.value <= bound : result.target.startsWith('>=') ? result.value >= bound : result.value === bound
   console.log(JSON.stringify({ ...result, value: Number(result.value.toPrecision(4)), met }))
 }
 

@@ -1,0 +1,109 @@
+/**
+ * The load test: 200 clients starting runs of the quality gate for 30 s (the draft pinned, the judge
+ * behind the fake LLM server answering after 50 ms, through the real SDK), while 500 clients follow
+ * runs over SSE. Reports runs/s, API latency, errors (must be 0), that every run finished, and the
+ * server's peak RSS.
+ */
+import { readFileSync } from 'node:fs'
+import autocannon from 'autocannon'
+import Database from 'better-sqlite3'
+import { FakeLLM } from '../tests/support/fake-llm'
+import { startAppServer } from '../tests/support/app-server'
+import { report } from './lib'
+
+const CLIENTS = 200
+const SUBSCRIBERS = 500
+const SECONDS = Number(process.env.JUDGEFLOW_LOAD_SECONDS) || 30
+
+const gate = {
+  name: 'load gate',
+  nodes: [
+    { id: 'in', type: 'input' },
+    { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer {{input.question}}' }, pinned: ['To reset it: open Settings, choose Forgot password, follow the link.'] },
+    { id: 'judge', type: 'evaluator', config: { evaluation_type: 'criteria', model: 'openai:gpt-4o-mini', criteria: [{ name: 'relevance', weight: 1 }], content: '{{steps.draft.text}}', context: '{{input.question}}', cache: false } },
+    { id: 'check', type: 'condition', config: { left: '{{steps.judge.passed}}', op: 'truthy' } },
+    { id: 'ok', type: 'output', config: { verdict: 'pass' } },
+    { id: 'ko', type: 'output', config: { verdict: 'fail' } },
+  ],
+  edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }, { from: 'judge', to: 'check' }, { from: 'check', to: 'ok', when: 'true' }, { from: 'check', to: 'ko', when: 'false' }],
+}
+
+/** Resident set size of a process, from /proc (Linux), in MiB. */
+function rssOf(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return match ? Number(match[1]) / 1024 : 0
+}
+
+/** Holds an SSE connection open on a run's events until the run finishes or the test ends. */
+async function subscribe(url: string, signal: AbortSignal): Promise<'finished' | 'aborted' | 'error'> {
+  try {
+    const response = await fetch(url, { signal })
+    if (response.status === 204) return 'finished'
+    if (!response.ok || !response.body) return 'error'
+    const reader = response.body.getReader()
+    const decoder = new TextDecoder()
+    let text = ''
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return text.includes('run.finished') ? 'finished' : 'error'
+      text += decoder.decode(value, { stream: true })
+      if (text.includes('event: run.finished')) {
+        await reader.cancel()
+        return 'finished'
+      }
+    }
+  }
+  catch {
+    return signal.aborted ? 'aborted' : 'error'
+  }
+}
+
+export async function benchLoad(): Promise<void> {
+  const fake = await new FakeLLM().start()
+  fake.onRequest(() => ({ json: { criteria_scores: { relevance: 0.9 }, criteria_reasons: { relevance: 'on topic' }, feedback: 'Good.', suggestions: [] }, delayMs: 50 }))
+  const server = await startAppServer({ env: { ...fake.env(), JUDGEFLOW_MAX_CONCURRENT_RUNS: '64', JUDGEFLOW_MAX_QUEUED_RUNS: '100000' } })
+  let peakRss = 0
+  const sampler = setInterval(() => { peakRss = Math.max(peakRss, rssOf(server.process.pid!)) }, 250)
+  const subscriptions = new AbortController()
+  try {
+    const { body: wf } = await server.api('/api/workflows', { body: gate })
+    const load = autocannon({
+      url: `${server.url}/api/workflows/${wf.id}/runs`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ input: { question: 'How do I reset my password?' } }),
+      connections: CLIENTS,
+      duration: SECONDS,
+    })
+    // While the load goes on, 500 subscribers each start a run and follow it over SSE to its end.
+    const followed = Array.from({ length: SUBSCRIBERS }, async () => {
+      const { status, body: run } = await server.api(`/api/workflows/${wf.id}/runs`, { body: { input: { question: 'How do I reset my password?' } } })
+      return status === 202 ? subscribe(`${server.url}/api/runs/${run.id}/events`, subscriptions.signal) : 'error'
+    })
+    const result = await load
+    const errors = result.non2xx + result.errors + result.timeouts
+    report({ name: `load: run starts per second (${CLIENTS} clients, ${SECONDS} s, judge at 50 ms, ${SUBSCRIBERS} SSE subscribers)`, value: result['2xx'] / SECONDS, unit: 'runs/s', target: '>= 200' })
+    report({ name: 'load: API latency p50', value: result.latency.p50, unit: 'ms', target: '<= 100' })
+    report({ name: 'load: API latency p99', value: result.latency.p99, unit: 'ms', target: '<= 500' })
+    report({ name: 'load: errors (non-2xx, connection errors, timeouts)', value: errors, unit: 'count', target: '= 0' })
+    // Every accepted run must finish, and every subscriber must see its run finish.
+    const db = new Database(server.dbPath, { readonly: true })
+    const open = db.prepare(`select count(*) as n from runs where status in ('queued', 'running')`)
+    const deadline = Date.now() + 10 * 60_000
+    while ((open.get() as { n: number }).n > 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 200))
+    const statuses = db.prepare('select status, count(*) as n from runs group by status').all() as Array<{ status: string, n: number }>
+    db.close()
+    const total = statuses.reduce((s, r) => s + r.n, 0)
+    const succeeded = statuses.find(r => r.status === 'succeeded')?.n ?? 0
+    report({ name: 'load: runs finished, of all accepted', value: succeeded / total, unit: 'share', target: '= 1' })
+    const seen = await Promise.all(followed)
+    report({ name: `load: SSE subscribers that saw their run finish (of ${SUBSCRIBERS})`, value: seen.filter(s => s === 'finished').length, unit: 'count', target: `= ${SUBSCRIBERS}` })
+    report({ name: 'load: server peak RSS', value: Math.round(peakRss), unit: 'MiB', target: '<= 1024' })
+  }
+  finally {
+    clearInterval(sampler)
+    subscriptions.abort()
+    await server.stop()
+    await fake.stop()
+  }
+}
