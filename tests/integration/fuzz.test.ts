@@ -30,10 +30,13 @@ describe('hostile bodies to every route', () => {
       ['POST', `/api/experiments/${experiment.id}/adopt`, { variant: 'a' }],
       ['PUT', `/api/experiments/${experiment.id}/rounds/1/judgments`, { judgments: [] }],
       ['POST', '/api/login', { token: 'x' }],
+      ['POST', `/api/experiments/${experiment.id}/rounds`, {}],
+      ['POST', `/api/experiments/${experiment.id}/rounds/1/cancel`, {}],
+      ['POST', '/api/runs/not-a-run/cancel', {}],
     ]
     const failures: string[] = []
     for (const [method, path, valid] of routes) {
-      await fc.assert(fc.asyncProperty(fc.oneof(json, mutated(valid)), async (body) => {
+      await fc.assert(fc.asyncProperty(Object.keys(valid).length ? fc.oneof(json, mutated(valid)) : json, async (body) => {
         const { status } = await server.api(path, { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
         if (status >= 500) failures.push(`${method} ${path} answered ${status} to ${JSON.stringify(body).slice(0, 200)}`)
         return status < 500
@@ -45,6 +48,11 @@ describe('hostile bodies to every route', () => {
         const { status } = await server.api(path, { method, body: raw, headers: { 'content-type': 'application/json' } })
         if (status >= 500) failures.push(`${method} ${path} answered ${status} to ${JSON.stringify(raw)}`)
       }
+    }
+    // Ids and query strings that are not what a route expects.
+    for (const path of ['/api/runs/%00', '/api/runs/x/events?after=-1', `/api/workflows/${id}/runs?limit=abc`, `/api/workflows/${id}/runs?before=-5`, '/api/workflows/..%2F..', `/api/experiments/${experiment.id}/rounds/abc/events`, '/api/experiments/nope']) {
+      const { status } = await server.api(path)
+      if (status >= 500) failures.push(`GET ${path} answered ${status}`)
     }
     expect(failures).toEqual([])
     expect(server.output()).not.toMatch(/unhandled/i)
