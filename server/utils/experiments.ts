@@ -14,18 +14,21 @@ export function experimentOf(id: string): { id: string, experiment: Experiment }
   return { id: row.id, experiment: experimentSchema.parse({ ...row.definition, current_best: row.currentBest }) }
 }
 
+/** Finished rounds as the report's history: each round's adopted best and its improvement. */
+export function historyOf(rounds: ExperimentRoundRow[]): RoundSummary[] {
+  return rounds.filter(r => r.status === 'finished' && r.report).map((r) => {
+    const report = r.report as { recommendation: { adopt: string }, convergence: { improvements: number[] } }
+    return { round: r.number, best: report.recommendation.adopt, improvement: report.convergence.improvements.at(-1) ?? 0 }
+  })
+}
+
 /**
  * The current best's judgments from the latest finished round that judged it (seed §5: the
  * current best is not run again), and the earlier rounds as history.
  */
 function fromHistory(rounds: ExperimentRoundRow[], currentBest: string): { best: Judgment[], history: RoundSummary[] } {
-  const finished = rounds.filter(r => r.status === 'finished' && r.report)
-  const source = [...finished].reverse().find(r => (r.judgments as Judgment[]).some(j => j.variant === currentBest))
-  const history = finished.map((r) => {
-    const report = r.report as { recommendation: { adopt: string }, convergence: { improvements: number[] } }
-    return { round: r.number, best: report.recommendation.adopt, improvement: report.convergence.improvements.at(-1) ?? 0 }
-  })
-  return { best: source ? (source.judgments as Judgment[]).filter(j => j.variant === currentBest) : [], history }
+  const source = [...rounds].reverse().find(r => r.status === 'finished' && r.report && (r.judgments as Judgment[]).some(j => j.variant === currentBest))
+  return { best: source ? (source.judgments as Judgment[]).filter(j => j.variant === currentBest) : [], history: historyOf(rounds) }
 }
 
 /** Starts a round: every variant × document × run goes through the workflow engine as a run of its own. */

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeLLM, lastUserText } from '../support/fake-llm'
 import { startAppServer, tempDbPath, waitFor, type AppServer } from '../support/app-server'
+import { llmChain } from '../support/workflows'
 
 const fake = new FakeLLM()
 const servers: AppServer[] = []
@@ -11,16 +12,7 @@ afterAll(async () => {
   await fake.stop()
 })
 
-const workflow = {
-  name: 'three calls',
-  nodes: [
-    { id: 'a', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'step a' } },
-    { id: 'b', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'step b after {{steps.a.text}}' } },
-    { id: 'c', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'step c after {{steps.b.text}}' } },
-    { id: 'done', type: 'output', config: { verdict: 'pass', value: '{{steps.c.text}}' } },
-  ],
-  edges: [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'done' }],
-}
+const workflow = llmChain(['a', 'b', 'c'])
 
 describe('crash safety', () => {
   it('resumes a run killed with SIGKILL from its committed steps', async () => {

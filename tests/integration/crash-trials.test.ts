@@ -2,6 +2,7 @@ import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeLLM, lastUserText } from '../support/fake-llm'
 import { startAppServer, tempDbPath, waitFor, type AppServer } from '../support/app-server'
+import { llmChain } from '../support/workflows'
 
 /**
  * 20 trials: several runs of a five-call workflow going at once, the server SIGKILLed at a random
@@ -17,15 +18,7 @@ afterAll(async () => {
   await fake.stop()
 })
 
-const steps = ['a', 'b', 'c', 'd', 'e']
-const workflow = {
-  name: 'five calls',
-  nodes: [
-    ...steps.map((id, i) => ({ id, type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: i ? `step ${id} after {{steps.${steps[i - 1]}.text}}` : 'step a' } })),
-    { id: 'done', type: 'output', config: { verdict: 'pass', value: '{{steps.e.text}}' } },
-  ],
-  edges: [...steps.slice(1).map((id, i) => ({ from: steps[i]!, to: id })), { from: 'e', to: 'done' }],
-}
+const workflow = llmChain(['a', 'b', 'c', 'd', 'e'])
 /** A seeded random sequence, so a failing trial can be replayed. */
 function random(seed: number) {
   return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)

@@ -58,3 +58,18 @@ export function testDeps(extra: Parameters<typeof defineStep>[0][] = [], env: Re
   }
   return { options, events }
 }
+
+/**
+ * A chain of LLM calls (`step a`, `step b after {{steps.a.text}}`, …) ending in a passing output
+ * of the last answer: a multi-step run whose every step is a model call, for crash tests.
+ */
+export function llmChain(steps: readonly string[]) {
+  return {
+    name: `${steps.length} calls`,
+    nodes: [
+      ...steps.map((id, i) => ({ id, type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: i ? `step ${id} after {{steps.${steps[i - 1]}.text}}` : `step ${id}` } })),
+      { id: 'done', type: 'output', config: { verdict: 'pass', value: `{{steps.${steps.at(-1)}.text}}` } },
+    ],
+    edges: [...steps.slice(1).map((id, i) => ({ from: steps[i]!, to: id })), { from: steps.at(-1)!, to: 'done' }],
+  }
+}

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { getRound, listRounds, updateRound } from '../../../../../../db'
 import { judgmentSchema } from '../../../../../../engine/experiments'
 import { useJudgeflow } from '../../../../../utils/context'
-import { experimentOf, reportFor } from '../../../../../utils/experiments'
+import { experimentOf, historyOf, reportFor } from '../../../../../utils/experiments'
 import { notFound, readBodyWith, routeId } from '../../../../../utils/http'
 
 /** A person's corrections: the round's judgments replaced (each with its reason) and its report recomputed. */
@@ -13,10 +13,7 @@ export default defineEventHandler(async (event) => {
   const round = getRound(handle.db, routeId(event), Number(getRouterParam(event, 'number')))
   if (!round) notFound('round', String(getRouterParam(event, 'number')))
   if (round.status !== 'finished') throw createError({ statusCode: 409, message: `round ${round.number} is ${round.status}: judgments can be corrected once it has finished` })
-  const history = listRounds(handle.db, round.experimentId).filter(r => r.number < round.number && r.status === 'finished' && r.report).map((r) => {
-    const report = r.report as { recommendation: { adopt: string }, convergence: { improvements: number[] } }
-    return { round: r.number, best: report.recommendation.adopt, improvement: report.convergence.improvements.at(-1) ?? 0 }
-  })
+  const history = historyOf(listRounds(handle.db, round.experimentId).filter(r => r.number < round.number))
   const report = reportFor(experiment, round.currentBest, judgments, history)
   updateRound(handle.db, round.id, { judgments, report })
   return { number: round.number, judgments, report }
