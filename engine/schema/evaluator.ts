@@ -1,12 +1,13 @@
 import { z } from 'zod'
 import { modelRefSchema } from './common'
 import { scorerConfigSchema, scorerPresets, type ScorerResult } from './scorers'
+import { evaluationTypes, type EvaluationType } from './evaluation-types'
 
 /** Browser-safe: the editor's forms and the server validate with these same schemas. */
-export const evaluationTypes = ['scoring', 'criteria', 'comparison', 'rubric', 'metrics', 'scorers', 'trace'] as const
+export { evaluationTypes, type EvaluationType }
+
 /** Types that need no LLM judge. */
 export const deterministicTypes: readonly EvaluationType[] = ['scorers', 'trace']
-export type EvaluationType = (typeof evaluationTypes)[number]
 
 export const criterionSchema = z.object({
   name: z.string().min(1, 'is required').max(80).regex(/^[\w][\w .-]*$/, 'must be letters, digits, spaces, "_", "-" or "."')

@@ -1,0 +1,36 @@
+import { onBeforeUnmount, shallowRef } from 'vue'
+import type { Problem } from '~/utils/validate'
+import type { ValidateRequest } from '~/workers/validate.worker'
+
+/**
+ * The document's problems, found with the engine's own schemas in a Web Worker: validating a
+ * workflow of hundreds of steps never holds up drawing or typing, and the schemas are not part of
+ * the editor's first load. Only the answer to the latest request is kept.
+ */
+export function useWorkflowProblems() {
+  const problems = shallowRef<Problem[]>([])
+  let worker: Worker | undefined
+  let sent = 0
+
+  function start(): Worker {
+    const started = new Worker(new URL('../workers/validate.worker.ts', import.meta.url), { type: 'module', name: 'judgeflow-validate' })
+    started.onmessage = (event: MessageEvent<{ seq: number, problems: Problem[] }>) => {
+      if (event.data.seq === sent) problems.value = event.data.problems
+    }
+    return started
+  }
+
+  /** Validates the document; JSON carries it to the worker whatever proxies the store holds. */
+  function validate(doc: unknown | null) {
+    if (doc === null) {
+      sent++
+      problems.value = []
+      return
+    }
+    worker ??= start()
+    worker.postMessage({ seq: ++sent, doc: JSON.stringify(doc) } satisfies ValidateRequest)
+  }
+
+  onBeforeUnmount(() => worker?.terminate())
+  return { problems, validate }
+}

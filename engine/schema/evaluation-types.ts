@@ -1,0 +1,3 @@
+/** The evaluation types, without the schemas: the editor lists them without loading zod. */
+export const evaluationTypes = ['scoring', 'criteria', 'comparison', 'rubric', 'metrics', 'scorers', 'trace'] as const
+export type EvaluationType = (typeof evaluationTypes)[number]
