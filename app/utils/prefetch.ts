@@ -3,11 +3,13 @@
  * page takes each answer once. Only the latest navigation's requests are kept.
  */
 const started = new Map<string, Promise<unknown>>()
+// Plain URLs: the typed-route inference of $fetch is too deep for URLs built at run time.
+const get = $fetch as unknown as (url: string) => Promise<unknown>
 
 export function prefetch(urls: string[]) {
   started.clear()
   for (const url of urls) {
-    const request = $fetch(url)
+    const request = get(url)
     // A request nobody takes (the navigation went elsewhere) must not report an unhandled rejection.
     request.catch(() => undefined)
     started.set(url, request)
@@ -18,5 +20,5 @@ export function prefetch(urls: string[]) {
 export function fetchOnce<T>(url: string): Promise<T> {
   const request = started.get(url)
   started.delete(url)
-  return (request ?? $fetch(url)) as Promise<T>
+  return (request ?? get(url)) as Promise<T>
 }
