@@ -1,4 +1,5 @@
 import { defineStore } from 'pinia'
+import { toRaw } from 'vue'
 import { connectionProblem, freshId } from '~/utils/graph'
 
 export interface DocNode {
@@ -25,7 +26,8 @@ const STARTING_CONFIG: Record<string, Record<string, unknown>> = { evaluator: { 
 /** Changes of one group within this time are one undo step. */
 const GROUP_MS = 800
 const lastChange: { group?: string, at: number } = { at: 0 }
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T
+// Raw values: reading a large document through its reactive proxies costs many times more.
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(toRaw(value))) as T
 
 /**
  * The workflow being edited: the canvas renders from here, every change goes through an action,
@@ -40,9 +42,15 @@ export const useWorkflowStore = defineStore('workflow', {
     past: [] as WorkflowDoc[],
     future: [] as WorkflowDoc[],
     selected: [] as string[],
+    /** Counts changes of `doc`: watch this, not the document, which would be walked deeply each time. */
+    revision: 0,
   }),
   getters: {
-    dirty: state => JSON.stringify(state.doc) !== state.saved,
+    dirty: (state) => {
+      // The revision is the dependency; the document itself is read raw, without tracking every field.
+      void state.revision
+      return JSON.stringify(toRaw(state.doc)) !== state.saved
+    },
     canUndo: state => state.past.length > 0,
     canRedo: state => state.future.length > 0,
     nodeById: state => (id: string) => state.doc.nodes.find(n => n.id === id),
@@ -51,15 +59,17 @@ export const useWorkflowStore = defineStore('workflow', {
     load(id: string, version: number, doc: WorkflowDoc) {
       this.id = id
       this.version = version
-      this.doc = clone({ ...doc, edges: doc.edges ?? [] })
-      this.saved = JSON.stringify(this.doc)
+      const loaded = clone({ ...doc, edges: doc.edges ?? [] })
+      this.saved = JSON.stringify(loaded)
+      this.doc = loaded
+      this.revision++
       this.past = []
       this.future = []
       this.selected = []
     },
     markSaved(version: number) {
       this.version = version
-      this.saved = JSON.stringify(this.doc)
+      this.saved = JSON.stringify(toRaw(this.doc))
     },
     /**
      * Runs a change as one undo step. Changes with the same `group` in quick succession (a slider
@@ -76,6 +86,7 @@ export const useWorkflowStore = defineStore('workflow', {
       }
       this.future = []
       mutate(this.doc)
+      this.revision++
     },
     undo() {
       lastChange.group = undefined
@@ -83,6 +94,7 @@ export const useWorkflowStore = defineStore('workflow', {
       if (!previous) return
       this.future.push(clone(this.doc))
       this.doc = previous
+      this.revision++
     },
     redo() {
       lastChange.group = undefined
@@ -90,6 +102,7 @@ export const useWorkflowStore = defineStore('workflow', {
       if (!next) return
       this.past.push(clone(this.doc))
       this.doc = next
+      this.revision++
     },
     addNode(type: string, position: { x: number, y: number }, config: Record<string, unknown> = STARTING_CONFIG[type] ?? {}): string {
       const id = freshId(type, new Set(this.doc.nodes.map(n => n.id)))

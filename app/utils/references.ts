@@ -22,14 +22,19 @@ const OUTPUT_FIELDS: Record<string, readonly string[]> = {
 
 /** Nodes with a path of edges to `nodeId`: the only steps whose outputs it can read. */
 export function upstreamOf(doc: WorkflowDoc, nodeId: string): string[] {
+  const incoming = new Map<string, string[]>()
+  for (const edge of doc.edges) {
+    const sources = incoming.get(edge.to)
+    if (sources) sources.push(edge.from)
+    else incoming.set(edge.to, [edge.from])
+  }
   const seen = new Set<string>()
   const stack = [nodeId]
   while (stack.length) {
-    const id = stack.pop()!
-    for (const edge of doc.edges) {
-      if (edge.to === id && !seen.has(edge.from)) {
-        seen.add(edge.from)
-        stack.push(edge.from)
+    for (const from of incoming.get(stack.pop()!) ?? []) {
+      if (!seen.has(from)) {
+        seen.add(from)
+        stack.push(from)
       }
     }
   }
@@ -41,8 +46,9 @@ export function referencesFor(doc: WorkflowDoc, nodeId: string): ReferenceOption
   const inputNode = doc.nodes.find(n => n.type === 'input')
   const inputFields = Object.keys((inputNode?.config.fields as Record<string, unknown> | undefined) ?? {})
   const options: ReferenceOption[] = inputFields.map(f => ({ path: `input.${f}`, detail: 'run input' }))
+  const byId = new Map(doc.nodes.map(n => [n.id, n]))
   for (const id of upstreamOf(doc, nodeId)) {
-    const node = doc.nodes.find(n => n.id === id)!
+    const node = byId.get(id)!
     const label = node.name ? `${node.name} (${node.type})` : node.type
     options.push({ path: `steps.${id}`, detail: `${label}: the whole output` })
     for (const field of OUTPUT_FIELDS[node.type] ?? []) options.push({ path: `steps.${id}.${field}`, detail: label })
