@@ -8,6 +8,7 @@ export default defineNuxtConfig({
   devtools: { enabled: false },
   ssr: false,
   modules: ['@pinia/nuxt', '@vueuse/nuxt'],
+  css: ['~/assets/css/base.css'],
   dir: { pages: '../pages' },
   components: [{ path: '~~/components', pathPrefix: false }],
   typescript: { strict: true },

@@ -44,3 +44,18 @@ test('the editor fits a 1280×720 window: canvas, settings and runs all on scree
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280)
   await page.screenshot({ path: 'test-results/e2e/editor-1280x720.png' })
 })
+
+test('the editor opened at its own address (a bookmark, a refresh) has the shared styles', async ({ page }) => {
+  await page.goto('/')
+  await page.getByTestId('template-quality-gate').click()
+  await expect(page.getByTestId('node-judge')).toBeVisible()
+  await page.reload()
+  await expect(page.getByTestId('node-judge')).toBeVisible()
+  const styles = await page.evaluate(() => ({
+    body: getComputedStyle(document.body).margin,
+    font: getComputedStyle(document.documentElement).fontFamily,
+    header: getComputedStyle(document.querySelector('.topbar')!).borderBottomStyle,
+  }))
+  expect(styles).toEqual({ body: '0px', font: 'system-ui, sans-serif', header: 'solid' })
+  await page.screenshot({ path: 'test-results/e2e/editor-reloaded.png' })
+})

@@ -30,6 +30,18 @@ test('builds a workflow from an empty canvas, undoes and redoes, refuses a cycle
   await expect(page.locator('.vue-flow__edge')).toHaveCount(1)
   await connect(page, 'llm', 'output')
   await expect(page.locator('.vue-flow__edge')).toHaveCount(2)
+  // An edge is selected by a click (or Enter when focused) and removed with Delete.
+  const edge = page.getByRole('button', { name: 'Edge from llm to output' })
+  await edge.click()
+  await expect(edge).toHaveAttribute('aria-pressed', 'true')
+  await page.keyboard.press('Delete')
+  await expect(page.locator('.vue-flow__edge')).toHaveCount(1)
+  await page.keyboard.press('Control+z')
+  await expect(page.locator('.vue-flow__edge')).toHaveCount(2)
+  await page.getByRole('button', { name: 'Edge from in to llm' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('button', { name: 'Edge from in to llm' })).toHaveAttribute('aria-pressed', 'true')
+  await page.getByRole('button', { name: 'Edge from in to llm' }).blur()
 
   await page.getByTestId('node-llm').click()
   await expect(page.getByRole('heading', { name: 'llm · llm' })).toBeVisible()
