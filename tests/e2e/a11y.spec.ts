@@ -57,5 +57,7 @@ test('the editor opened at its own address (a bookmark, a refresh) has the share
     header: getComputedStyle(document.querySelector('.topbar')!).borderBottomStyle,
   }))
   expect(styles).toEqual({ body: '0px', font: 'system-ui, sans-serif', header: 'solid' })
+  // The minimap joins a moment after the steps, with a shape per step.
+  await expect(page.locator('.vue-flow__minimap-node')).toHaveCount(7)
   await page.screenshot({ path: 'test-results/e2e/editor-reloaded.png' })
 })
