@@ -3,14 +3,12 @@
  * 200-step workflow can be worked on, and how closely a dragged step follows the pointer.
  * Drives the built app (`JUDGEFLOW_OUTPUT_DIR`, default `.output`) in Chromium.
  */
-import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { rmSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { chromium, type Browser, type Page } from '@playwright/test'
 import playwrightConfig from '../playwright.config'
+import { startAppServer } from '../tests/support/app-server'
 import type { WorkflowEdge, WorkflowInput, WorkflowNode } from '../engine/schema/workflow'
 import { median, percentile, report } from './lib'
 
@@ -63,7 +61,7 @@ export function largeWorkflow(): WorkflowInput {
 }
 
 export async function benchEditor(): Promise<void> {
-  const server = await startBuiltApp(OUTPUT_DIR)
+  const server = await startAppServer({ entry: join(OUTPUT_DIR, 'server', 'index.mjs') })
   // The browser Playwright's tests use: Debian's Chromium where installed, else Playwright's own.
   const browser = await chromium.launch(playwrightConfig.use?.launchOptions)
   try {
@@ -90,6 +88,7 @@ export async function benchEditor(): Promise<void> {
   finally {
     await browser.close()
     await server.stop()
+    rmSync(dirname(server.dbPath), { recursive: true, force: true })
   }
 }
 
@@ -208,42 +207,4 @@ function installDragProbe(selector: string): void {
       channel.port2.postMessage(null)
     })
   }).observe(node, { attributes: true, attributeFilter: ['style'] })
-}
-
-/** Starts `<outputDir>/server/index.mjs` on a free loopback port with a fresh database. */
-async function startBuiltApp(outputDir: string) {
-  const entry = join(outputDir, 'server', 'index.mjs')
-  if (!existsSync(entry)) throw new Error(`no built app at ${outputDir}: run \`npx nuxt build\` or set JUDGEFLOW_OUTPUT_DIR`)
-  const dataDir = mkdtempSync(join(tmpdir(), 'judgeflow-bench-'))
-  const port = await freePort()
-  const child = spawn(process.execPath, [entry], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), JUDGEFLOW_DB: join(dataDir, 'judgeflow.db') },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  const exited = new Promise(settle => child.once('exit', settle))
-  const url = `http://127.0.0.1:${port}`
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM')
-      await exited
-    }
-    rmSync(dataDir, { recursive: true, force: true })
-  }
-  for (const deadline = Date.now() + 20_000; !(await fetch(`${url}/api/health`).then(r => r.ok, () => false));) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop()
-      throw new Error(`the built app at ${outputDir} did not start (exit code ${child.exitCode})`)
-    }
-    await new Promise(settle => setTimeout(settle, 100))
-  }
-  return { url, stop }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((settle, reject) => {
-    const probe = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => settle(port))
-    })
-  })
 }

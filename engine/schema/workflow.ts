@@ -71,4 +71,7 @@ export type StepStatus = (typeof stepStatuses)[number]
 export const runStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const
 export type RunStatus = (typeof runStatuses)[number]
 
+/** The statuses a run ends in: it changes no more once it has one. */
+export const finalRunStatuses: ReadonlySet<string> = new Set<RunStatus>(['succeeded', 'failed', 'cancelled', 'interrupted'])
+
 export type Verdict = 'pass' | 'fail' | null

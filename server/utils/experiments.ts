@@ -1,10 +1,9 @@
-import { createRound, getExperiment, getRun, getWorkflow, listOpenRounds, listWorkflows, listRounds, listStepRuns, updateRound, type ExperimentRoundRow } from '../../db'
-import { JudgeflowError } from '../../engine'
+import { createRound, getExperiment, getRound, getRun, getWorkflow, listOpenRounds, listWorkflows, listRounds, listStepRuns, updateRound, type ExperimentRoundRow } from '../../db'
+import { finalRunStatuses, JudgeflowError } from '../../engine'
 import { experimentReport, experimentSchema, type Experiment, type Judgment, type RoundSummary } from '../../engine/experiments'
 import { judgeOutput } from '../../engine/experiments/judge'
 import { useJudgeflow } from './context'
 
-const FINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted'])
 type RoundRun = ExperimentRoundRow['runs'][number]
 
 /** The experiment's definition, validated; a stored one that no longer parses is a clear error. */
@@ -71,7 +70,7 @@ export async function startRound(experimentId: string): Promise<ExperimentRoundR
 
 async function settled(runId: string): Promise<void> {
   const { handle } = useJudgeflow()
-  while (!FINAL.has(getRun(handle.db, runId)?.status ?? 'failed')) await new Promise(resolve => setTimeout(resolve, 200))
+  while (!finalRunStatuses.has(getRun(handle.db, runId)?.status ?? 'failed')) await new Promise(resolve => setTimeout(resolve, 200))
 }
 
 /** Waits for the round's runs (also after a restart: runs resume on their own), judges, reports. */
@@ -80,7 +79,7 @@ export async function finishRound(round: ExperimentRoundRow): Promise<void> {
   try {
     const { experiment } = experimentOf(round.experimentId)
     await Promise.all(round.runs.map(r => settled(r.run_id)))
-    if (getRoundStatus(round) === 'cancelled') return
+    if (getRound(handle.db, round.experimentId, round.number)?.status === 'cancelled') return
     updateRound(handle.db, round.id, { status: 'judging' })
     const model = experiment.judge_model ?? providers.defaultJudgeModel()
     const judgments: Judgment[] = []
@@ -104,10 +103,6 @@ export async function finishRound(round: ExperimentRoundRow): Promise<void> {
   catch (error) {
     updateRound(handle.db, round.id, { status: 'failed', error: { message: (error as Error).message }, finishedAt: Date.now() })
   }
-}
-
-function getRoundStatus(round: ExperimentRoundRow): string {
-  return listRounds(useJudgeflow().handle.db, round.experimentId).find(r => r.id === round.id)?.status ?? 'failed'
 }
 
 export function reportFor(experiment: Experiment, currentBest: string, judgments: Judgment[], history: RoundSummary[]) {

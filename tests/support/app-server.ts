@@ -20,10 +20,12 @@ export function tempDbPath(): string {
   return join(mkdtempSync(join(tmpdir(), 'judgeflow-test-')), 'judgeflow.db')
 }
 
-export async function startAppServer(options: { dbPath?: string, env?: Record<string, string> } = {}): Promise<AppServer> {
-  if (!existsSync(SERVER_ENTRY)) throw new Error('the app is not built: run `npx nuxt build` (npm test does it first)')
+/** `entry`: another build's server, `<output dir>/server/index.mjs` (default: this checkout's `.output`). */
+export async function startAppServer(options: { dbPath?: string, env?: Record<string, string>, entry?: string } = {}): Promise<AppServer> {
+  const entry = options.entry ?? SERVER_ENTRY
+  if (!existsSync(entry)) throw new Error(`the app is not built (no ${entry}): run \`npx nuxt build\` (npm test does it first)`)
   const dbPath = options.dbPath ?? tempDbPath()
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+  const child = spawn(process.execPath, [entry], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', JUDGEFLOW_DB: dbPath, JUDGEFLOW_LLM_RETRY_BASE_MS: '5', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -1,9 +1,8 @@
 import { getRun, listEventsAfter, type RunEventRow } from '../../../../db'
+import { finalRunStatuses } from '../../../../engine'
 import { useJudgeflow } from '../../../utils/context'
 import { notFound, routeId } from '../../../utils/http'
 import { openEventStream } from '../../../utils/sse'
-
-const FINAL = new Set(['succeeded', 'failed', 'cancelled', 'interrupted'])
 
 /**
  * The run's events as Server-Sent Events: replays what was stored after Last-Event-ID
@@ -15,7 +14,7 @@ export default defineEventHandler(async (event) => {
   if (!run) notFound('run', routeId(event))
   const after = Number(getHeader(event, 'last-event-id') ?? getQuery(event).after ?? 0) || 0
   // A finished run with nothing after Last-Event-ID: 204 tells EventSource to stop reconnecting.
-  if (FINAL.has(run.status) && !runs.isActive(run.id) && !listEventsAfter(handle.db, run.id, after, 1).length) {
+  if (finalRunStatuses.has(run.status) && !runs.isActive(run.id) && !listEventsAfter(handle.db, run.id, after, 1).length) {
     setResponseStatus(event, 204)
     return null
   }
@@ -39,6 +38,6 @@ export default defineEventHandler(async (event) => {
   replaying = false
   for (const row of live) send(row)
   const current = getRun(handle.db, run.id)
-  if (current && FINAL.has(current.status) && !runs.isActive(run.id)) stream.end()
+  if (current && finalRunStatuses.has(current.status) && !runs.isActive(run.id)) stream.end()
   await stream.done
 })

@@ -1,8 +1,8 @@
 import { getRound, getRun } from '../../../../../../db'
+import { finalRunStatuses } from '../../../../../../engine'
 import { useJudgeflow } from '../../../../../utils/context'
 import { notFound, routeId } from '../../../../../utils/http'
 
-const FINAL_RUN = new Set(['succeeded', 'failed', 'cancelled', 'interrupted'])
 const FINAL_ROUND = new Set(['finished', 'failed', 'cancelled'])
 
 /** A round's progress as Server-Sent Events (`progress` while it goes on, then `round.finished`). */
@@ -18,7 +18,7 @@ export default defineEventHandler(async (event) => {
     while (open) {
       const round = getRound(handle.db, routeId(event), number)!
       const runs = round.runs.map(r => ({ ...r, status: getRun(handle.db, r.run_id)?.status ?? 'unknown' }))
-      const progress = { number, status: round.status, total: runs.length, done: runs.filter(r => FINAL_RUN.has(r.status)).length, judged: (round.judgments as unknown[]).length, runs }
+      const progress = { number, status: round.status, total: runs.length, done: runs.filter(r => finalRunStatuses.has(r.status)).length, judged: (round.judgments as unknown[]).length, runs }
       const text = JSON.stringify(progress)
       if (text !== last) await stream.push({ event: FINAL_ROUND.has(round.status) ? 'round.finished' : 'progress', data: text })
       last = text
