@@ -4,6 +4,10 @@ import { defineConfig } from '@playwright/test'
 // Debian's Chromium where it is installed (CI here); Playwright's own browser elsewhere.
 const systemChromium = '/usr/bin/chromium'
 const port = Number(process.env.E2E_PORT ?? 3210)
+/** A second app, whose OpenAI and Anthropic endpoints are the fake LLM server (tests/e2e/serve-with-llm.ts). */
+const llmAppPort = Number(process.env.E2E_LLM_PORT ?? port + 1)
+// The tests that need it read its address from here (the config is loaded in every worker).
+process.env.E2E_LLM_APP = `http://127.0.0.1:${llmAppPort}`
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -23,11 +27,20 @@ export default defineConfig({
         }
       : {},
   },
-  webServer: {
-    command: `node tests/e2e/serve.mjs`,
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    env: { PORT: String(port) },
-    timeout: 30_000,
-  },
+  webServer: [
+    {
+      command: `node tests/e2e/serve.mjs`,
+      url: `http://127.0.0.1:${port}/api/health`,
+      reuseExistingServer: false,
+      env: { PORT: String(port) },
+      timeout: 30_000,
+    },
+    {
+      command: `node --import tsx tests/e2e/serve-with-llm.ts`,
+      url: `http://127.0.0.1:${llmAppPort}/api/health`,
+      reuseExistingServer: false,
+      env: { PORT: String(llmAppPort) },
+      timeout: 30_000,
+    },
+  ],
 })
