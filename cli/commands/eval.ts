@@ -13,7 +13,7 @@ export async function evalCommand(args: string[], io: Io, env: Record<string, st
     io.err('eval needs a config and an input: judgeflow eval --config <file.json|file.toml> --input <file.json>')
     return 2
   }
-  const config = readEvaluatorConfigFile(values.config)
+  const config = await readEvaluatorConfigFile(values.config)
   const input = readJsonFile(values.input, 'input')
   await loadCustomMetrics(env)
   const result = await evaluate(config, input, { providers: createProviders({ env, cache: new MemoryResponseCache() }) })

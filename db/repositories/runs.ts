@@ -44,8 +44,11 @@ export function getRun(db: Db, id: string): RunRow | null {
   return prepared(db, 'runs.get', () => db.select().from(runs).where(eq(runs.id, sql.placeholder('id'))).prepare()).get({ id }) ?? null
 }
 
-export function listRuns(db: Db, workflowId: string, options: { limit?: number, before?: number } = {}): Omit<RunRow, 'definition'>[] {
-  const { definition: _definition, ...columns } = getTableColumns(runs)
+export type RunSummaryRow = Omit<RunRow, 'definition' | 'input' | 'output'>
+
+/** The workflow's runs without their definition, input and output: a list stays small however large runs are. */
+export function listRuns(db: Db, workflowId: string, options: { limit?: number, before?: number } = {}): RunSummaryRow[] {
+  const { definition: _definition, input: _input, output: _output, ...columns } = getTableColumns(runs)
   return db.select(columns).from(runs)
     .where(options.before ? and(eq(runs.workflowId, workflowId), lt(runs.createdAt, options.before)) : eq(runs.workflowId, workflowId))
     .orderBy(desc(runs.createdAt)).limit(options.limit ?? 50).all()

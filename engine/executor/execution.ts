@@ -5,7 +5,8 @@ import type { StepDefinition, StepOutcome } from '../steps/types'
 import type { StepRegistry } from '../steps/registry'
 import type { Providers } from '../providers/types'
 import { buildGraph, downstreamOf, type Graph } from '../graph/topology'
-import { renderValue, type ReferenceScope } from './references'
+import type { ReferenceScope } from './references'
+import { jsonSize, renderWithinLimits, storageLimitsFromEnv, type StorageLimits } from './size-limits'
 import { pinnedOutcome } from './pinned'
 import { summarizeRun } from './summary'
 import type { Journal, RunEvent, RunResult, StepRecord } from './types'
@@ -25,6 +26,8 @@ export interface ExecuteOptions {
   onEvent?: (event: RunEvent) => void | Promise<void>
   /** Committed records of an interrupted execution: reused instead of running those steps again. */
   journal?: Journal
+  /** How much a step and the run may render and store (from the environment by default). */
+  limits?: StorageLimits
 }
 
 export interface NodeState {
@@ -65,6 +68,9 @@ export class Execution {
   private frozen = new Set<string>()
   /** Replaying a journal stops at the first step whose rendered input differs from the record. */
   private journalValid = true
+  private readonly limits: StorageLimits
+  /** Characters of step inputs and outputs this run has produced so far. */
+  private stored = 0
 
   constructor(private readonly workflow: Workflow, private readonly options: ExecuteOptions) {
     this.graph = buildGraph(workflow)
@@ -79,6 +85,7 @@ export class Execution {
     }, { once: true })
     this.limit = workflow.settings?.concurrency ?? options.concurrency ?? DEFAULT_CONCURRENCY
     this.timeoutMs = workflow.settings?.timeout_ms ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    this.limits = options.limits ?? storageLimitsFromEnv()
     for (const node of this.graph.nodes.values()) {
       const definition = options.registry.get(node.type)
       if (!definition) throw new JudgeflowError('INVALID_WORKFLOW', `node "${node.id}": unknown step type "${node.type}"`)
@@ -157,8 +164,10 @@ export class Execution {
       duration_ms: Math.round((performance.now() - t0) * 1000) / 1000, ...fields,
     })
     try {
-      input = renderValue(node.config, this.scope(attempt))
-      checkTextLength(node.id, input)
+      // Nothing oversized is kept: the input becomes the step's record only once it is within limits.
+      const rendered = renderWithinLimits(node.id, node.config, this.scope(attempt), this.limits)
+      this.countStored(node.id, rendered.size)
+      input = rendered.value
       const replayed = this.replayed(node.id, attempt, input)
       if (replayed && (replayed.status === 'succeeded' || replayed.status === 'failed')) return await this.complete(state, replayed, true)
       await this.emit({ type: 'step.started', at: started, node_id: node.id, attempt, input })
@@ -245,7 +254,31 @@ export class Execution {
     })
   }
 
-  private async complete(state: NodeState, record: StepRecord, replayed: boolean) {
+  /** A step output over the record limit, or one that passes the run's limit, fails the step unstored. */
+  private withinLimits(record: StepRecord): StepRecord {
+    if (record.status !== 'succeeded') return record
+    const size = jsonSize(record.output, this.limits.stepRecord)
+    try {
+      if (size > this.limits.stepRecord) {
+        throw new JudgeflowError('TOO_LARGE', `node "${record.node_id}": its output is over ${this.limits.stepRecord} characters (JUDGEFLOW_MAX_STEP_RECORD); it was not stored`)
+      }
+      this.countStored(record.node_id, size)
+      return record
+    }
+    catch (error) {
+      return { ...record, status: 'failed', output: undefined, branch: undefined, rerun: undefined, error: serializeError(error) }
+    }
+  }
+
+  private countStored(nodeId: string, size: number) {
+    if (this.stored + size > this.limits.run) {
+      throw new JudgeflowError('TOO_LARGE', `node "${nodeId}": the run's stored inputs and outputs would pass ${this.limits.run} characters (JUDGEFLOW_MAX_RUN_STORAGE); nothing more is stored for it`)
+    }
+    this.stored += size
+  }
+
+  private async complete(state: NodeState, fresh: StepRecord, replayed: boolean) {
+    const record = this.withinLimits(fresh)
     state.last = record
     if (!replayed) await this.emit({ type: `step.${record.status}` as 'step.succeeded', at: record.finished_at ?? Date.now(), step: record })
     const discarded = this.frozen.has(state.node.id)
@@ -375,17 +408,4 @@ function abortReason(signal: AbortSignal): unknown {
   const error = new Error(reason instanceof Error ? reason.message : 'the operation was aborted')
   error.name = 'AbortError'
   return error
-}
-
-/** A step's rendered text fields at most this long (characters); JUDGEFLOW_MAX_STEP_TEXT changes it. */
-export const MAX_STEP_TEXT = 1_000_000
-
-/** A rendered config with a text over the limit fails the step, naming the field and both sizes. */
-function checkTextLength(nodeId: string, input: unknown, limit = Number(process.env.JUDGEFLOW_MAX_STEP_TEXT) || MAX_STEP_TEXT, path = 'config'): void {
-  if (typeof input === 'string') {
-    if (input.length > limit) throw new JudgeflowError('INVALID_INPUT', `node "${nodeId}": ${path} is ${input.length} characters after rendering references, over the limit of ${limit} (JUDGEFLOW_MAX_STEP_TEXT)`)
-    return
-  }
-  if (Array.isArray(input)) input.forEach((item, i) => checkTextLength(nodeId, item, limit, `${path}[${i}]`))
-  else if (input && typeof input === 'object') for (const [key, value] of Object.entries(input)) checkTextLength(nodeId, value, limit, `${path}.${key}`)
 }

@@ -21,7 +21,7 @@ export const MAX_REFERENCE_DEPTH = 32
 const TEMPLATE = /\{\{([^{}]*)\}\}/g
 const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', 'constructor'])
 
-type Segment = string | Reference
+export type Segment = string | Reference
 const parsedTemplates = new Map<string, Segment[] | Reference>()
 
 /** Parses the text between `{{` and `}}`. Throws a message naming what is wrong. */
@@ -74,7 +74,8 @@ function parsePath(text: string): PathSegment[] {
   return segments
 }
 
-function parseTemplate(template: string): Segment[] | Reference {
+/** A template's text and references, parsed once and cached; a lone reference is returned by itself. */
+export function parseTemplate(template: string): Segment[] | Reference {
   const cached = parsedTemplates.get(template)
   if (cached) return cached
   const segments: Segment[] = []

@@ -22,6 +22,6 @@ export default defineEventHandler(async (event) => {
     if (error instanceof JudgeflowError && error.category === 'provider') {
       throw createError({ statusCode: 502, statusMessage: 'Bad Gateway', message: error.message, data: { code: error.code } })
     }
-    throw asHttpError(error)
+    throw asHttpError(error, event)
   }
 })

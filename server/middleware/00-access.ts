@@ -1,27 +1,30 @@
 import { configuredToken, isAuthenticated, isLoopback } from '../utils/access'
+import { allowedHosts, isAllowedHost, ownOrigin } from '../utils/hosts'
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 /** Reachable without signing in: the login page and what it needs, and the health check. */
 const PUBLIC = [/^\/login\/?$/, /^\/api\/login$/, /^\/api\/health$/, /^\/_nuxt\//, /^\/favicon\.ico$/]
 
 /**
- * Every request: a state-changing one from another origin is refused (a web page cannot drive
- * the API through the user's browser); without JUDGEFLOW_TOKEN only this machine is served; with
- * it, the API needs the bearer token or the session cookie, and pages send you to /login.
+ * Every request: a Host this server does not answer to is refused (DNS rebinding), and so is a
+ * state-changing request from another origin (a web page cannot drive the API through the user's
+ * browser); without JUDGEFLOW_TOKEN only this machine is served; with it, the API needs the
+ * bearer token or the session cookie, and pages send you to /login.
  */
 export default defineEventHandler((event) => {
-  const origin = getRequestHeader(event, 'origin')
-  if (origin && STATE_CHANGING.has(event.method)) {
-    let originHost = ''
-    try {
-      originHost = new URL(origin).host
-    }
-    catch { /* a malformed Origin is refused below */ }
-    if (originHost !== getRequestHeader(event, 'host')) {
-      throw createError({ statusCode: 403, statusMessage: 'Forbidden', message: `Refused: a ${event.method} from another origin (${origin}).` })
-    }
-  }
   const token = configuredToken()
+  const host = getRequestHeader(event, 'host')
+  // With a token, a rebinding page cannot sign in, so other names are allowed unless a list is set.
+  if ((!token || allowedHosts().length) && !isAllowedHost(host)) {
+    throw createError({
+      statusCode: 403, statusMessage: 'Forbidden',
+      message: `Refused: this server does not answer to the host "${host ?? ''}". Add it to JUDGEFLOW_ALLOWED_HOSTS to allow it.`,
+    })
+  }
+  const origin = getRequestHeader(event, 'origin')
+  if (origin && STATE_CHANGING.has(event.method) && origin.toLowerCase() !== ownOrigin(event)) {
+    throw createError({ statusCode: 403, statusMessage: 'Forbidden', message: `Refused: a ${event.method} from another origin (${origin}).` })
+  }
   const path = event.path.split('?')[0]!
   if (!token) {
     if (!isLoopback(event.node.req.socket.remoteAddress)) {

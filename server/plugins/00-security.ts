@@ -16,8 +16,9 @@ export default defineNitroPlugin((nitroApp) => {
     const body = typeof response.body === 'string' ? response.body : ''
     const hashes = [...body.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")[^>]*>([\s\S]*?)<\/script>/g)]
       .map(m => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`)
+    const { 'x-powered-by': _poweredBy, ...headers } = response.headers ?? {}
     response.headers = {
-      ...response.headers,
+      ...headers,
       'content-security-policy': [
         `default-src 'self'`, `script-src 'self' ${hashes.join(' ')}`.trim(), `style-src 'self' 'unsafe-inline'`, `img-src 'self' data:`,
         `connect-src 'self'`, `object-src 'none'`, `base-uri 'self'`, `form-action 'self'`, `frame-ancestors 'none'`,

@@ -1,4 +1,4 @@
-import type { RunRow, StepRunRow, WorkflowWithDefinition } from '../../db'
+import type { RunRow, RunSummaryRow, StepRunRow, WorkflowWithDefinition } from '../../db'
 import { validateWorkflow, type StepRegistry } from '../../engine'
 
 export function presentWorkflow(workflow: WorkflowWithDefinition, registry: StepRegistry) {
@@ -20,6 +20,15 @@ function presentStep(row: StepRunRow) {
     attempt: row.attempt, status: row.status, input: row.input, output: row.output, branch: row.branch, error: row.error,
     reason: row.reason, rerun: row.rerun, usage: row.usage, cached: row.cached, pinned: row.pinned,
     started_at: row.startedAt, finished_at: row.finishedAt, duration_ms: row.durationMs,
+  }
+}
+
+/** A run as listed: its state, without input, output or steps (read the run for those). */
+export function presentRunSummary(run: RunSummaryRow) {
+  return {
+    id: run.id, workflow_id: run.workflowId, workflow_version: run.workflowVersion,
+    status: run.status, verdict: run.verdict, error: run.error, options: run.options,
+    created_at: run.createdAt, started_at: run.startedAt, finished_at: run.finishedAt, duration_ms: run.durationMs,
   }
 }
 

@@ -35,6 +35,11 @@ export function openEventStream(event: H3Event, heartbeatMs = 15_000) {
       if (closed) return
       res.write(`id: ${row.id}\nevent: ${row.type}\ndata: ${JSON.stringify(eventPayload(row))}\n\n`)
     },
+    /** Resolves once the client has taken what was written (or is gone): a replay never buffers a whole run. */
+    drained(): Promise<void> {
+      if (closed || !res.writableNeedDrain) return Promise.resolve()
+      return new Promise(resolve => res.once('drain', resolve).once('close', resolve))
+    },
     end() {
       if (closed) return
       closed = true

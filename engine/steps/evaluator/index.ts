@@ -1,5 +1,5 @@
 import { parseReference } from '../../executor/references'
-import { evaluate, readEvaluatorConfigFile } from '../../evaluator'
+import { configDir, evaluate, readEvaluatorConfigFile } from '../../evaluator'
 import { modelRefOf } from '../../evaluator/config'
 import { JudgeflowError } from '../../errors'
 import { defineStep } from '../types'
@@ -36,7 +36,7 @@ export const evaluatorStep = defineStep({
   },
   async run({ config, node, providers, signal, cache }) {
     const { content, context, reference, candidates, actual, expected, original, trace, config_file, trace_options, ...own } = config
-    const fromFile = config_file ? readEvaluatorConfigFile(config_file) : {}
+    const fromFile = config_file ? await readEvaluatorConfigFile(String(config_file), { within: configDir() }) : {}
     // A file is read after references are rendered: references in it would be judged as text.
     if (JSON.stringify(fromFile).includes('{{')) {
       throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": config_file "${config_file}" holds a {{reference}}; references belong in the step config (e.g. compare_inputs), not in the file.`)

@@ -13,7 +13,11 @@ export const evaluatorStepConfigSchema = z.object({
   expected: z.unknown().optional(),
   original: z.unknown().optional(),
   trace: z.unknown().optional(),
-  config_file: z.string().min(1).optional(),
+  /** A path in the config folder, fixed in the workflow: a run's input never chooses which file is read. */
+  config_file: z.string().min(1).max(1024)
+    .refine(path => !path.includes('{{'), 'cannot hold a {{reference}}: name a file in the config folder (JUDGEFLOW_CONFIG_DIR)')
+    .refine(path => /\.(json|toml)$/i.test(path), 'must name a .json or .toml file')
+    .optional(),
 }).passthrough().superRefine((value, ctx) => {
   if (value.config_file) return
   // In a step, `trace` is the data to score; the evaluator's trace settings go under `trace_options`.

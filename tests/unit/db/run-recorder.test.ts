@@ -54,7 +54,7 @@ describe('db', () => {
 })
 
 describe('runs repository', () => {
-  it('lists a workflow\'s runs newest first, without their definitions', async () => {
+  it('lists a workflow\'s runs newest first, without their definitions, inputs and outputs', async () => {
     const { listRuns } = await import('../../../db')
     handle = openDatabase(':memory:')
     const wf = createWorkflow(handle.db, { name: 'A', nodes: [] })
@@ -64,6 +64,7 @@ describe('runs repository', () => {
     expect(listed.map(r => r.id)[0]).toBe(newer.id)
     expect(listed).toHaveLength(2)
     expect('definition' in listed[0]!).toBe(false)
+    expect('input' in listed[0]! || 'output' in listed[0]!).toBe(false)
     expect(listRuns(handle.db, wf.id, { before: 2000 })).toHaveLength(1)
   })
 })

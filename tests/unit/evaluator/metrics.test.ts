@@ -129,9 +129,9 @@ weight = 0.5
 
   it('reads a changed TOML file at the next evaluation, without a restart', async () => {
     const path = file('suite.toml', 'model = "local:heuristic"\n[[metrics]]\nname = "Relevance"\nweight = 1.0\n')
-    const first = await evaluate(readEvaluatorConfigFile(path), input, { providers: providers({}) })
+    const first = await evaluate(await readEvaluatorConfigFile(path), input, { providers: providers({}) })
     writeFileSync(path, 'model = "local:heuristic"\n[[metrics]]\nname = "Relevance"\nweight = 0.5\n[[metrics]]\nname = "ClarityCoherence"\nweight = 0.5\n# changed\n')
-    const second = await evaluate(readEvaluatorConfigFile(path), input, { providers: providers({}) })
+    const second = await evaluate(await readEvaluatorConfigFile(path), input, { providers: providers({}) })
     expect(first.metrics!.map(m => m.metric_name)).toEqual(['Relevance'])
     expect(second.metrics!.map(m => m.metric_name)).toEqual(['Relevance', 'ClarityCoherence'])
   })

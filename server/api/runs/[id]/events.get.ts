@@ -31,8 +31,11 @@ export default defineEventHandler(async (event) => {
   // Subscribe before reading the log so nothing committed in between is missed; duplicates are dropped by id.
   const unsubscribe = runs.subscribe(run.id, row => (replaying ? live.push(row) : send(row)))
   stream.onClose(unsubscribe)
-  for (let page = listEventsAfter(handle.db, run.id, after, 500); page.length; page = listEventsAfter(handle.db, run.id, lastSent, 500)) {
-    for (const row of page) send(row)
+  for (let page = listEventsAfter(handle.db, run.id, after, 100); page.length; page = listEventsAfter(handle.db, run.id, lastSent, 100)) {
+    for (const row of page) {
+      send(row)
+      await stream.drained()
+    }
     if (stream.closed) break
   }
   replaying = false

@@ -21,6 +21,6 @@ export default defineEventHandler(async (event) => {
     return { id: run.id, status: run.status, workflow_id: workflow.id, workflow_version: workflow.version }
   }
   catch (error) {
-    throw asHttpError(error)
+    throw asHttpError(error, event)
   }
 })

@@ -9,6 +9,6 @@ export default defineEventHandler(async (event) => {
     return { number: round.number, status: round.status, runs: round.runs }
   }
   catch (error) {
-    throw asHttpError(error)
+    throw asHttpError(error, event)
   }
 })

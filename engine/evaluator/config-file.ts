@@ -1,0 +1,82 @@
+import { open, realpath } from 'node:fs/promises'
+import { extname, isAbsolute, relative, resolve, sep } from 'node:path'
+import { JudgeflowError } from '../errors'
+import { parseMetricSuiteToml } from './metric-suite-toml'
+
+/** A config file is small; anything larger is refused before it is read. */
+export const MAX_CONFIG_FILE_BYTES = 256 * 1024
+
+/** The folder evaluator steps read their `config_file` from (JUDGEFLOW_CONFIG_DIR, default ./configs). */
+export function configDir(): string {
+  return resolve(process.env.JUDGEFLOW_CONFIG_DIR || 'configs')
+}
+
+export interface ReadConfigOptions {
+  /** Only files inside this folder (after resolving symlinks) are read; relative paths start there. */
+  within?: string
+}
+
+const cache = new Map<string, { mtimeMs: number, size: number, config: Record<string, unknown> }>()
+
+const refuse = (message: string) => new JudgeflowError('INVALID_CONFIG', message)
+
+/**
+ * Reads a JSON or TOML evaluator config; a changed file is read again on the next call, no restart
+ * needed. Only regular `.json` / `.toml` files up to MAX_CONFIG_FILE_BYTES are read, and with
+ * `within` only files inside that folder. Errors name the file and what is wrong, never what the
+ * file holds: a path that is refused says nothing of what lies there.
+ */
+export async function readEvaluatorConfigFile(path: string, options: ReadConfigOptions = {}): Promise<Record<string, unknown>> {
+  const where = options.within ? ` in the config folder ${options.within} (JUDGEFLOW_CONFIG_DIR)` : ''
+  if (!/^\.(json|toml)$/i.test(extname(path))) throw refuse(`The config file "${path}" must be a .json or .toml file.`)
+  const real = await realFile(path, options.within, where)
+  if (!/^\.(json|toml)$/i.test(extname(real))) throw refuse(`The config file "${path}" must be a .json or .toml file.`)
+  const handle = await open(real, 'r').catch(() => { throw refuse(`Cannot read the config file "${path}"${where}.`) })
+  try {
+    const stat = await handle.stat()
+    if (!stat.isFile()) throw refuse(`The config file "${path}" is not a regular file.`)
+    if (stat.size > MAX_CONFIG_FILE_BYTES) throw refuse(`The config file "${path}" is larger than ${MAX_CONFIG_FILE_BYTES} bytes.`)
+    const hit = cache.get(real)
+    if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) return hit.config
+    // Read at most one byte past the cap, whatever the file claims its size is.
+    const buffer = Buffer.alloc(MAX_CONFIG_FILE_BYTES + 1)
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
+    if (bytesRead > MAX_CONFIG_FILE_BYTES) throw refuse(`The config file "${path}" is larger than ${MAX_CONFIG_FILE_BYTES} bytes.`)
+    const config = parseConfigText(buffer.subarray(0, bytesRead).toString('utf8'), path, /\.toml$/i.test(real))
+    cache.set(real, { mtimeMs: stat.mtimeMs, size: stat.size, config })
+    return config
+  }
+  finally {
+    await handle.close()
+  }
+}
+
+async function realFile(path: string, within: string | undefined, where: string): Promise<string> {
+  const missing = () => refuse(`Cannot read the config file "${path}"${where}: it does not exist.`)
+  if (!within) return realpath(path).catch(() => { throw missing() })
+  const base = await realpath(within).catch(() => { throw refuse(`Cannot read the config file "${path}": the config folder ${within} (JUDGEFLOW_CONFIG_DIR) does not exist.`) })
+  const outside = () => refuse(`The config file "${path}" is outside the config folder ${within} (JUDGEFLOW_CONFIG_DIR); config files are read only from there.`)
+  const candidate = resolve(base, path)
+  if (!inside(base, candidate)) throw outside()
+  const real = await realpath(candidate).catch(() => { throw missing() })
+  if (!inside(base, real)) throw outside()
+  return real
+}
+
+function inside(base: string, path: string): boolean {
+  const rel = relative(base, path)
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel)
+}
+
+function parseConfigText(text: string, path: string, toml: boolean): Record<string, unknown> {
+  if (toml) return parseMetricSuiteToml(text, `the config file "${path}"`)
+  let config: unknown
+  try {
+    config = JSON.parse(text)
+  }
+  catch {
+    throw refuse(`The config file "${path}" is not valid JSON.`)
+  }
+  if (!config || typeof config !== 'object' || Array.isArray(config)) throw refuse(`The config file "${path}" must hold a JSON object.`)
+  return config as Record<string, unknown>
+}
