@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs'
 import { defineConfig } from '@playwright/test'
 
-// Debian's Chromium where it is installed (CI here); Playwright's own browser elsewhere.
-const systemChromium = '/usr/bin/chromium'
+// The Chromium `npm test` found or installed (scripts/browser.mjs); run directly, Debian's Chromium
+// where it is installed, Playwright's own browser elsewhere.
+const systemChromium = process.env.E2E_CHROMIUM
+  ? (process.env.E2E_CHROMIUM_SYSTEM ? process.env.E2E_CHROMIUM : undefined)
+  : existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined
 const port = Number(process.env.E2E_PORT ?? 3210)
 /** A second app, whose OpenAI and Anthropic endpoints are the fake LLM server (tests/e2e/serve-with-llm.ts). */
 const llmAppPort = Number(process.env.E2E_LLM_PORT ?? port + 1)
@@ -20,7 +23,7 @@ export default defineConfig({
     screenshot: 'on',
     trace: 'retain-on-failure',
     viewport: { width: 1280, height: 720 },
-    launchOptions: existsSync(systemChromium)
+    launchOptions: systemChromium
       ? {
           executablePath: systemChromium,
           args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { resolveBrowser } from './browser.mjs'
 
 const root = resolve(import.meta.dirname, '..')
 const env = { ...process.env, NUXT_TELEMETRY_DISABLED: '1' }
@@ -41,8 +42,18 @@ if (vitest) {
 else failed++
 
 const e2e = readdirSync(resolve(root, 'tests/e2e')).some(name => name.endsWith('.spec.ts'))
+let browser
 if (e2e) {
-  step('playwright', 'npx', ['playwright', 'test'])
+  try {
+    browser = await resolveBrowser()
+  }
+  catch (error) {
+    console.log(`\n✘ playwright: ${error.message}`)
+    failed++
+  }
+}
+if (browser) {
+  step('playwright', 'npx', ['playwright', 'test'], { env: { E2E_CHROMIUM: browser.executablePath, E2E_CHROMIUM_SYSTEM: browser.system ? '1' : '' } })
   const report = resolve(root, 'test-results/playwright.json')
   if (existsSync(report)) {
     const { stats } = JSON.parse(readFileSync(report, 'utf8'))
