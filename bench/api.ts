@@ -30,8 +30,12 @@ export async function benchApiThroughput() {
       duration: 8,
     })
     const ok = result['2xx']
-    if (result.non2xx || result.errors) throw new Error(`${result.non2xx} non-2xx answers and ${result.errors} errors`)
-    report({ name: 'POST /api/workflows/:id/runs throughput (pinned 5-node workflow, loopback)', value: ok / 8, unit: 'runs/s', target: '>= 500' })
+    // Past the run queue's limit (JUDGEFLOW_MAX_QUEUED_RUNS) a start is refused with 429 and
+    // Retry-After: the server's back-pressure, counted apart. Any other non-2xx answer is an error.
+    const refused = (result.statusCodeStats as Record<string, { count: number }> | undefined)?.['429']?.count ?? 0
+    if (result.non2xx - refused || result.errors) throw new Error(`${result.non2xx - refused} non-2xx answers other than 429 and ${result.errors} errors`)
+    report({ name: 'POST /api/workflows/:id/runs throughput (pinned 5-node workflow, loopback): runs accepted', value: ok / 8, unit: 'runs/s', target: '>= 500' })
+    report({ name: 'starts refused with 429 under that load (run queue full, JUDGEFLOW_MAX_QUEUED_RUNS 1,000)', value: refused / 8, unit: 'answers/s', target: 'reported' })
     report({ name: 'POST /api/workflows/:id/runs latency p99 under that load', value: result.latency.p99, unit: 'ms', target: '<= 200' })
     // The runs themselves go on in the background: how long until every accepted run has finished?
     const db = new Database(server.dbPath, { readonly: true })

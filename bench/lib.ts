@@ -3,11 +3,12 @@ export interface BenchResult {
   name: string
   value: number
   unit: string
-  /** The goal, as text: "<= 0.05", ">= 500" or "= 0". */
+  /** The goal, as text: "<= 0.05", ">= 500" or "= 0"; anything else (e.g. "reported") is a figure without one. */
   target: string
 }
 
 export function report(result: BenchResult): void {
+  if (!/^[<>]?=/.test(result.target)) return console.log(JSON.stringify({ ...result, value: Number(result.value.toPrecision(4)) }))
   const bound = Number(result.target.replace(/^[<>]?=\s*/, ''))
   const met = result.target.startsWith('<=') ? result.value <= bound : result.target.startsWith('>=') ? result.value >= bound : result.value === bound
   console.log(JSON.stringify({ ...result, value: Number(result.value.toPrecision(4)), met }))
