@@ -15,6 +15,7 @@ export type ErrorCode
     | 'STEP_FAILED'
     | 'TOO_MANY_RUNS'
     | 'TOO_LARGE'
+    | 'VERSION_CONFLICT'
     | 'INTERNAL'
 
 export interface SerializedError {

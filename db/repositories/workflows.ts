@@ -1,4 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
+import { JudgeflowError } from '../../engine/errors'
 import type { Db } from '../client'
 import { workflows, workflowVersions } from '../schema'
 import { prepared } from '../prepared'
@@ -41,16 +42,29 @@ export function createWorkflow(db: Db, definition: Definition, now = Date.now())
   })
 }
 
-/** Saves a new version; earlier versions stay for the runs that used them. */
-export function updateWorkflow(db: Db, id: string, definition: Definition, now = Date.now()): WorkflowWithDefinition | null {
+/**
+ * Saves a new version; earlier versions stay for the runs that used them. With `baseVersions`,
+ * the save applies only while the current version is one of them (the version the change was made
+ * on): otherwise it throws VERSION_CONFLICT with the current version, and nothing is written.
+ */
+export function updateWorkflow(db: Db, id: string, definition: Definition, options: { now?: number, baseVersions?: readonly number[] } = {}): WorkflowWithDefinition | null {
+  const { now = Date.now(), baseVersions } = options
   return db.transaction((tx) => {
     const row = tx.select().from(workflows).where(eq(workflows.id, id)).get()
     if (!row) return null
+    if (baseVersions && !baseVersions.includes(row.currentVersion)) throw versionConflict(row.currentVersion, baseVersions)
     const version = row.currentVersion + 1
     tx.insert(workflowVersions).values({ workflowId: id, version, definition, createdAt: now }).run()
     tx.update(workflows).set({ name: definition.name, description: definition.description ?? null, currentVersion: version, updatedAt: now }).where(eq(workflows.id, id)).run()
     return { ...row, name: definition.name, description: definition.description ?? null, currentVersion: version, updatedAt: now, version, definition }
   })
+}
+
+function versionConflict(current: number, baseVersions: readonly number[]): JudgeflowError {
+  const what = baseVersions.length
+    ? `This workflow was changed after version ${baseVersions.join(' or ')}: it is now at version ${current}.`
+    : `This change names no version that matches the current one, ${current}.`
+  return new JudgeflowError('VERSION_CONFLICT', `${what} Load version ${current} and make the change again, or send base_version ${current} to save over it.`, { details: { current_version: current } })
 }
 
 /** Deletes the workflow with its versions and runs. */

@@ -1,13 +1,16 @@
 import { z } from 'zod'
-import { configuredToken, sameSecret, sessionValue, SESSION_COOKIE } from '../utils/access'
+import { checkToken, configuredToken, startSession } from '../utils/access'
 import { readBodyWith } from '../utils/http'
 
-/** The login form's target: the right token sets an HttpOnly, SameSite=Strict session cookie. */
+/**
+ * The login form's target: the right token sets an HttpOnly, SameSite=Strict session cookie that
+ * the server lets expire; wrong tokens are throttled per client address (429 with Retry-After).
+ */
 export default defineEventHandler(async (event) => {
   const { token } = await readBodyWith(event, z.object({ token: z.string().min(1, 'is required') }))
   const expected = configuredToken()
   if (!expected) return { signed_in: true, note: 'no token is configured: this machine is trusted' }
-  if (!sameSecret(token, expected)) throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'That token is not the one this server was started with.' })
-  setCookie(event, SESSION_COOKIE, sessionValue(expected), { httpOnly: true, sameSite: 'strict', path: '/', secure: getRequestProtocol(event) === 'https', maxAge: 60 * 60 * 24 * 30 })
-  return { signed_in: true }
+  const { ok, hint } = checkToken(event, token, expected)
+  if (!ok) throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: `That token is not the one this server was started with.${hint}` })
+  return { signed_in: true, expires_at: startSession(event, expected).expiresAt }
 })

@@ -1,15 +1,17 @@
+import { safeNextPath } from '../../shared/utils/next-path'
 import { configuredToken, isAuthenticated, isLoopback } from '../utils/access'
 import { allowedHosts, isAllowedHost, ownOrigin } from '../utils/hosts'
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
-/** Reachable without signing in: the login page and what it needs, and the health check. */
-const PUBLIC = [/^\/login\/?$/, /^\/api\/login$/, /^\/api\/health$/, /^\/_nuxt\//, /^\/favicon\.ico$/]
+/** Reachable without signing in: the login page and what it needs, signing out, and the health check. */
+const PUBLIC = [/^\/login\/?$/, /^\/api\/(login|logout|session)$/, /^\/api\/health$/, /^\/_nuxt\//, /^\/favicon\.ico$/]
 
 /**
  * Every request: a Host this server does not answer to is refused (DNS rebinding), and so is a
  * state-changing request from another origin (a web page cannot drive the API through the user's
  * browser); without JUDGEFLOW_TOKEN only this machine is served; with it, the API needs the
- * bearer token or the session cookie, and pages send you to /login.
+ * bearer token or the session cookie, and pages send you to /login (and back, when the path is
+ * one of this origin's).
  */
 export default defineEventHandler((event) => {
   const token = configuredToken()
@@ -37,5 +39,5 @@ export default defineEventHandler((event) => {
     setResponseHeader(event, 'www-authenticate', 'Bearer realm="judgeflow"')
     throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Sign in: send "Authorization: Bearer <JUDGEFLOW_TOKEN>", or sign in at /login.' })
   }
-  return sendRedirect(event, `/login?next=${encodeURIComponent(event.path)}`, 302)
+  return sendRedirect(event, `/login?next=${encodeURIComponent(safeNextPath(event.path))}`, 302)
 })

@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto'
-import { configuredToken, isLoopback, listenHost } from '../utils/access'
+import { accessConfig } from '../utils/access'
 
 /**
- * At start, refuse to listen beyond this machine without JUDGEFLOW_TOKEN. On every page, a
+ * At start, refuse to listen beyond this machine without JUDGEFLOW_TOKEN, or with a token shorter
+ * than 32 characters or a bad JUDGEFLOW_SESSION_TTL_HOURS. On every page, a
  * Content-Security-Policy: scripts only from this origin (plus the hashes of the page's own inline
  * scripts), no plugins, no framing; LLM output is text in the DOM, and this is the second line.
  */
 export default defineNitroPlugin((nitroApp) => {
-  const host = listenHost()
-  if (!isLoopback(host) && !configuredToken()) {
-    console.error(`judgeflow: refusing to start: it would listen on ${host || 'every interface'} without JUDGEFLOW_TOKEN. Set JUDGEFLOW_TOKEN to require a token, or HOST=127.0.0.1 to serve this machine only.`)
+  const { problem } = accessConfig()
+  if (problem) {
+    console.error(`judgeflow: refusing to start: ${problem}`)
     process.exit(1)
   }
   nitroApp.hooks.hook('render:response', (response) => {

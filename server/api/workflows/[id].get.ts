@@ -3,6 +3,7 @@ import { getWorkflow } from '../../../db'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, readQueryWith, routeId } from '../../utils/http'
 import { presentWorkflow } from '../../utils/present'
+import { etagOf } from '../../utils/versions'
 
 const querySchema = z.object({ version: z.coerce.number().int().positive().optional() })
 
@@ -11,5 +12,7 @@ export default defineEventHandler(async (event) => {
   const { handle, registry } = useJudgeflow()
   const workflow = getWorkflow(handle.db, routeId(event), version)
   if (!workflow) notFound(version ? `version ${version} of a workflow` : 'workflow', routeId(event))
+  // The version as an entity tag: send it back in If-Match to save only over this version.
+  setResponseHeader(event, 'etag', etagOf(workflow.version))
   return presentWorkflow(workflow, registry)
 })

@@ -1,14 +1,31 @@
+import { z } from 'zod'
 import { updateWorkflow } from '../../../db'
 import { workflowSchema } from '../../../engine'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, readBodyWith, routeId } from '../../utils/http'
 import { presentWorkflow } from '../../utils/present'
+import { acceptedVersions, etagOf, ifMatchVersions, versionConflictError } from '../../utils/versions'
 
-/** Saves a new version; runs keep the version they ran. */
+/** The definition, plus the version it was edited from (not stored). */
+const updateSchema = workflowSchema.extend({ base_version: z.number().int().positive().optional() })
+
+/**
+ * Saves a new version; runs keep the version they ran. With If-Match or base_version, a save
+ * based on an older version is refused (412 or 409, with the current version); without either,
+ * the last write wins.
+ */
 export default defineEventHandler(async (event) => {
-  const definition = await readBodyWith(event, workflowSchema)
+  const { base_version, ...definition } = await readBodyWith(event, updateSchema)
+  const ifMatch = ifMatchVersions(event)
   const { handle, registry } = useJudgeflow()
-  const workflow = updateWorkflow(handle.db, routeId(event), definition)
+  let workflow
+  try {
+    workflow = updateWorkflow(handle.db, routeId(event), definition, { baseVersions: acceptedVersions(ifMatch, base_version) })
+  }
+  catch (error) {
+    throw versionConflictError(error, ifMatch)
+  }
   if (!workflow) notFound('workflow', routeId(event))
+  setResponseHeader(event, 'etag', etagOf(workflow.version))
   return presentWorkflow(workflow, registry)
 })
