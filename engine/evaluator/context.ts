@@ -2,6 +2,7 @@ import { JudgeflowError } from '../errors'
 import type { Providers } from '../providers/types'
 import type { EvaluationInput } from '../schema/evaluator'
 import type { ResolvedEvaluatorConfig } from './config'
+import type { HeuristicJudge } from './heuristic'
 import type { JudgeStats } from './judge'
 import type { MetricRegistry } from './metrics/registry'
 
@@ -12,6 +13,8 @@ export interface EvaluationContext {
   providers: Providers
   metrics: MetricRegistry
   stats: JudgeStats
+  /** The offline judge of this evaluation: each text analysed once, each criterion scored once. */
+  heuristic: HeuristicJudge
   signal?: AbortSignal
 }
 

@@ -4,6 +4,7 @@ import { evaluationInputSchema, type EvaluatorResult } from '../schema/evaluator
 import { formatPath } from '../graph/validate'
 import { resolveEvaluatorConfig, type ResolvedEvaluatorConfig } from './config'
 import { checkHeuristicModel, isHeuristic, type EvaluationContext } from './context'
+import { createHeuristicJudge } from './heuristic'
 import { newStats } from './judge'
 import { MetricRegistry } from './metrics/registry'
 import { evaluateComparison, candidatesOf } from './types/comparison'
@@ -58,7 +59,9 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
     const issue = parsedInput.error.issues[0]!
     throw new JudgeflowError('INVALID_INPUT', `Invalid evaluation input: ${formatPath(issue.path) || '(input)'}: ${issue.message}.`)
   }
-  const ctx: EvaluationContext = { config, input: parsedInput.data, providers: deps.providers, metrics: deps.metrics ?? defaultMetrics, stats: newStats(), signal: deps.signal }
+  const input = parsedInput.data
+  const heuristic = createHeuristicJudge({ context: input.context, reference: input.reference })
+  const ctx: EvaluationContext = { config, input, providers: deps.providers, metrics: deps.metrics ?? defaultMetrics, stats: newStats(), heuristic, signal: deps.signal }
   let result: EvaluatorResult
   if (config.evaluation_type === 'metrics') result = await evaluateMetrics(ctx, metrics!)
   else if (config.evaluation_type === 'scorers') result = evaluateScorers(ctx, scorers!, deps.scorers ?? defaultScorerRegistry)
