@@ -1,6 +1,7 @@
 import { JudgeflowError } from '../errors'
 import type { Providers } from '../providers/types'
 import type { EvaluationInput } from '../schema/evaluator'
+import type { NoveltyMemory } from '../trace/vector-cache'
 import type { ResolvedEvaluatorConfig } from './config'
 import type { HeuristicJudge } from './heuristic'
 import type { JudgeStats } from './judge'
@@ -15,6 +16,8 @@ export interface EvaluationContext {
   stats: JudgeStats
   /** The offline judge of this evaluation: each text analysed once, each criterion scored once. */
   heuristic: HeuristicJudge
+  /** Where trace novelty is remembered (the process's trace cache unless another is given). */
+  traceCache: NoveltyMemory
   signal?: AbortSignal
 }
 
