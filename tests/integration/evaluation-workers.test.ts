@@ -54,9 +54,10 @@ export default { name: 'Thread', description: 'where it ran', score: () => ({ sc
 
   it('keep the server answering while a 229 KB accuracy check and a 50 criteria × 10 samples evaluation run', async () => {
     let inFlight = 2
-    const evaluations = [numbersBody, criteriaBody].map(body => server.api('/api/evaluate', { body }).finally(() => inFlight--))
+    const evaluation = (body: unknown) => server.api('/api/evaluate', { body }).finally(() => inFlight--)
+    const evaluations = Promise.all([evaluation(numbersBody), evaluation(criteriaBody)])
     const waits = await pollHealth(server, () => inFlight > 0)
-    const [numbers, criteria] = await Promise.all(evaluations)
+    const [numbers, criteria] = await evaluations
     expect(numbers.status).toBe(200)
     expect(numbers.body.criteria_reasons.accuracy).toContain('the reference\'s numbers 3, 10, 17, 24, 31 are missing')
     expect(criteria.status).toBe(200)
