@@ -1,5 +1,6 @@
 import { cpSync } from 'node:fs'
 import { join } from 'node:path'
+import { build } from 'esbuild'
 
 // The design card puts pages/ and components/ at the top level; app/ keeps app.vue, layouts, composables and stores.
 export default defineNuxtConfig({
@@ -21,9 +22,22 @@ export default defineNuxtConfig({
   },
   nitro: {
     hooks: {
-      // The built server applies migrations at start; they travel with it.
-      compiled(nitro) {
-        cpSync(join(nitro.options.rootDir, 'db/migrations'), join(nitro.options.output.serverDir, 'migrations'), { recursive: true })
+      async compiled(nitro) {
+        const { rootDir, output } = nitro.options
+        // The built server applies migrations at start; they travel with it.
+        cpSync(join(rootDir, 'db/migrations'), join(output.serverDir, 'migrations'), { recursive: true })
+        // Offline evaluations run on worker threads, which need an entry file of their own beside the server's.
+        await build({
+          entryPoints: [join(rootDir, 'engine/evaluator/worker/entry.ts')],
+          outfile: join(output.serverDir, 'evaluation-worker.mjs'),
+          bundle: true,
+          platform: 'node',
+          format: 'esm',
+          target: 'node20',
+          // Bundled CommonJS packages (ajv) call require.
+          banner: { js: 'import { createRequire } from \'node:module\'; const require = createRequire(import.meta.url);' },
+          logLevel: 'warning',
+        })
       },
     },
   },

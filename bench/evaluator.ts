@@ -1,4 +1,7 @@
-import { createProviders, evaluate, type ProviderAdapter } from '../engine'
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { createProviders, evaluate, EvaluationPool, type ProviderAdapter } from '../engine'
 import { FakeLLM, lastUserText } from '../tests/support/fake-llm'
 import { median, report } from './lib'
 
@@ -52,4 +55,63 @@ export async function benchEvaluator() {
   finally {
     await fake.stop()
   }
+}
+
+const distinctNumbers = (count: number, offset: number) => Array.from({ length: count }, (_, i) => String(i * 7 + offset)).join(' ')
+
+/** The offline judge on large inputs, in process: the work must grow with the text, not with its square or with criteria × samples. */
+export async function benchHeuristic() {
+  const providers = createProviders({ env: {} })
+  const numbers = { content: distinctNumbers(20_000, 1), reference: distinctNumbers(20_000, 3) }
+  const accuracy = { evaluation_type: 'criteria', model: 'local:heuristic', criteria: [{ name: 'accuracy' }] }
+  const times: number[] = []
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now()
+    await evaluate(accuracy, numbers, { providers, runner: null })
+    times.push(performance.now() - t0)
+  }
+  report({ name: 'offline judge: accuracy of 20,000 distinct numbers against 20,000 in the reference (229 KB; median of 5)', value: median(times), unit: 'ms', target: '<= 1500' })
+
+  const answer = 'Open Settings and choose Forgot password. Then follow the emailed link, which expires in 30 minutes. '.repeat(60)
+  const criteria = Array.from({ length: 50 }, (_, i) => ({ name: `criterion_${i}`, description: `covers step ${i} of the password reset` }))
+  const many = { evaluation_type: 'criteria', model: 'local:heuristic', criteria, samples: 10 }
+  const input = { content: answer, context: 'How do I reset my password?', reference: answer }
+  times.length = 0
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now()
+    await evaluate(many, input, { providers, runner: null })
+    times.push(performance.now() - t0)
+  }
+  report({ name: 'offline judge: 50 criteria × 10 samples, 6 KB answer and reference (median of 5)', value: median(times), unit: 'ms', target: '<= 100' })
+
+  // The worker pool as the built server runs it (`npx nuxt build` first).
+  const bundle = resolve(import.meta.dirname, '../.output/server/evaluation-worker.mjs')
+  if (!existsSync(bundle)) {
+    console.log(JSON.stringify({ name: 'evaluation worker figures', skipped: `no ${bundle}: run npx nuxt build` }))
+    return
+  }
+  const small = { content: 'Open Settings and choose Forgot password.', context: 'How do I reset my password?' }
+  const config = { evaluation_type: 'criteria', model: 'local:heuristic', criteria: [{ name: 'relevance' }, { name: 'clarity' }] }
+  const cold: number[] = []
+  const warm: number[] = []
+  for (let round = 0; round < 5; round++) {
+    const pool = new EvaluationPool({ entry: pathToFileURL(bundle), size: 1 })
+    let t0 = performance.now()
+    await evaluate(config, small, { providers, runner: pool })
+    cold.push(performance.now() - t0)
+    for (let i = 0; i < 100; i++) {
+      t0 = performance.now()
+      await evaluate(config, small, { providers, runner: pool })
+      if (i >= 20) warm.push(performance.now() - t0)
+    }
+    await pool.close()
+  }
+  const inPlace: number[] = []
+  for (let i = 0; i < 100; i++) {
+    const t0 = performance.now()
+    await evaluate(config, small, { providers, runner: null })
+    if (i >= 20) inPlace.push(performance.now() - t0)
+  }
+  report({ name: 'evaluation worker: first evaluation on a new worker (start-up included; median of 5)', value: median(cold), unit: 'ms', target: '<= 1000' })
+  report({ name: 'evaluation worker: a small offline evaluation on a started worker, minus the same in process (median)', value: median(warm) - median(inPlace), unit: 'ms', target: '<= 2' })
 }

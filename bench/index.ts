@@ -3,11 +3,11 @@ import { benchExecutor } from './executor'
 import { benchApiThroughput } from './api'
 import { benchEditor } from './editor'
 import { benchLoad } from './load'
-import { benchEvaluator } from './evaluator'
+import { benchEvaluator, benchHeuristic } from './evaluator'
 import { benchScorers } from './scorers'
 import { benchTrace } from './trace'
 
-const benches: Record<string, () => Promise<void>> = { executor: benchExecutor, evaluator: benchEvaluator, scorers: benchScorers, trace: benchTrace, api: benchApiThroughput, editor: benchEditor, load: benchLoad }
+const benches: Record<string, () => Promise<void>> = { executor: benchExecutor, evaluator: benchEvaluator, heuristic: benchHeuristic, scorers: benchScorers, trace: benchTrace, api: benchApiThroughput, editor: benchEditor, load: benchLoad }
 const only = process.argv[2]
 
 if (only) {

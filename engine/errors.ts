@@ -16,6 +16,7 @@ export type ErrorCode
     | 'TOO_MANY_RUNS'
     | 'TOO_LARGE'
     | 'VERSION_CONFLICT'
+    | 'EVALUATION_TIME_LIMIT'
     | 'INTERNAL'
 
 export interface SerializedError {

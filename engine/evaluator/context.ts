@@ -1,7 +1,9 @@
 import { JudgeflowError } from '../errors'
 import type { Providers } from '../providers/types'
 import type { EvaluationInput } from '../schema/evaluator'
+import type { NoveltyMemory } from '../trace/vector-cache'
 import type { ResolvedEvaluatorConfig } from './config'
+import type { HeuristicJudge } from './heuristic'
 import type { JudgeStats } from './judge'
 import type { MetricRegistry } from './metrics/registry'
 
@@ -12,6 +14,10 @@ export interface EvaluationContext {
   providers: Providers
   metrics: MetricRegistry
   stats: JudgeStats
+  /** The offline judge of this evaluation: each text analysed once, each criterion scored once. */
+  heuristic: HeuristicJudge
+  /** Where trace novelty is remembered (the process's trace cache unless another is given). */
+  traceCache: NoveltyMemory
   signal?: AbortSignal
 }
 

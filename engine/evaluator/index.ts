@@ -4,6 +4,7 @@ import { evaluationInputSchema, type EvaluatorResult } from '../schema/evaluator
 import { formatPath } from '../graph/validate'
 import { resolveEvaluatorConfig, type ResolvedEvaluatorConfig } from './config'
 import { checkHeuristicModel, isHeuristic, type EvaluationContext } from './context'
+import { createHeuristicJudge } from './heuristic'
 import { newStats } from './judge'
 import { MetricRegistry } from './metrics/registry'
 import { evaluateComparison, candidatesOf } from './types/comparison'
@@ -13,6 +14,8 @@ import { evaluateScorers, resolveScorers } from './types/scorers'
 import { evaluateTrace } from './types/trace'
 import { defaultScorerRegistry, type ScorerRegistry } from '../scorers/registry'
 import { deterministicTypes } from '../schema/evaluator'
+import { defaultTraceCache, type NoveltyMemory } from '../trace'
+import { defaultEvaluationRunner, isOfflineEvaluation, type EvaluationRunner } from './worker/runner'
 
 export interface EvaluateDeps {
   providers: Providers
@@ -21,6 +24,13 @@ export interface EvaluateDeps {
   signal?: AbortSignal
   /** Ids for the candidates (the comparison step names them after the steps they come from). */
   candidateIds?: string[]
+  /** Where trace novelty is remembered; the process's trace cache by default. */
+  traceCache?: NoveltyMemory
+  /**
+   * Where offline evaluations (heuristic judge, scorers, trace) run: the process's runner (a pool
+   * of worker threads in the server, see setEvaluationRunner) by default, here with `null`.
+   */
+  runner?: EvaluationRunner | null
 }
 
 /** Built-in metrics, plus the custom ones loaded at start. */
@@ -58,7 +68,18 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
     const issue = parsedInput.error.issues[0]!
     throw new JudgeflowError('INVALID_INPUT', `Invalid evaluation input: ${formatPath(issue.path) || '(input)'}: ${issue.message}.`)
   }
-  const ctx: EvaluationContext = { config, input: parsedInput.data, providers: deps.providers, metrics: deps.metrics ?? defaultMetrics, stats: newStats(), signal: deps.signal }
+  const input = parsedInput.data
+  const runner = deps.runner === undefined ? defaultEvaluationRunner() : deps.runner
+  // Registries given by the caller exist only here; the runner's threads have the process's own.
+  if (runner && !deps.metrics && !deps.scorers && isOfflineEvaluation(config, metrics)) {
+    const job = { config: rawConfig, input, defaultJudge: deps.providers.defaultJudgeModel(), candidateIds: deps.candidateIds }
+    return { ...await runner.run(job, deps.signal), latency_ms: Math.round((performance.now() - started) * 100) / 100 }
+  }
+  const heuristic = createHeuristicJudge({ context: input.context, reference: input.reference })
+  const ctx: EvaluationContext = {
+    config, input, providers: deps.providers, metrics: deps.metrics ?? defaultMetrics, stats: newStats(), heuristic,
+    traceCache: deps.traceCache ?? defaultTraceCache, signal: deps.signal,
+  }
   let result: EvaluatorResult
   if (config.evaluation_type === 'metrics') result = await evaluateMetrics(ctx, metrics!)
   else if (config.evaluation_type === 'scorers') result = evaluateScorers(ctx, scorers!, deps.scorers ?? defaultScorerRegistry)
@@ -75,4 +96,6 @@ export { MetricRegistry, builtinMetrics, loadMetricsFolder, type MetricDefinitio
 export { configDir, MAX_CONFIG_FILE_BYTES, metricSuiteToToml, parseMetricSuiteToml, readEvaluatorConfigFile } from './toml'
 export { DEFAULT_METRICS } from './metrics/registry'
 export { resolveEvaluatorConfig } from './config'
+export { setEvaluationRunner, type EvaluationJob, type EvaluationRunner } from './worker/runner'
+export { EvaluationPool, evaluationPoolOptionsFromEnv, type EvaluationPoolOptions } from './worker/pool'
 export * from './arithmetic'

@@ -56,6 +56,14 @@ export function ratio(part: number, total: number): number {
 const analyses = new WeakMap<object, WeakMap<object, Map<string, unknown>>>()
 
 /**
+ * A scorer's result computed once per evaluation and options: `score` and `details` both ask for
+ * it, and the data of one evaluation does not change between them.
+ */
+export function oncePerRun<T>(scorer: string, ctx: ScorerContext, compute: () => T): T {
+  return ctx.run && ctx.options ? analyzeOnce(scorer, ctx.run, ctx.options, compute) : compute()
+}
+
+/**
  * A scorer's analysis computed once for its data and options: `score` and `details` are called
  * back to back on the same inputs, and the analysis of 10,000 operations is not free.
  */

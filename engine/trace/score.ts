@@ -6,7 +6,7 @@ import { clamp01, roundScore } from '../evaluator/arithmetic'
 import { createHashedNgramEmbedder, type Embedder } from './embedders'
 import { checkProfiles, profileFor, type TraceWeights } from './profiles'
 import type { ReasoningTrace, StepType } from './schema'
-import { VectorCache } from './vector-cache'
+import { VectorCache, type NoveltyMemory } from './vector-cache'
 
 export interface TraceFactors {
   complexity: number
@@ -39,7 +39,8 @@ export interface TraceScore {
 export interface ScoreTraceOptions {
   /** Custom domain profiles, on top of the built-in ones. */
   profiles?: Record<string, TraceWeights>
-  cache?: VectorCache
+  /** The process's cache unless another is given: a VectorCache, or a stand-in for one held by another thread. */
+  cache?: NoveltyMemory
   /** `null` scores without novelty (0.5); left out, the offline hashed embedder is used. */
   embedder?: Embedder | null
 }
@@ -125,14 +126,13 @@ export function overrideFactsOf(trace: ReasoningTrace, counts: TraceCounts): Ove
 }
 
 /** Embeds the trace, compares it with the cache, then remembers it for the traces after it. */
-async function noveltyOf(trace: ReasoningTrace, cache: VectorCache, embedder: Embedder | null): Promise<{ novelty: number, source: TraceScore['novelty_source'] }> {
+async function noveltyOf(trace: ReasoningTrace, cache: NoveltyMemory, embedder: Embedder | null): Promise<{ novelty: number, source: TraceScore['novelty_source'] }> {
   if (!embedder) return { novelty: UNKNOWN_NOVELTY, source: 'default' }
   if (embedder.dimensions !== cache.dimensions) {
     throw new Error(`the embedder "${embedder.id}" gives ${embedder.dimensions} dimensions but the trace cache holds ${cache.dimensions}`)
   }
   const vector = await embedder.embed(traceText(trace))
-  const similarity = cache.maxSimilarity(vector)
-  cache.add(vector)
+  const similarity = await cache.compareAndAdd(vector)
   if (similarity === undefined) return { novelty: UNKNOWN_NOVELTY, source: 'default' }
   // Hashed vectors can point away from each other; anything below zero similarity is simply new.
   return { novelty: roundScore(clamp01(1 - similarity)), source: 'embedder' }

@@ -17,7 +17,18 @@ export interface VectorCacheOptions {
   simd?: boolean
 }
 
-export class VectorCache {
+/**
+ * Where novelty is remembered: compares a vector with the recent ones, then keeps it. One step, so
+ * traces scored at the same time each see the ones kept before them. The process's VectorCache,
+ * or a stand-in that asks the thread holding it.
+ */
+export interface NoveltyMemory {
+  readonly dimensions: number
+  /** The highest similarity to a live entry (undefined when there is none), then the vector is kept. */
+  compareAndAdd(vector: Float32Array): number | undefined | Promise<number | undefined>
+}
+
+export class VectorCache implements NoveltyMemory {
   readonly maxElements: number
   readonly dimensions: number
   readonly ttlMs: number
@@ -97,6 +108,12 @@ export class VectorCache {
     if (end > this.maxElements) best = Math.max(best, scan(0, end - this.maxElements))
     // Float rounding can put an identical vector a hair above 1.
     return Math.min(1, Math.max(-1, best / Math.sqrt(queryNorm)))
+  }
+
+  compareAndAdd(vector: Float32Array): number | undefined {
+    const similarity = this.maxSimilarity(vector)
+    this.add(vector)
+    return similarity
   }
 
   clear(): void {

@@ -1,12 +1,14 @@
 import { resolve } from 'node:path'
 import { defaultMetricRegistry, defaultTraceCache, loadMetricsFolder, loadScorersFolder, loadTraceCache, saveTraceCache } from '../../engine'
 import { useJudgeflow } from '../utils/context'
+import { startEvaluationWorkers } from '../utils/evaluation-workers'
 import { resumeRounds } from '../utils/experiments'
 import { loadTemplatesOnFirstStart } from '../utils/templates'
 
 /**
  * At start: open the database (applying migrations), load the templates into a new database,
- * load custom metrics and scorers, and pick up runs a previous process left unfinished.
+ * load custom metrics and scorers, start the evaluation workers, and pick up runs a previous
+ * process left unfinished.
  */
 export default defineNitroPlugin(async (nitroApp) => {
   const { runs, handle } = useJudgeflow()
@@ -18,6 +20,7 @@ export default defineNitroPlugin(async (nitroApp) => {
   const scorersDir = resolve(process.env.JUDGEFLOW_SCORERS_DIR ?? 'scorers')
   const scorers = await loadScorersFolder(scorersDir)
   if (scorers.length) console.info(`judgeflow: loaded custom scorers ${scorers.join(', ')} from ${scorersDir}`)
+  const evaluationWorkers = startEvaluationWorkers({ metricsDir, scorersDir })
   const traceCacheFile = process.env.JUDGEFLOW_TRACE_CACHE_FILE
   if (traceCacheFile) console.info(`judgeflow: ${loadTraceCache(defaultTraceCache, traceCacheFile)} trace vectors loaded from ${traceCacheFile}`)
   const { resumed, interrupted } = runs.resumeUnfinished()
@@ -26,6 +29,7 @@ export default defineNitroPlugin(async (nitroApp) => {
   if (rounds) console.info(`judgeflow: following ${rounds} unfinished experiment round(s)`)
   nitroApp.hooks.hook('close', async () => {
     await runs.drain()
+    await evaluationWorkers?.close()
     if (traceCacheFile) saveTraceCache(defaultTraceCache, traceCacheFile)
     handle.close()
   })

@@ -2,7 +2,9 @@
  * Text features for the offline judge: tokens, terms, sentences, structure and tone signals,
  * for English and Japanese. Every function is pure; the segmenters are the only shared state.
  */
-export type Lang = 'en' | 'ja'
+import { segments, type Lang } from './segment'
+
+export type { Lang } from './segment'
 
 export interface Structure { paragraphs: number, bullets: number, numbered: number, headings: number }
 export interface Actionable { numbers: number, imperatives: number, examples: number, steps: number }
@@ -61,21 +63,13 @@ look find ask send download upload verify confirm keep avoid`.split(/\s+/))
 const CLAUSE_LEAD = /^(?:(?:please|then|and|first|next|finally|now|also|just|simply|to \w+(?: \w+){0,3}),?\s+)+/i
 const ACRONYMS = new Set(['HTTP', 'HTTPS', 'HTML', 'JSON', 'YAML', 'UUID', 'OAUTH', 'ASCII', 'UTF8', 'NULL', 'TODO', 'NOTE', 'SQL', 'REST', 'AWS', 'IPV4', 'IPV6'])
 
-const segmenters = new Map<string, Intl.Segmenter>()
-function segmenter(lang: Lang, granularity: 'word' | 'sentence'): Intl.Segmenter {
-  const key = `${lang}:${granularity}`
-  let found = segmenters.get(key)
-  if (!found) segmenters.set(key, found = new Intl.Segmenter(lang, { granularity }))
-  return found
-}
-
 /** NFKC folds full-width letters and digits, so 'ｐａｓｓ１' and 'pass1' compare equal. */
 export const normalize = (text: string) => text.normalize('NFKC')
 export const detectLang = (text: string): Lang => (JAPANESE.test(text) ? 'ja' : 'en')
 
 export function words(text: string, lang = detectLang(text)): string[] {
   const out: string[] = []
-  for (const s of segmenter(lang, 'word').segment(normalize(text))) if (s.isWordLike) out.push(s.segment.toLowerCase())
+  for (const s of segments(normalize(text), lang, 'word')) if (s.isWordLike) out.push(s.segment.toLowerCase())
   return out
 }
 
@@ -96,9 +90,9 @@ export function stem(word: string): string {
 const isStopword = (word: string) => EN_STOPWORDS.has(word) || JA_STOPWORDS.has(word) || (HIRAGANA_ONLY.test(word) && word.length < 2)
 
 /** Content terms; Japanese adds kanji/katakana bigrams so a match still counts where segmentation differs. */
-export function contentTerms(text: string, lang = detectLang(text)): Set<string> {
+export function contentTerms(text: string, lang = detectLang(text), wordList = words(text, lang)): Set<string> {
   const terms = new Set<string>()
-  for (const word of words(text, lang)) if (!isStopword(word)) terms.add(stem(word))
+  for (const word of wordList) if (!isStopword(word)) terms.add(stem(word))
   if (lang === 'ja') {
     for (const [run] of normalize(text).matchAll(KANJI_OR_KATAKANA_RUN)) {
       for (let i = 0; i + 2 <= run.length; i++) terms.add(run.slice(i, i + 2))
@@ -111,7 +105,7 @@ export function contentTerms(text: string, lang = detectLang(text)): Set<string>
 export function sentenceSegments(text: string, lang = detectLang(text)): string[] {
   const out: string[] = []
   let pending = ''
-  for (const { segment } of segmenter(lang, 'sentence').segment(normalize(text))) {
+  for (const { segment } of segments(normalize(text), lang, 'sentence')) {
     pending += segment
     if (!(LIST_MARKER.test(pending) && pending.replace(LIST_MARKER, '').trim() === '')) {
       out.push(pending)
@@ -171,7 +165,7 @@ export function analyze(raw: string): TextFeatures {
   return {
     lang,
     words: wordList,
-    terms: contentTerms(text, lang),
+    terms: contentTerms(text, lang, wordList),
     sentences: sentenceList,
     sentenceLengths: sentenceList.map(s => sentenceLength(s.replace(LIST_MARKER, ''), lang)),
     listLike: sentenceList.map(s => LIST_MARKER.test(s) || HEADING.test(s)),

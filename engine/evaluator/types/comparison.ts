@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { JudgeflowError } from '../../errors'
 import type { EvaluatorResult, RankedCandidate } from '../../schema/evaluator'
-import { HEURISTIC_CONFIDENCE_CAP, scoreCriterion } from '../heuristic'
+import { HEURISTIC_CONFIDENCE_CAP } from '../heuristic'
 import { clamp01, confidenceOf, marginOf, mean, passes, roundScore, weightedAverage } from '../arithmetic'
 import { askJudge, mapLimit, type Validation } from '../judge'
 import { comparisonJsonSchema, comparisonPrompt } from '../prompts'
@@ -81,7 +81,7 @@ export async function evaluateComparison(ctx: EvaluationContext, candidates: Can
     if (heuristic) {
       verdict = { scores: {}, reasons: {}, feedback: '', suggestions: [] }
       for (const s of shown) {
-        verdict.scores[s.label] = Object.fromEntries(config.criteria!.map(c => [c.name, scoreCriterion(c.name, c.description, { content: s.text, context: input.context, reference: input.reference }).score]))
+        verdict.scores[s.label] = Object.fromEntries(config.criteria!.map(c => [c.name, ctx.heuristic.scoreCriterion(c.name, c.description, s.text).score]))
         verdict.reasons[s.label] = 'scored from text features by the offline judge'
       }
     }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { Criterion, EvaluatorResult } from '../../schema/evaluator'
-import { HEURISTIC_CONFIDENCE_CAP, heuristicFeedback, scoreCriterion } from '../heuristic'
+import { HEURISTIC_CONFIDENCE_CAP } from '../heuristic'
 import { agreementFromSd, clamp01, confidenceOf, gradeFor, marginOf, mean, passes, roundScore, sampleSd, weightedAverage } from '../arithmetic'
 import { askJudge, mapLimit, type Validation } from '../judge'
 import { criteriaJsonSchema, criteriaPrompt } from '../prompts'
@@ -44,7 +44,7 @@ async function judgeGroup(ctx: EvaluationContext, group: readonly Criterion[], s
     const scores: Record<string, number> = {}
     const reasons: Record<string, string> = {}
     for (const c of group) {
-      const verdict = scoreCriterion(c.name, c.description, { content, context: input.context, reference: input.reference })
+      const verdict = ctx.heuristic.scoreCriterion(c.name, c.description, content)
       scores[c.name] = verdict.score
       reasons[c.name] = verdict.reason
     }
@@ -87,7 +87,7 @@ export async function evaluateCriteria(ctx: EvaluationContext): Promise<Evaluato
   for (const v of verdicts) for (const [name, reason] of Object.entries(v.criteria_reasons)) reasons[name] ??= reason
   let feedback = [...new Set(verdicts.map(v => v.feedback).filter(Boolean))].join(' ')
   let suggestions = [...new Set(verdicts.flatMap(v => v.suggestions))]
-  if (heuristic && config.include_feedback) ({ feedback, suggestions } = heuristicFeedback({ content, context: ctx.input.context, reference: ctx.input.reference }, criteria_scores))
+  if (heuristic && config.include_feedback) ({ feedback, suggestions } = ctx.heuristic.feedback(content, criteria_scores))
   const factors = {
     agreement: agreementFromSd(sd),
     margin: marginOf(overall_score, config.pass_threshold),

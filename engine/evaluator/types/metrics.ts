@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { JudgeflowError } from '../../errors'
 import type { EvaluatorResult, MetricConfig, MetricScore } from '../../schema/evaluator'
-import { HEURISTIC_CONFIDENCE_CAP, scoreMetric } from '../heuristic'
+import { HEURISTIC_CONFIDENCE_CAP } from '../heuristic'
 import { clamp01, confidenceOf, marginOf, passes, roundScore } from '../arithmetic'
 import { checkWeights, invalidConfig, modelRefOf, type ConfigProblem, type ResolvedEvaluatorConfig } from '../config'
 import { askJudge, mapLimit, type Validation } from '../judge'
@@ -84,7 +84,7 @@ async function scoreOne(ctx: EvaluationContext, metric: ResolvedMetric, submissi
     if (!checked.ok) throw new JudgeflowError('INTERNAL', `Metric "${metric.name}" returned an invalid result: ${checked.problem}.`, { category: 'system' })
     verdict = checked.value
   }
-  else if (isHeuristic(metric.model)) verdict = scoreMetric(metric.name, { content: submission, context: input.user_query, reference: input.reference })
+  else if (isHeuristic(metric.model)) verdict = ctx.heuristic.scoreMetric(metric.name, submission)
   else {
     verdict = await askJudge(ctx.providers, metric.model, {
       prompt: metricPrompt(metric.system_instruction, input),

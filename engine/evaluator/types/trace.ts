@@ -1,6 +1,6 @@
 import { JudgeflowError } from '../../errors'
 import type { EvaluatorResult } from '../../schema/evaluator'
-import { checkProfiles, defaultEmbedder, defaultTraceCache, loadTransformersEmbedder, parseTrace, scoreTrace, VectorCache, type Embedder } from '../../trace'
+import { checkProfiles, defaultEmbedder, loadTransformersEmbedder, parseTrace, scoreTrace, VectorCache, type Embedder } from '../../trace'
 import { confidenceOf, marginOf, passes } from '../arithmetic'
 import { invalidConfig } from '../config'
 import type { EvaluationContext } from '../context'
@@ -16,8 +16,9 @@ async function embedderFor(choice: 'hashed' | 'transformers' | 'none' | undefine
 
 /**
  * Agent-trace scoring (trace-scoring-algorithm): C·wC + N·wN + D·wD + O·wO with the domain's
- * profile, then the three overrides. Novelty compares against the process-wide vector cache
- * unless `trace.fresh_cache` asks for an empty one.
+ * profile, then the three overrides. Novelty compares against the process-wide vector cache (held
+ * by the main thread even when the trace is scored on a worker) unless `trace.fresh_cache` asks for
+ * an empty one.
  */
 export async function evaluateTrace(ctx: EvaluationContext): Promise<EvaluatorResult> {
   const options = ctx.config.trace ?? {}
@@ -33,7 +34,7 @@ export async function evaluateTrace(ctx: EvaluationContext): Promise<EvaluatorRe
   }
   const scored = await scoreTrace(trace, {
     profiles: options.profiles,
-    cache: options.fresh_cache ? new VectorCache() : defaultTraceCache,
+    cache: options.fresh_cache ? new VectorCache() : ctx.traceCache,
     embedder: await embedderFor(options.embedder),
   })
   const { complexity: C, novelty: N, tool_diversity: D, outcome_confidence: O } = scored.factors

@@ -1,0 +1,91 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createProviders, evaluate, EvaluationPool, evaluationPoolOptionsFromEnv, JudgeflowError, loadScorersFolder, VectorCache } from '../../../engine'
+
+// The pool runs the TypeScript entry through tsx here; the built server runs the bundled one.
+const entry = new URL('../../../engine/evaluator/worker/entry.ts', import.meta.url)
+const providers = createProviders({ env: {} })
+const criteria = { evaluation_type: 'criteria', model: 'local:heuristic', criteria: [{ name: 'relevance', weight: 0.5 }, { name: 'accuracy', weight: 0.5 }] }
+const input = { content: 'Open Settings and choose "Forgot password".', context: 'How do I reset my password?', reference: 'Use "Forgot password" in Settings.' }
+const distinctNumbers = (count: number, offset: number) => Array.from({ length: count }, (_, i) => String(i * 7 + offset)).join(' ')
+const heavy = { content: distinctNumbers(20_000, 1), reference: distinctNumbers(20_000, 3) }
+const withoutLatency = <T extends { latency_ms: number }>(result: T) => ({ ...result, latency_ms: 0 })
+
+const pools: EvaluationPool[] = []
+const poolOf = (options: Partial<ConstructorParameters<typeof EvaluationPool>[0]> = {}) => {
+  const pool = new EvaluationPool({ entry, size: 1, ...options })
+  pools.push(pool)
+  return pool
+}
+afterAll(() => Promise.all(pools.map(pool => pool.close())))
+
+describe('the evaluation pool', () => {
+  it('gives the same result as evaluating in place, reusing its worker', async () => {
+    const pool = poolOf()
+    const inPlace = await evaluate(criteria, input, { providers })
+    for (let i = 0; i < 3; i++) expect(withoutLatency(await evaluate(criteria, input, { providers, runner: pool }))).toEqual(withoutLatency(inPlace))
+    expect(pool.workers).toBe(1)
+  })
+
+  it('keeps LLM-judged evaluations on the calling thread', async () => {
+    const pool = poolOf()
+    const llm = createProviders({ env: {}, adapters: [{ id: 'inproc', async send(model) {
+      const json = { criteria_scores: { relevance: 1, accuracy: 1 } }
+      return { text: JSON.stringify(json), json, model, usage: { input_tokens: 0, output_tokens: 0 } }
+    } }] })
+    const result = await evaluate({ ...criteria, model: 'inproc:judge' }, input, { providers: llm, runner: pool })
+    expect(result.overall_score).toBe(1)
+    expect(pool.workers).toBe(0)
+  })
+
+  it('brings an engine error back as the same JudgeflowError', async () => {
+    const result = evaluate({ evaluation_type: 'scorers', scorers: [{ type: 'regex', options: { pattern: '(' } }] }, { actual: 'x' }, { providers, runner: poolOf() })
+    await expect(result).rejects.toBeInstanceOf(JudgeflowError)
+    await expect(result).rejects.toMatchObject({ code: 'INVALID_PATTERN', category: 'user' })
+  })
+
+  it('stops an evaluation past the time limit with an error naming JUDGEFLOW_EVAL_TIME_LIMIT_MS, then starts a new worker', async () => {
+    // A custom scorer that never returns (loaded here and by the workers, as the server does): only terminating its thread stops it.
+    const scorersDir = mkdtempSync(join(tmpdir(), 'judgeflow-scorers-'))
+    writeFileSync(join(scorersDir, 'spin.mjs'), 'export default { type: \'spin\', score() { for (;;) {} } }\n')
+    await loadScorersFolder(scorersDir)
+    const pool = poolOf({ timeLimitMs: 1_000, scorersDir })
+    const endless = evaluate({ evaluation_type: 'scorers', scorers: [{ type: 'spin' }] }, { actual: 'x' }, { providers, runner: pool })
+    await expect(endless).rejects.toMatchObject({ code: 'EVALUATION_TIME_LIMIT', details: { variable: 'JUDGEFLOW_EVAL_TIME_LIMIT_MS', limit_ms: 1_000 } })
+    await expect(endless).rejects.toThrow('did not finish within the time limit of 1000 ms and was stopped: evaluate shorter texts, fewer criteria or a smaller input, or raise JUDGEFLOW_EVAL_TIME_LIMIT_MS.')
+    expect(pool.workers).toBe(0)
+    expect((await evaluate(criteria, input, { providers, runner: pool })).overall_score).toBeGreaterThan(0)
+    expect(pool.workers).toBe(1)
+  })
+
+  it('stops the worker of a cancelled evaluation', async () => {
+    const pool = poolOf()
+    await evaluate(criteria, input, { providers, runner: pool })
+    const controller = new AbortController()
+    const cancelled = evaluate({ ...criteria, criteria: [{ name: 'accuracy' }] }, heavy, { providers, runner: pool, signal: controller.signal })
+    setTimeout(() => controller.abort(), 20)
+    await expect(cancelled).rejects.toMatchObject({ name: 'AbortError' })
+    expect(pool.workers).toBe(0)
+  })
+
+  it('asks the main thread for trace novelty, so every worker shares one cache', async () => {
+    const cache = new VectorCache()
+    const pool = poolOf({ size: 2, traceCache: cache })
+    const trace = { metadata: { success: true }, task: { objective: 'Fix the parser' }, steps: [{ type: 'thought', content: 'Read the failing test' }], outcome: { confidence: 0.9 } }
+    const novelty = async () => (await evaluate({ evaluation_type: 'trace' }, { trace }, { providers, runner: pool })).trace!.N
+    expect(await novelty()).toBe(0.5)
+    expect(await novelty()).toBe(0)
+    expect(cache.size).toBe(2)
+  })
+})
+
+describe('the pool settings', () => {
+  it('default to 2 workers and 10 s, and name the variable of a wrong value', () => {
+    expect(evaluationPoolOptionsFromEnv({})).toEqual({ size: 2, timeLimitMs: 10_000 })
+    expect(evaluationPoolOptionsFromEnv({ JUDGEFLOW_EVAL_WORKERS: '0', JUDGEFLOW_EVAL_TIME_LIMIT_MS: '2500' })).toEqual({ size: 0, timeLimitMs: 2500 })
+    expect(() => evaluationPoolOptionsFromEnv({ JUDGEFLOW_EVAL_TIME_LIMIT_MS: '10s' })).toThrow('JUDGEFLOW_EVAL_TIME_LIMIT_MS must be a whole number of milliseconds above 0, not "10s".')
+    expect(() => evaluationPoolOptionsFromEnv({ JUDGEFLOW_EVAL_WORKERS: '-1' })).toThrow('JUDGEFLOW_EVAL_WORKERS must be a whole number of worker threads (0 runs evaluations on the main thread), not "-1".')
+  })
+})
