@@ -14,6 +14,8 @@ export type ErrorCode
     | 'INVALID_PATTERN'
     | 'STEP_FAILED'
     | 'TOO_MANY_RUNS'
+    | 'NOT_CANCELLABLE'
+    | 'RESUME_LIMIT'
     | 'INTERNAL'
 
 export interface SerializedError {

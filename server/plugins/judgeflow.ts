@@ -1,12 +1,14 @@
 import { resolve } from 'node:path'
 import { defaultMetricRegistry, defaultTraceCache, loadMetricsFolder, loadScorersFolder, loadTraceCache, saveTraceCache } from '../../engine'
+import type { ResumeOutcome } from '../../db'
 import { useJudgeflow } from '../utils/context'
 import { resumeRounds } from '../utils/experiments'
 import { loadTemplatesOnFirstStart } from '../utils/templates'
 
 /**
  * At start: open the database (applying migrations), load the templates into a new database,
- * load custom metrics and scorers, and pick up runs a previous process left unfinished.
+ * load custom metrics and scorers, and pick up runs a previous process left unfinished — at start,
+ * and later whenever a run's lease expires (its process crashed, or hangs as a zombie).
  */
 export default defineNitroPlugin(async (nitroApp) => {
   const { runs, handle } = useJudgeflow()
@@ -20,8 +22,8 @@ export default defineNitroPlugin(async (nitroApp) => {
   if (scorers.length) console.info(`judgeflow: loaded custom scorers ${scorers.join(', ')} from ${scorersDir}`)
   const traceCacheFile = process.env.JUDGEFLOW_TRACE_CACHE_FILE
   if (traceCacheFile) console.info(`judgeflow: ${loadTraceCache(defaultTraceCache, traceCacheFile)} trace vectors loaded from ${traceCacheFile}`)
-  const { resumed, interrupted } = runs.resumeUnfinished()
-  if (resumed.length || interrupted.length) console.info(`judgeflow: resumed ${resumed.length} run(s), marked ${interrupted.length} interrupted`)
+  reportTakeover(runs.resumeUnfinished())
+  runs.watchLeases(reportTakeover)
   const rounds = resumeRounds()
   if (rounds) console.info(`judgeflow: following ${rounds} unfinished experiment round(s)`)
   nitroApp.hooks.hook('close', async () => {
@@ -30,3 +32,9 @@ export default defineNitroPlugin(async (nitroApp) => {
     handle.close()
   })
 })
+
+function reportTakeover({ resumed, interrupted, failed }: ResumeOutcome): void {
+  if (!resumed.length && !interrupted.length && !failed.length) return
+  const gaveUp = failed.length ? `, marked ${failed.length} failed after resumes without progress (JUDGEFLOW_RUN_MAX_RESUMES)` : ''
+  console.info(`judgeflow: resumed ${resumed.length} run(s), marked ${interrupted.length} interrupted${gaveUp}`)
+}
