@@ -1,7 +1,7 @@
 import { JudgeflowError } from '../engine'
 import type { Db } from './client'
 import { leaseIsFree } from './run-lease'
-import { claimRun, getRunLease, lastCommittedStepAt, listUnfinishedLeases, recordResume, UNFINISHED_STATUSES, type Lease } from './repositories/run-leases'
+import { claimRun, getRunLease, lastCommittedStepAt, listOthersUnfinishedLeases, recordResume, UNFINISHED_STATUSES, type Lease } from './repositories/run-leases'
 import { getRun, type RunRow } from './repositories/runs'
 
 export const DEFAULT_MAX_RESUMES = 2
@@ -30,7 +30,7 @@ export interface TakeoverOptions {
  */
 export function claimOrphanedRuns(db: Db, options: TakeoverOptions): Takeover[] {
   const taken: Takeover[] = []
-  for (const lease of listUnfinishedLeases(db)) {
+  for (const lease of listOthersUnfinishedLeases(db, options.owner)) {
     if (options.skip(lease.id) || !leaseIsFree(lease, options.owner, options.now)) continue
     const takeover = db.transaction((): Takeover | null => {
       if (!claimRun(db, lease.id, options.lease, options.now, lease.leaseOwner)) return null

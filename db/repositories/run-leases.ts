@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, max, or, type SQL } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, lte, max, ne, or, type SQL } from 'drizzle-orm'
 import type { Db } from '../client'
 import { runs, stepRuns } from '../schema'
 
@@ -30,10 +30,14 @@ export function releaseLeases(db: Db, owner: string, now: number): void {
     .where(and(eq(runs.leaseOwner, owner), inArray(runs.status, UNFINISHED_STATUSES))).run()
 }
 
-/** The leases of the unfinished runs, oldest run first (small columns only: this is read at every heartbeat). */
-export function listUnfinishedLeases(db: Db): RunLease[] {
+/**
+ * The leases of the unfinished runs that `owner` does not hold, oldest run first (small columns
+ * only: this is read at every heartbeat).
+ */
+export function listOthersUnfinishedLeases(db: Db, owner: string): RunLease[] {
   return db.select({ id: runs.id, status: runs.status, leaseOwner: runs.leaseOwner, leaseExpiresAt: runs.leaseExpiresAt })
-    .from(runs).where(inArray(runs.status, UNFINISHED_STATUSES)).orderBy(asc(runs.createdAt)).all()
+    .from(runs).where(and(inArray(runs.status, UNFINISHED_STATUSES), or(isNull(runs.leaseOwner), ne(runs.leaseOwner, owner))))
+    .orderBy(asc(runs.createdAt)).all()
 }
 
 export function getRunLease(db: Db, id: string): RunLease | null {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { defaultMetricRegistry, defaultTraceCache, loadMetricsFolder, loadScorersFolder, loadTraceCache, saveTraceCache } from '../../engine'
 import type { ResumeOutcome } from '../../db'
+import { serverLimits } from '../utils/config'
 import { useJudgeflow } from '../utils/context'
 import { resumeRounds } from '../utils/experiments'
 import { loadTemplatesOnFirstStart } from '../utils/templates'
@@ -11,6 +12,13 @@ import { loadTemplatesOnFirstStart } from '../utils/templates'
  * and later whenever a run's lease expires (its process crashed, or hangs as a zombie).
  */
 export default defineNitroPlugin(async (nitroApp) => {
+  try {
+    serverLimits()
+  }
+  catch (error) {
+    console.error(`judgeflow: refusing to start: ${(error as Error).message}`)
+    process.exit(1)
+  }
   const { runs, handle } = useJudgeflow()
   const templates = loadTemplatesOnFirstStart(handle.db)
   if (templates) console.info(`judgeflow: loaded ${templates} template workflows`)

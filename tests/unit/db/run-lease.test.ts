@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process'
 import { hostname } from 'node:os'
+import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createRun, getRun, holderIsGone, listEventsAfter, markRunStarted, openDatabase, RunService, storeEvent, type DbHandle, type RunEventRow } from '../../../db'
+import { runs as runsTable } from '../../../db/schema'
 import { sleepStep, testDeps } from '../../support/workflows'
 
 let handle: DbHandle
@@ -94,7 +96,7 @@ describe('run leases', () => {
     for (const run of runs) expect(getRun(handle.db, run.id)!.leaseExpiresAt).toBe(T0 + 5_000 + LEASE_MS)
 
     const [taken, kept] = runs as [typeof runs[0], typeof runs[0]]
-    handle.db.$client.prepare('update runs set lease_owner = ?, lease_expires_at = ? where id = ?').run('another-host:1:new', T0 + 99_000, taken.id)
+    handle.db.update(runsTable).set({ leaseOwner: 'another-host:1:new', leaseExpiresAt: T0 + 99_000 }).where(eq(runsTable.id, taken.id)).run()
     const eventsBefore = listEventsAfter(handle.db, taken.id).length
     here.heartbeat()
     await new Promise(resolve => setTimeout(resolve, 50))
@@ -129,7 +131,7 @@ describe('run leases', () => {
     handle = openDatabase(':memory:')
     const clock = { now: T0 + LEASE_MS }
     const run = leftRunning('another-host:1:first', T0)
-    handle.db.$client.prepare('update runs set resumes_without_progress = 2, last_step_at_resume = ? where id = ?').run(T0, run.id)
+    handle.db.update(runsTable).set({ resumesWithoutProgress: 2, lastStepAtResume: T0 }).where(eq(runsTable.id, run.id)).run()
     expect(service(clock, { maxResumes: 2 }).resumeUnfinished().resumed).toEqual([run.id])
     expect(getRun(handle.db, run.id)).toMatchObject({ resumesWithoutProgress: 1, lastStepAtResume: T0 + 1 })
     expect(await settled(run.id)).toMatchObject({ status: 'succeeded' })
