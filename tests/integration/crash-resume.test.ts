@@ -14,17 +14,35 @@ afterAll(async () => {
 })
 
 const workflow = llmChain(['a', 'b', 'c'])
+const asksStepB = () => fake.requests.some(r => lastUserText(r).startsWith('step b'))
+
+/** A server on a new database starts a run of `workflow` and is SIGKILLed once step b has been asked. */
+async function killedAtStepB(env: Record<string, string> = fake.env(), stepBAsked = asksStepB) {
+  const dbPath = tempDbPath()
+  const first = await startAppServer({ dbPath, env })
+  servers.push(first)
+  const { body: wf } = await first.api('/api/workflows', { body: workflow })
+  const { body: run } = await first.api(`/api/workflows/${wf.id}/runs`, { body: {} })
+  await waitFor(stepBAsked, 10_000, 'step b to be called')
+  await first.stop('SIGKILL')
+  return { dbPath, runId: run.id as string }
+}
+
+/**
+ * The killed process's pid still answers (a zombie nobody reaped, or a pid reused): here it is this
+ * test process's pid, holding the run's lease until `expiresAt`.
+ */
+function holdByLiveLookingProcess(dbPath: string, runId: string, expiresAt: number): void {
+  const db = new Database(dbPath)
+  db.prepare('update runs set lease_owner = ?, lease_expires_at = ? where id = ?').run(`${hostname()}:${process.pid}:killed`, expiresAt, runId)
+  db.close()
+}
 
 describe('crash safety', () => {
   it('resumes a run killed with SIGKILL from its committed steps', async () => {
     fake.onRequest(request => ({ text: `answer to ${lastUserText(request).split(' ')[1]}`, delayMs: lastUserText(request).startsWith('step b') ? 1500 : 20 }))
-    const dbPath = tempDbPath()
-    const first = await startAppServer({ dbPath, env: fake.env() })
-    servers.push(first)
-    const { body: wf } = await first.api('/api/workflows', { body: workflow })
-    const { body: run } = await first.api(`/api/workflows/${wf.id}/runs`, { body: {} })
-    await waitFor(() => fake.requests.some(r => lastUserText(r).startsWith('step b')), 10_000, 'step b to be called')
-    await first.stop('SIGKILL')
+    const { dbPath, runId } = await killedAtStepB()
+    const run = { id: runId }
 
     const db = new Database(dbPath, { readonly: true })
     const committed = db.prepare('select node_id, status from step_runs where run_id = ? order by id').all(run.id)
@@ -78,20 +96,11 @@ describe('crash safety', () => {
       asked.push({ step, at: Date.now() })
       return { text: `answer to ${step}`, delayMs: step === 'b' && asked.filter(a => a.step === 'b').length === 1 ? 1500 : 20 }
     })
-    const dbPath = tempDbPath()
     const env = { ...fake.env(), JUDGEFLOW_RUN_LEASE_MS: '1500' }
-    const first = await startAppServer({ dbPath, env })
-    servers.push(first)
-    const { body: wf } = await first.api('/api/workflows', { body: workflow })
-    const { body: run } = await first.api(`/api/workflows/${wf.id}/runs`, { body: {} })
-    await waitFor(() => asked.some(a => a.step === 'b'), 10_000, 'step b to be called')
-    await first.stop('SIGKILL')
-    // The killed process's pid still answers (a zombie nobody reaped, or a pid reused): here it is this
-    // test process's pid, with a lease that has a few seconds left.
+    const { dbPath, runId } = await killedAtStepB(env, () => asked.some(a => a.step === 'b'))
+    const run = { id: runId }
     const expiresAt = Date.now() + 3000
-    const db = new Database(dbPath)
-    db.prepare('update runs set lease_owner = ?, lease_expires_at = ? where id = ?').run(`${hostname()}:${process.pid}:killed`, expiresAt, run.id)
-    db.close()
+    holdByLiveLookingProcess(dbPath, run.id, expiresAt)
 
     const second = await startAppServer({ dbPath, env })
     servers.push(second)
@@ -110,17 +119,10 @@ describe('crash safety', () => {
   it('lets a person mark interrupted a run that no live process holds, and refuses while another one holds its lease', async () => {
     fake.reset()
     fake.onRequest(request => ({ text: 'x', delayMs: lastUserText(request).startsWith('step b') ? 5000 : 20 }))
-    const dbPath = tempDbPath()
-    const first = await startAppServer({ dbPath, env: fake.env() })
-    servers.push(first)
-    const { body: wf } = await first.api('/api/workflows', { body: workflow })
-    const { body: run } = await first.api(`/api/workflows/${wf.id}/runs`, { body: {} })
-    await waitFor(() => fake.requests.some(r => lastUserText(r).startsWith('step b')), 10_000, 'step b to be called')
-    await first.stop('SIGKILL')
+    const { dbPath, runId } = await killedAtStepB()
+    const run = { id: runId }
     const expiresAt = Date.now() + 5000
-    const db = new Database(dbPath)
-    db.prepare('update runs set lease_owner = ?, lease_expires_at = ? where id = ?').run(`${hostname()}:${process.pid}:killed`, expiresAt, run.id)
-    db.close()
+    holdByLiveLookingProcess(dbPath, run.id, expiresAt)
     // A long lease here: this server looks for expired leases only every 20 s, so the run stays orphaned.
     const second = await startAppServer({ dbPath, env: { ...fake.env(), JUDGEFLOW_RUN_LEASE_MS: '60000' } })
     servers.push(second)
