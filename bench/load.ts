@@ -61,7 +61,8 @@ async function subscribe(url: string, signal: AbortSignal): Promise<'finished' |
 export async function benchLoad(): Promise<void> {
   const fake = await new FakeLLM().start()
   fake.onRequest(() => ({ json: { criteria_scores: { relevance: 0.9 }, criteria_reasons: { relevance: 'on topic' }, feedback: 'Good.', suggestions: [] }, delayMs: 50 }))
-  const server = await startAppServer({ env: { ...fake.env(), JUDGEFLOW_MAX_CONCURRENT_RUNS: '64', JUDGEFLOW_MAX_QUEUED_RUNS: '100000' } })
+  // Every subscriber connects from 127.0.0.1: as one client, it needs more streams than the default 20.
+  const server = await startAppServer({ env: { ...fake.env(), JUDGEFLOW_MAX_CONCURRENT_RUNS: '64', JUDGEFLOW_MAX_QUEUED_RUNS: '100000', JUDGEFLOW_MAX_SSE_PER_CLIENT: '1000' } })
   let peakRss = 0
   const sampler = setInterval(() => { peakRss = Math.max(peakRss, rssOf(server.process.pid!)) }, 250)
   const subscriptions = new AbortController()

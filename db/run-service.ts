@@ -1,9 +1,12 @@
-import { hostname } from 'node:os'
-import { Execution, JudgeflowError, prepareInput, serializeError, validatedWorkflow, type Providers, type RunEvent, type RunOptions, type RunResult, type StepRegistry, type Workflow } from '../engine'
+import { Execution, JudgeflowError, prepareInput, serializeError, validatedWorkflow, type Providers, type RunOptions, type RunResult, type StepRegistry, type Workflow } from '../engine'
 import type { Db } from './client'
-import { GroupCommit } from './group-commit'
-import { journalFor, storeEvent } from './run-recorder'
-import { createRun, finishRun, listUnfinishedRuns, markRunStarted, type RunEventRow, type RunRow } from './repositories/runs'
+import { journalFor } from './run-recorder'
+import { DEFAULT_LEASE_MS, LeaseKeeper, newLeaseOwner } from './run-lease'
+import { claimOrphanedRuns, claimOrphanToInterrupt, DEFAULT_MAX_RESUMES } from './run-takeover'
+import { endEvent, reportWriteFailure, RunWriter } from './run-writer'
+import { ValidatedWorkflows } from './validated-workflows'
+import { releaseLeases } from './repositories/run-leases'
+import { createRun, markRunStarted, type RunEventRow, type RunRow } from './repositories/runs'
 
 export interface RunServiceDeps {
   db: Db
@@ -13,8 +16,21 @@ export interface RunServiceDeps {
   maxConcurrentRuns?: number
   /** Runs waiting for a slot at most (JUDGEFLOW_MAX_QUEUED_RUNS, 1,000). */
   maxQueuedRuns?: number
-  /** `host:pid` of this process. */
+  /** This process's name as a lease holder (default: host, pid and a token new at every start). */
   owner?: string
+  /** How long a run's lease holds without a heartbeat (JUDGEFLOW_RUN_LEASE_MS, 15 s). */
+  leaseMs?: number
+  /** Resumes in a row without a new committed step before a run is failed (JUDGEFLOW_RUN_MAX_RESUMES, 2). */
+  maxResumes?: number
+  /** The clock of leases (tests move it). */
+  now?: () => number
+}
+
+export interface ResumeOutcome {
+  resumed: string[]
+  interrupted: string[]
+  /** Given up after too many resumes without progress. */
+  failed: string[]
 }
 
 export interface StartRun {
@@ -31,35 +47,41 @@ interface Prepared {
   input: Record<string, unknown>
 }
 
-type Listener = (event: RunEventRow) => void
-type RunFinished = Extract<RunEvent, { type: 'run.finished' }>
-
-const VALIDATED_CACHE_SIZE = 200
-
 /**
  * Runs workflows durably: every event and step is committed before the executor moves on
  * (writes of concurrent runs share transactions), runs beyond the concurrency limit wait in
  * a queue, and runs left unfinished by a dead process are resumed from their committed steps.
+ * A process holds its runs by a lease its heartbeat renews; a run whose lease expired is free
+ * for any process to take over.
  */
 export class RunService {
   readonly owner: string
   private readonly active = new Map<string, { controller: AbortController, done: Promise<RunResult | undefined> }>()
   private readonly queue: Prepared[] = []
-  private readonly listeners = new Map<string, Set<Listener>>()
-  /** Workflow versions never change, so each is validated once. */
-  private readonly validated = new Map<string, Workflow>()
-  private readonly writes: GroupCommit
+  private readonly validated: ValidatedWorkflows
+  private readonly writes: RunWriter
   private readonly limit: number
   /** Runs waiting for a slot at most; beyond, a start is refused (HTTP 429) instead of piling up. */
   private readonly maxQueued: number
   private starting = 0
   private closed = false
+  private readonly leases: LeaseKeeper
+  private readonly now: () => number
+  private watching?: (outcome: ResumeOutcome) => void
 
   constructor(private readonly deps: RunServiceDeps) {
-    this.owner = deps.owner ?? `${hostname()}:${process.pid}`
+    this.owner = deps.owner ?? newLeaseOwner()
     this.limit = deps.maxConcurrentRuns ?? 16
     this.maxQueued = deps.maxQueuedRuns ?? (Number(process.env.JUDGEFLOW_MAX_QUEUED_RUNS) || 1000)
-    this.writes = new GroupCommit(deps.db)
+    this.writes = new RunWriter(deps.db)
+    this.validated = new ValidatedWorkflows(deps.registry)
+    this.now = deps.now ?? Date.now
+    this.leases = new LeaseKeeper(deps.db, {
+      owner: this.owner, leaseMs: deps.leaseMs ?? DEFAULT_LEASE_MS, now: this.now,
+      held: () => [...this.active.keys(), ...this.queue.map(item => item.run.id)],
+      lost: runId => this.lose(runId),
+      onBeat: () => this.takeOver(),
+    })
   }
 
   /** Checks the definition, input and keys (throwing a user error), stores the run and schedules it. */
@@ -79,12 +101,14 @@ export class RunService {
     }
     this.queue.push(prepared)
     this.pump()
+    this.leases.keepBeating(true)
     return prepared.run
   }
 
   /** Runs a stored run to its end in this process (the CLI's path). */
   async runToEnd(request: StartRun): Promise<{ run: RunRow, result: RunResult | undefined }> {
     const prepared = await this.prepare(request)
+    this.leases.keepBeating(true)
     return { run: prepared.run, result: await this.launch(prepared, false) }
   }
 
@@ -93,7 +117,7 @@ export class RunService {
     const queued = this.queue.findIndex(item => item.run.id === runId)
     if (queued >= 0) {
       this.queue.splice(queued, 1)
-      this.finish(runId, endEvent('cancelled', { code: 'CANCELLED', category: 'user', message: 'the run was cancelled before it started' })).catch(reportWriteFailure)
+      this.writes.finish(runId, endEvent('cancelled', { code: 'CANCELLED', category: 'user', message: 'the run was cancelled before it started' })).catch(reportWriteFailure)
       return true
     }
     const active = this.active.get(runId)
@@ -102,14 +126,21 @@ export class RunService {
     return true
   }
 
-  subscribe(runId: string, listener: Listener): () => void {
-    let set = this.listeners.get(runId)
-    if (!set) this.listeners.set(runId, set = new Set())
-    set.add(listener)
-    return () => {
-      set.delete(listener)
-      if (!set.size) this.listeners.delete(runId)
-    }
+  /**
+   * A person's cancel: stops the run when this process has it; marks it interrupted, with the
+   * reason, when the database shows it unfinished but no live process holds it (its lease expired
+   * or its holder is gone); otherwise refuses with a NOT_CANCELLABLE error saying why.
+   */
+  async cancelOrInterrupt(runId: string): Promise<'cancelling' | 'interrupted'> {
+    if (this.cancel(runId)) return 'cancelling'
+    const reason = claimOrphanToInterrupt(this.deps.db, runId, { owner: this.owner, now: this.now(), lease: this.leases.next() })
+    await this.writes.finish(runId, endEvent('interrupted', { code: 'CANCELLED', category: 'user', message: reason }))
+    return 'interrupted'
+  }
+
+  /** Hears each of the run's events once it is committed. */
+  subscribe(runId: string, listener: (event: RunEventRow) => void): () => void {
+    return this.writes.subscribe(runId, listener)
   }
 
   isActive(runId: string): boolean {
@@ -117,32 +148,56 @@ export class RunService {
   }
 
   /**
-   * Picks up runs left queued or running by a process that is gone: running ones resume from
-   * their committed steps; one that cannot run any more is marked interrupted with the reason.
+   * Takes over runs left queued or running by a process that is gone (their lease expired, or
+   * their holder no longer exists): running ones resume from their committed steps; one that
+   * cannot run any more is marked interrupted, and one that keeps failing to resume is marked
+   * failed, each with the reason.
    */
-  resumeUnfinished(): { resumed: string[], interrupted: string[] } {
-    const resumed: string[] = []
-    const interrupted: string[] = []
-    for (const run of listUnfinishedRuns(this.deps.db)) {
-      if (run.owner && run.owner !== this.owner && ownerIsAlive(run.owner)) continue
-      if (this.isActive(run.id)) continue
+  resumeUnfinished(): ResumeOutcome {
+    const outcome: ResumeOutcome = { resumed: [], interrupted: [], failed: [] }
+    if (this.closed) return outcome
+    const { db, registry } = this.deps
+    const claimed = claimOrphanedRuns(db, {
+      owner: this.owner, now: this.now(), lease: this.leases.next(),
+      maxResumes: this.deps.maxResumes ?? DEFAULT_MAX_RESUMES, skip: runId => this.isActive(runId),
+    })
+    for (const { run, giveUp } of claimed) {
+      if (giveUp) {
+        this.writes.finish(run.id, endEvent('failed', { code: 'RESUME_LIMIT', category: 'system', message: giveUp })).catch(reportWriteFailure)
+        outcome.failed.push(run.id)
+        continue
+      }
       let prepared: Prepared
       try {
-        const workflow = validatedWorkflow(run.definition, this.deps.registry)
+        const workflow = validatedWorkflow(run.definition, registry)
         prepared = { run, workflow, input: prepareInput(workflow, { ...this.deps, input: run.input }) }
       }
       catch (error) {
         const reason = `the run could not be resumed after a restart: ${(error as Error).message}`
-        this.finish(run.id, endEvent('interrupted', { ...serializeError(error), message: reason })).catch(reportWriteFailure)
-        interrupted.push(run.id)
+        this.writes.finish(run.id, endEvent('interrupted', { ...serializeError(error), message: reason })).catch(reportWriteFailure)
+        outcome.interrupted.push(run.id)
         continue
       }
-      resumed.push(run.id)
+      outcome.resumed.push(run.id)
       if (run.status === 'queued') this.queue.push(prepared)
       else void this.launch(prepared, true)
     }
     this.pump()
-    return { resumed, interrupted }
+    return outcome
+  }
+
+  /**
+   * From now on, at every heartbeat, takes over the runs whose holder stopped renewing its lease
+   * (another process that crashed, or hangs as a zombie); `report` hears of each takeover.
+   */
+  watchLeases(report: (outcome: ResumeOutcome) => void): void {
+    this.watching = report
+    this.leases.keepBeating(true)
+  }
+
+  /** Renews this process's leases now (the timer does it every third of the lease). */
+  heartbeat(): void {
+    this.leases.beat()
   }
 
   /**
@@ -157,28 +212,21 @@ export class RunService {
       new Promise((resolve) => { timer = setTimeout(resolve, graceMs) }),
     ])
     clearTimeout(timer)
+    // Hand the rest over: another process may take them at once, and this one writes no more to them.
+    this.leases.stop()
+    for (const runId of this.active.keys()) this.lose(runId, false)
+    this.queue.length = 0
+    releaseLeases(this.deps.db, this.owner, this.now())
   }
 
   private async prepare(request: StartRun): Promise<Prepared> {
-    const workflow = this.validate(request)
+    const workflow = this.validated.get(request.definition, request.workflowId, request.workflowVersion)
     const input = prepareInput(workflow, { ...this.deps, input: request.input })
     const run = await this.writes.write(() => createRun(this.deps.db, {
       workflowId: request.workflowId, workflowVersion: request.workflowVersion, definition: request.definition,
-      input, options: request.options ?? {}, status: 'queued', owner: this.owner,
+      input, options: request.options ?? {}, status: 'queued', lease: this.leases.next(),
     }))
     return { run, workflow, input }
-  }
-
-  private validate(request: StartRun): Workflow {
-    if (!request.workflowId || !request.workflowVersion) return validatedWorkflow(request.definition, this.deps.registry)
-    const key = `${request.workflowId}@${request.workflowVersion}`
-    let workflow = this.validated.get(key)
-    if (!workflow) {
-      workflow = validatedWorkflow(request.definition, this.deps.registry)
-      if (this.validated.size >= VALIDATED_CACHE_SIZE) this.validated.delete(this.validated.keys().next().value!)
-      this.validated.set(key, workflow)
-    }
-    return workflow
   }
 
   private pump() {
@@ -189,7 +237,9 @@ export class RunService {
     const controller = new AbortController()
     const done = this.execute(prepared, resumed, controller.signal).finally(() => {
       this.active.delete(prepared.run.id)
+      this.writes.lost.delete(prepared.run.id)
       this.pump()
+      if (!this.active.size && !this.queue.length && !this.watching) this.leases.keepBeating(false)
     })
     this.active.set(prepared.run.id, { controller, done })
     return done
@@ -198,57 +248,36 @@ export class RunService {
   private async execute({ run, workflow, input }: Prepared, resumed: boolean, signal: AbortSignal): Promise<RunResult | undefined> {
     const { db, registry, providers } = this.deps
     const runId = run.id
-    this.writes.write(() => markRunStarted(db, runId, this.owner)).catch(reportWriteFailure)
+    this.writes.write(() => markRunStarted(db, runId, this.leases.next())).catch(reportWriteFailure)
     const options = (run.options ?? {}) as RunOptions
     try {
       return await new Execution(workflow, {
         registry, providers, input, signal,
         cache: options.cache, concurrency: options.concurrency, timeoutMs: options.timeout_ms,
         journal: resumed ? journalFor(db, runId) : undefined,
-        onEvent: event => (event.type === 'run.finished'
-          ? this.finish(runId, event)
-          : this.writes.write(() => storeEvent(db, runId, event)).then(row => this.publish(row))),
+        onEvent: event => (event.type === 'run.finished' ? this.writes.finish(runId, event) : this.writes.event(runId, event)),
       }).run(resumed)
     }
     catch (error) {
-      await this.finish(runId, endEvent('failed', serializeError(error))).catch(reportWriteFailure)
+      await this.writes.finish(runId, endEvent('failed', serializeError(error))).catch(reportWriteFailure)
       return undefined
     }
   }
 
-  /** Writes the run's end and its last event in one transaction, then tells the subscribers. */
-  private async finish(runId: string, event: RunFinished): Promise<void> {
-    const { db } = this.deps
-    const { result } = event
-    const row = await this.writes.write(() => {
-      finishRun(db, runId, { status: result.status, verdict: result.verdict, output: result.output, error: result.error, durationMs: result.duration_ms })
-      return storeEvent(db, runId, event)
-    })
-    this.publish(row)
+  /** A run another process now holds: stop executing it here, without writing anything more. */
+  private lose(runId: string, report = true) {
+    const queued = this.queue.findIndex(item => item.run.id === runId)
+    if (queued >= 0) this.queue.splice(queued, 1)
+    const active = this.active.get(runId)
+    if (!active) return
+    if (report) console.error(`judgeflow: run ${runId} was taken over by another process after its lease here expired; this process stops executing it`)
+    this.writes.lost.add(runId)
+    active.controller.abort()
   }
 
-  private publish(event: RunEventRow) {
-    for (const listener of this.listeners.get(event.runId) ?? []) listener(event)
-  }
-}
-
-/** A write that failed outside any caller's await: logged, never an unhandled rejection. */
-function reportWriteFailure(error: unknown): void {
-  console.error(`judgeflow: a database write failed: ${(error as Error).message}`)
-}
-
-function endEvent(status: RunResult['status'], error: RunResult['error']): RunFinished {
-  return { type: 'run.finished', at: Date.now(), result: { status, verdict: null, output: null, error, steps: {}, duration_ms: 0 } }
-}
-
-function ownerIsAlive(owner: string): boolean {
-  const [host, pid] = owner.split(':')
-  if (host !== hostname()) return true
-  try {
-    process.kill(Number(pid), 0)
-    return true
-  }
-  catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  private takeOver() {
+    if (!this.watching || this.closed) return
+    const outcome = this.resumeUnfinished()
+    if (outcome.resumed.length || outcome.interrupted.length || outcome.failed.length) this.watching(outcome)
   }
 }

@@ -30,8 +30,19 @@ export const runs = sqliteTable('runs', {
   verdict: text('verdict'),
   output: text('output', { mode: 'json' }).$type<unknown>(),
   error: text('error', { mode: 'json' }).$type<unknown>(),
-  /** `host:pid` of the process executing the run, to tell a crashed run from a live one. */
-  owner: text('owner'),
+  /**
+   * The process that holds the run (`host:pid:token`, a new token at every process start) and
+   * until when: its heartbeat renews the lease, and once the lease has expired another process
+   * may resume the run. A process id alone cannot tell a crashed process from a live one.
+   */
+  leaseOwner: text('lease_owner'),
+  leaseExpiresAt: integer('lease_expires_at'),
+  /**
+   * Resumes in a row that committed no new step, and when the run's latest committed step had
+   * finished at its last resume: a run that keeps failing to resume is marked failed, not resumed forever.
+   */
+  resumesWithoutProgress: integer('resumes_without_progress').notNull().default(0),
+  lastStepAtResume: integer('last_step_at_resume'),
   createdAt: integer('created_at').notNull(),
   startedAt: integer('started_at'),
   finishedAt: integer('finished_at'),

@@ -17,6 +17,8 @@ export type ErrorCode
     | 'TOO_LARGE'
     | 'VERSION_CONFLICT'
     | 'EVALUATION_TIME_LIMIT'
+    | 'NOT_CANCELLABLE'
+    | 'RESUME_LIMIT'
     | 'INTERNAL'
 
 export interface SerializedError {

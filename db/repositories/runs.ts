@@ -15,7 +15,8 @@ export interface NewRun {
   input?: unknown
   options?: Record<string, unknown>
   status?: 'queued' | 'running'
-  owner?: string | null
+  /** The process that takes it on, and until when (renewed by its heartbeat). */
+  lease?: { owner: string, expiresAt: number }
 }
 
 export function createRun(db: Db, run: NewRun, now = Date.now()): RunRow {
@@ -30,7 +31,10 @@ export function createRun(db: Db, run: NewRun, now = Date.now()): RunRow {
     verdict: null,
     output: null,
     error: null,
-    owner: run.owner ?? null,
+    leaseOwner: run.lease?.owner ?? null,
+    leaseExpiresAt: run.lease?.expiresAt ?? null,
+    resumesWithoutProgress: 0,
+    lastStepAtResume: null,
     createdAt: now,
     startedAt: null,
     finishedAt: null,
@@ -58,10 +62,10 @@ export function listStepRuns(db: Db, runId: string): StepRunRow[] {
   return db.select().from(stepRuns).where(eq(stepRuns.runId, runId)).orderBy(asc(stepRuns.id)).all()
 }
 
-export function markRunStarted(db: Db, id: string, owner: string, now = Date.now()): void {
+export function markRunStarted(db: Db, id: string, lease: { owner: string, expiresAt: number }, now = Date.now()): void {
   prepared(db, 'runs.started', () => db.update(runs)
-    .set({ status: 'running', ...placeholders(['owner', 'startedAt']) })
-    .where(eq(runs.id, sql.placeholder('id'))).prepare()).run({ id, owner, startedAt: now })
+    .set({ status: 'running', ...placeholders(['leaseOwner', 'leaseExpiresAt', 'startedAt']) })
+    .where(eq(runs.id, sql.placeholder('id'))).prepare()).run({ id, leaseOwner: lease.owner, leaseExpiresAt: lease.expiresAt, startedAt: now })
 }
 
 export function finishRun(db: Db, id: string, end: { status: string, verdict?: string | null, output?: unknown, error?: unknown, durationMs?: number }, now = Date.now()): void {
@@ -71,9 +75,11 @@ export function finishRun(db: Db, id: string, end: { status: string, verdict?: s
     .run({ id, status: end.status, verdict: end.verdict ?? null, output: end.output ?? null, error: end.error ?? null, finishedAt: now, durationMs: end.durationMs ?? null })
 }
 
-/** Runs some process was executing or was about to execute. */
-export function listUnfinishedRuns(db: Db): RunRow[] {
-  return db.select().from(runs).where(inArray(runs.status, ['queued', 'running'])).orderBy(asc(runs.createdAt)).all()
+/** The statuses of the given runs, in one query. */
+export function runStatuses(db: Db, ids: string[]): Map<string, string> {
+  if (!ids.length) return new Map()
+  const rows = db.select({ id: runs.id, status: runs.status }).from(runs).where(inArray(runs.id, ids)).all()
+  return new Map(rows.map(row => [row.id, row.status]))
 }
 
 export function listEventsAfter(db: Db, runId: string, afterId = 0, limit = 1000): RunEventRow[] {

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path'
 import { defaultMetricRegistry, defaultTraceCache, loadMetricsFolder, loadScorersFolder, loadTraceCache, saveTraceCache } from '../../engine'
+import type { ResumeOutcome } from '../../db'
+import { serverLimits } from '../utils/config'
 import { useJudgeflow } from '../utils/context'
 import { startEvaluationWorkers } from '../utils/evaluation-workers'
 import { resumeRounds } from '../utils/experiments'
@@ -8,9 +10,17 @@ import { loadTemplatesOnFirstStart } from '../utils/templates'
 /**
  * At start: open the database (applying migrations), load the templates into a new database,
  * load custom metrics and scorers, start the evaluation workers, and pick up runs a previous
- * process left unfinished.
+ * process left unfinished — at start, and later whenever a run's lease expires (its process
+ * crashed, or hangs as a zombie).
  */
 export default defineNitroPlugin(async (nitroApp) => {
+  try {
+    serverLimits()
+  }
+  catch (error) {
+    console.error(`judgeflow: refusing to start: ${(error as Error).message}`)
+    process.exit(1)
+  }
   const { runs, handle } = useJudgeflow()
   const templates = loadTemplatesOnFirstStart(handle.db)
   if (templates) console.info(`judgeflow: loaded ${templates} template workflows`)
@@ -23,8 +33,8 @@ export default defineNitroPlugin(async (nitroApp) => {
   const evaluationWorkers = startEvaluationWorkers({ metricsDir, scorersDir })
   const traceCacheFile = process.env.JUDGEFLOW_TRACE_CACHE_FILE
   if (traceCacheFile) console.info(`judgeflow: ${loadTraceCache(defaultTraceCache, traceCacheFile)} trace vectors loaded from ${traceCacheFile}`)
-  const { resumed, interrupted } = runs.resumeUnfinished()
-  if (resumed.length || interrupted.length) console.info(`judgeflow: resumed ${resumed.length} run(s), marked ${interrupted.length} interrupted`)
+  reportTakeover(runs.resumeUnfinished())
+  runs.watchLeases(reportTakeover)
   const rounds = resumeRounds()
   if (rounds) console.info(`judgeflow: following ${rounds} unfinished experiment round(s)`)
   nitroApp.hooks.hook('close', async () => {
@@ -34,3 +44,9 @@ export default defineNitroPlugin(async (nitroApp) => {
     handle.close()
   })
 })
+
+function reportTakeover({ resumed, interrupted, failed }: ResumeOutcome): void {
+  if (!resumed.length && !interrupted.length && !failed.length) return
+  const gaveUp = failed.length ? `, marked ${failed.length} failed after resumes without progress (JUDGEFLOW_RUN_MAX_RESUMES)` : ''
+  console.info(`judgeflow: resumed ${resumed.length} run(s), marked ${interrupted.length} interrupted${gaveUp}`)
+}

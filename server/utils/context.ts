@@ -1,5 +1,6 @@
 import { createProviders, defaultRegistry, type Providers, type StepRegistry } from '../../engine'
 import { createSqliteResponseCache, openDatabase, RunService, type DbHandle } from '../../db'
+import { serverLimits } from './config'
 
 export interface JudgeflowContext {
   handle: DbHandle
@@ -17,7 +18,8 @@ export function useJudgeflow(): JudgeflowContext {
   const registry = defaultRegistry
   const providers = createProviders({ cache: createSqliteResponseCache(handle.db) })
   const maxConcurrentRuns = Number(process.env.JUDGEFLOW_MAX_CONCURRENT_RUNS) || 16
-  const runs = new RunService({ db: handle.db, registry, providers, maxConcurrentRuns })
+  const { runLeaseMs, maxResumes } = serverLimits()
+  const runs = new RunService({ db: handle.db, registry, providers, maxConcurrentRuns, leaseMs: runLeaseMs, maxResumes })
   context = { handle, registry, providers, runs }
   return context
 }

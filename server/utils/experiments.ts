@@ -3,8 +3,16 @@ import { finalRunStatuses, JudgeflowError } from '../../engine'
 import { experimentReport, experimentSchema, type Experiment, type Judgment, type RoundSummary } from '../../engine/experiments'
 import { judgeOutput } from '../../engine/experiments/judge'
 import { useJudgeflow } from './context'
+import { roundChanged } from './round-progress'
 
 type RoundRun = ExperimentRoundRow['runs'][number]
+type RoundPatch = Parameters<typeof updateRound>[2]
+
+/** Updates a round and tells its followers. */
+export function saveRound(round: Pick<ExperimentRoundRow, 'id' | 'experimentId' | 'number'>, patch: RoundPatch): void {
+  updateRound(useJudgeflow().handle.db, round.id, patch)
+  roundChanged(round.experimentId, round.number)
+}
 
 /** The experiment's definition, validated; a stored one that no longer parses is a clear error. */
 export function experimentOf(id: string): { id: string, experiment: Experiment } {
@@ -29,6 +37,8 @@ function fromHistory(rounds: ExperimentRoundRow[], currentBest: string): { best:
   const source = [...rounds].reverse().find(r => r.status === 'finished' && r.report && (r.judgments as Judgment[]).some(j => j.variant === currentBest))
   return { best: source ? (source.judgments as Judgment[]).filter(j => j.variant === currentBest) : [], history: historyOf(rounds) }
 }
+
+const SETTLED_CHECK_MS = 5_000
 
 /** Starts a round: every variant × document × run goes through the workflow engine as a run of its own. */
 export async function startRound(experimentId: string): Promise<ExperimentRoundRow> {
@@ -60,17 +70,28 @@ export async function startRound(experimentId: string): Promise<ExperimentRoundR
   }
   catch (error) {
     for (const r of started) runs.cancel(r.run_id)
-    updateRound(handle.db, round.id, { status: 'failed', runs: started, error: { message: (error as Error).message }, finishedAt: Date.now() })
+    saveRound(round, { status: 'failed', runs: started, error: { message: (error as Error).message }, finishedAt: Date.now() })
     throw error
   }
-  updateRound(handle.db, round.id, { runs: started })
+  saveRound(round, { runs: started })
   void finishRound({ ...round, runs: started })
   return { ...round, runs: started }
 }
 
-async function settled(runId: string): Promise<void> {
-  const { handle } = useJudgeflow()
-  while (!finalRunStatuses.has(getRun(handle.db, runId)?.status ?? 'failed')) await new Promise(resolve => setTimeout(resolve, 200))
+/** Resolves when the run has ended: told by the run service, checked now and then for runs another process took over. */
+function settled(runId: string): Promise<void> {
+  const { handle, runs } = useJudgeflow()
+  return new Promise((resolve) => {
+    const ended = () => finalRunStatuses.has(getRun(handle.db, runId)?.status ?? 'failed')
+    const done = () => {
+      stop()
+      clearInterval(timer)
+      resolve()
+    }
+    const stop = runs.subscribe(runId, (row) => { if (row.type === 'run.finished') done() })
+    const timer = setInterval(() => { if (ended()) done() }, SETTLED_CHECK_MS)
+    if (ended()) done()
+  })
 }
 
 /** Waits for the round's runs (also after a restart: runs resume on their own), judges, reports. */
@@ -80,7 +101,7 @@ export async function finishRound(round: ExperimentRoundRow): Promise<void> {
     const { experiment } = experimentOf(round.experimentId)
     await Promise.all(round.runs.map(r => settled(r.run_id)))
     if (getRound(handle.db, round.experimentId, round.number)?.status === 'cancelled') return
-    updateRound(handle.db, round.id, { status: 'judging' })
+    saveRound(round, { status: 'judging' })
     const model = experiment.judge_model ?? providers.defaultJudgeModel()
     const judgments: Judgment[] = []
     for (const r of round.runs) {
@@ -93,15 +114,15 @@ export async function finishRound(round: ExperimentRoundRow): Promise<void> {
         ? { problems: Object.fromEntries(document.problems.map(p => [p.id, { mark: '×' as const, reason: `the run ${run.status}: no output to judge` }])), bonuses: [], penalties: [] }
         : await judgeOutput(context, providers, model)
       judgments.push({ variant: r.variant, document: r.document, run: r.run, ...verdict })
-      updateRound(handle.db, round.id, { judgments })
+      saveRound(round, { judgments })
     }
     const rounds = listRounds(handle.db, round.experimentId).filter(x => x.number < round.number)
     const { best, history } = fromHistory(rounds, round.currentBest)
     const all = [...best, ...judgments]
-    updateRound(handle.db, round.id, { status: 'finished', judgments: all, report: reportFor(experiment, round.currentBest, all, history), finishedAt: Date.now() })
+    saveRound(round, { status: 'finished', judgments: all, report: reportFor(experiment, round.currentBest, all, history), finishedAt: Date.now() })
   }
   catch (error) {
-    updateRound(handle.db, round.id, { status: 'failed', error: { message: (error as Error).message }, finishedAt: Date.now() })
+    saveRound(round, { status: 'failed', error: { message: (error as Error).message }, finishedAt: Date.now() })
   }
 }
 

@@ -53,6 +53,9 @@ export function asHttpError(error: unknown, event: H3Event): unknown {
     setResponseHeader(event, 'retry-after', QUEUE_RETRY_AFTER_S)
     return createError({ statusCode: 429, statusMessage: 'Too Many Requests', message: error.message, data: { code: error.code } })
   }
+  if (error instanceof JudgeflowError && error.code === 'NOT_CANCELLABLE') {
+    return createError({ statusCode: 409, statusMessage: 'Conflict', message: error.message, data: { code: error.code } })
+  }
   if (error instanceof JudgeflowError && error.category === 'user') {
     return createError({ statusCode: 400, statusMessage: 'Bad Request', message: error.message, data: { code: error.code, details: error.details } })
   }

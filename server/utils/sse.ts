@@ -1,13 +1,46 @@
 import type { H3Event } from 'h3'
 import type { RunEventRow } from '../../db'
+import { serverLimits } from './config'
 
 /** The wire form of a stored run event: its row id is the SSE id, its type the SSE event name. */
 export function eventPayload(row: RunEventRow) {
   return { id: row.id, type: row.type, at: row.at, ...row.data }
 }
 
-/** A raw Server-Sent Events response with ordered writes, heartbeats and close detection. */
+const openByClient = new Map<string, number>()
+
+/**
+ * Counts the client's open event streams (run and round alike) against JUDGEFLOW_MAX_SSE_PER_CLIENT:
+ * past it, a 429 saying so. Returns the release, called once when the stream closes.
+ */
+function takeStreamSlot(event: H3Event): () => void {
+  const client = getRequestIP(event) ?? 'unknown'
+  const max = serverLimits().maxStreamsPerClient
+  const open = openByClient.get(client) ?? 0
+  if (open >= max) {
+    throw createError({
+      statusCode: 429,
+      statusMessage: 'Too Many Requests',
+      message: `${open} event streams are already open from ${client}, the most one client may hold (JUDGEFLOW_MAX_SSE_PER_CLIENT, ${max}). Close some (other tabs following runs or rounds) and try again.`,
+    })
+  }
+  openByClient.set(client, open + 1)
+  let released = false
+  return () => {
+    if (released) return
+    released = true
+    const left = (openByClient.get(client) ?? 1) - 1
+    if (left > 0) openByClient.set(client, left)
+    else openByClient.delete(client)
+  }
+}
+
+/**
+ * A raw Server-Sent Events response with ordered writes, heartbeats and close detection; a 429
+ * instead when the client already holds as many streams as it may.
+ */
 export function openEventStream(event: H3Event, heartbeatMs = 15_000) {
+  const release = takeStreamSlot(event)
   const res = event.node.res
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -23,23 +56,29 @@ export function openEventStream(event: H3Event, heartbeatMs = 15_000) {
     res.on('close', () => {
       closed = true
       clearInterval(heartbeat)
+      release()
       for (const fn of onClose) fn()
       resolve()
     })
   })
+  const write = (name: string, data: string, id?: number) => {
+    if (!closed) res.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${name}\ndata: ${data}\n\n`)
+  }
   return {
     get closed() {
       return closed
     },
+    /** A stored run event, with its id. */
     send(row: RunEventRow) {
-      if (closed) return
-      res.write(`id: ${row.id}\nevent: ${row.type}\ndata: ${JSON.stringify(eventPayload(row))}\n\n`)
+      write(row.type, JSON.stringify(eventPayload(row)), row.id)
     },
     /** Resolves once the client has taken what was written (or is gone): a replay never buffers a whole run. */
     drained(): Promise<void> {
       if (closed || !res.writableNeedDrain) return Promise.resolve()
       return new Promise(resolve => res.once('drain', resolve).once('close', resolve))
     },
+    /** Any event: a name and its data as one line of JSON. */
+    write,
     end() {
       if (closed) return
       closed = true

@@ -37,6 +37,12 @@ describe('access', () => {
     expect((await server.api('/api/health')).status).toBe(200)
   })
 
+  it('refuses to start with a run or stream limit that is not a whole number, naming the variable', async () => {
+    const { code, output } = await exitOf({ HOST: '127.0.0.1', JUDGEFLOW_RUN_LEASE_MS: '15s' })
+    expect(code).toBe(1)
+    expect(output).toContain('judgeflow: refusing to start: JUDGEFLOW_RUN_LEASE_MS must be a whole number of at least 1 (it is "15s"); unset it for the default, 15000.')
+  })
+
   it('with a token: the API wants the bearer header or the session cookie; pages go to /login', async () => {
     const server = await startAppServer({ env: { JUDGEFLOW_TOKEN: TOKEN } })
     servers.push(server)

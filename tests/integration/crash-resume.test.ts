@@ -1,7 +1,8 @@
+import { hostname } from 'node:os'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeLLM, lastUserText } from '../support/fake-llm'
-import { startAppServer, tempDbPath, waitFor, type AppServer } from '../support/app-server'
+import { readSse, startAppServer, tempDbPath, waitFor, type AppServer } from '../support/app-server'
 import { llmChain } from '../support/workflows'
 
 const fake = new FakeLLM()
@@ -13,17 +14,35 @@ afterAll(async () => {
 })
 
 const workflow = llmChain(['a', 'b', 'c'])
+const asksStepB = () => fake.requests.some(r => lastUserText(r).startsWith('step b'))
+
+/** A server on a new database starts a run of `workflow` and is SIGKILLed once step b has been asked. */
+async function killedAtStepB(env: Record<string, string> = fake.env(), stepBAsked = asksStepB) {
+  const dbPath = tempDbPath()
+  const first = await startAppServer({ dbPath, env })
+  servers.push(first)
+  const { body: wf } = await first.api('/api/workflows', { body: workflow })
+  const { body: run } = await first.api(`/api/workflows/${wf.id}/runs`, { body: {} })
+  await waitFor(stepBAsked, 10_000, 'step b to be called')
+  await first.stop('SIGKILL')
+  return { dbPath, runId: run.id as string }
+}
+
+/**
+ * The killed process's pid still answers (a zombie nobody reaped, or a pid reused): here it is this
+ * test process's pid, holding the run's lease until `expiresAt`.
+ */
+function holdByLiveLookingProcess(dbPath: string, runId: string, expiresAt: number): void {
+  const db = new Database(dbPath)
+  db.prepare('update runs set lease_owner = ?, lease_expires_at = ? where id = ?').run(`${hostname()}:${process.pid}:killed`, expiresAt, runId)
+  db.close()
+}
 
 describe('crash safety', () => {
   it('resumes a run killed with SIGKILL from its committed steps', async () => {
     fake.onRequest(request => ({ text: `answer to ${lastUserText(request).split(' ')[1]}`, delayMs: lastUserText(request).startsWith('step b') ? 1500 : 20 }))
-    const dbPath = tempDbPath()
-    const first = await startAppServer({ dbPath, env: fake.env() })
-    servers.push(first)
-    const { body: wf } = await first.api('/api/workflows', { body: workflow })
-    const { body: run } = await first.api(`/api/workflows/${wf.id}/runs`, { body: {} })
-    await waitFor(() => fake.requests.some(r => lastUserText(r).startsWith('step b')), 10_000, 'step b to be called')
-    await first.stop('SIGKILL')
+    const { dbPath, runId } = await killedAtStepB()
+    const run = { id: runId }
 
     const db = new Database(dbPath, { readonly: true })
     const committed = db.prepare('select node_id, status from step_runs where run_id = ? order by id').all(run.id)
@@ -67,5 +86,90 @@ describe('crash safety', () => {
     }, 5000, 'the run to be marked')
     expect(body.status).toBe('interrupted')
     expect(body.error.message).toBe('the run could not be resumed after a restart: OPENAI_API_KEY is not set: node "a" uses openai:gpt-4o-mini. Set it in the environment, or pin this step\'s output to run offline.')
+  })
+
+  it('resumes a run whose killed process still looks alive (a zombie, a reused pid) once its lease has expired', async () => {
+    fake.reset()
+    const asked: Array<{ step: string, at: number }> = []
+    fake.onRequest((request) => {
+      const step = lastUserText(request).split(' ')[1]!
+      asked.push({ step, at: Date.now() })
+      return { text: `answer to ${step}`, delayMs: step === 'b' && asked.filter(a => a.step === 'b').length === 1 ? 1500 : 20 }
+    })
+    const env = { ...fake.env(), JUDGEFLOW_RUN_LEASE_MS: '1500' }
+    const { dbPath, runId } = await killedAtStepB(env, () => asked.some(a => a.step === 'b'))
+    const run = { id: runId }
+    const expiresAt = Date.now() + 3000
+    holdByLiveLookingProcess(dbPath, run.id, expiresAt)
+
+    const second = await startAppServer({ dbPath, env })
+    servers.push(second)
+    const done = await waitFor(async () => {
+      const { body } = await second.api(`/api/runs/${run.id}`)
+      return body.status === 'succeeded' && body
+    }, 20_000, 'the run to be resumed after its lease expired')
+    expect(done.output).toBe('answer to c')
+    const calls = asked.map(a => a.step)
+    expect(calls).toEqual(['a', 'b', 'b', 'c'])
+    // Not before the lease it was held by had expired.
+    expect(asked[2]!.at).toBeGreaterThanOrEqual(expiresAt)
+    expect(second.output()).toContain('resumed 1 run(s)')
+  })
+
+  it('lets a person mark interrupted a run that no live process holds, and refuses while another one holds its lease', async () => {
+    fake.reset()
+    fake.onRequest(request => ({ text: 'x', delayMs: lastUserText(request).startsWith('step b') ? 5000 : 20 }))
+    const { dbPath, runId } = await killedAtStepB()
+    const run = { id: runId }
+    const expiresAt = Date.now() + 5000
+    holdByLiveLookingProcess(dbPath, run.id, expiresAt)
+    // A long lease here: this server looks for expired leases only every 20 s, so the run stays orphaned.
+    const second = await startAppServer({ dbPath, env: { ...fake.env(), JUDGEFLOW_RUN_LEASE_MS: '60000' } })
+    servers.push(second)
+
+    const refused = await second.api(`/api/runs/${run.id}/cancel`, { method: 'POST' })
+    expect(refused.status).toBe(409)
+    expect(refused.body.message).toContain('is being executed by another judgeflow process (its lease holds until')
+    // The page follows the run as it does any running run, and offers Cancel.
+    const following = readSse(`${second.url}/api/runs/${run.id}/events`, {}, 20_000)
+    await waitFor(() => Date.now() > expiresAt, 10_000, 'the lease to expire')
+    const marked = await second.api(`/api/runs/${run.id}/cancel`, { method: 'POST' })
+    expect(marked).toMatchObject({ status: 200, body: { id: run.id, status: 'interrupted' } })
+    const events = await following
+    expect(events.at(-1)).toMatchObject({ event: 'run.finished', data: { result: { status: 'interrupted' } } })
+    const { body } = await second.api(`/api/runs/${run.id}`)
+    expect(body.status).toBe('interrupted')
+    expect(body.error.message).toBe(`the run was marked interrupted by a person: its process (${hostname()}:${process.pid}) is gone or stopped renewing its lease`)
+    const again = await second.api(`/api/runs/${run.id}/cancel`, { method: 'POST' })
+    expect(again.status).toBe(409)
+    expect(again.body.message).toContain('is interrupted and cannot be cancelled')
+  })
+
+  it('marks a run failed, with the reason, after two resumes in a row that committed no new step', async () => {
+    fake.reset()
+    // Step b never answers in time: each process executing the run is killed while waiting for it.
+    fake.onRequest(request => ({ text: 'x', delayMs: lastUserText(request).startsWith('step b') ? 8000 : 20 }))
+    const stepB = () => fake.requests.filter(r => lastUserText(r).startsWith('step b')).length
+    const dbPath = tempDbPath()
+    let server = await startAppServer({ dbPath, env: fake.env() })
+    servers.push(server)
+    const { body: wf } = await server.api('/api/workflows', { body: workflow })
+    const { body: run } = await server.api(`/api/workflows/${wf.id}/runs`, { body: {} })
+    for (let kill = 1; kill <= 3; kill++) {
+      await waitFor(() => stepB() === kill, 10_000, `step b, call ${kill}`)
+      await server.stop('SIGKILL')
+      server = await startAppServer({ dbPath, env: fake.env() })
+      servers.push(server)
+    }
+    const failed = await waitFor(async () => {
+      const { body } = await server.api(`/api/runs/${run.id}`)
+      return body.status !== 'running' && body
+    }, 10_000, 'the run to be given up')
+    expect(failed.status).toBe('failed')
+    expect(failed.error).toMatchObject({ code: 'RESUME_LIMIT' })
+    expect(failed.error.message).toContain('the run was resumed 2 times after a restart without committing a new step')
+    expect(failed.steps.a.status).toBe('succeeded')
+    expect(stepB()).toBe(3)
+    expect(server.output()).toContain('marked 1 failed after resumes without progress (JUDGEFLOW_RUN_MAX_RESUMES)')
   })
 })

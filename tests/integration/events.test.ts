@@ -46,6 +46,42 @@ describe('GET /api/runs/:id/events', () => {
     expect(new Set(events.map(e => e.id)).size).toBe(events.length)
   })
 
+  it('refuses a client more than 20 open event streams (run and round alike) with a 429 saying why; closing one makes room', async () => {
+    fake.reset()
+    fake.onRequest(() => ({ text: 'slowly', delayMs: 4000 }))
+    const slow = { name: 'slow', nodes: [{ id: 'a', type: 'llm', config: { model: 'anthropic:claude-x', prompt: 'a long answer, not cached' } }], edges: [] }
+    const { body: wf } = await server.api('/api/workflows', { body: slow })
+    const { body: run } = await server.api(`/api/workflows/${wf.id}/runs`, { body: {} })
+    const { body: experiment } = await server.api('/api/experiments', { body: {
+      name: 'streams', target: { workflow_id: wf.id, node: 'a' }, variants: [{ id: 'v' }], current_best: 'v', runs_per_document: 1, judge_model: 'local:heuristic',
+      documents: [{ id: 'd', text: 'text', problems: [{ id: 'P', category: 'main', criteria: 'anything' }] }],
+    } })
+    expect((await server.api(`/api/experiments/${experiment.id}/rounds`, { method: 'POST' })).status).toBe(202)
+    const runEvents = `${server.url}/api/runs/${run.id}/events`
+    const roundEvents = `${server.url}/api/experiments/${experiment.id}/rounds/1/events`
+    // Open streams are kept referenced: a response that is collected closes its connection.
+    const open: Array<{ controller: AbortController, response: Response }> = []
+    const follow = async (url: string) => {
+      const controller = new AbortController()
+      const response = await fetch(url, { signal: controller.signal })
+      if (response.status === 200) open.push({ controller, response })
+      return response
+    }
+    try {
+      for (let i = 0; i < 20; i++) expect((await follow(i % 2 ? runEvents : roundEvents)).status).toBe(200)
+      for (const url of [runEvents, roundEvents]) {
+        const refused = await follow(url)
+        expect(refused.status).toBe(429)
+        expect((await refused.json()).message).toMatch(/^20 event streams are already open from \S+, the most one client may hold \(JUDGEFLOW_MAX_SSE_PER_CLIENT, 20\)\. Close some/)
+      }
+      open.shift()!.controller.abort()
+      await waitFor(async () => (await follow(runEvents)).status === 200, 5000, 'a stream to be let in once one closed')
+    }
+    finally {
+      for (const { controller } of open) controller.abort()
+    }
+  })
+
   it('is 404 for an unknown run', async () => {
     expect((await server.api('/api/runs/unknown/events')).status).toBe(404)
   })

@@ -84,7 +84,11 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false> | T
 /** Reads an SSE response into events until the stream ends. */
 export async function readSse(url: string, headers: Record<string, string> = {}, timeoutMs = 10_000) {
   const response = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) })
-  const text = await response.text()
+  return parseSse(await response.text())
+}
+
+/** The events of an SSE body: id, event name and JSON data each. */
+export function parseSse(text: string) {
   return text.split('\n\n').filter(block => block.includes('data:')).map((block) => {
     const field = (name: string) => block.split('\n').find(line => line.startsWith(`${name}: `))?.slice(name.length + 2)
     return { id: Number(field('id')), event: field('event')!, data: JSON.parse(field('data')!) }

@@ -1,14 +1,21 @@
 import { getRun } from '../../../../db'
 import { useJudgeflow } from '../../../utils/context'
-import { notFound, routeId } from '../../../utils/http'
+import { asHttpError, notFound, routeId } from '../../../utils/http'
 
-/** Cancels a queued or running run; running steps get the abort signal. */
-export default defineEventHandler((event) => {
+/**
+ * Cancels a queued or running run (running steps get the abort signal; 202). A run the database
+ * shows unfinished but that no live process holds any more — its process crashed, or hangs — is
+ * marked interrupted with the reason (200). Anything else is a 409 saying why.
+ */
+export default defineEventHandler(async (event) => {
   const { handle, runs } = useJudgeflow()
   const run = getRun(handle.db, routeId(event))
   if (!run) notFound('run', routeId(event))
-  if (!runs.cancel(run.id)) {
-    throw createError({ statusCode: 409, statusMessage: 'Conflict', message: `Run "${run.id}" is ${run.status} and cannot be cancelled.` })
+  try {
+    if (await runs.cancelOrInterrupt(run.id) === 'interrupted') return { id: run.id, status: 'interrupted' }
+  }
+  catch (error) {
+    throw asHttpError(error)
   }
   setResponseStatus(event, 202)
   return { id: run.id, cancelling: true }

@@ -1,14 +1,16 @@
-import { getRound, updateRound } from '../../../../../../db'
+import { getRound } from '../../../../../../db'
 import { useJudgeflow } from '../../../../../utils/context'
+import { saveRound } from '../../../../../utils/experiments'
 import { notFound, routeId } from '../../../../../utils/http'
 
-export default defineEventHandler((event) => {
+/** Cancels a round still going: its runs are cancelled (or marked interrupted when no process holds them). */
+export default defineEventHandler(async (event) => {
   const { handle, runs } = useJudgeflow()
   const round = getRound(handle.db, routeId(event), Number(getRouterParam(event, 'number')))
   if (!round) notFound('round', String(getRouterParam(event, 'number')))
-  if (round.status === 'running' || round.status === 'judging') {
-    for (const r of round.runs) runs.cancel(r.run_id)
-    updateRound(handle.db, round.id, { status: 'cancelled', finishedAt: Date.now() })
-  }
-  return { number: round.number, status: round.status === 'running' || round.status === 'judging' ? 'cancelled' : round.status }
+  if (round.status !== 'running' && round.status !== 'judging') return { number: round.number, status: round.status }
+  // A run that has already ended, or that another live process holds, is left as it is.
+  await Promise.all(round.runs.map(r => runs.cancelOrInterrupt(r.run_id).catch(() => undefined)))
+  saveRound(round, { status: 'cancelled', finishedAt: Date.now() })
+  return { number: round.number, status: 'cancelled' }
 })

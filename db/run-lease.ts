@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
+import type { Db } from './client'
+import { getRunLease, renewLeases, UNFINISHED_STATUSES, type Lease, type RunLease } from './repositories/run-leases'
+
+export const DEFAULT_LEASE_MS = 15_000
+
+/** A lease holder's name: this host and process, and a token new at every process start. */
+export function newLeaseOwner(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
+}
+
+/**
+ * True only when the holder is certainly gone: a process of this host whose pid no longer exists,
+ * or an earlier process that had this process's pid. A pid that looks alive proves nothing (a
+ * zombie, a reused pid), and another host's process cannot be checked: then only the expiry counts.
+ */
+export function holderIsGone(owner: string, self: string): boolean {
+  const [host, pid] = owner.split(':')
+  if (owner === self || host !== hostname() || !Number.isInteger(Number(pid))) return false
+  if (Number(pid) === process.pid) return true
+  try {
+    process.kill(Number(pid), 0)
+    return false
+  }
+  catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH'
+  }
+}
+
+/** Whether a process other than `self` may take the run over at `now`. */
+export function leaseIsFree(run: Pick<RunLease, 'leaseOwner' | 'leaseExpiresAt'>, self: string, now: number): boolean {
+  if (run.leaseOwner === self) return false
+  if (!run.leaseOwner || run.leaseExpiresAt === null || run.leaseExpiresAt <= now) return true
+  return holderIsGone(run.leaseOwner, self)
+}
+
+export interface LeaseKeeperOptions {
+  owner: string
+  /** How long a lease holds without renewal; the heartbeat renews it every third of that. */
+  leaseMs: number
+  now: () => number
+  /** The runs this process holds (queued or executing). */
+  held: () => string[]
+  /** A held run that another process has taken over: this one must stop writing to it. */
+  lost: (runId: string) => void
+  /** Called at every heartbeat after the renewal (for example, to take over orphaned runs). */
+  onBeat?: () => void
+}
+
+/**
+ * Renews this process's leases — one UPDATE for all its runs — every third of the lease, while
+ * there is something to keep. A held run it could not renew because another process took it over
+ * (this one stalled past the expiry) is reported lost.
+ */
+export class LeaseKeeper {
+  private timer: NodeJS.Timeout | undefined
+  private stopped = false
+
+  constructor(private readonly db: Db, private readonly options: LeaseKeeperOptions) {}
+
+  /** A lease for this process, from now. */
+  next(): Lease {
+    return { owner: this.options.owner, expiresAt: this.options.now() + this.options.leaseMs }
+  }
+
+  /** Starts or stops the heartbeat; it never keeps the process alive on its own. */
+  keepBeating(wanted: boolean): void {
+    if (wanted && !this.timer && !this.stopped) {
+      this.timer = setInterval(() => this.beat(), Math.max(50, Math.floor(this.options.leaseMs / 3)))
+      this.timer.unref()
+    }
+    else if (!wanted && this.timer) {
+      clearInterval(this.timer)
+      this.timer = undefined
+    }
+  }
+
+  /** Stops the heartbeat for good (the process is shutting down). */
+  stop(): void {
+    this.keepBeating(false)
+    this.stopped = true
+  }
+
+  beat(): void {
+    try {
+      const held = this.options.held()
+      if (held.length) {
+        const renewed = new Set(renewLeases(this.db, this.next()))
+        for (const id of held) {
+          if (renewed.has(id)) continue
+          const row = getRunLease(this.db, id)
+          if (row && row.leaseOwner !== this.options.owner && UNFINISHED_STATUSES.includes(row.status)) this.options.lost(id)
+        }
+      }
+      this.options.onBeat?.()
+    }
+    catch (error) {
+      console.error(`judgeflow: the run lease heartbeat failed: ${(error as Error).message}`)
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import { JudgeflowError } from '../engine'
+import type { Db } from './client'
+import { leaseIsFree } from './run-lease'
+import { claimRun, getRunLease, lastCommittedStepAt, listOthersUnfinishedLeases, recordResume, UNFINISHED_STATUSES, type Lease } from './repositories/run-leases'
+import { getRun, type RunRow } from './repositories/runs'
+
+export const DEFAULT_MAX_RESUMES = 2
+
+export interface Takeover {
+  run: RunRow
+  /** Set when the run must not be resumed again: the reason to mark it failed. */
+  giveUp?: string
+}
+
+export interface TakeoverOptions {
+  owner: string
+  now: number
+  lease: Lease
+  /** Resumes in a row without a new committed step after which a run is given up. */
+  maxResumes: number
+  /** Runs this process already has. */
+  skip: (runId: string) => boolean
+}
+
+/**
+ * Claims the unfinished runs no live process holds — their lease expired, or their holder is
+ * gone — oldest first, each in its own transaction. Every resume of a started run is counted
+ * before it executes, so a resume that crashes or hangs the process is counted too: a run resumed
+ * `maxResumes` times in a row without committing a new step comes back with `giveUp` instead.
+ */
+export function claimOrphanedRuns(db: Db, options: TakeoverOptions): Takeover[] {
+  const taken: Takeover[] = []
+  for (const lease of listOthersUnfinishedLeases(db, options.owner)) {
+    if (options.skip(lease.id) || !leaseIsFree(lease, options.owner, options.now)) continue
+    const takeover = db.transaction((): Takeover | null => {
+      if (!claimRun(db, lease.id, options.lease, options.now, lease.leaseOwner)) return null
+      const run = getRun(db, lease.id)!
+      if (run.status === 'queued') return { run }
+      const lastStepAt = lastCommittedStepAt(db, run.id)
+      const progressed = lastStepAt !== run.lastStepAtResume
+      if (!progressed && run.resumesWithoutProgress >= options.maxResumes) {
+        return { run, giveUp: `the run was resumed ${run.resumesWithoutProgress} times after a restart without committing a new step (the process may have crashed or hung while resuming it), so it is not resumed again (JUDGEFLOW_RUN_MAX_RESUMES, ${options.maxResumes}). Start it again once the cause is fixed.` }
+      }
+      recordResume(db, run.id, progressed ? 1 : run.resumesWithoutProgress + 1, lastStepAt)
+      return { run }
+    })
+    if (takeover) taken.push(takeover)
+  }
+  return taken
+}
+
+/**
+ * Claims an unfinished run that no live process holds, for a person to mark it interrupted;
+ * returns the reason to record. Throws NOT_CANCELLABLE, saying why, when it cannot.
+ */
+export function claimOrphanToInterrupt(db: Db, runId: string, options: Omit<TakeoverOptions, 'maxResumes' | 'skip'>): string {
+  const run = getRunLease(db, runId)
+  if (!run) throw new JudgeflowError('NOT_CANCELLABLE', `run "${runId}" does not exist`)
+  if (!UNFINISHED_STATUSES.includes(run.status)) throw new JudgeflowError('NOT_CANCELLABLE', `run "${runId}" is ${run.status} and cannot be cancelled`)
+  if (!leaseIsFree(run, options.owner, options.now) || !claimRun(db, runId, options.lease, options.now, run.leaseOwner)) {
+    const until = new Date(run.leaseExpiresAt ?? options.now).toISOString()
+    throw new JudgeflowError('NOT_CANCELLABLE', `run "${runId}" is being executed by another judgeflow process (its lease holds until ${until}): cancel it through that server, or wait until the lease expires; then it is resumed, or can be marked interrupted here`)
+  }
+  const holder = run.leaseOwner ? `its process (${run.leaseOwner.split(':').slice(0, 2).join(':')}) is gone or stopped renewing its lease` : 'no process had taken it on'
+  return `the run was marked interrupted by a person: ${holder}`
+}

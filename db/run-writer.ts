@@ -1,0 +1,68 @@
+import type { RunEvent, RunResult } from '../engine'
+import type { Db } from './client'
+import { GroupCommit } from './group-commit'
+import { storeEvent } from './run-recorder'
+import { finishRun, type RunEventRow } from './repositories/runs'
+
+type Listener = (event: RunEventRow) => void
+export type RunFinished = Extract<RunEvent, { type: 'run.finished' }>
+
+/**
+ * Writes runs' events and ends — writes of concurrent runs share transactions — and tells a run's
+ * subscribers of each event once it is committed. A run marked lost (another process has taken
+ * it over) gets no more writes from this process.
+ */
+export class RunWriter {
+  private readonly listeners = new Map<string, Set<Listener>>()
+  private readonly writes: GroupCommit
+  readonly lost = new Set<string>()
+
+  constructor(private readonly db: Db) {
+    this.writes = new GroupCommit(db)
+  }
+
+  /** Any write, committed with the others of this turn of the event loop. */
+  write<T>(work: () => T): Promise<T> {
+    return this.writes.write(work)
+  }
+
+  async event(runId: string, event: RunEvent): Promise<void> {
+    if (this.lost.has(runId)) return
+    this.publish(await this.writes.write(() => storeEvent(this.db, runId, event)))
+  }
+
+  /** Writes the run's end and its last event in one transaction, then tells the subscribers. */
+  async finish(runId: string, event: RunFinished): Promise<void> {
+    if (this.lost.has(runId)) return
+    const { result } = event
+    const row = await this.writes.write(() => {
+      finishRun(this.db, runId, { status: result.status, verdict: result.verdict, output: result.output, error: result.error, durationMs: result.duration_ms })
+      return storeEvent(this.db, runId, event)
+    })
+    this.publish(row)
+  }
+
+  subscribe(runId: string, listener: Listener): () => void {
+    let set = this.listeners.get(runId)
+    if (!set) this.listeners.set(runId, set = new Set())
+    set.add(listener)
+    return () => {
+      set.delete(listener)
+      if (!set.size) this.listeners.delete(runId)
+    }
+  }
+
+  private publish(event: RunEventRow) {
+    for (const listener of this.listeners.get(event.runId) ?? []) listener(event)
+  }
+}
+
+/** A run's end that no execution produced (cancelled in the queue, interrupted, given up). */
+export function endEvent(status: RunResult['status'], error: RunResult['error']): RunFinished {
+  return { type: 'run.finished', at: Date.now(), result: { status, verdict: null, output: null, error, steps: {}, duration_ms: 0 } }
+}
+
+/** A write that failed outside any caller's await: logged, never an unhandled rejection. */
+export function reportWriteFailure(error: unknown): void {
+  console.error(`judgeflow: a database write failed: ${(error as Error).message}`)
+}

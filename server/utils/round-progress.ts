@@ -1,0 +1,112 @@
+import { getRound, runStatuses } from '../../db'
+import { finalRunStatuses } from '../../engine'
+import { useJudgeflow } from './context'
+
+export interface RoundMessage {
+  event: 'progress' | 'round.finished'
+  /** The progress as JSON: `{ number, status, total, done, judged, runs }`. */
+  data: string
+}
+
+/** Hears each change, or `null` once when the round no longer exists (its experiment was deleted). */
+type Subscriber = (message: RoundMessage | null) => void
+
+const FINAL_ROUND = new Set(['finished', 'failed', 'cancelled'])
+/** Also refreshed this often, for what no event of this process tells: runs another process took over. */
+const SAFETY_REFRESH_MS = 5_000
+
+/**
+ * One round's progress, shared by all its followers in this process: computed once per change
+ * (two queries, whatever the number of followers) and pushed to each of them. Changes are the
+ * round's runs starting and finishing (the run service's events) and the round's own updates
+ * (`roundChanged`); a slow safety refresh covers the rest. It lives while someone follows.
+ */
+class RoundProgress {
+  private readonly subscribers = new Set<Subscriber>()
+  private readonly runSubscriptions = new Map<string, () => void>()
+  private readonly timer: NodeJS.Timeout
+  private latest: RoundMessage | undefined
+  private scheduled = false
+  private closed = false
+
+  constructor(private readonly key: string, private readonly experimentId: string, private readonly number: number) {
+    this.timer = setInterval(() => this.refresh(), SAFETY_REFRESH_MS)
+    this.timer.unref()
+  }
+
+  /** Adds a follower, who hears the current progress at once, then each change. */
+  add(subscriber: Subscriber): () => void {
+    this.subscribers.add(subscriber)
+    if (this.latest) subscriber(this.latest)
+    else this.refresh()
+    return () => {
+      this.subscribers.delete(subscriber)
+      if (!this.subscribers.size) this.close()
+    }
+  }
+
+  /** A refresh soon: the changes of one moment (several runs finishing together) make one. */
+  schedule(): void {
+    if (this.scheduled || this.closed) return
+    this.scheduled = true
+    setImmediate(() => {
+      this.scheduled = false
+      this.refresh()
+    })
+  }
+
+  private refresh(): void {
+    if (this.closed) return
+    const { handle } = useJudgeflow()
+    const round = getRound(handle.db, this.experimentId, this.number)
+    if (!round) {
+      for (const subscriber of [...this.subscribers]) subscriber(null)
+      return this.close()
+    }
+    const ids = round.runs.map(r => r.run_id)
+    this.followRuns(ids)
+    const statuses = runStatuses(handle.db, ids)
+    const runs = round.runs.map(r => ({ ...r, status: statuses.get(r.run_id) ?? 'unknown' }))
+    const progress = { number: this.number, status: round.status, total: runs.length, done: runs.filter(r => finalRunStatuses.has(r.status)).length, judged: round.judgments.length, runs }
+    const message: RoundMessage = { event: FINAL_ROUND.has(round.status) ? 'round.finished' : 'progress', data: JSON.stringify(progress) }
+    if (message.data === this.latest?.data) return
+    this.latest = message
+    for (const subscriber of [...this.subscribers]) subscriber(message)
+    if (message.event === 'round.finished') this.close()
+  }
+
+  private followRuns(ids: string[]): void {
+    const { runs } = useJudgeflow()
+    for (const id of ids) {
+      if (this.runSubscriptions.has(id)) continue
+      this.runSubscriptions.set(id, runs.subscribe(id, (row) => {
+        if (row.type === 'run.started' || row.type === 'run.finished') this.schedule()
+      }))
+    }
+  }
+
+  private close(): void {
+    if (this.closed) return
+    this.closed = true
+    clearInterval(this.timer)
+    for (const unsubscribe of this.runSubscriptions.values()) unsubscribe()
+    this.runSubscriptions.clear()
+    this.subscribers.clear()
+    if (sources.get(this.key) === this) sources.delete(this.key)
+  }
+}
+
+const sources = new Map<string, RoundProgress>()
+
+/** Follows a round's progress: `subscriber` hears it now and at each change; call the result to stop. */
+export function followRound(experimentId: string, number: number, subscriber: Subscriber): () => void {
+  const key = `${experimentId}#${number}`
+  let source = sources.get(key)
+  if (!source) sources.set(key, source = new RoundProgress(key, experimentId, number))
+  return source.add(subscriber)
+}
+
+/** Tells the round's followers, if any, that the round itself changed (status, runs, judgments). */
+export function roundChanged(experimentId: string, number: number): void {
+  sources.get(`${experimentId}#${number}`)?.schedule()
+}
