@@ -1,23 +1,8 @@
 import { normalize } from '../data'
 import { defineScorer, textOf } from '../types'
+import { levenshteinDistance } from '../../text/edit-distance'
 
-/** Edit distance over code points, two rows of memory; texts are cut at `max_length` (5,000) characters. */
-export function levenshteinDistance(a: string, b: string): number {
-  const s = [...a]
-  const t = [...b]
-  if (!s.length) return t.length
-  if (!t.length) return s.length
-  let previous = Array.from({ length: t.length + 1 }, (_, j) => j)
-  let current = new Array<number>(t.length + 1)
-  for (let i = 1; i <= s.length; i++) {
-    current[0] = i
-    for (let j = 1; j <= t.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (s[i - 1] === t[j - 1] ? 0 : 1))
-    }
-    [previous, current] = [current, previous]
-  }
-  return previous[t.length]!
-}
+export { levenshteinDistance }
 
 function similarity(actual: unknown, expected: unknown, options: Record<string, unknown>) {
   const max = typeof options.max_length === 'number' ? options.max_length : 5000

@@ -1,9 +1,9 @@
 import { parseReference } from '../../executor/references'
-import { configDir, evaluate, readEvaluatorConfigFile } from '../../evaluator'
+import { configDir, evaluate, evaluatorModels, readEvaluatorConfigFile, resolveEvaluatorConfig } from '../../evaluator'
 import { modelRefOf } from '../../evaluator/config'
 import { JudgeflowError } from '../../errors'
 import { defineStep } from '../types'
-import { evaluatorSpec } from './spec'
+import { evaluatorSpec, judgesContent } from './spec'
 
 export { evaluatorStepConfigSchema, type EvaluatorStepConfig } from './spec'
 
@@ -29,6 +29,16 @@ export const evaluatorStep = defineStep({
   ...evaluatorSpec,
   modelOf(config) {
     if (config.evaluation_type === 'scorers' || config.evaluation_type === 'trace') return []
+    if (config.evaluation_type === 'metrics' && !config.config_file) {
+      // Every metric's model, the suite's built-in default included, so a missing key stops the run before it starts.
+      const { content: _c, context: _x, reference: _r, candidates: _k, actual: _a, expected: _e, original: _o, trace: _t, trace_options: _p, ...own } = config
+      try {
+        return evaluatorModels(resolveEvaluatorConfig(own, 'local:heuristic')).filter(m => !m.startsWith('local:'))
+      }
+      catch {
+        // An invalid suite is reported by validation and by the run, naming its fields.
+      }
+    }
     const fallback = config.llm_default as { model?: string, provider?: string } | undefined
     const models = [modelRefOf(config.model as string | undefined, config.provider as string | undefined), modelRefOf(fallback?.model, fallback?.provider)]
     for (const metric of (config.metrics as Array<{ model?: string, provider?: string }> | undefined) ?? []) models.push(modelRefOf(metric.model, metric.provider))
@@ -45,6 +55,9 @@ export const evaluatorStep = defineStep({
       ...fromFile, ...own,
       ...(trace_options ? { trace: trace_options } : {}),
       ...(cache === false ? { cache: false } : {}),
+    }
+    if (content === undefined && judgesContent(evaluatorConfig)) {
+      throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": content is not set: set it to the text to judge, e.g. {{steps.draft.text}} (without it, an evaluator judges the text of the one step leading into it, and this one has none or several).`)
     }
     const result = await evaluate(evaluatorConfig, {
       content: asText(content),

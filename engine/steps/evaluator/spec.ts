@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { evaluatorConfigSchema } from '../../schema/evaluator'
-import { defineStepSpec } from '../types'
+import { contentTypes, type EvaluationType } from '../../schema/evaluation-types'
+import { defineStepSpec, type GraphDefaults, type UpstreamStep } from '../types'
 
 /** The evaluator's config plus what it judges; `config_file` (JSON or TOML) is read at each evaluation. */
 export const evaluatorStepConfigSchema = z.object({
@@ -32,9 +33,37 @@ export const evaluatorStepConfigSchema = z.object({
 })
 export type EvaluatorStepConfig = z.infer<typeof evaluatorStepConfigSchema>
 
+/** Whether the step judges one text: by its type, or (type in a config file) possibly. */
+export function judgesContent(config: Record<string, unknown>): boolean {
+  const type = config.evaluation_type as EvaluationType | undefined
+  return type ? contentTypes.includes(type) : config.config_file !== undefined
+}
+
+/**
+ * The evaluator-block plan's `extractContent`: without `content`, the step judges the text of
+ * the one step that leads into it (an LLM's `text`). With none or several, it cannot tell which.
+ */
+export function contentFromGraph(config: Record<string, unknown>, upstream: readonly UpstreamStep[]): GraphDefaults {
+  if (config.content !== undefined || !judgesContent(config)) return {}
+  if (upstream.length === 1) {
+    const [step] = upstream as [UpstreamStep]
+    return { config: { content: `{{steps.${step.id}${step.spec?.textField ? `.${step.spec.textField}` : ''}}}` } }
+  }
+  const example = `{{steps.${upstream[0]?.id ?? 'draft'}.text}}`
+  return {
+    warning: {
+      field: 'content',
+      message: upstream.length
+        ? `no content is set and ${upstream.length} steps lead into this one (${upstream.map(u => u.id).join(', ')}): set content to the text to judge, e.g. ${example}`
+        : `no content is set and no step leads into this one: set content to the text to judge, e.g. ${example}`,
+    },
+  }
+}
+
 export const evaluatorSpec = defineStepSpec({
   type: 'evaluator',
   label: 'Evaluator',
   description: 'Judges LLM output (scoring, criteria, rubric, comparison or a metric suite) and decides pass or fail.',
   configSchema: evaluatorStepConfigSchema,
+  fromGraph: contentFromGraph,
 })
