@@ -131,10 +131,10 @@ describe('npx judgeflow', () => {
     const none = await judgeflow(['eval', '--input', input], {}, false, workspace)
     expect([none.code, none.stderr]).toEqual([2, 'eval needs a config (there is no configs/evaluator.toml): judgeflow eval [--config <file.json|file.toml>] --input <file.json>'])
     mkdirSync(join(workspace, 'configs'))
-    writeFileSync(join(workspace, 'configs/evaluator.toml'), 'pass_threshold = 0.99\n[llm_default]\nmodel = "local:heuristic"\n[[metrics]]\nname = "Relevance"\n')
+    writeFileSync(join(workspace, 'configs/evaluator.toml'), 'pass_threshold = 0.5\n[llm_default]\nmodel = "local:heuristic"\n[[metrics]]\nname = "Relevance"\n')
     const result = await judgeflow(['eval', '--input', input], {}, false, workspace)
-    expect([result.code, result.stderr]).toEqual([1, 'Using the config configs/evaluator.toml.'])
-    expect(JSON.parse(result.stdout)).toMatchObject({ pass_threshold: 0.99, metrics: [{ metric_name: 'Relevance' }] })
+    expect([result.code, result.stderr]).toEqual([0, 'Using the config configs/evaluator.toml.'])
+    expect(JSON.parse(result.stdout)).toMatchObject({ passed: true, pass_threshold: 0.5, metrics: [{ metric_name: 'Relevance' }] })
   })
 
   it('eval: a suite without a model needs ANTHROPIC_API_KEY and says what to change, never to pin a step', async () => {
