@@ -2,10 +2,10 @@ import { z } from 'zod'
 import { modelRefSchema } from './common'
 import { strictObject } from './unknown-keys'
 import { scorerConfigSchema, scorerPresets, type ScorerResult } from './scorers'
-import { evaluationTypes, type EvaluationType } from './evaluation-types'
+import { evaluationTypes, METRIC_DEFAULT_MODEL, type EvaluationType } from './evaluation-types'
 
 /** Browser-safe: the editor's forms and the server validate with these same schemas. */
-export { evaluationTypes, type EvaluationType }
+export { evaluationTypes, METRIC_DEFAULT_MODEL, type EvaluationType }
 
 /** Types that need no LLM judge. */
 export const deterministicTypes: readonly EvaluationType[] = ['scorers', 'trace']
@@ -46,9 +46,6 @@ export type MetricConfig = z.infer<typeof metricConfigSchema>
 
 export const llmDefaultSchema = strictObject({ ...llmParams, model: z.string().min(1).optional() }, '[llm_default]')
 export type LlmDefault = z.infer<typeof llmDefaultSchema>
-
-/** The metric suite's built-in default judge (agent-output-evaluator-spec FR-019). */
-export const METRIC_DEFAULT_MODEL = 'anthropic:claude-sonnet-4-5-20250929'
 
 export const evaluatorConfigSchema = strictObject({
   evaluation_type: z.enum(evaluationTypes, { error: `must be one of ${evaluationTypes.join(', ')}` }),

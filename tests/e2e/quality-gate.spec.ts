@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { DEFAULT_GRADES } from '../../engine/evaluator/arithmetic'
 import { completeReference, connect, setField } from './helpers'
 
 const WEAK = 'I am not sure. Maybe look at the documentation.'
@@ -83,7 +84,7 @@ test('builds a quality gate from an empty canvas, configures a rubric evaluator,
   expect(node('evaluator').config).toEqual({
     evaluation_type: 'rubric', model: 'local:heuristic', pass_threshold: 0.6, content: '{{steps.llm.text}}', context: '{{input.question}}',
     criteria: [{ name: 'relevance', description: 'Answers the question that was asked', weight: 0.6 }, { name: 'completeness', description: 'Covers the steps needed', weight: 0.4 }],
-    rubric: { grades: [{ grade: 'A', min_score: 0.9 }, { grade: 'B', min_score: 0.8 }, { grade: 'C', min_score: 0.7 }, { grade: 'F', min_score: 0 }] },
+    rubric: { grades: DEFAULT_GRADES },
   })
   expect(node('llm').pinned).toEqual([WEAK, GOOD])
   expect(node('in').config).toEqual({ fields: { question: { type: 'string', default: 'How do I reset my password?', description: 'The user question' } } })
