@@ -3,7 +3,7 @@ import { configDir, evaluate, evaluatorModels, readEvaluatorConfigFile, resolveE
 import { modelRefOf } from '../../evaluator/config'
 import { JudgeflowError } from '../../errors'
 import { defineStep } from '../types'
-import { evaluatorSpec, judgesContent } from './spec'
+import { evaluatorSpec, judgesContent, splitStepConfig } from './spec'
 
 export { evaluatorStepConfigSchema, type EvaluatorStepConfig } from './spec'
 
@@ -31,9 +31,8 @@ export const evaluatorStep = defineStep({
     if (config.evaluation_type === 'scorers' || config.evaluation_type === 'trace') return []
     if (config.evaluation_type === 'metrics' && !config.config_file) {
       // Every metric's model, the suite's built-in default included, so a missing key stops the run before it starts.
-      const { content: _c, context: _x, reference: _r, candidates: _k, actual: _a, expected: _e, original: _o, trace: _t, trace_options: _p, ...own } = config
       try {
-        return evaluatorModels(resolveEvaluatorConfig(own, 'local:heuristic')).filter(m => !m.startsWith('local:'))
+        return evaluatorModels(resolveEvaluatorConfig(splitStepConfig(config).evaluator, 'local:heuristic')).filter(m => !m.startsWith('local:'))
       }
       catch {
         // An invalid suite is reported by validation and by the run, naming its fields.
@@ -45,17 +44,13 @@ export const evaluatorStep = defineStep({
     return models.filter((m): m is string => !!m && m.includes(':') && !m.startsWith('local:'))
   },
   async run({ config, node, providers, signal, cache }) {
-    const { content, context, reference, candidates, actual, expected, original, trace, config_file, trace_options, ...own } = config
-    const fromFile = config_file ? await readEvaluatorConfigFile(String(config_file), { within: configDir() }) : {}
+    const { data: { content, context, reference, candidates, actual, expected, original, trace }, configFile, evaluator } = splitStepConfig(config)
+    const fromFile = configFile ? await readEvaluatorConfigFile(String(configFile), { within: configDir() }) : {}
     // A file is read after references are rendered: references in it would be judged as text.
     if (JSON.stringify(fromFile).includes('{{')) {
-      throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": config_file "${config_file}" holds a {{reference}}; references belong in the step config (e.g. compare_inputs), not in the file.`)
+      throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": config_file "${configFile}" holds a {{reference}}; references belong in the step config (e.g. compare_inputs), not in the file.`)
     }
-    const evaluatorConfig = {
-      ...fromFile, ...own,
-      ...(trace_options ? { trace: trace_options } : {}),
-      ...(cache === false ? { cache: false } : {}),
-    }
+    const evaluatorConfig = { ...fromFile, ...evaluator, ...(cache === false ? { cache: false } : {}) }
     if (content === undefined && judgesContent(evaluatorConfig)) {
       throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": content is not set: set it to the text to judge, e.g. {{steps.draft.text}} (without it, an evaluator judges the text of the one step leading into it, and this one has none or several).`)
     }

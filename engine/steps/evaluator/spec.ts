@@ -21,9 +21,7 @@ export const evaluatorStepConfigSchema = z.object({
     .optional(),
 }).passthrough().superRefine((value, ctx) => {
   if (value.config_file) return
-  // In a step, `trace` is the data to score; the evaluator's trace settings go under `trace_options`.
-  const { content: _c, context: _x, reference: _r, candidates: _k, actual: _a, expected: _e, original: _o, trace: _t, config_file: _f, trace_options, ...config } = value
-  const parsed = evaluatorConfigSchema.safeParse({ ...config, ...(trace_options ? { trace: trace_options } : {}) })
+  const parsed = evaluatorConfigSchema.safeParse(splitStepConfig(value).evaluator)
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const path = issue.path[0] === 'trace' ? ['trace_options', ...issue.path.slice(1)] : issue.path
@@ -32,6 +30,19 @@ export const evaluatorStepConfigSchema = z.object({
   }
 })
 export type EvaluatorStepConfig = z.infer<typeof evaluatorStepConfigSchema>
+
+/**
+ * A step's config in its two parts: what is judged, and the evaluator config. In a step, `trace`
+ * is the data to score; the evaluator's trace settings go under `trace_options`.
+ */
+export function splitStepConfig(value: Record<string, unknown>) {
+  const { content, context, reference, candidates, actual, expected, original, trace, config_file, trace_options, ...own } = value
+  return {
+    data: { content, context, reference, candidates, actual, expected, original, trace },
+    configFile: config_file as string | undefined,
+    evaluator: { ...own, ...(trace_options ? { trace: trace_options } : {}) } as Record<string, unknown>,
+  }
+}
 
 /** Whether the step judges one text: by its type, or (type in a config file) possibly. */
 export function judgesContent(config: Record<string, unknown>): boolean {

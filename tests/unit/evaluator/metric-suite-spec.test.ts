@@ -4,8 +4,9 @@
  * (FR-016), enabled_metrics and metric_weights (EvaluationConfig), one metric after another (FR-014).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createProviders, evaluate, MemoryResponseCache, parseMetricSuiteToml } from '../../../engine'
+import { createProviders, evaluate, MemoryResponseCache, parseMetricSuiteToml, runWorkflow } from '../../../engine'
 import { FakeLLM } from '../../support/fake-llm'
+import { testDeps } from '../../support/workflows'
 
 const fake = new FakeLLM()
 beforeAll(async () => { await fake.start() })
@@ -38,6 +39,13 @@ describe('the built-in default model (FR-019, FR-018)', () => {
     await expect(evaluate(parseMetricSuiteToml('[[metrics]]\nname = "Relevance"\n'), input, { providers: providers({ OPENAI_API_KEY: 'k' }) }))
       .rejects.toThrow('ANTHROPIC_API_KEY is not set: metric "Relevance" uses anthropic:claude-sonnet-4-5-20250929.')
     expect(fake.requests).toHaveLength(0)
+  })
+
+  it('in a workflow, a suite step without a model needs ANTHROPIC_API_KEY before the run starts', async () => {
+    const { options, events } = testDeps()
+    const suite = { name: 'suite', nodes: [{ id: 'judge', type: 'evaluator', config: { evaluation_type: 'metrics', content: 'an answer' } }], edges: [] }
+    await expect(runWorkflow(suite, options)).rejects.toThrow('ANTHROPIC_API_KEY is not set: node "judge" uses anthropic:claude-sonnet-4-5-20250929.')
+    expect(events).toEqual([])
   })
 
   it('a missing key names what to change and never suggests pinning a step', async () => {
