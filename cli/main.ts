@@ -11,7 +11,7 @@ const USAGE = `judgeflow — LLM quality gates
 Usage:
   judgeflow validate <workflow.json>
   judgeflow run <workflow.json> [--input <file.json>] [--input-json '<json>'] [--db <path>] [--no-cache]
-  judgeflow eval --config <file.json|file.toml> --input <file.json>
+  judgeflow eval [--config <file.json|file.toml>] --input <file.json>   (default config: configs/evaluator.toml)
   judgeflow experiment report <judgments.json> [--markdown]
   judgeflow backup <file> [--db <path>]
   judgeflow experiment run <experiment.json|.yaml> [--markdown] [--judgments <out.json>]

@@ -1,5 +1,5 @@
 import { onBeforeUnmount, shallowRef } from 'vue'
-import type { Problem } from '~/utils/validate'
+import type { Problem, Warning } from '~/utils/validate'
 import type { ValidateRequest } from '~/workers/validate.worker'
 
 /**
@@ -9,13 +9,16 @@ import type { ValidateRequest } from '~/workers/validate.worker'
  */
 export function useWorkflowProblems() {
   const problems = shallowRef<Problem[]>([])
+  const warnings = shallowRef<Warning[]>([])
   let worker: Worker | undefined
   let sent = 0
 
   function start(): Worker {
     const started = new Worker(new URL('../workers/validate.worker.ts', import.meta.url), { type: 'module', name: 'judgeflow-validate' })
-    started.onmessage = (event: MessageEvent<{ seq: number, problems: Problem[] }>) => {
-      if (event.data.seq === sent) problems.value = event.data.problems
+    started.onmessage = (event: MessageEvent<{ seq: number, problems: Problem[], warnings: Warning[] }>) => {
+      if (event.data.seq !== sent) return
+      problems.value = event.data.problems
+      warnings.value = event.data.warnings
     }
     return started
   }
@@ -25,6 +28,7 @@ export function useWorkflowProblems() {
     if (doc === null) {
       sent++
       problems.value = []
+      warnings.value = []
       return
     }
     worker ??= start()
@@ -32,5 +36,5 @@ export function useWorkflowProblems() {
   }
 
   onBeforeUnmount(() => worker?.terminate())
-  return { problems, validate }
+  return { problems, warnings, validate }
 }

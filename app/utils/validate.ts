@@ -1,4 +1,5 @@
 import { validateWorkflow, type Problem } from '~~/engine/graph/validate'
+import { workflowWarnings, type Warning } from '~~/engine/graph/graph-defaults'
 import { stepSpecs } from '~~/engine/steps/specs'
 
 const specs = stepSpecs()
@@ -8,4 +9,9 @@ export function problemsOf(doc: unknown): Problem[] {
   return validateWorkflow(doc, specs).problems
 }
 
-export type { Problem }
+/** What the document leaves unclear without being invalid (an evaluator that cannot tell which step to judge). */
+export function warningsOf(doc: unknown): Warning[] {
+  return workflowWarnings(doc, specs)
+}
+
+export type { Problem, Warning }

@@ -1,6 +1,6 @@
 import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
-import { deterministicTypes, evaluatorConfigSchema, type EvaluatorConfig, type RubricGrade } from '../schema/evaluator'
+import { deterministicTypes, evaluatorConfigSchema, METRIC_DEFAULT_MODEL, type EvaluatorConfig, type RubricGrade } from '../schema/evaluator'
 import { DEFAULT_GRADES } from './arithmetic'
 
 export interface ConfigProblem {
@@ -9,8 +9,12 @@ export interface ConfigProblem {
 }
 
 /** A checked config: the model resolved, weights filled in, rubric bands sorted high to low. */
-export interface ResolvedEvaluatorConfig extends EvaluatorConfig {
+export interface ResolvedEvaluatorConfig extends Omit<EvaluatorConfig, 'temperature' | 'max_retries'> {
   model: string
+  temperature: number
+  max_retries: number
+  /** The judge settings given at the top level, as given: the metric suite falls back to them. */
+  declared: Pick<EvaluatorConfig, 'model' | 'temperature' | 'max_tokens' | 'max_retries'>
   weights: Record<string, number>
   grades: RubricGrade[]
 }
@@ -18,7 +22,8 @@ export interface ResolvedEvaluatorConfig extends EvaluatorConfig {
 const WEIGHT_TOLERANCE = 1e-6
 
 export function invalidConfig(problems: ConfigProblem[], what = 'evaluator config'): JudgeflowError {
-  return new JudgeflowError('INVALID_CONFIG', `Invalid ${what}: ${problems.map(p => `${p.path}: ${p.message}`).join('; ')}.`, { details: problems })
+  const text = problems.map(p => `${p.path}: ${p.message}`).join('; ')
+  return new JudgeflowError('INVALID_CONFIG', `Invalid ${what}: ${text}${/[.?!]$/.test(text) ? '' : '.'}`, { details: problems })
 }
 
 /** `provider:model`, or `provider` + a bare model name. */
@@ -75,8 +80,16 @@ export function resolveEvaluatorConfig(raw: unknown, defaultModel: string): Reso
   const config = parsed.data
   const problems: ConfigProblem[] = []
   const deterministic = deterministicTypes.includes(config.evaluation_type)
-  const model = deterministic ? 'local:deterministic' : modelRefOf(config.model, config.provider) ?? defaultModel
-  if (!deterministic && !/^[a-z][a-z0-9_-]*:\S/.test(model)) problems.push({ path: 'model', message: `must be "provider:model", e.g. "openai:gpt-4o-mini", not "${model}"` })
+  const metrics = config.evaluation_type === 'metrics'
+  // The metric suite has its own built-in default (FR-019), never the server's default judge.
+  const fallback = metrics ? modelRefOf(config.default_model, config.default_provider ?? config.provider) ?? METRIC_DEFAULT_MODEL : defaultModel
+  const model = deterministic ? 'local:deterministic' : modelRefOf(config.model, config.provider) ?? fallback
+  const modelField = !config.model && config.default_model ? 'default_model' : 'model'
+  if (!deterministic && !/^[a-z][a-z0-9_-]*:\S/.test(model)) problems.push({ path: modelField, message: `must be "provider:model", e.g. "openai:gpt-4o-mini", not "${model}"` })
+  if (config.model && config.default_model) problems.push({ path: 'default_model', message: 'give the model once: as model or as default_model, not both' })
+  for (const key of ['default_model', 'default_provider', 'enabled_metrics', 'metric_weights'] as const) {
+    if (!metrics && config[key] !== undefined) problems.push({ path: key, message: 'is only used by evaluation_type "metrics"' })
+  }
 
   let criteria = config.criteria ?? []
   if (config.evaluation_type === 'scoring') {
@@ -102,5 +115,6 @@ export function resolveEvaluatorConfig(raw: unknown, defaultModel: string): Reso
   if (config.evaluation_type === 'scorers' && config.scorers?.length && config.preset) problems.push({ path: 'preset', message: 'give either scorers or a preset, not both' })
   if (config.evaluation_type !== 'trace' && config.trace) problems.push({ path: 'trace', message: 'is only used by evaluation_type "trace"' })
   if (problems.length) throw invalidConfig(problems)
-  return { ...config, model, criteria, weights, grades }
+  const declared = { model: modelRefOf(config.model, config.provider) ?? modelRefOf(config.default_model, config.default_provider ?? config.provider), temperature: config.temperature, max_tokens: config.max_tokens, max_retries: config.max_retries }
+  return { ...config, model, temperature: config.temperature ?? 0, max_retries: config.max_retries ?? 2, declared, criteria, weights, grades }
 }

@@ -39,6 +39,14 @@ export function requireText(value: string | undefined, field: string): string {
   return value
 }
 
-export function limitOf(config: ResolvedEvaluatorConfig): number {
-  return config.sequential ? 1 : config.concurrency
+/** Judge calls at once unless a config says otherwise (criteria, comparison orders, samples). */
+export const DEFAULT_CONCURRENCY = 4
+
+/**
+ * How many judge calls run at once. `sequential: true` means one; the metric suite is one by
+ * default too (agent-output-evaluator-spec FR-014) and runs concurrently only when `concurrency` is given.
+ */
+export function limitOf(config: ResolvedEvaluatorConfig, sequentialByDefault = false): number {
+  if (config.sequential) return 1
+  return config.concurrency ?? (sequentialByDefault && config.sequential === undefined ? 1 : DEFAULT_CONCURRENCY)
 }

@@ -9,7 +9,8 @@ import { newStats } from './judge'
 import { MetricRegistry } from './metrics/registry'
 import { evaluateComparison, candidatesOf } from './types/comparison'
 import { evaluateCriteria } from './types/criteria'
-import { evaluateMetrics, resolveMetrics } from './types/metrics'
+import { evaluateMetrics } from './types/metrics'
+import { resolveMetrics } from './metrics/resolve'
 import { evaluateScorers, resolveScorers } from './types/scorers'
 import { evaluateTrace } from './types/trace'
 import { defaultScorerRegistry, type ScorerRegistry } from '../scorers/registry'
@@ -45,7 +46,7 @@ export function prepareEvaluation(rawConfig: unknown, deps: Pick<EvaluateDeps, '
   if (deterministicTypes.includes(config.evaluation_type)) return { config, metrics, scorers }
   checkHeuristicModel(config.model)
   for (const m of metrics ?? []) checkHeuristicModel(m.model)
-  if (!metrics && !isHeuristic(config.model)) deps.providers.check(config.model, 'the evaluator')
+  if (!metrics && !isHeuristic(config.model)) deps.providers.check(config.model, 'the evaluator', 'Set it in the environment, or choose another judge model ("local:heuristic" judges offline).')
   return { config, metrics, scorers }
 }
 

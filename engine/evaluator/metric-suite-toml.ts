@@ -5,9 +5,9 @@ import { JudgeflowError } from '../errors'
 /**
  * The metric suite's TOML (agent-output-evaluator-spec): `[llm_default]` and `[[metrics]]`
  * (also `[[metric]]`), each metric with name, weight, model (or provider + model),
- * system_instruction, temperature, max_tokens, max_retries. Top-level `default_model` /
- * `default_provider` are read as `[llm_default]` model / provider. Other top-level keys
- * (pass_threshold, include_feedback, concurrency, sequential…) are evaluator settings.
+ * system_instruction, temperature, max_tokens, max_retries. Top-level keys are the evaluator
+ * config's (default_model, default_provider, enabled_metrics, metric_weights, pass_threshold,
+ * include_feedback, concurrency…): the config schema refuses any other, by name.
  */
 export function parseMetricSuiteToml(text: string, source = 'the TOML config'): Record<string, unknown> {
   let data: Record<string, unknown>
@@ -17,15 +17,11 @@ export function parseMetricSuiteToml(text: string, source = 'the TOML config'): 
   catch (error) {
     throw new JudgeflowError('INVALID_CONFIG', `${source} is not valid TOML: ${(error as Error).message.split('\n')[0]}`)
   }
-  const { metrics, metric, llm_default, default_model, default_provider, ...rest } = data
+  const { metrics, metric, ...rest } = data
   if (metrics !== undefined && metric !== undefined) throw new JudgeflowError('INVALID_CONFIG', `${source} has both [[metrics]] and [[metric]]: use one`)
-  const llmDefault = { ...(llm_default as Record<string, unknown> | undefined) }
-  if (default_model !== undefined) llmDefault.model ??= default_model
-  if (default_provider !== undefined) llmDefault.provider ??= default_provider
   return {
     evaluation_type: 'metrics',
     ...rest,
-    ...(Object.keys(llmDefault).length ? { llm_default: llmDefault } : {}),
     ...(metrics ?? metric ? { metrics: metrics ?? metric } : {}),
   }
 }
@@ -35,10 +31,12 @@ export function parseMetricSuiteToml(text: string, source = 'the TOML config'): 
  * `[[metrics]]` table per metric. Reading it back gives the same config.
  */
 export function metricSuiteToToml(config: Record<string, unknown>): string {
-  const { evaluation_type: _type, llm_default, metrics, ...settings } = config
+  const { evaluation_type: _type, llm_default, metrics, enabled_metrics, metric_weights, ...settings } = config
   const top = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined && v !== null && typeof v !== 'object'))
   return stringify({
     ...top,
+    ...(Array.isArray(enabled_metrics) && enabled_metrics.length ? { enabled_metrics } : {}),
+    ...(metric_weights && typeof metric_weights === 'object' && Object.keys(metric_weights).length ? { metric_weights } : {}),
     ...(llm_default && Object.keys(llm_default).length ? { llm_default: dropUndefined(llm_default as Record<string, unknown>) } : {}),
     ...(Array.isArray(metrics) && metrics.length ? { metrics: metrics.map(m => dropUndefined(m as Record<string, unknown>)) } : {}),
   }) + '\n'

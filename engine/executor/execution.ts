@@ -5,6 +5,7 @@ import type { StepDefinition, StepOutcome } from '../steps/types'
 import type { StepRegistry } from '../steps/registry'
 import type { Providers } from '../providers/types'
 import { buildGraph, downstreamOf, type Graph } from '../graph/topology'
+import { configWithGraphDefaults } from '../graph/graph-defaults'
 import type { ReferenceScope } from './references'
 import { jsonSize, renderWithinLimits, storageLimitsFromEnv, type StorageLimits } from './size-limits'
 import { pinnedOutcome } from './pinned'
@@ -33,6 +34,8 @@ export interface ExecuteOptions {
 export interface NodeState {
   node: WorkflowNode
   definition: StepDefinition
+  /** The node's config with what its type takes from the graph (an evaluator's upstream text), before rendering. */
+  config: Record<string, unknown>
   status: 'pending' | 'ready' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled'
   /** Times reached (run or skipped). */
   attempt: number
@@ -90,7 +93,8 @@ export class Execution {
       const definition = options.registry.get(node.type)
       if (!definition) throw new JudgeflowError('INVALID_WORKFLOW', `node "${node.id}": unknown step type "${node.type}"`)
       const remaining = this.graph.incoming.get(node.id)!.length
-      this.states.set(node.id, { node, definition, status: 'pending', attempt: 0, runs: 0, remaining, active: 0 })
+      const config = configWithGraphDefaults(this.graph, node.id, options.registry)
+      this.states.set(node.id, { node, definition, config, status: 'pending', attempt: 0, runs: 0, remaining, active: 0 })
       if (remaining === 0) this.enqueue(node.id)
     }
   }
@@ -165,7 +169,7 @@ export class Execution {
     })
     try {
       // Nothing oversized is kept: the input becomes the step's record only once it is within limits.
-      const rendered = renderWithinLimits(node.id, node.config, this.scope(attempt), this.limits)
+      const rendered = renderWithinLimits(node.id, state.config, this.scope(attempt), this.limits)
       this.countStored(node.id, rendered.size)
       input = rendered.value
       const replayed = this.replayed(node.id, attempt, input)

@@ -19,6 +19,9 @@ export function validatedWorkflow(raw: unknown, registry: StepRegistry): Workflo
   return validation.workflow
 }
 
+/** A step's missing key can also be worked around by pinning its output. */
+const PIN_REMEDY = 'Set it in the environment, or pin this step\'s output to run offline.'
+
 /**
  * What is checked per run of a valid workflow: the input against the input nodes' fields
  * (defaults filled in) and the API key of every model a non-pinned step will call.
@@ -30,7 +33,7 @@ export function prepareInput(workflow: Workflow, deps: { registry: StepRegistry,
     if (node.pinned) continue
     const definition = deps.registry.get(node.type)!
     const models = definition.modelOf?.(definition.configSchema.parse(node.config)) ?? []
-    for (const model of typeof models === 'string' ? [models] : models) deps.providers.check(model, `node "${node.id}"`)
+    for (const model of typeof models === 'string' ? [models] : models) deps.providers.check(model, `node "${node.id}"`, PIN_REMEDY)
   }
   return input
 }

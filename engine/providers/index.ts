@@ -31,7 +31,7 @@ export function createProviders(options: ProvidersOptions = {}): Providers {
   for (const adapter of [createOpenAIAdapter(env), createAnthropicAdapter(env), localAdapter, ...(options.adapters ?? [])]) adapters.set(adapter.id, adapter)
   const secrets = () => [...adapters.values()].map(a => (a.keyVariable ? env[a.keyVariable] : undefined))
 
-  const resolve = (modelRef: string, usedBy?: string) => {
+  const resolve = (modelRef: string, usedBy?: string, remedy = 'Set it in the environment.') => {
     const { provider, model } = splitModelRef(modelRef)
     const adapter = adapters.get(provider)
     const who = usedBy ? `${usedBy} uses ${modelRef}` : `${modelRef} is used`
@@ -39,14 +39,14 @@ export function createProviders(options: ProvidersOptions = {}): Providers {
       throw new JudgeflowError('UNKNOWN_PROVIDER', `Unknown provider "${provider}": ${who}; known providers are ${[...adapters.keys()].join(', ')}.`)
     }
     if (adapter.keyVariable && !env[adapter.keyVariable]) {
-      throw new JudgeflowError('MISSING_API_KEY', `${adapter.keyVariable} is not set: ${who}. Set it in the environment, or pin this step's output to run offline.`, { details: { variable: adapter.keyVariable } })
+      throw new JudgeflowError('MISSING_API_KEY', `${adapter.keyVariable} is not set: ${who}. ${remedy}`, { details: { variable: adapter.keyVariable } })
     }
     return { adapter, provider, model }
   }
 
   return {
-    check(modelRef, usedBy) {
-      resolve(modelRef, usedBy)
+    check(modelRef, usedBy, remedy) {
+      resolve(modelRef, usedBy, remedy)
     },
     async complete(modelRef, request, callOptions = {}) {
       const { adapter, provider, model } = resolve(modelRef)

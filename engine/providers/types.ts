@@ -49,8 +49,11 @@ export interface ResponseCache {
 
 /** What steps see: `provider:model` strings resolved, keys checked, retries and cache applied. */
 export interface Providers {
-  /** Throws MISSING_API_KEY / UNKNOWN_PROVIDER before any call; `usedBy` names the user, e.g. `node "draft"`. */
-  check(modelRef: string, usedBy?: string): void
+  /**
+   * Throws MISSING_API_KEY / UNKNOWN_PROVIDER before any call; `usedBy` names the user, e.g.
+   * `node "draft"`, and `remedy` says what to do about a missing key (default: set it).
+   */
+  check(modelRef: string, usedBy?: string, remedy?: string): void
   complete(modelRef: string, request: ChatRequest, options?: CallOptions): Promise<ChatResponse>
   /** The judge used when an evaluator names no model: JUDGEFLOW_DEFAULT_JUDGE, else by the keys present, else local:heuristic. */
   defaultJudgeModel(): string

@@ -1,10 +1,11 @@
 import { z } from 'zod'
 import { modelRefSchema } from './common'
+import { strictObject } from './unknown-keys'
 import { scorerConfigSchema, scorerPresets, type ScorerResult } from './scorers'
-import { evaluationTypes, type EvaluationType } from './evaluation-types'
+import { evaluationTypes, METRIC_DEFAULT_MODEL, type EvaluationType } from './evaluation-types'
 
 /** Browser-safe: the editor's forms and the server validate with these same schemas. */
-export { evaluationTypes, type EvaluationType }
+export { evaluationTypes, METRIC_DEFAULT_MODEL, type EvaluationType }
 
 /** Types that need no LLM judge. */
 export const deterministicTypes: readonly EvaluationType[] = ['scorers', 'trace']
@@ -35,18 +36,18 @@ const llmParams = {
   max_retries: z.number().int().min(0).max(10).optional(),
 }
 
-export const metricConfigSchema = z.object({
+export const metricConfigSchema = strictObject({
   name: z.string().min(1, 'is required'),
   weight: z.number().min(0, 'must not be negative').max(1, 'must be at most 1').optional(),
   ...llmParams,
   model: z.string().min(1).optional(),
-})
+}, '[[metrics]]')
 export type MetricConfig = z.infer<typeof metricConfigSchema>
 
-export const llmDefaultSchema = z.object({ ...llmParams, model: z.string().min(1).optional() })
+export const llmDefaultSchema = strictObject({ ...llmParams, model: z.string().min(1).optional() }, '[llm_default]')
 export type LlmDefault = z.infer<typeof llmDefaultSchema>
 
-export const evaluatorConfigSchema = z.object({
+export const evaluatorConfigSchema = strictObject({
   evaluation_type: z.enum(evaluationTypes, { error: `must be one of ${evaluationTypes.join(', ')}` }),
   /** `provider:model`, or a model name with `provider`; defaults to the server's default judge. */
   model: z.string().min(1).optional(),
@@ -57,21 +58,32 @@ export const evaluatorConfigSchema = z.object({
   rubric: z.object({ grades: z.array(rubricGradeSchema).min(1, 'needs at least one grade').max(20) }).optional(),
   /** Comparison: the candidates, usually references such as `{{steps.a.text}}`. */
   compare_inputs: z.array(z.unknown()).optional(),
-  temperature: z.number().min(0, 'must not be negative').max(2).default(0),
+  /** The judge's temperature (0 when not given). */
+  temperature: z.number().min(0, 'must not be negative').max(2).optional(),
   max_tokens: z.number().int().positive().optional(),
   /** Re-asks of the judge after an invalid answer (bad JSON, a missing criterion, a score out of range). */
-  max_retries: z.number().int().min(0).max(10).default(2),
+  max_retries: z.number().int().min(0).max(10).optional(),
   /** Ask the judge n times and report the spread; the scores are the mean. */
   samples: z.number().int().min(1).max(10).default(1),
   /** One judge call per criterion instead of one for all. */
   per_criterion: z.boolean().default(false),
-  /** Judge calls at once (criteria, metrics, comparison orders, samples). */
-  concurrency: z.number().int().min(1).max(16).default(4),
-  /** One judge call at a time, in order (agent-output-evaluator-spec FR-014). */
-  sequential: z.boolean().default(false),
+  /**
+   * Judge calls at once (criteria, comparison orders, samples: 4 when not given). The metric
+   * suite judges one metric after another (FR-014) unless `concurrency` is given.
+   */
+  concurrency: z.number().int().min(1).max(16).optional(),
+  /** One judge call at a time, in order, whatever `concurrency` says. */
+  sequential: z.boolean().optional(),
   /** Metric suite: defaults for every metric, and the metrics with weights. */
   llm_default: llmDefaultSchema.optional(),
   metrics: z.array(metricConfigSchema).max(30).optional(),
+  /** Metric suite (FR-016): the model of every metric that names none, after `[llm_default]`. */
+  default_model: z.string().min(1).optional(),
+  default_provider: llmParams.provider,
+  /** Metric suite: only these metrics are called and weighted (the others' weights are left out and the rest rescaled). */
+  enabled_metrics: z.array(z.string().min(1, 'is required')).min(1, 'needs at least one metric').max(30).optional(),
+  /** Metric suite: weights by metric name, for metrics that do not give their own. */
+  metric_weights: z.record(z.string(), z.number().min(0, 'must not be negative').max(1, 'must be at most 1')).optional(),
   /** `false` asks the judge anew even for an identical input. */
   cache: z.boolean().optional(),
   /** Scorers: the list, or one of the guide's presets by name. */
@@ -86,7 +98,7 @@ export const evaluatorConfigSchema = z.object({
     /** `hashed` (offline, the default), `transformers` (when installed with a local model), or `none` (novelty 0.5). */
     embedder: z.enum(['hashed', 'transformers', 'none']).optional(),
   }).strict().optional(),
-}).strict()
+}, 'the evaluator config')
 export type EvaluatorConfig = z.infer<typeof evaluatorConfigSchema>
 export type EvaluatorConfigInput = z.input<typeof evaluatorConfigSchema>
 
@@ -160,5 +172,9 @@ export interface EvaluatorResult {
   trace?: Record<string, unknown>
   /** Metric suite (agent-output-evaluator-spec's EvaluationResult, scores 0–100). */
   metrics?: MetricScore[]
+  /** Metric suite: the weight each metric counted with. */
+  metric_weights?: Record<string, number>
+  /** What the reader should know about how the result was reached (e.g. an instruction the judge could not follow). */
+  warnings?: string[]
   evaluation_result?: { metrics: MetricScore[], overall_score: number }
 }

@@ -52,6 +52,26 @@ export interface StepSpec<C = unknown> {
   loopTargetField?: string
   /** `false` for steps whose work cannot be replaced by a fixed output (retry). */
   pinnable?: boolean
+  /** The output field that is this step's text (llm: `text`), for a step downstream that takes it. */
+  textField?: string
+  /**
+   * Config a step takes from the graph when its own leaves it out (an evaluator without `content`
+   * judges its single upstream step's text), or a warning when the graph cannot tell.
+   */
+  fromGraph?(config: Record<string, unknown>, upstream: readonly UpstreamStep[]): GraphDefaults
+}
+
+/** A node with an edge into the step, and its type's spec. */
+export interface UpstreamStep {
+  id: string
+  spec?: StepSpec
+}
+
+export interface GraphDefaults {
+  /** Merged under the node's own config before references are rendered. */
+  config?: Record<string, unknown>
+  /** A field the step would take from the graph but cannot: which one, and what to do. */
+  warning?: { field: string, message: string }
 }
 
 /** Step types by name: the registry of runnable steps, or the editor's specs. */

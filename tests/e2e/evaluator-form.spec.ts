@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { connect, setField } from './helpers'
 
 test('the evaluator form: Try it, the metric suite in TOML, scorer presets; nodes copied into another workflow', async ({ page }) => {
   test.setTimeout(60_000)
@@ -59,4 +60,43 @@ test('the evaluator form: Try it, the metric suite in TOML, scorer presets; node
   await expect(page.getByTestId('node-evaluator')).toBeVisible()
   await page.getByTestId('node-evaluator').click()
   await expect(page.getByLabel('Evaluation type')).toHaveValue('scorers')
+})
+
+test('an evaluator without content judges the step leading into it, and is warned when it cannot tell which; the rubric\'s default bands', async ({ page }) => {
+  test.setTimeout(60_000)
+  await page.goto('/')
+  await page.getByRole('button', { name: 'New workflow' }).click()
+  for (const type of ['llm', 'llm', 'evaluator']) await page.getByTestId(`add-${type}`).click()
+  await page.getByRole('button', { name: 'Auto-layout' }).click()
+  await page.getByTestId('node-evaluator').click()
+  const warnings = page.getByTestId('panel-warnings-evaluator')
+  await expect(warnings).toContainText('content: no content is set and no step leads into this one: set content to the text to judge')
+
+  // One step leading in: no warning, and the empty content field says what it judges.
+  await connect(page, 'llm', 'evaluator')
+  await expect(warnings).toHaveCount(0)
+  await expect(page.getByTestId('content-from-upstream')).toHaveText('Empty: judges the text of llm, the step leading into this one.')
+
+  // Two: it cannot tell which.
+  await connect(page, 'llm_2', 'evaluator')
+  await expect(warnings).toContainText('no content is set and 2 steps lead into this one (llm, llm_2): set content to the text to judge, e.g. {{steps.llm.text}}')
+  await expect(page.getByTestId('content-from-upstream')).toHaveCount(0)
+  await page.screenshot({ path: 'test-results/e2e/evaluator-content-warning.png' })
+  await setField(page, 'content', '{{steps.llm_2.text}}')
+  await expect(warnings).toHaveCount(0)
+
+  // The rubric: with no grades the default bands are shown; the starter is the plan's A/B/C/D/F.
+  await page.getByLabel('Evaluation type').selectOption('rubric')
+  const defaults = page.getByTestId('rubric-defaults')
+  await expect(defaults).toContainText('No grades listed: the default bands are used.')
+  await expect(defaults.getByRole('listitem')).toHaveText([/^A 0\.90–1\.00 /, /^B 0\.80–0\.90 /, /^C 0\.70–0\.80 /, /^D 0\.60–0\.70 /, /^F 0\.00–0\.60 /])
+  await page.screenshot({ path: 'test-results/e2e/evaluator-rubric-defaults.png' })
+  await page.getByRole('button', { name: 'Start from A/B/C/D/F' }).click()
+  await expect(defaults).toHaveCount(0)
+  for (const [i, grade] of ['A', 'B', 'C', 'D', 'F'].entries()) await expect(page.getByLabel(`Grade ${i + 1}`, { exact: true })).toHaveValue(grade)
+  await expect(page.getByTestId('rubric-issues')).toHaveCount(0)
+
+  // The metric suite without a judge model uses its own default, and says which.
+  await page.getByLabel('Evaluation type').selectOption('metrics')
+  await expect(page.getByLabel('Judge model').locator('option[value=""]')).toHaveText('anthropic:claude-sonnet-4-5-20250929 (the metric suite\'s default)')
 })

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { DEFAULT_GRADES } from '../../engine/evaluator/arithmetic'
 import { completeReference, connect, setField } from './helpers'
 
 const WEAK = 'I am not sure. Maybe look at the documentation.'
@@ -52,8 +53,8 @@ test('builds a quality gate from an empty canvas, configures a rubric evaluator,
   await page.getByLabel('Criterion 2 weight').fill('0.4')
   await expect(page.getByTestId('weight-sum')).toHaveText('1.00')
   await page.getByLabel('Pass threshold').fill('0.6')
-  await page.getByRole('button', { name: 'Start from A/B/C/F' }).click()
-  await expect(page.getByLabel('Grade 4', { exact: true })).toHaveValue('F')
+  await page.getByRole('button', { name: 'Start from A/B/C/D/F' }).click()
+  await expect(page.getByLabel('Grade 5', { exact: true })).toHaveValue('F')
   await expect(page.getByTestId('rubric-issues')).toHaveCount(0)
   await completeReference(page, 'content', '{{steps.', 'steps.llm.text')
   await completeReference(page, 'context', '{{', 'input.question')
@@ -83,7 +84,7 @@ test('builds a quality gate from an empty canvas, configures a rubric evaluator,
   expect(node('evaluator').config).toEqual({
     evaluation_type: 'rubric', model: 'local:heuristic', pass_threshold: 0.6, content: '{{steps.llm.text}}', context: '{{input.question}}',
     criteria: [{ name: 'relevance', description: 'Answers the question that was asked', weight: 0.6 }, { name: 'completeness', description: 'Covers the steps needed', weight: 0.4 }],
-    rubric: { grades: [{ grade: 'A', min_score: 0.9 }, { grade: 'B', min_score: 0.8 }, { grade: 'C', min_score: 0.7 }, { grade: 'F', min_score: 0 }] },
+    rubric: { grades: DEFAULT_GRADES },
   })
   expect(node('llm').pinned).toEqual([WEAK, GOOD])
   expect(node('in').config).toEqual({ fields: { question: { type: 'string', default: 'How do I reset my password?', description: 'The user question' } } })

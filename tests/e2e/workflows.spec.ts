@@ -81,11 +81,11 @@ test('the evaluator form normalizes weights and flags rubric gaps and overlaps; 
   await expect(page.getByText('(must be 1.00)')).toHaveCount(0)
 
   await page.getByLabel('Evaluation type').selectOption('rubric')
-  await page.getByRole('button', { name: 'Start from A/B/C/F' }).click()
+  await page.getByRole('button', { name: 'Start from A/B/C/D/F' }).click()
   await expect(page.getByTestId('rubric-issues')).toHaveCount(0)
   // F from 0.1 leaves scores below it without a grade; C at B's 0.8 makes two bands overlap.
-  await page.getByLabel('Grade 4 min score').fill('0.1')
-  await page.getByLabel('Grade 4 min score').press('Tab')
+  await page.getByLabel('Grade 5 min score').fill('0.1')
+  await page.getByLabel('Grade 5 min score').press('Tab')
   await page.getByLabel('Grade 3 min score').fill('0.8')
   await page.getByLabel('Grade 3 min score').press('Tab')
   const issues = page.getByTestId('rubric-issues')

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import Database from 'better-sqlite3'
@@ -20,11 +20,11 @@ function file(name: string, content: unknown): string {
   return path
 }
 
-/** Runs the `judgeflow` bin from the repo root; `viaNpx` goes through `npx judgeflow` exactly as a user types it. */
-function judgeflow(args: string[], env: Record<string, string> = {}, viaNpx = false): Promise<{ code: number, stdout: string, stderr: string }> {
+/** Runs the `judgeflow` bin from the repo root (or `cwd`); `viaNpx` goes through `npx judgeflow` exactly as a user types it. */
+function judgeflow(args: string[], env: Record<string, string> = {}, viaNpx = false, cwd = root): Promise<{ code: number, stdout: string, stderr: string }> {
   const [command, prefix] = viaNpx ? ['npx', ['--no-install', 'judgeflow']] : [process.execPath, [join(root, 'bin/judgeflow.mjs')]]
   return new Promise((done) => {
-    execFile(command, [...prefix, ...args], { cwd: root, env: { PATH: process.env.PATH!, HOME: process.env.HOME!, JUDGEFLOW_LLM_RETRY_BASE_MS: '5', ...env } }, (error, stdout, stderr) => {
+    execFile(command, [...prefix, ...args], { cwd, env: { PATH: process.env.PATH!, HOME: process.env.HOME!, JUDGEFLOW_LLM_RETRY_BASE_MS: '5', ...env } }, (error, stdout, stderr) => {
       done({ code: error ? (error as { code?: number }).code ?? 1 : 0, stdout, stderr: stderr.split('\n').filter(l => l && !l.startsWith('npm warn')).join('\n') })
     })
   })
@@ -116,6 +116,32 @@ describe('npx judgeflow', () => {
     expect(result.code).toBe(0)
     expect(JSON.parse(result.stdout).evaluation_result).toEqual({ metrics: [{ metric_name: 'Relevance', score: 75, evaluator_comment: 'fine' }, { metric_name: 'Coverage', score: 75, evaluator_comment: 'fine' }], overall_score: 75 })
     expect(fake.requests).toHaveLength(2)
+  })
+
+  it('eval: the example suite runs offline because it names local:heuristic', async () => {
+    const result = await judgeflow(['eval', '--config', 'examples/evaluator.toml', '--input', 'examples/eval-input.json'])
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout)).toMatchObject({ passed: true, judge: { model: 'local:heuristic', heuristic: true, calls: 0 }, metric_weights: { Relevance: 0.5, ClarityCoherence: 0.3, Coverage: 0.2 } })
+  })
+
+  it('eval: without --config, the workspace\'s configs/evaluator.toml, and it says so', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'judgeflow-workspace-'))
+    const input = join(workspace, 'input.json')
+    copyFileSync(join(root, 'examples/eval-input.json'), input)
+    const none = await judgeflow(['eval', '--input', input], {}, false, workspace)
+    expect([none.code, none.stderr]).toEqual([2, 'eval needs a config (there is no configs/evaluator.toml): judgeflow eval [--config <file.json|file.toml>] --input <file.json>'])
+    mkdirSync(join(workspace, 'configs'))
+    writeFileSync(join(workspace, 'configs/evaluator.toml'), 'pass_threshold = 0.5\n[llm_default]\nmodel = "local:heuristic"\n[[metrics]]\nname = "Relevance"\n')
+    const result = await judgeflow(['eval', '--input', input], {}, false, workspace)
+    expect([result.code, result.stderr]).toEqual([0, 'Using the config configs/evaluator.toml.'])
+    expect(JSON.parse(result.stdout)).toMatchObject({ passed: true, pass_threshold: 0.5, metrics: [{ metric_name: 'Relevance' }] })
+  })
+
+  it('eval: a suite without a model needs ANTHROPIC_API_KEY and says what to change, never to pin a step', async () => {
+    const result = await judgeflow(['eval', '--config', file('bare.toml', '[[metrics]]\nname = "Relevance"\n'), '--input', 'examples/eval-input.json'], { OPENAI_API_KEY: 'sk-not-used' })
+    expect([result.code, result.stderr]).toEqual([2, 'ANTHROPIC_API_KEY is not set: metric "Relevance" uses anthropic:claude-sonnet-4-5-20250929. It is the metric suite\'s built-in default model: set the key in the environment, or name a model in [llm_default] (model = "local:heuristic" judges offline).'])
+    const typo = await judgeflow(['eval', '--config', file('typo.toml', '[llm_default]\nmodel = "local:heuristic"\ntemprature = 0.2\n'), '--input', 'examples/eval-input.json'])
+    expect([typo.code, typo.stderr]).toEqual([2, 'Invalid evaluator config: llm_default: unknown key "temprature" in [llm_default]: did you mean "temperature"?'])
   })
 
   it('eval: scorers and traces need no key and no network', async () => {

@@ -108,6 +108,56 @@ describe('the evaluator step in the server', () => {
   })
 })
 
+describe('the evaluator-block plan in the server', () => {
+  it('an evaluator without content judges its upstream step\'s text; include_feedback false asks for no feedback and returns none', async () => {
+    fake.reset()
+    const draft = 'Open Settings, choose "Forgot password" and follow the emailed link.'
+    fake.onRequest((r) => {
+      // A chatty judge: feedback it was not asked for is never passed on.
+      if (r.body.response_format) return { json: { criteria_scores: { relevance: 0.9 }, criteria_reasons: { relevance: 'On topic.' }, feedback: 'unasked feedback', suggestions: ['unasked'] } }
+      return { text: draft }
+    })
+    const { body: wf } = await server.api('/api/workflows', { body: {
+      name: 'no content, no feedback',
+      nodes: [
+        { id: 'in', type: 'input' },
+        { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer: {{input.question}}' } },
+        { id: 'judge', type: 'evaluator', config: { evaluation_type: 'criteria', model: 'openai:gpt-4o-mini', criteria: [{ name: 'relevance' }], include_feedback: false } },
+      ],
+      edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }],
+    } })
+    const { body: started } = await server.api(`/api/workflows/${wf.id}/runs`, { body: { input: { question: 'How do I reset my password?' } } })
+    const run = await finished(started.id)
+    expect(run.status).toBe('succeeded')
+    expect(run.steps.judge.input.content).toBe(draft)
+    expect(run.steps.judge.output).toMatchObject({ passed: true, feedback: '', suggestions: [], criteria_reasons: { relevance: 'On topic.' } })
+    const asked = fake.requests.find(r => r.body.response_format)!
+    expect(Object.keys(asked.body.response_format.json_schema.schema.properties)).toEqual(['criteria_scores', 'criteria_reasons'])
+    expect(lastUserText(asked)).toContain(draft)
+    expect(lastUserText(asked)).not.toMatch(/feedback|suggestion/i)
+
+    // A comparison through POST /api/evaluate, judged by the Anthropic tool call, likewise.
+    fake.reset()
+    fake.onRequest(r => ({ json: { candidates: Object.fromEntries(Object.keys(r.body.tools[0].input_schema.properties.candidates.properties).map(l => [l, { criteria_scores: { overall: l === 'A' ? 0.8 : 0.6 }, reason: 'r' }])), feedback: 'unasked', suggestions: ['unasked'] } }))
+    const compared = await server.api('/api/evaluate', { body: { config: { evaluation_type: 'comparison', model: 'anthropic:claude-x', include_feedback: false }, input: { candidates: ['first', 'second'] } } })
+    expect(compared.body).toMatchObject({ feedback: '', suggestions: [] })
+    expect(fake.requests.map(r => Object.keys(r.body.tools[0].input_schema.properties))).toEqual([['candidates'], ['candidates']])
+  })
+})
+
+describe('the metric suite in the server', () => {
+  it('without a model is judged by anthropic:claude-sonnet-4-5-20250929, and a misspelt key is a 400 naming it', async () => {
+    fake.reset()
+    fake.onRequest(() => ({ json: { score: 70, evaluator_comment: 'fine' } }))
+    const { status, body } = await server.api('/api/evaluate', { body: { config_toml: '[[metrics]]\nname = "Relevance"\n', input: { user_query: 'q?', submission: 'an answer' } } })
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ judge: { model: 'anthropic:claude-sonnet-4-5-20250929', heuristic: false }, evaluation_result: { overall_score: 70 } })
+    expect(fake.requests.map(r => [r.api, r.body.model])).toEqual([['anthropic', 'claude-sonnet-4-5-20250929']])
+    const typo = await server.api('/api/evaluate', { body: { config_toml: '[[metrics]]\nname = "Relevance"\nmax_retires = 1\n', input: { submission: 'x' } } })
+    expect([typo.status, typo.body.message]).toEqual([400, 'Invalid evaluator config: metrics[0]: unknown key "max_retires" in [[metrics]]: did you mean "max_retries"?'])
+  })
+})
+
 describe('POST /api/evaluate', () => {
   it('evaluates synchronously with the same engine', async () => {
     const { status, body } = await server.api('/api/evaluate', { body: { config: { evaluation_type: 'rubric', model: 'local:heuristic' }, input: { user_query: 'How do I reset my password?', submission: 'Open Settings, choose "Forgot password", then follow the emailed link to set a new password.' } } })

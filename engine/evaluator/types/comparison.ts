@@ -88,7 +88,7 @@ export async function evaluateComparison(ctx: EvaluationContext, candidates: Can
     else {
       verdict = await askJudge(ctx.providers, config.model, {
         prompt: comparisonPrompt({ context: input.context, candidates: shown, criteria: config.criteria!, weights: config.weights, includeFeedback: config.include_feedback }),
-        jsonSchema: comparisonJsonSchema(labels, names),
+        jsonSchema: comparisonJsonSchema(labels, names, config.include_feedback),
         validate: validateOrder(labels, names),
         temperature: config.temperature, maxTokens: config.max_tokens, maxRetries: config.max_retries, cache: config.cache,
         cacheSalt: sample ? `sample ${sample}` : undefined, signal: ctx.signal, what: `the comparison (order ${labels.join('')})`,

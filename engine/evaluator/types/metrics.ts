@@ -1,65 +1,13 @@
 import { z } from 'zod'
 import { JudgeflowError } from '../../errors'
-import type { EvaluatorResult, MetricConfig, MetricScore } from '../../schema/evaluator'
+import type { EvaluatorResult, MetricScore } from '../../schema/evaluator'
 import { HEURISTIC_CONFIDENCE_CAP } from '../heuristic'
 import { clamp01, confidenceOf, marginOf, passes, roundScore } from '../arithmetic'
-import { checkWeights, invalidConfig, modelRefOf, type ConfigProblem, type ResolvedEvaluatorConfig } from '../config'
 import { askJudge, mapLimit, type Validation } from '../judge'
 import { metricPrompt, METRIC_JSON_SCHEMA } from '../prompts'
 import { isHeuristic, limitOf, requireText, type EvaluationContext } from '../context'
-import { DEFAULT_METRICS, type MetricDefinition, type MetricRegistry } from '../metrics/registry'
+import type { ResolvedMetric } from '../metrics/resolve'
 import { baseResult } from './result'
-
-/** Built-in LLM defaults (FR-019), under `[llm_default]` and each metric's own settings. */
-export const METRIC_DEFAULTS = { temperature: 0, max_tokens: undefined as number | undefined, max_retries: 3 }
-
-export interface ResolvedMetric {
-  name: string
-  weight: number
-  model: string
-  system_instruction: string
-  temperature: number
-  max_tokens?: number
-  max_retries: number
-  definition: MetricDefinition
-}
-
-/**
- * Each metric's settings: the metric's own, then `[llm_default]`, then the built-in defaults.
- * Unknown names, bad weights and bad models are reported together, each naming its field.
- */
-export function resolveMetrics(config: ResolvedEvaluatorConfig, registry: MetricRegistry): ResolvedMetric[] {
-  const listed = config.metrics?.length ? config.metrics : DEFAULT_METRICS.map(name => ({ name }))
-  const problems: ConfigProblem[] = []
-  const weights = checkWeights(listed, 'metrics', problems)
-  const seen = new Set<string>()
-  const fallback = config.llm_default ?? {}
-  const resolved = listed.map((metric, i): ResolvedMetric | undefined => {
-    const definition = registry.get(metric.name)
-    if (!definition) {
-      problems.push({ path: `metrics[${i}].name`, message: `unknown metric "${metric.name}"; available metrics: ${registry.names().join(', ')}` })
-      return undefined
-    }
-    if (seen.has(metric.name)) problems.push({ path: `metrics[${i}].name`, message: `"${metric.name}" is listed more than once` })
-    seen.add(metric.name)
-    const m: MetricConfig = metric
-    if (m.provider && !m.model) problems.push({ path: `metrics[${i}].model`, message: `is required with provider "${m.provider}"` })
-    const model = modelRefOf(m.model, m.provider ?? fallback.provider) ?? modelRefOf(fallback.model, fallback.provider) ?? config.model
-    if (!/^[a-z][a-z0-9_-]*:\S/.test(model)) problems.push({ path: `metrics[${i}].model`, message: `must be "provider:model", e.g. "anthropic:claude-sonnet-4-5-20250929", not "${model}"` })
-    return {
-      name: metric.name,
-      weight: weights[metric.name] ?? 0,
-      model,
-      system_instruction: m.system_instruction ?? fallback.system_instruction ?? definition.systemInstruction ?? '',
-      temperature: m.temperature ?? fallback.temperature ?? METRIC_DEFAULTS.temperature,
-      max_tokens: m.max_tokens ?? fallback.max_tokens ?? METRIC_DEFAULTS.max_tokens,
-      max_retries: m.max_retries ?? fallback.max_retries ?? METRIC_DEFAULTS.max_retries,
-      definition,
-    }
-  })
-  if (problems.length) throw invalidConfig(problems, 'metric suite config')
-  return resolved as ResolvedMetric[]
-}
 
 function validateMetric(json: unknown): Validation<{ score: number, evaluator_comment: string }> {
   const parsed = z.object({ score: z.number().min(0).max(100), evaluator_comment: z.string() }).safeParse(json)
@@ -84,7 +32,10 @@ async function scoreOne(ctx: EvaluationContext, metric: ResolvedMetric, submissi
     if (!checked.ok) throw new JudgeflowError('INTERNAL', `Metric "${metric.name}" returned an invalid result: ${checked.problem}.`, { category: 'system' })
     verdict = checked.value
   }
-  else if (isHeuristic(metric.model)) verdict = ctx.heuristic.scoreMetric(metric.name, submission)
+  else if (isHeuristic(metric.model)) {
+    verdict = ctx.heuristic.scoreMetric(metric.name, submission)
+    if (!metric.builtin_instruction) verdict = { ...verdict, evaluator_comment: `${HEURISTIC_CANNOT_FOLLOW} ${verdict.evaluator_comment}` }
+  }
   else {
     verdict = await askJudge(ctx.providers, metric.model, {
       prompt: metricPrompt(metric.system_instruction, input),
@@ -102,20 +53,31 @@ async function scoreOne(ctx: EvaluationContext, metric: ResolvedMetric, submissi
   return { metric_name: metric.name, score: roundScore(verdict.score), evaluator_comment: verdict.evaluator_comment }
 }
 
+/** Said in a metric's comment when the offline judge scored it without its system instruction. */
+export const HEURISTIC_CANNOT_FOLLOW = '[local:heuristic cannot follow a system_instruction: scored from text features instead.]'
+
+/** A missing key for a metric: what to change, depending on where its model came from. */
+function keyRemedy(metric: ResolvedMetric): string {
+  if (metric.model_source === 'built-in') return `It is the metric suite's built-in default model: set the key in the environment, or name a model in [llm_default] (model = "local:heuristic" judges offline).`
+  return 'Set it in the environment, or name another model (model = "local:heuristic" judges offline).'
+}
+
 /**
  * The metric suite: one judge call per metric returning 0–100 and a comment; the overall score
  * is their weighted average. All or nothing: one metric failing after its retries fails it all.
  */
 export async function evaluateMetrics(ctx: EvaluationContext, metrics: ResolvedMetric[]): Promise<EvaluatorResult> {
   const submission = requireText(ctx.input.content, 'submission')
-  for (const metric of metrics) if (!metric.definition.score && !isHeuristic(metric.model)) ctx.providers.check(metric.model, `metric "${metric.name}"`)
-  const scores = await mapLimit(metrics, limitOf(ctx.config), metric => scoreOne(ctx, metric, submission))
+  for (const metric of metrics) if (!metric.definition.score && !isHeuristic(metric.model)) ctx.providers.check(metric.model, `metric "${metric.name}"`, keyRemedy(metric))
+  // One metric after another unless the config opts into concurrency (FR-014).
+  const scores = await mapLimit(metrics, limitOf(ctx.config, true), metric => scoreOne(ctx, metric, submission))
   const overall100 = roundScore(scores.reduce((sum, s, i) => sum + s.score * metrics[i]!.weight, 0))
   const overall_score = roundScore(overall100 / 100)
   const heuristic = metrics.every(m => isHeuristic(m.model) && !m.definition.score)
   const factors = { agreement: 1, margin: marginOf(overall_score, ctx.config.pass_threshold), validity: clamp01(1 - 0.1 * ctx.stats.reasks), judge: heuristic ? HEURISTIC_CONFIDENCE_CAP : 1 }
   const base = baseResult(ctx)
   const models = [...new Set(metrics.filter(m => !m.definition.score).map(m => m.model))]
+  const unfollowed = metrics.filter(m => !m.definition.score && isHeuristic(m.model) && !m.builtin_instruction).map(m => m.name)
   return {
     ...base,
     judge: { ...base.judge, model: models.join(', ') || 'code', heuristic },
@@ -129,6 +91,8 @@ export async function evaluateMetrics(ctx: EvaluationContext, metrics: ResolvedM
     confidence: confidenceOf(factors),
     confidence_factors: factors,
     metrics: scores,
+    metric_weights: Object.fromEntries(metrics.map(m => [m.name, roundScore(m.weight)])),
     evaluation_result: { metrics: scores, overall_score: overall100 },
+    ...(unfollowed.length ? { warnings: [`local:heuristic cannot follow a system_instruction; ${unfollowed.map(n => `"${n}"`).join(', ')} ${unfollowed.length > 1 ? 'were' : 'was'} scored from text features instead (name an LLM model for ${unfollowed.length > 1 ? 'them' : 'it'} to use the instruction).`] } : {}),
   }
 }

@@ -7,7 +7,7 @@
 import type { EvaluationInput, EvaluatorResult } from '../../schema/evaluator'
 import type { ResolvedEvaluatorConfig } from '../config'
 import { isHeuristic } from '../context'
-import type { ResolvedMetric } from '../types/metrics'
+import type { ResolvedMetric } from '../metrics/resolve'
 
 /** One evaluation as the runner gets it: the config as given, the validated input. */
 export interface EvaluationJob {

@@ -1,29 +1,8 @@
 import { normalize } from '../data'
 import { defineScorer, oncePerRun, textOf, type ScorerContext } from '../types'
+import { levenshteinDistance } from '../../text/edit-distance'
 
-const codePoints = (text: string) => Uint32Array.from(text, char => char.codePointAt(0)!)
-
-/** Edit distance over code points, two rows of memory; texts are cut at `max_length` (5,000) characters. */
-export function levenshteinDistance(a: string, b: string): number {
-  const s = codePoints(a)
-  const t = codePoints(b)
-  if (!s.length) return t.length
-  if (!t.length) return s.length
-  let previous = Uint32Array.from({ length: t.length + 1 }, (_, j) => j)
-  let current = new Uint32Array(t.length + 1)
-  for (let i = 1; i <= s.length; i++) {
-    current[0] = i
-    const char = s[i - 1]
-    for (let j = 1; j <= t.length; j++) {
-      let best = previous[j - 1]! + (char === t[j - 1] ? 0 : 1)
-      if (previous[j]! + 1 < best) best = previous[j]! + 1
-      if (current[j - 1]! + 1 < best) best = current[j - 1]! + 1
-      current[j] = best
-    }
-    [previous, current] = [current, previous]
-  }
-  return previous[t.length]!
-}
+export { levenshteinDistance }
 
 function similarity(actual: unknown, expected: unknown, ctx: ScorerContext) {
   return oncePerRun('levenshtein', ctx, () => measure(actual, expected, ctx.options))

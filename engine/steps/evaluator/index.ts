@@ -1,9 +1,9 @@
 import { parseReference } from '../../executor/references'
-import { configDir, evaluate, readEvaluatorConfigFile } from '../../evaluator'
+import { configDir, evaluate, evaluatorModels, readEvaluatorConfigFile, resolveEvaluatorConfig } from '../../evaluator'
 import { modelRefOf } from '../../evaluator/config'
 import { JudgeflowError } from '../../errors'
 import { defineStep } from '../types'
-import { evaluatorSpec } from './spec'
+import { evaluatorSpec, judgesContent, splitStepConfig } from './spec'
 
 export { evaluatorStepConfigSchema, type EvaluatorStepConfig } from './spec'
 
@@ -29,22 +29,30 @@ export const evaluatorStep = defineStep({
   ...evaluatorSpec,
   modelOf(config) {
     if (config.evaluation_type === 'scorers' || config.evaluation_type === 'trace') return []
+    if (config.evaluation_type === 'metrics' && !config.config_file) {
+      // Every metric's model, the suite's built-in default included, so a missing key stops the run before it starts.
+      try {
+        return evaluatorModels(resolveEvaluatorConfig(splitStepConfig(config).evaluator, 'local:heuristic')).filter(m => !m.startsWith('local:'))
+      }
+      catch {
+        // An invalid suite is reported by validation and by the run, naming its fields.
+      }
+    }
     const fallback = config.llm_default as { model?: string, provider?: string } | undefined
     const models = [modelRefOf(config.model as string | undefined, config.provider as string | undefined), modelRefOf(fallback?.model, fallback?.provider)]
     for (const metric of (config.metrics as Array<{ model?: string, provider?: string }> | undefined) ?? []) models.push(modelRefOf(metric.model, metric.provider))
     return models.filter((m): m is string => !!m && m.includes(':') && !m.startsWith('local:'))
   },
   async run({ config, node, providers, signal, cache }) {
-    const { content, context, reference, candidates, actual, expected, original, trace, config_file, trace_options, ...own } = config
-    const fromFile = config_file ? await readEvaluatorConfigFile(String(config_file), { within: configDir() }) : {}
+    const { data: { content, context, reference, candidates, actual, expected, original, trace }, configFile, evaluator } = splitStepConfig(config)
+    const fromFile = configFile ? await readEvaluatorConfigFile(String(configFile), { within: configDir() }) : {}
     // A file is read after references are rendered: references in it would be judged as text.
     if (JSON.stringify(fromFile).includes('{{')) {
-      throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": config_file "${config_file}" holds a {{reference}}; references belong in the step config (e.g. compare_inputs), not in the file.`)
+      throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": config_file "${configFile}" holds a {{reference}}; references belong in the step config (e.g. compare_inputs), not in the file.`)
     }
-    const evaluatorConfig = {
-      ...fromFile, ...own,
-      ...(trace_options ? { trace: trace_options } : {}),
-      ...(cache === false ? { cache: false } : {}),
+    const evaluatorConfig = { ...fromFile, ...evaluator, ...(cache === false ? { cache: false } : {}) }
+    if (content === undefined && judgesContent(evaluatorConfig)) {
+      throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": content is not set: set it to the text to judge, e.g. {{steps.draft.text}} (without it, an evaluator judges the text of the one step leading into it, and this one has none or several).`)
     }
     const result = await evaluate(evaluatorConfig, {
       content: asText(content),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { evaluatorConfigSchema } from '../../schema/evaluator'
-import { defineStepSpec } from '../types'
+import { contentTypes, type EvaluationType } from '../../schema/evaluation-types'
+import { defineStepSpec, type GraphDefaults, type UpstreamStep } from '../types'
 
 /** The evaluator's config plus what it judges; `config_file` (JSON or TOML) is read at each evaluation. */
 export const evaluatorStepConfigSchema = z.object({
@@ -20,9 +21,7 @@ export const evaluatorStepConfigSchema = z.object({
     .optional(),
 }).passthrough().superRefine((value, ctx) => {
   if (value.config_file) return
-  // In a step, `trace` is the data to score; the evaluator's trace settings go under `trace_options`.
-  const { content: _c, context: _x, reference: _r, candidates: _k, actual: _a, expected: _e, original: _o, trace: _t, config_file: _f, trace_options, ...config } = value
-  const parsed = evaluatorConfigSchema.safeParse({ ...config, ...(trace_options ? { trace: trace_options } : {}) })
+  const parsed = evaluatorConfigSchema.safeParse(splitStepConfig(value).evaluator)
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const path = issue.path[0] === 'trace' ? ['trace_options', ...issue.path.slice(1)] : issue.path
@@ -32,9 +31,50 @@ export const evaluatorStepConfigSchema = z.object({
 })
 export type EvaluatorStepConfig = z.infer<typeof evaluatorStepConfigSchema>
 
+/**
+ * A step's config in its two parts: what is judged, and the evaluator config. In a step, `trace`
+ * is the data to score; the evaluator's trace settings go under `trace_options`.
+ */
+export function splitStepConfig(value: Record<string, unknown>) {
+  const { content, context, reference, candidates, actual, expected, original, trace, config_file, trace_options, ...own } = value
+  return {
+    data: { content, context, reference, candidates, actual, expected, original, trace },
+    configFile: config_file as string | undefined,
+    evaluator: { ...own, ...(trace_options ? { trace: trace_options } : {}) } as Record<string, unknown>,
+  }
+}
+
+/** Whether the step judges one text: by its type, or (type in a config file) possibly. */
+export function judgesContent(config: Record<string, unknown>): boolean {
+  const type = config.evaluation_type as EvaluationType | undefined
+  return type ? contentTypes.includes(type) : config.config_file !== undefined
+}
+
+/**
+ * The evaluator-block plan's `extractContent`: without `content`, the step judges the text of
+ * the one step that leads into it (an LLM's `text`). With none or several, it cannot tell which.
+ */
+export function contentFromGraph(config: Record<string, unknown>, upstream: readonly UpstreamStep[]): GraphDefaults {
+  if (config.content !== undefined || !judgesContent(config)) return {}
+  if (upstream.length === 1) {
+    const [step] = upstream as [UpstreamStep]
+    return { config: { content: `{{steps.${step.id}${step.spec?.textField ? `.${step.spec.textField}` : ''}}}` } }
+  }
+  const example = `{{steps.${upstream[0]?.id ?? 'draft'}.text}}`
+  return {
+    warning: {
+      field: 'content',
+      message: upstream.length
+        ? `no content is set and ${upstream.length} steps lead into this one (${upstream.map(u => u.id).join(', ')}): set content to the text to judge, e.g. ${example}`
+        : `no content is set and no step leads into this one: set content to the text to judge, e.g. ${example}`,
+    },
+  }
+}
+
 export const evaluatorSpec = defineStepSpec({
   type: 'evaluator',
   label: 'Evaluator',
   description: 'Judges LLM output (scoring, criteria, rubric, comparison or a metric suite) and decides pass or fail.',
   configSchema: evaluatorStepConfigSchema,
+  fromGraph: contentFromGraph,
 })

@@ -18,4 +18,5 @@ export const llmSpec = defineStepSpec({
   label: 'LLM',
   description: 'Sends a prompt to a model and returns its text, token usage and latency.',
   configSchema: llmConfigSchema,
+  textField: 'text',
 })

@@ -11,4 +11,5 @@ export const outputSpec = defineStepSpec({
   label: 'Output',
   description: 'Ends a branch with the run\'s value and, optionally, a pass or fail verdict.',
   configSchema: outputConfigSchema,
+  textField: 'value',
 })

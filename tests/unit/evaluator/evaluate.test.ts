@@ -196,7 +196,7 @@ describe('config validation before any call', () => {
     [{ evaluation_type: 'rubric', model: 'openai:x', rubric: { grades: [{ grade: 'A', min_score: 0.9 }, { grade: 'A', min_score: 0.5 }] } }, 'rubric.grades[1].grade: grade "A" appears more than once'],
     [{ evaluation_type: 'rubric', model: 'openai:x', rubric: { grades: [{ grade: 'A', min_score: 0.9 }, { grade: 'B', min_score: 0.9 }, { grade: 'F', min_score: 0 }] } }, 'rubric.grades[1].min_score: 0.9 is the min_score of another grade too: the bands overlap'],
     [{ evaluation_type: 'rubric', model: 'openai:x', rubric: { grades: [{ grade: 'A', min_score: 0.9 }, { grade: 'B', min_score: 0.5 }] } }, 'rubric.grades: scores below 0.5 have no grade: give the lowest grade min_score 0'],
-    [{ ...criteria(), pass_treshold: 0.8 } as never, 'Unrecognized key: "pass_treshold"'],
+    [{ ...criteria(), pass_treshold: 0.8 } as never, '(config): unknown key "pass_treshold" in the evaluator config: did you mean "pass_threshold"?'],
   ])('%#: %s', async (config, message) => {
     await expect(evaluate(config, input, { providers: providers() })).rejects.toThrow(message)
     expect(fake.requests).toHaveLength(0)

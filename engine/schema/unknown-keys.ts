@@ -1,0 +1,32 @@
+import { z } from 'zod'
+import { levenshteinDistance } from '../text/edit-distance'
+
+/** Keys that look like a credential: a config never holds one (keys come from the environment). */
+const CREDENTIAL = /api[_-]?key|secret|password|credential|^key$|^token$|access[_-]?token|auth/i
+
+/** The known key closest to a misspelt one, when it is close enough to be a typo. */
+export function closestKey(key: string, known: readonly string[]): string | undefined {
+  let best: { key: string, distance: number } | undefined
+  for (const candidate of known) {
+    const distance = levenshteinDistance(key.toLowerCase(), candidate.toLowerCase())
+    if (distance <= Math.max(2, Math.floor(candidate.length / 4)) && (!best || distance < best.distance)) best = { key: candidate, distance }
+  }
+  return best?.key
+}
+
+/** One sentence per unknown key: what it is not, the likely typo, or where a credential belongs. */
+export function unknownKeyMessage(keys: readonly string[], known: readonly string[], where: string): string {
+  return keys.map((key) => {
+    if (CREDENTIAL.test(key)) return `"${key}" is not a setting of ${where}: API keys are read only from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY), never from a config`
+    const near = closestKey(key, known)
+    return `unknown key "${key}" in ${where}: ${near ? `did you mean "${near}"?` : `known keys are ${known.join(', ')}`}`
+  }).join('; ')
+}
+
+/** A strict object whose unknown keys are refused by name, with the closest known key when one is near. */
+export function strictObject<S extends z.ZodRawShape>(shape: S, where: string) {
+  const known = Object.keys(shape)
+  return z.strictObject(shape, {
+    error: issue => (issue.code === 'unrecognized_keys' ? unknownKeyMessage(issue.keys, known, where) : undefined),
+  })
+}
