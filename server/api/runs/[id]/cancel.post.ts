@@ -15,7 +15,7 @@ export default defineEventHandler(async (event) => {
     if (await runs.cancelOrInterrupt(run.id) === 'interrupted') return { id: run.id, status: 'interrupted' }
   }
   catch (error) {
-    throw asHttpError(error)
+    throw asHttpError(error, event)
   }
   setResponseStatus(event, 202)
   return { id: run.id, cancelling: true }
