@@ -14,6 +14,7 @@ export type ErrorCode
     | 'INVALID_PATTERN'
     | 'STEP_FAILED'
     | 'TOO_MANY_RUNS'
+    | 'CONFLICT'
     | 'INTERNAL'
 
 export interface SerializedError {

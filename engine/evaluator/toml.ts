@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs'
 import { JudgeflowError } from '../errors'
+import { DEFAULT_MAX_JSON_DEPTH, parseJsonChecked } from '../text/safe-json'
 import { parseMetricSuiteToml } from './metric-suite-toml'
 
 export { metricSuiteToToml, parseMetricSuiteToml } from './metric-suite-toml'
@@ -21,12 +22,7 @@ export function readEvaluatorConfigFile(path: string): Record<string, unknown> {
   let config: Record<string, unknown>
   if (/\.toml$/i.test(path)) config = parseMetricSuiteToml(text, `the config file "${path}"`)
   else {
-    try {
-      config = JSON.parse(text)
-    }
-    catch (error) {
-      throw new JudgeflowError('INVALID_INPUT', `The config file "${path}" is not valid JSON: ${(error as Error).message}.`)
-    }
+    config = parseJsonChecked(text, { maxDepth: DEFAULT_MAX_JSON_DEPTH, where: `The config file "${path}"` }) as Record<string, unknown>
   }
   cache.set(path, { mtimeMs: stat.mtimeMs, size: stat.size, config })
   return config
