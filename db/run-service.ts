@@ -1,8 +1,10 @@
 import { hostname } from 'node:os'
-import { Execution, JudgeflowError, prepareInput, serializeError, validatedWorkflow, type Providers, type RunEvent, type RunOptions, type RunResult, type StepRegistry, type Workflow } from '../engine'
+import { Execution, JudgeflowError, prepareInput, serializeError, validatedWorkflow, type Providers, type RunOptions, type RunResult, type StepRegistry, type Workflow } from '../engine'
 import type { Db } from './client'
 import { GroupCommit } from './group-commit'
 import { journalFor, storeEvent } from './run-recorder'
+import { endEvent, ownerIsAlive, reportWriteFailure, withDeadline, type RunFinished } from './run-support'
+import { ValidatedWorkflows } from './validated-workflows'
 import { createRun, finishRun, listUnfinishedRuns, markRunStarted, type RunEventRow, type RunRow } from './repositories/runs'
 
 export interface RunServiceDeps {
@@ -32,9 +34,9 @@ interface Prepared {
 }
 
 type Listener = (event: RunEventRow) => void
-type RunFinished = Extract<RunEvent, { type: 'run.finished' }>
 
-const VALIDATED_CACHE_SIZE = 200
+/** How long a workflow's deletion waits for its cancelled runs to stop. */
+export const STOP_WAIT_MS = 10_000
 
 /**
  * Runs workflows durably: every event and step is committed before the executor moves on
@@ -43,16 +45,18 @@ const VALIDATED_CACHE_SIZE = 200
  */
 export class RunService {
   readonly owner: string
-  private readonly active = new Map<string, { controller: AbortController, done: Promise<RunResult | undefined> }>()
+  private readonly active = new Map<string, { workflowId: string | null, controller: AbortController, done: Promise<RunResult | undefined> }>()
   private readonly queue: Prepared[] = []
+  /** Starts under way (checked, not yet queued), so a workflow's deletion can wait for them. */
+  private readonly starts = new Set<{ workflowId: string | null, settled: Promise<unknown> }>()
+  /** Workflows being deleted (with how many deletions wait on each): no run of them starts. */
+  private readonly closing = new Map<string, number>()
   private readonly listeners = new Map<string, Set<Listener>>()
-  /** Workflow versions never change, so each is validated once. */
-  private readonly validated = new Map<string, Workflow>()
+  private readonly validated: ValidatedWorkflows
   private readonly writes: GroupCommit
   private readonly limit: number
   /** Runs waiting for a slot at most; beyond, a start is refused (HTTP 429) instead of piling up. */
   private readonly maxQueued: number
-  private starting = 0
   private closed = false
 
   constructor(private readonly deps: RunServiceDeps) {
@@ -60,26 +64,32 @@ export class RunService {
     this.limit = deps.maxConcurrentRuns ?? 16
     this.maxQueued = deps.maxQueuedRuns ?? (Number(process.env.JUDGEFLOW_MAX_QUEUED_RUNS) || 1000)
     this.writes = new GroupCommit(deps.db)
+    this.validated = new ValidatedWorkflows(deps.registry)
   }
 
   /** Checks the definition, input and keys (throwing a user error), stores the run and schedules it. */
   async start(request: StartRun): Promise<RunRow> {
-    const waiting = this.queue.length + this.starting
+    const waiting = this.queue.length + this.starts.size
     if (waiting >= this.maxQueued) {
       throw new JudgeflowError('TOO_MANY_RUNS', `${waiting} runs are already waiting for one of the ${this.limit} run slots (JUDGEFLOW_MAX_QUEUED_RUNS); try again when some have finished.`)
     }
+    if (request.workflowId && this.closing.has(request.workflowId)) {
+      throw new JudgeflowError('CONFLICT', `workflow "${request.workflowId}" is being deleted: no new run of it can start.`)
+    }
+    const queued = this.prepare(request).then((prepared) => {
+      this.queue.push(prepared)
+      this.pump()
+      return prepared.run
+    })
     // Counted from here, so starts arriving together cannot all pass the check before any is queued.
-    this.starting++
-    let prepared: Prepared
+    const start = { workflowId: request.workflowId ?? null, settled: queued.catch(() => undefined) }
+    this.starts.add(start)
     try {
-      prepared = await this.prepare(request)
+      return await queued
     }
     finally {
-      this.starting--
+      this.starts.delete(start)
     }
-    this.queue.push(prepared)
-    this.pump()
-    return prepared.run
   }
 
   /** Runs a stored run to its end in this process (the CLI's path). */
@@ -90,16 +100,31 @@ export class RunService {
 
   /** Cancels a queued or running run; false when it is not active here. */
   cancel(runId: string): boolean {
-    const queued = this.queue.findIndex(item => item.run.id === runId)
-    if (queued >= 0) {
-      this.queue.splice(queued, 1)
-      this.finish(runId, endEvent('cancelled', { code: 'CANCELLED', category: 'user', message: 'the run was cancelled before it started' })).catch(reportWriteFailure)
-      return true
+    return this.stop(runId) !== undefined
+  }
+
+  /**
+   * Ends every queued or running run of a workflow, then calls `remove` (which deletes the
+   * workflow with its runs) in the same turn, so no run of it writes after its rows are gone.
+   * No run of the workflow starts meanwhile; starts under way are waited for, then cancelled
+   * with the rest. Every subscriber gets each run's `run.finished`. Runs still going after
+   * `waitMs` are returned and `remove` is not called.
+   */
+  async deleteWorkflowWith<T>(workflowId: string, remove: () => T, waitMs = STOP_WAIT_MS): Promise<{ removed: T } | { stillRunning: string[] }> {
+    this.closing.set(workflowId, (this.closing.get(workflowId) ?? 0) + 1)
+    try {
+      await Promise.all([...this.starts].filter(s => s.workflowId === workflowId).map(s => s.settled))
+      const ids = [...this.queue.map(item => item.run), ...[...this.active].map(([id, a]) => ({ id, workflowId: a.workflowId }))]
+        .filter(run => run.workflowId === workflowId).map(run => run.id)
+      await withDeadline(Promise.all(ids.map(id => this.stop(id))), waitMs)
+      const stillRunning = ids.filter(id => this.active.has(id))
+      return stillRunning.length ? { stillRunning } : { removed: remove() }
     }
-    const active = this.active.get(runId)
-    if (!active) return false
-    active.controller.abort()
-    return true
+    finally {
+      const waiting = this.closing.get(workflowId)! - 1
+      if (waiting) this.closing.set(workflowId, waiting)
+      else this.closing.delete(workflowId)
+    }
   }
 
   subscribe(runId: string, listener: Listener): () => void {
@@ -151,34 +176,17 @@ export class RunService {
    */
   async drain(graceMs = Number(process.env.JUDGEFLOW_SHUTDOWN_GRACE_MS ?? 10_000)): Promise<void> {
     this.closed = true
-    let timer: NodeJS.Timeout | undefined
-    await Promise.race([
-      Promise.all([...this.active.values()].map(a => a.done)),
-      new Promise((resolve) => { timer = setTimeout(resolve, graceMs) }),
-    ])
-    clearTimeout(timer)
+    await withDeadline(Promise.all([...this.active.values()].map(a => a.done)), graceMs)
   }
 
   private async prepare(request: StartRun): Promise<Prepared> {
-    const workflow = this.validate(request)
+    const workflow = this.validated.get(request)
     const input = prepareInput(workflow, { ...this.deps, input: request.input })
     const run = await this.writes.write(() => createRun(this.deps.db, {
       workflowId: request.workflowId, workflowVersion: request.workflowVersion, definition: request.definition,
       input, options: request.options ?? {}, status: 'queued', owner: this.owner,
     }))
     return { run, workflow, input }
-  }
-
-  private validate(request: StartRun): Workflow {
-    if (!request.workflowId || !request.workflowVersion) return validatedWorkflow(request.definition, this.deps.registry)
-    const key = `${request.workflowId}@${request.workflowVersion}`
-    let workflow = this.validated.get(key)
-    if (!workflow) {
-      workflow = validatedWorkflow(request.definition, this.deps.registry)
-      if (this.validated.size >= VALIDATED_CACHE_SIZE) this.validated.delete(this.validated.keys().next().value!)
-      this.validated.set(key, workflow)
-    }
-    return workflow
   }
 
   private pump() {
@@ -191,8 +199,21 @@ export class RunService {
       this.active.delete(prepared.run.id)
       this.pump()
     })
-    this.active.set(prepared.run.id, { controller, done })
+    this.active.set(prepared.run.id, { workflowId: prepared.run.workflowId, controller, done })
     return done
+  }
+
+  /** Cancels a queued or running run; resolves once its end is committed; undefined when it is not active here. */
+  private stop(runId: string): Promise<unknown> | undefined {
+    const queued = this.queue.findIndex(item => item.run.id === runId)
+    if (queued >= 0) {
+      this.queue.splice(queued, 1)
+      return this.finish(runId, endEvent('cancelled', { code: 'CANCELLED', category: 'user', message: 'the run was cancelled before it started' })).catch(reportWriteFailure)
+    }
+    const active = this.active.get(runId)
+    if (!active) return undefined
+    active.controller.abort()
+    return active.done
   }
 
   private async execute({ run, workflow, input }: Prepared, resumed: boolean, signal: AbortSignal): Promise<RunResult | undefined> {
@@ -229,26 +250,5 @@ export class RunService {
 
   private publish(event: RunEventRow) {
     for (const listener of this.listeners.get(event.runId) ?? []) listener(event)
-  }
-}
-
-/** A write that failed outside any caller's await: logged, never an unhandled rejection. */
-function reportWriteFailure(error: unknown): void {
-  console.error(`judgeflow: a database write failed: ${(error as Error).message}`)
-}
-
-function endEvent(status: RunResult['status'], error: RunResult['error']): RunFinished {
-  return { type: 'run.finished', at: Date.now(), result: { status, verdict: null, output: null, error, steps: {}, duration_ms: 0 } }
-}
-
-function ownerIsAlive(owner: string): boolean {
-  const [host, pid] = owner.split(':')
-  if (host !== hostname()) return true
-  try {
-    process.kill(Number(pid), 0)
-    return true
-  }
-  catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
