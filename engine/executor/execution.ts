@@ -5,6 +5,7 @@ import type { StepDefinition, StepOutcome } from '../steps/types'
 import type { StepRegistry } from '../steps/registry'
 import type { Providers } from '../providers/types'
 import { buildGraph, downstreamOf, type Graph } from '../graph/topology'
+import { jsonShapeProblem, MAX_VALUE_DEPTH } from '../text/safe-json'
 import { renderValue, type ReferenceScope } from './references'
 import { pinnedOutcome } from './pinned'
 import { summarizeRun } from './summary'
@@ -157,7 +158,8 @@ export class Execution {
       duration_ms: Math.round((performance.now() - t0) * 1000) / 1000, ...fields,
     })
     try {
-      input = renderValue(node.config, this.scope(attempt))
+      // Checked before it is kept or walked: references can nest deep values in one another.
+      input = checkDepth(node.id, 'config', renderValue(node.config, this.scope(attempt)))
       checkTextLength(node.id, input)
       const replayed = this.replayed(node.id, attempt, input)
       if (replayed && (replayed.status === 'succeeded' || replayed.status === 'failed')) return await this.complete(state, replayed, true)
@@ -170,6 +172,7 @@ export class Execution {
       const outcome = node.pinned
         ? pinnedOutcome(node, definition, state.runs)
         : await this.runStep(state, config.data, attempt)
+      checkDepth(node.id, 'output', outcome.output)
       await this.complete(state, finish({
         status: 'succeeded', output: outcome.output, branch: outcome.branch, usage: outcome.usage,
         cached: outcome.cached, rerun: outcome.rerun, pinned: node.pinned ? true : undefined,
@@ -375,6 +378,15 @@ function abortReason(signal: AbortSignal): unknown {
   const error = new Error(reason instanceof Error ? reason.message : 'the operation was aborted')
   error.name = 'AbortError'
   return error
+}
+
+/** A value nested deeper than MAX_VALUE_DEPTH fails the step, naming where; the value itself is not kept. */
+function checkDepth(nodeId: string, what: 'config' | 'output', value: unknown): unknown {
+  const problem = jsonShapeProblem(value, MAX_VALUE_DEPTH, { anyKey: true })
+  if (!problem) return value
+  const at = problem.path ? `${what}.${problem.path}` : what
+  const [when, advice] = what === 'config' ? [' after rendering references', 'flatten the values its references bring in'] : ['', 'too deep to keep']
+  throw new JudgeflowError('INVALID_INPUT', `node "${nodeId}": its ${what} nests objects and arrays more than ${MAX_VALUE_DEPTH} levels deep${when} (at ${at}): ${advice}`)
 }
 
 /** A step's rendered text fields at most this long (characters); JUDGEFLOW_MAX_STEP_TEXT changes it. */

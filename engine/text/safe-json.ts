@@ -11,6 +11,12 @@ import { formatPath } from '../graph/validate'
 export const DEFAULT_MAX_JSON_DEPTH = 64
 /** The highest JUDGEFLOW_MAX_JSON_DEPTH honoured: the deepest value the engine is tested with. */
 export const MAX_JSON_DEPTH_CEILING = 1000
+/**
+ * Values a run works with (a step's rendered config, its output) nest at most this many levels:
+ * references can place one deep value inside another, and the stores and views behind a run
+ * are tested up to here.
+ */
+export const MAX_VALUE_DEPTH = 2 * MAX_JSON_DEPTH_CEILING
 const FORBIDDEN_KEY = '__proto__'
 const MAX_PATH_TEXT = 200
 
@@ -36,10 +42,10 @@ interface Frame {
 
 /**
  * The first place where `value` nests objects and arrays more than `maxDepth` levels (the value
- * itself is level 1), or has an own `__proto__` key; null when there is none. Iterative, so any
- * depth is safe to check.
+ * itself is level 1), or has an own `__proto__` key (unless `anyKey`); null when there is none.
+ * Iterative, so any depth is safe to check.
  */
-export function jsonShapeProblem(value: unknown, maxDepth: number): JsonShapeProblem | null {
+export function jsonShapeProblem(value: unknown, maxDepth: number, options: { anyKey?: boolean } = {}): JsonShapeProblem | null {
   const stack: Frame[] = [{ value, depth: 1, parent: null, key: null }]
   while (stack.length) {
     const frame = stack.pop()!
@@ -52,7 +58,7 @@ export function jsonShapeProblem(value: unknown, maxDepth: number): JsonShapePro
     const keys = Object.keys(frame.value)
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i]!
-      if (key === FORBIDDEN_KEY) return { kind: 'forbidden_key', path: pathOf(frame) }
+      if (key === FORBIDDEN_KEY && !options.anyKey) return { kind: 'forbidden_key', path: pathOf(frame) }
       stack.push({ value: (frame.value as Record<string, unknown>)[key], depth: frame.depth + 1, parent: frame, key })
     }
   }

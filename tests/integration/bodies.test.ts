@@ -37,6 +37,24 @@ describe('request bodies nested too deep', () => {
   })
 })
 
+describe('values a run builds', () => {
+  it('a step whose references nest values past 2000 levels fails with the reason; the run is stored and presented', async () => {
+    // Each output nests the one before it 55 levels deeper: every body is within the limit, o36's rendered config is not.
+    const nodes = Array.from({ length: 120 }, (_, i) => `{"id":"o${i}","type":"output","config":{"value":${nested(55, i ? `"{{steps.o${i - 1}.value}}"` : '"x"')}}}`)
+    const edges = Array.from({ length: 119 }, (_, i) => `{"from":"o${i}","to":"o${i + 1}"}`)
+    const created = await post('/api/workflows', `{"name":"chain","nodes":[${nodes.join(',')}],"edges":[${edges.join(',')}]}`)
+    expect([created.status, created.body.problems]).toEqual([201, []])
+    const { body: started } = await server.api(`/api/workflows/${created.body.id}/runs`, { body: {} })
+    const events = await readSse(`${server.url}/api/runs/${started.id}/events`)
+    expect(events.at(-1)).toMatchObject({ event: 'run.finished', data: { result: { status: 'failed' } } })
+    const run = await server.api(`/api/runs/${started.id}`)
+    expect(run.status).toBe(200)
+    expect(run.body.error.message).toMatch(/^node "o36": its config nests objects and arrays more than 2000 levels deep after rendering references \(at config\.value\.a\.a/)
+    expect(run.body.steps.o35.status).toBe('succeeded')
+    expect(server.output()).not.toMatch(/RangeError|call stack/)
+  })
+})
+
 describe('keys in request bodies', () => {
   it('refuses __proto__ anywhere, saying so and where', async () => {
     const { body: wf } = await server.api('/api/workflows', { body: { name: 'w', nodes: [{ id: 'in', type: 'input' }], edges: [] } })
