@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { JudgeflowError } from '../engine'
+import { maxJsonDepthFrom, parseJsonChecked } from '../engine/text/safe-json'
 
 /** Reads and parses a JSON file, with one sentence naming the file when it cannot. */
 export function readJsonFile(path: string, what: string): unknown {
@@ -14,13 +15,9 @@ export function readJsonFile(path: string, what: string): unknown {
   return parseJson(text, `the ${what} file "${path}"`)
 }
 
+/** JSON text, refused with a sentence naming `where` when it is not JSON, too deep, or has a `__proto__` key. */
 export function parseJson(text: string, where: string): unknown {
-  try {
-    return JSON.parse(text)
-  }
-  catch (error) {
-    throw new JudgeflowError('INVALID_INPUT', `${capitalize(where)} is not valid JSON: ${(error as Error).message}.`)
-  }
+  return parseJsonChecked(text, { maxDepth: maxJsonDepthFrom(process.env), where: capitalize(where) })
 }
 
 function capitalize(text: string): string {

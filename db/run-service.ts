@@ -3,6 +3,7 @@ import type { Db } from './client'
 import { journalFor } from './run-recorder'
 import { DEFAULT_LEASE_MS, LeaseKeeper, newLeaseOwner } from './run-lease'
 import { claimOrphanedRuns, claimOrphanToInterrupt, DEFAULT_MAX_RESUMES } from './run-takeover'
+import { withDeadline } from './run-support'
 import { endEvent, reportWriteFailure, RunWriter } from './run-writer'
 import { ValidatedWorkflows } from './validated-workflows'
 import { releaseLeases } from './repositories/run-leases'
@@ -47,6 +48,9 @@ interface Prepared {
   input: Record<string, unknown>
 }
 
+/** How long a workflow's deletion waits for its cancelled runs to stop. */
+export const STOP_WAIT_MS = 10_000
+
 /**
  * Runs workflows durably: every event and step is committed before the executor moves on
  * (writes of concurrent runs share transactions), runs beyond the concurrency limit wait in
@@ -56,14 +60,17 @@ interface Prepared {
  */
 export class RunService {
   readonly owner: string
-  private readonly active = new Map<string, { controller: AbortController, done: Promise<RunResult | undefined> }>()
+  private readonly active = new Map<string, { workflowId: string | null, controller: AbortController, done: Promise<RunResult | undefined> }>()
   private readonly queue: Prepared[] = []
+  /** Starts under way (checked, not yet queued), so a workflow's deletion can wait for them. */
+  private readonly starts = new Set<{ workflowId: string | null, settled: Promise<unknown> }>()
+  /** Workflows being deleted (with how many deletions wait on each): no run of them starts. */
+  private readonly closing = new Map<string, number>()
   private readonly validated: ValidatedWorkflows
   private readonly writes: RunWriter
   private readonly limit: number
   /** Runs waiting for a slot at most; beyond, a start is refused (HTTP 429) instead of piling up. */
   private readonly maxQueued: number
-  private starting = 0
   private closed = false
   private readonly leases: LeaseKeeper
   private readonly now: () => number
@@ -86,23 +93,28 @@ export class RunService {
 
   /** Checks the definition, input and keys (throwing a user error), stores the run and schedules it. */
   async start(request: StartRun): Promise<RunRow> {
-    const waiting = this.queue.length + this.starting
+    const waiting = this.queue.length + this.starts.size
     if (waiting >= this.maxQueued) {
       throw new JudgeflowError('TOO_MANY_RUNS', `${waiting} runs are already waiting for one of the ${this.limit} run slots (JUDGEFLOW_MAX_QUEUED_RUNS); try again when some have finished.`)
     }
+    if (request.workflowId && this.closing.has(request.workflowId)) {
+      throw new JudgeflowError('CONFLICT', `workflow "${request.workflowId}" is being deleted: no new run of it can start.`)
+    }
+    const queued = this.prepare(request).then((prepared) => {
+      this.queue.push(prepared)
+      this.pump()
+      this.leases.keepBeating(true)
+      return prepared.run
+    })
     // Counted from here, so starts arriving together cannot all pass the check before any is queued.
-    this.starting++
-    let prepared: Prepared
+    const start = { workflowId: request.workflowId ?? null, settled: queued.catch(() => undefined) }
+    this.starts.add(start)
     try {
-      prepared = await this.prepare(request)
+      return await queued
     }
     finally {
-      this.starting--
+      this.starts.delete(start)
     }
-    this.queue.push(prepared)
-    this.pump()
-    this.leases.keepBeating(true)
-    return prepared.run
   }
 
   /** Runs a stored run to its end in this process (the CLI's path). */
@@ -114,16 +126,44 @@ export class RunService {
 
   /** Cancels a queued or running run; false when it is not active here. */
   cancel(runId: string): boolean {
+    return this.stop(runId) !== undefined
+  }
+
+  /**
+   * Ends every queued or running run of a workflow, then calls `remove` (which deletes the
+   * workflow with its runs) in the same turn, so no run of it writes after its rows are gone.
+   * No run of the workflow starts meanwhile; starts under way are waited for, then cancelled
+   * with the rest. Every subscriber gets each run's `run.finished`. Runs still going after
+   * `waitMs` are returned and `remove` is not called.
+   */
+  async deleteWorkflowWith<T>(workflowId: string, remove: () => T, waitMs = STOP_WAIT_MS): Promise<{ removed: T } | { stillRunning: string[] }> {
+    this.closing.set(workflowId, (this.closing.get(workflowId) ?? 0) + 1)
+    try {
+      await Promise.all([...this.starts].filter(s => s.workflowId === workflowId).map(s => s.settled))
+      const ids = [...this.queue.map(item => item.run), ...[...this.active].map(([id, a]) => ({ id, workflowId: a.workflowId }))]
+        .filter(run => run.workflowId === workflowId).map(run => run.id)
+      await withDeadline(Promise.all(ids.map(id => this.stop(id))), waitMs)
+      const stillRunning = ids.filter(id => this.active.has(id))
+      return stillRunning.length ? { stillRunning } : { removed: remove() }
+    }
+    finally {
+      const waiting = this.closing.get(workflowId)! - 1
+      if (waiting) this.closing.set(workflowId, waiting)
+      else this.closing.delete(workflowId)
+    }
+  }
+
+  /** Stops a queued or running run of this process; what to wait for, or undefined when it is not here. */
+  private stop(runId: string): Promise<unknown> | undefined {
     const queued = this.queue.findIndex(item => item.run.id === runId)
     if (queued >= 0) {
       this.queue.splice(queued, 1)
-      this.writes.finish(runId, endEvent('cancelled', { code: 'CANCELLED', category: 'user', message: 'the run was cancelled before it started' })).catch(reportWriteFailure)
-      return true
+      return this.writes.finish(runId, endEvent('cancelled', { code: 'CANCELLED', category: 'user', message: 'the run was cancelled before it started' })).catch(reportWriteFailure)
     }
     const active = this.active.get(runId)
-    if (!active) return false
+    if (!active) return undefined
     active.controller.abort()
-    return true
+    return active.done
   }
 
   /**
@@ -241,7 +281,7 @@ export class RunService {
       this.pump()
       if (!this.active.size && !this.queue.length && !this.watching) this.leases.keepBeating(false)
     })
-    this.active.set(prepared.run.id, { controller, done })
+    this.active.set(prepared.run.id, { workflowId: prepared.run.workflowId, controller, done })
     return done
   }
 

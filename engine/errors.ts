@@ -19,6 +19,7 @@ export type ErrorCode
     | 'EVALUATION_TIME_LIMIT'
     | 'NOT_CANCELLABLE'
     | 'RESUME_LIMIT'
+    | 'CONFLICT'
     | 'INTERNAL'
 
 export interface SerializedError {

@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml'
 import { createProviders, defaultRegistry, formatPath, JudgeflowError, MemoryResponseCache } from '../../engine'
 import { experimentReport, experimentSchema, reportToMarkdown } from '../../engine/experiments'
 import { runRoundInMemory } from '../../engine/experiments/round'
+import { assertJsonShape, maxJsonDepthFrom } from '../../engine/text/safe-json'
 import { parseJson, readJsonFile, type Io } from '../io'
 
 const USAGE = 'judgeflow experiment report <judgments.json> [--markdown] | judgeflow experiment run <experiment.json|.yaml> [--markdown] [--judgments <out.json>]'
@@ -60,7 +61,8 @@ function readText(path: string, what: string): string {
 function parseExperiment(text: string, path: string) {
   let raw: unknown
   try {
-    raw = /\.ya?ml$/i.test(path) ? parseYaml(text) : parseJson(text, `the experiment file "${path}"`)
+    if (!/\.ya?ml$/i.test(path)) raw = parseJson(text, `the experiment file "${path}"`)
+    else assertJsonShape(raw = parseYaml(text), { maxDepth: maxJsonDepthFrom(process.env), where: `The experiment file "${path}"` })
   }
   catch (error) {
     if (error instanceof JudgeflowError) throw error

@@ -1,6 +1,7 @@
 import { open, realpath } from 'node:fs/promises'
 import { extname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { JudgeflowError } from '../errors'
+import { assertJsonShape, DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
 import { parseMetricSuiteToml } from './metric-suite-toml'
 
 /** A config file is small; anything larger is refused before it is read. */
@@ -78,5 +79,6 @@ function parseConfigText(text: string, path: string, toml: boolean): Record<stri
     throw refuse(`The config file "${path}" is not valid JSON.`)
   }
   if (!config || typeof config !== 'object' || Array.isArray(config)) throw refuse(`The config file "${path}" must hold a JSON object.`)
+  assertJsonShape(config, { maxDepth: DEFAULT_MAX_JSON_DEPTH, where: `The config file "${path}"` })
   return config as Record<string, unknown>
 }

@@ -1,6 +1,7 @@
 /** The metric suite in TOML, both ways. Browser-safe: the editor imports and exports suites with it. */
 import { parse, stringify } from 'smol-toml'
 import { JudgeflowError } from '../errors'
+import { assertJsonShape, DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
 
 /**
  * The metric suite's TOML (agent-output-evaluator-spec): `[llm_default]` and `[[metrics]]`
@@ -17,6 +18,7 @@ export function parseMetricSuiteToml(text: string, source = 'the TOML config'): 
   catch (error) {
     throw new JudgeflowError('INVALID_CONFIG', `${source} is not valid TOML: ${(error as Error).message.split('\n')[0]}`)
   }
+  assertJsonShape(data, { maxDepth: DEFAULT_MAX_JSON_DEPTH, where: capitalize(source) })
   const { metrics, metric, ...rest } = data
   if (metrics !== undefined && metric !== undefined) throw new JudgeflowError('INVALID_CONFIG', `${source} has both [[metrics]] and [[metric]]: use one`)
   return {
@@ -43,3 +45,5 @@ export function metricSuiteToToml(config: Record<string, unknown>): string {
 }
 
 const dropUndefined = (value: Record<string, unknown>) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== ''))
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)

@@ -8,6 +8,7 @@ import { buildGraph, downstreamOf, type Graph } from '../graph/topology'
 import { configWithGraphDefaults } from '../graph/graph-defaults'
 import type { ReferenceScope } from './references'
 import { jsonSize, renderWithinLimits, storageLimitsFromEnv, type StorageLimits } from './size-limits'
+import { jsonShapeProblem, MAX_VALUE_DEPTH } from '../text/safe-json'
 import { pinnedOutcome } from './pinned'
 import { summarizeRun } from './summary'
 import type { Journal, RunEvent, RunResult, StepRecord } from './types'
@@ -170,6 +171,8 @@ export class Execution {
     try {
       // Nothing oversized is kept: the input becomes the step's record only once it is within limits.
       const rendered = renderWithinLimits(node.id, state.config, this.scope(attempt), this.limits)
+      // Checked before it is kept or walked: references can nest deep values in one another.
+      checkDepth(node.id, 'config', rendered.value)
       this.countStored(node.id, rendered.size)
       input = rendered.value
       const replayed = this.replayed(node.id, attempt, input)
@@ -183,6 +186,7 @@ export class Execution {
       const outcome = node.pinned
         ? pinnedOutcome(node, definition, state.runs)
         : await this.runStep(state, config.data, attempt)
+      checkDepth(node.id, 'output', outcome.output)
       await this.complete(state, finish({
         status: 'succeeded', output: outcome.output, branch: outcome.branch, usage: outcome.usage,
         cached: outcome.cached, rerun: outcome.rerun, pinned: node.pinned ? true : undefined,
@@ -412,4 +416,13 @@ function abortReason(signal: AbortSignal): unknown {
   const error = new Error(reason instanceof Error ? reason.message : 'the operation was aborted')
   error.name = 'AbortError'
   return error
+}
+
+/** A value nested deeper than MAX_VALUE_DEPTH fails the step, naming where; the value itself is not kept. */
+function checkDepth(nodeId: string, what: 'config' | 'output', value: unknown): unknown {
+  const problem = jsonShapeProblem(value, MAX_VALUE_DEPTH, { anyKey: true })
+  if (!problem) return value
+  const at = problem.path ? `${what}.${problem.path}` : what
+  const [when, advice] = what === 'config' ? [' after rendering references', 'flatten the values its references bring in'] : ['', 'too deep to keep']
+  throw new JudgeflowError('INVALID_INPUT', `node "${nodeId}": its ${what} nests objects and arrays more than ${MAX_VALUE_DEPTH} levels deep${when} (at ${at}): ${advice}`)
 }

@@ -72,7 +72,7 @@ export function parseJudgmentsFile(raw: unknown, source = 'the judgments'): Judg
 export function experimentReport(raw: unknown) {
   const file = parseJudgmentsFile(raw)
   const variantIds = [...new Set(file.judgments.map(j => j.variant))]
-  if (!variantIds.includes(file.current_best)) throw new Error(`current_best "${file.current_best}" has no judgments (variants judged: ${variantIds.join(', ')})`)
+  if (!variantIds.includes(file.current_best)) throw new JudgeflowError('INVALID_INPUT', `current_best "${file.current_best}" has no judgments (variants judged: ${variantIds.join(', ')}): the report compares every variant with it`)
   const summaries = Object.fromEntries(variantIds.map(id => [id, summarizeVariant(file.judgments.filter(j => j.variant === id), file.documents)]))
   const best = summaries[file.current_best]!
   const comparisons = variantIds.filter(id => id !== file.current_best).map(id => compareWithBest(id, summaries[id]!, best))

@@ -10,7 +10,7 @@ export const MARKS = { '○': 1, '△': 0.5, '×': 0 } as const
 export type Mark = keyof typeof MARKS
 const MARK_ALIASES: Record<string, Mark> = { '○': '○', 'o': '○', 'O': '○', 'detected': '○', '△': '△', 'partial': '△', '^': '△', '×': '×', 'x': '×', 'X': '×', 'missed': '×' }
 export const markSchema = z.string().transform((value, ctx) => {
-  const mark = MARK_ALIASES[value.trim()]
+  const mark = Object.hasOwn(MARK_ALIASES, value.trim()) ? MARK_ALIASES[value.trim()] : undefined
   if (!mark) ctx.addIssue({ code: 'custom', message: `"${value}" is not a mark: use ○ (or o, detected), △ (or partial) or × (or x, missed)` })
   return mark ?? '×'
 })
@@ -18,7 +18,8 @@ export const markSchema = z.string().transform((value, ctx) => {
 export const severities = ['critical', 'major', 'minor'] as const
 
 export const problemSchema = z.object({
-  id: z.string().min(1, 'is required'),
+  /** Also a key of each judgment's marks, so `__proto__` (never accepted as a key) is refused. */
+  id: z.string().min(1, 'is required').refine(id => id !== '__proto__', 'is a reserved name'),
   category: z.string().min(1, 'is required'),
   severity: z.enum(severities).optional(),
   /** What a finding must say to count as ○ (all of it). */

@@ -2,7 +2,8 @@
  * The variant-scoring rubric's statistics, exactly as the seed writes them. Pure functions; every
  * one is pinned by tests with hand-computed numbers.
  */
-import { MARKS, type Judgment, type Problem, type TestDocument } from './schema'
+import { JudgeflowError } from '../errors'
+import { MARKS, type Judgment, type Mark, type Problem, type TestDocument } from './schema'
 
 /** Bonuses counted per run at most (seed §2). */
 export const BONUS_CAP = 5
@@ -11,12 +12,17 @@ export const REGRESSION_DROP = 0.15
 const EPSILON = 1e-9
 const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** digits
 
+/** The judgment's mark of a problem of the answer key; × when it has none. */
+function markOf(judgment: Judgment, problemId: string): Mark {
+  return Object.hasOwn(judgment.problems, problemId) ? judgment.problems[problemId]!.mark : '×'
+}
+
 /** run_score = Σ detection + 0.5 × bonuses (at most 5) − 0.5 × penalties. */
 export function runScore(judgment: Judgment, problems: readonly Problem[]) {
   let detection = 0
   const counts = { '○': 0, '△': 0, '×': 0 }
   for (const problem of problems) {
-    const mark = judgment.problems[problem.id]?.mark ?? '×'
+    const mark = markOf(judgment, problem.id)
     counts[mark]++
     detection += MARKS[mark]
   }
@@ -54,7 +60,7 @@ export function categoryRates(judgments: readonly Judgment[], documents: readonl
     const document = documents.find(d => d.id === judgment.document)
     for (const problem of document?.problems ?? []) {
       const entry = sums.get(problem.category) ?? { score: 0, count: 0 }
-      entry.score += MARKS[judgment.problems[problem.id]?.mark ?? '×']
+      entry.score += MARKS[markOf(judgment, problem.id)]
       entry.count++
       sums.set(problem.category, entry)
     }
@@ -73,7 +79,10 @@ export function balanceOf(rates: Record<string, number>): number | null {
 /** Categories whose rate fell by at least 0.15 from the current best's. */
 export function regressionsOf(best: Record<string, number>, variant: Record<string, number>) {
   return Object.keys(best)
-    .map(category => ({ category, best_rate: best[category]!, variant_rate: variant[category] ?? 0, drop: round(best[category]! - (variant[category] ?? 0)) }))
+    .map((category) => {
+      const rate = Object.hasOwn(variant, category) ? variant[category]! : 0
+      return { category, best_rate: best[category]!, variant_rate: rate, drop: round(best[category]! - rate) }
+    })
     .filter(r => r.drop >= REGRESSION_DROP - EPSILON)
 }
 
@@ -81,7 +90,7 @@ export function regressionsOf(best: Record<string, number>, variant: Record<stri
 export function summarizeVariant(judgments: readonly Judgment[], documents: readonly TestDocument[]) {
   const runs = judgments.map((judgment) => {
     const document = documents.find(d => d.id === judgment.document)
-    if (!document) throw new Error(`judgment of variant "${judgment.variant}" run ${judgment.run}: document "${judgment.document}" is not among the documents (${documents.map(d => d.id).join(', ')})`)
+    if (!document) throw new JudgeflowError('INVALID_INPUT', `judgment of variant "${judgment.variant}" run ${judgment.run}: document "${judgment.document}" is not among the documents (${documents.map(d => d.id).join(', ')})`)
     return { document: judgment.document, run: judgment.run, ...runScore(judgment, document.problems) }
   })
   const scores = runs.map(r => r.score)

@@ -1,25 +1,44 @@
 import type { H3Event } from 'h3'
 import type { z } from 'zod'
 import { JudgeflowError, formatPath } from '../../engine'
+import { maxJsonDepthFrom, parseJsonChecked } from '../../engine/text/safe-json'
 
 export interface FieldProblem {
   path: string
   message: string
 }
 
-/** Reads and validates a JSON body; a bad body is a 400 naming each field. */
+/** Nesting levels a request body may have (JUDGEFLOW_MAX_JSON_DEPTH, 64). */
+const maxJsonDepth = maxJsonDepthFrom(process.env)
+
+/**
+ * Reads and validates a JSON body; a bad body is a 400 naming each field. The body is parsed here,
+ * not by h3, so that a body nested too deep or with a `__proto__` key is refused with its reason
+ * and path before any code walks it.
+ */
 export async function readBodyWith<T>(event: H3Event, schema: z.ZodType<T>): Promise<T> {
-  let body: unknown
-  try {
-    body = await readBody(event)
-  }
-  catch {
-    throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: 'The request body is not valid JSON.' })
-  }
-  const parsed = schema.safeParse(body ?? {})
+  const parsed = schema.safeParse(await readJsonBody(event))
   if (parsed.success) return parsed.data
-  const problems: FieldProblem[] = parsed.error.issues.map(issue => ({ path: formatPath(issue.path) || '(body)', message: issue.message }))
-  throw createError({
+  throw badRequest(parsed.error.issues.map(issue => ({ path: formatPath(issue.path) || '(body)', message: issue.message })))
+}
+
+/** The body as JSON (`{}` when there is none), checked for depth and `__proto__` keys. */
+export async function readJsonBody(event: H3Event): Promise<unknown> {
+  const text = await readRawBody(event, 'utf8')
+  if (!text) return {}
+  try {
+    return parseJsonChecked(text, { maxDepth: maxJsonDepth, where: 'The request body' }) ?? {}
+  }
+  catch (error) {
+    if (!(error instanceof JudgeflowError)) throw error
+    const path = (error.details as { path?: string } | undefined)?.path
+    throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: error.message, data: { code: error.code, problems: [{ path: path || '(body)', message: error.message }] } })
+  }
+}
+
+/** A 400 listing each bad field: `Invalid body: path: message; …`. */
+export function badRequest(problems: FieldProblem[]) {
+  return createError({
     statusCode: 400,
     statusMessage: 'Bad Request',
     message: `Invalid body: ${problems.map(p => `${p.path}: ${p.message}`).join('; ')}`,
@@ -53,7 +72,7 @@ export function asHttpError(error: unknown, event: H3Event): unknown {
     setResponseHeader(event, 'retry-after', QUEUE_RETRY_AFTER_S)
     return createError({ statusCode: 429, statusMessage: 'Too Many Requests', message: error.message, data: { code: error.code } })
   }
-  if (error instanceof JudgeflowError && error.code === 'NOT_CANCELLABLE') {
+  if (error instanceof JudgeflowError && (error.code === 'NOT_CANCELLABLE' || error.code === 'CONFLICT')) {
     return createError({ statusCode: 409, statusMessage: 'Conflict', message: error.message, data: { code: error.code } })
   }
   if (error instanceof JudgeflowError && error.category === 'user') {

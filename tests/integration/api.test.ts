@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { useAppWithFakeLLM, waitFor, type AppServer } from '../support/app-server'
+import { openSse, useAppWithFakeLLM, waitFor, type AppServer } from '../support/app-server'
 import { qualityGate } from '../support/workflows'
 
 const app = useAppWithFakeLLM({ beforeAll, afterAll })
@@ -36,6 +36,28 @@ describe('workflows API', () => {
 
     expect((await server.api(`/api/workflows/${id}`, { method: 'DELETE' })).status).toBe(204)
     expect((await server.api(`/api/workflows/${id}`)).status).toBe(404)
+  })
+
+  it('deletes a workflow whose run is going on: the run is cancelled, its stream ends with run.finished, its runs go with it', async () => {
+    fake.reset()
+    fake.onRequest(() => (fake.requests.length === 1 ? { text: 'quick' } : { text: 'late', delayMs: 20_000 }))
+    const { body: wf } = await server.api('/api/workflows', { body: { name: 'held', nodes: [{ id: 'ask', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'wait' } }] } })
+    const { body: done } = await server.api(`/api/workflows/${wf.id}/runs`, { body: {} })
+    expect((await finished(done.id)).status).toBe('succeeded')
+    const { body: run } = await server.api(`/api/workflows/${wf.id}/runs`, { body: {} })
+    await waitFor(() => fake.requests.length === 2, 5000, 'the held call')
+    const stream = await openSse(`${server.url}/api/runs/${run.id}/events`)
+    expect(stream.status).toBe(200)
+
+    expect((await server.api(`/api/workflows/${wf.id}`, { method: 'DELETE' })).status).toBe(204)
+    const events = await stream.events
+    expect(events.at(-1)).toMatchObject({ event: 'run.finished', data: { result: { status: 'cancelled' } } })
+    await waitFor(() => fake.requests[1]!.aborted, 5000, 'the held call to be aborted')
+    // The finished run and the cancelled one are deleted with their workflow, as before.
+    expect((await server.api(`/api/runs/${run.id}`)).status).toBe(404)
+    expect((await server.api(`/api/runs/${done.id}`)).status).toBe(404)
+    expect((await server.api(`/api/workflows/${wf.id}`)).status).toBe(404)
+    expect(server.output()).not.toMatch(/FOREIGN KEY|database write failed/i)
   })
 
   it('returns engine problems with node ids for a saved draft, and validates without saving', async () => {

@@ -70,6 +70,14 @@ describe('npx judgeflow', () => {
     expect([noKey.code, noKey.stderr]).toEqual([2, 'OPENAI_API_KEY is not set: node "ask" uses openai:gpt-4o-mini. Set it in the environment, or pin this step\'s output to run offline.'])
   })
 
+  it('refuses JSON with a __proto__ key or nested too deep, naming the file or option and where', async () => {
+    const proto = file('proto.json', '{"name":"x","nodes":[{"id":"a","type":"input","config":{"__proto__":{}}}]}')
+    const refused = await judgeflow(['validate', proto])
+    expect([refused.code, refused.stderr]).toEqual([2, `The workflow file "${proto}" is refused: "__proto__" is not allowed as a key (at nodes[0].config).`])
+    const deep = await judgeflow(['run', file('gate2.json', qualityGate(['x'], [true])), '--input-json', `{"question":${'['.repeat(5000)}${']'.repeat(5000)}}`])
+    expect([deep.code, deep.stderr]).toEqual([2, `--input-json nests objects and arrays more than 64 levels deep (at question${'[0]'.repeat(63)}): flatten it, or raise JUDGEFLOW_MAX_JSON_DEPTH (at most 1000).`])
+  })
+
   it('run: calls the provider and keeps the run with --db', async () => {
     fake.script({ text: 'real answer' })
     const db = tempDbPath()

@@ -131,6 +131,43 @@ describe('an experiment round, end to end', () => {
     expect(after.report).toBeNull()
   })
 
+  it('refuses corrections that do not match the round, naming what is wrong, and keeps the stored judgments', async () => {
+    const pinned = { ...reviewer, name: 'Pinned for corrections', nodes: reviewer.nodes.map(n => (n.id === 'review' ? { ...n, pinned: ['unlimited liability'] } : n)) }
+    const { body: workflow } = await server.api('/api/workflows', { method: 'POST', body: pinned })
+    const { body: experiment } = await server.api('/api/experiments', { method: 'POST', body: {
+      name: 'corrections', documents, target: { workflow_id: workflow.id, node: 'review' },
+      variants: [{ id: 'best' }, { id: 'other' }], current_best: 'best', runs_per_document: 1, judge_model: 'local:heuristic',
+    } })
+    await server.api(`/api/experiments/${experiment.id}/rounds`, { method: 'POST' })
+    const round = await waitFor(async () => {
+      const { body } = await server.api(`/api/experiments/${experiment.id}`)
+      return body.rounds[0]?.status === 'finished' && body.rounds[0]
+    }, 20_000, 'the round')
+    const stored = round.judgments as Array<{ variant: string, document: string, run: number, problems: Record<string, unknown> }>
+    expect(stored.map(j => `${j.variant}/${j.document}/${j.run}`)).toEqual(['best/contract/1', 'best/spec/1', 'other/contract/1', 'other/spec/1'])
+    const put = (judgments: unknown[]) => server.api(`/api/experiments/${experiment.id}/rounds/1/judgments`, { method: 'PUT', body: { judgments } })
+    const message = async (judgments: unknown[]) => {
+      const { status, body } = await put(judgments)
+      expect(status).toBe(400)
+      return body.message as string
+    }
+    const [best, bestSpec, other, otherSpec] = stored as [typeof stored[0], typeof stored[0], typeof stored[0], typeof stored[0]]
+
+    expect(await message([{ ...best, document: 'memo' }, bestSpec, other, otherSpec])).toContain('judgments[0].document: "memo" is not one of the experiment\'s documents (contract, spec)')
+    expect(await message([other, otherSpec])).toBe('Invalid body: judgments: 2 of round 1\'s 4 judgments are missing (variant "best", document "contract", run 1; variant "best", document "spec", run 1): send every judgment of the round, corrected or not; the report compares every variant with the current best "best", so its judgments are needed too')
+    expect(await message([{ ...best, run: 999999999, problems: {} }, bestSpec, other, otherSpec])).toContain('judgments[0].run: variant "best" has no run 999999999 of document "contract" in round 1 (runs: 1)')
+    expect(await message([{ ...best, variant: 'ghost' }, bestSpec, other, otherSpec])).toContain('judgments[0].variant: "ghost" was not judged in round 1 (variants: best, other)')
+    expect(await message([{ ...best, problems: { A1: '○', Z9: '○' } }, bestSpec, other, otherSpec])).toContain('judgments[0].problems.Z9: "Z9" is not a problem of document "contract" (A1, A2); judgments[0].problems: no mark for A2: every problem of document "contract" needs one')
+    expect(await message([best, best, bestSpec, other, otherSpec])).toContain('judgments[1]: variant "best", document "contract", run 1 is judged twice (also judgments[0])')
+
+    const { body: after } = await server.api(`/api/experiments/${experiment.id}`)
+    expect(after.rounds[0].judgments).toEqual(stored)
+    expect(after.rounds[0].report).toEqual(round.report)
+    const fixed = await put([{ ...best, problems: { A1: '△', A2: '×' }, bonuses: [], penalties: [] }, bestSpec, other, otherSpec])
+    expect(fixed.status).toBe(200)
+    expect(fixed.body.report.variants.best.runs[0]).toMatchObject({ document: 'contract', score: 0.5 })
+  })
+
   it('refuses an experiment whose current best is not a variant, and a target node that does not exist', async () => {
     const bad = await server.api('/api/experiments', { method: 'POST', body: { name: 'x', documents, target: { workflow_id: 'nope', node: 'n' }, variants: [{ id: 'a' }], current_best: 'b' } })
     expect(bad.status).toBe(400)

@@ -49,6 +49,17 @@ describe('hostile bodies to every route', () => {
         if (status >= 500) failures.push(`${method} ${path} answered ${status} to ${JSON.stringify(raw)}`)
       }
     }
+    // Valid bodies with one field nested far deeper than a recursive walk could follow, or with a __proto__ key.
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`
+    for (const [method, path, valid] of routes) {
+      for (const key of Object.keys(valid)) {
+        const fields = Object.entries(valid).map(([k, v]) => `${JSON.stringify(k)}:${k === key ? deep : JSON.stringify(v)}`)
+        for (const raw of [`{${fields.join(',')}}`, JSON.stringify(valid).replace(/^\{/, '{"__proto__":{"x":1},')]) {
+          const { status } = await server.api(path, { method, body: raw, headers: { 'content-type': 'application/json' } })
+          if (status >= 500) failures.push(`${method} ${path} answered ${status} to ${raw.slice(0, 60)}… (${key})`)
+        }
+      }
+    }
     // Ids and query strings that are not what a route expects.
     for (const path of ['/api/runs/%00', '/api/runs/x/events?after=-1', `/api/workflows/${id}/runs?limit=abc`, `/api/workflows/${id}/runs?before=-5`, '/api/workflows/..%2F..', `/api/experiments/${experiment.id}/rounds/abc/events`, '/api/experiments/nope']) {
       const { status } = await server.api(path)

@@ -83,8 +83,13 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false> | T
 
 /** Reads an SSE response into events until the stream ends. */
 export async function readSse(url: string, headers: Record<string, string> = {}, timeoutMs = 10_000) {
+  return (await openSse(url, headers, timeoutMs)).events
+}
+
+/** Connects to an SSE stream: resolves once it is open; `events` settles when the stream ends (or fails after `timeoutMs`). */
+export async function openSse(url: string, headers: Record<string, string> = {}, timeoutMs = 10_000) {
   const response = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) })
-  return parseSse(await response.text())
+  return { status: response.status, events: response.text().then(parseSse) }
 }
 
 /** The events of an SSE body: id, event name and JSON data each. */

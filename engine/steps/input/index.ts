@@ -18,8 +18,11 @@ export function applyInputFields(config: InputConfig, input: unknown, nodeId: st
   const out: Record<string, unknown> = { ...(input as Record<string, unknown> | undefined) }
   const problems: string[] = []
   for (const [name, field] of Object.entries(config.fields ?? {})) {
-    if (out[name] === undefined && field.default !== undefined) out[name] = field.default
-    const value = out[name]
+    // Own keys only: a field named like an Object method ("constructor") is an ordinary field.
+    if (!Object.hasOwn(out, name) || out[name] === undefined) {
+      if (field.default !== undefined) out[name] = field.default
+    }
+    const value = Object.hasOwn(out, name) ? out[name] : undefined
     if (value === undefined) {
       if (field.required) problems.push(`input "${name}" is required`)
       continue

@@ -1,9 +1,21 @@
-import { deleteWorkflow } from '../../../db'
+import { deleteWorkflow, getWorkflow, STOP_WAIT_MS } from '../../../db'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, routeId } from '../../utils/http'
 
-export default defineEventHandler((event) => {
-  if (!deleteWorkflow(useJudgeflow().handle.db, routeId(event))) notFound('workflow', routeId(event))
+/**
+ * Deletes the workflow with its versions and runs. Its queued and running runs are cancelled
+ * first (their event streams end with `run.finished`); a run that does not stop in time is a 409.
+ */
+export default defineEventHandler(async (event) => {
+  const { handle, runs } = useJudgeflow()
+  const id = routeId(event)
+  if (!getWorkflow(handle.db, id)) notFound('workflow', id)
+  const outcome = await runs.deleteWorkflowWith(id, () => deleteWorkflow(handle.db, id))
+  if ('stillRunning' in outcome) {
+    const named = outcome.stillRunning.map(r => `"${r}"`).join(', ')
+    throw createError({ statusCode: 409, statusMessage: 'Conflict', message: `${outcome.stillRunning.length > 1 ? 'Runs' : 'Run'} ${named} of this workflow did not stop within ${STOP_WAIT_MS / 1000} s of being cancelled; try the deletion again.` })
+  }
+  if (!outcome.removed) notFound('workflow', id)
   setResponseStatus(event, 204)
   return null
 })

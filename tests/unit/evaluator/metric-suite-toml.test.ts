@@ -24,4 +24,8 @@ describe('metric suite TOML, both ways', () => {
   it('names the problem in bad TOML', () => {
     expect(() => parseMetricSuiteToml('[[metrics]\nname = 1', 'suite.toml')).toThrow(/^suite\.toml is not valid TOML: /)
   })
+  it('refuses a __proto__ key and tables nested deeper than JSON bodies may be', () => {
+    expect(() => parseMetricSuiteToml('[[metrics]]\nname = "m"\n[metrics.__proto__]\nx = 1', 'suite.toml')).toThrow('Suite.toml is refused: "__proto__" is not allowed as a key (at metrics[0])')
+    expect(() => parseMetricSuiteToml(`[${Array(70).fill('t').join('.')}]\nx = 1`, 'suite.toml')).toThrow(/^Suite\.toml nests objects and arrays more than 64 levels deep \(at t\.t/)
+  })
 })

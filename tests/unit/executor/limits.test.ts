@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createProviders, defaultRegistry, MAX_REFERENCE_DEPTH, runWorkflow, validateWorkflow } from '../../../engine'
+import { z } from 'zod'
+import { builtinSteps, createProviders, defaultRegistry, defineStep, MAX_REFERENCE_DEPTH, runWorkflow, StepRegistry, validateWorkflow, type RunEvent } from '../../../engine'
+import { MAX_VALUE_DEPTH } from '../../../engine/text/safe-json'
 import { openDatabase, RunService } from '../../../db'
 
 const providers = createProviders({ env: {} })
@@ -21,6 +23,28 @@ describe('limits, each with a clear error', () => {
       if (previous === undefined) delete process.env.JUDGEFLOW_MAX_STEP_TEXT
       else process.env.JUDGEFLOW_MAX_STEP_TEXT = previous
     }
+  })
+
+  it('a value nested deeper than MAX_VALUE_DEPTH fails its step, naming the node and where, and is not kept', async () => {
+    const nest = (levels: number, leaf: unknown): unknown => JSON.parse(`${'{"a":'.repeat(levels)}${JSON.stringify(leaf)}${'}'.repeat(levels)}`)
+    // Each output nests the one before it 900 levels deeper: the third passes the limit once rendered.
+    const chain = {
+      name: 'chain',
+      nodes: [0, 1, 2].map(i => ({ id: `o${i}`, type: 'output', config: { value: nest(900, i ? `{{steps.o${i - 1}.value}}` : 'x') } })),
+      edges: [{ from: 'o0', to: 'o1' }, { from: 'o1', to: 'o2' }],
+    }
+    const events: RunEvent[] = []
+    const rendered = await runWorkflow(chain, { registry: defaultRegistry, providers, onEvent: (event) => { events.push(event) } })
+    const failedStep = (id: string) => events.flatMap(e => (e.type === 'step.failed' && e.step.node_id === id ? [e.step] : []))[0]
+    expect(rendered.status).toBe('failed')
+    expect(rendered.error?.message).toMatch(new RegExp(`^node "o2": its config nests objects and arrays more than ${MAX_VALUE_DEPTH} levels deep after rendering references \\(at config\\.value\\.a\\.a[.a]*…[.a]*\\): flatten the values its references bring in$`))
+    expect(rendered.steps.o1!.status).toBe('succeeded')
+    expect(failedStep('o2')!.input).toBeUndefined()
+
+    const deepStep = defineStep({ type: 'deep', label: 'Deep', description: 'Answers a deep value.', configSchema: z.object({}), run: async () => ({ output: nest(MAX_VALUE_DEPTH + 1, 1) }) })
+    const output = await runWorkflow({ name: 'deep', nodes: [{ id: 'd', type: 'deep' }] }, { registry: new StepRegistry([...builtinSteps, deepStep]), providers, onEvent: (event) => { events.push(event) } })
+    expect(output.error?.message).toMatch(/^node "d": its output nests objects and arrays more than 2000 levels deep \(at output\.a\.a.*\): too deep to keep$/)
+    expect(failedStep('d')!.output).toBeUndefined()
   })
 
   it('a reference deeper than the limit is a validation problem naming the node', () => {

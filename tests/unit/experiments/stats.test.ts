@@ -81,6 +81,21 @@ describe('a judgments file with mistakes', () => {
     expect(() => experimentReport(bad)).toThrow('the judgments have problems: current_best: ')
     expect(() => experimentReport(bad)).toThrow(/judgments\[2\]\.problems\.B2\.mark: "maybe" is not a mark/)
   })
+  it('is a user error, not a crash, when the current best has no judgments or a judgment names another document', () => {
+    const noBest = { ...example, judgments: example.judgments.filter((j: { variant: string }) => j.variant !== example.current_best) }
+    expect(() => experimentReport(noBest)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining(`current_best "${example.current_best}" has no judgments`) }))
+    const otherDocument = structuredClone(example)
+    otherDocument.judgments[0].document = 'memo'
+    expect(() => experimentReport(otherDocument)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('document "memo" is not among the documents') }))
+  })
+  it('takes the words of Object (constructor, __proto__) for neither a mark nor a problem id', () => {
+    expect(() => judgment({ p1: 'constructor' })).toThrow(/constructor.{0,2} is not a mark/)
+    expect(testDocumentSchema.safeParse({ id: 'd', problems: [{ id: '__proto__', category: 'main' }] }).error?.issues[0]).toMatchObject({ path: ['problems', 0, 'id'], message: 'is a reserved name' })
+    const constructorDoc = testDocumentSchema.parse({ id: 'd', problems: [{ id: 'constructor', category: 'constructor' }] })
+    expect(runScore(judgment({}), constructorDoc.problems)).toMatchObject({ score: 0, missed: 1 })
+    expect(categoryRates([judgment({ constructor: '○' })], [constructorDoc])).toEqual({ constructor: 1 })
+    expect(regressionsOf({ constructor: 1 }, {})).toEqual([{ category: 'constructor', best_rate: 1, variant_rate: 0, drop: 1 }])
+  })
 })
 
 describe('convergence', () => {

@@ -1,11 +1,14 @@
 import { z } from 'zod'
 import { getRound, listRounds, updateRound } from '../../../../../../db'
-import { judgmentSchema } from '../../../../../../engine/experiments'
+import { judgmentProblems, judgmentSchema, type Judgment } from '../../../../../../engine/experiments'
 import { useJudgeflow } from '../../../../../utils/context'
 import { experimentOf, historyOf, reportFor } from '../../../../../utils/experiments'
-import { notFound, readBodyWith, routeId } from '../../../../../utils/http'
+import { asHttpError, badRequest, notFound, readBodyWith, routeId } from '../../../../../utils/http'
 
-/** A person's corrections: the round's judgments replaced (each with its reason) and its report recomputed. */
+/**
+ * A person's corrections: the round's judgments replaced (each with its reason) and its report
+ * recomputed. Every judgment of the round is sent, and each must be one of its judged outputs.
+ */
 export default defineEventHandler(async (event) => {
   const { judgments } = await readBodyWith(event, z.object({ judgments: z.array(judgmentSchema).min(1) }))
   const { handle } = useJudgeflow()
@@ -13,8 +16,17 @@ export default defineEventHandler(async (event) => {
   const round = getRound(handle.db, routeId(event), Number(getRouterParam(event, 'number')))
   if (!round) notFound('round', String(getRouterParam(event, 'number')))
   if (round.status !== 'finished') throw createError({ statusCode: 409, message: `round ${round.number} is ${round.status}: judgments can be corrected once it has finished` })
+  const judged = [...round.runs, ...(round.judgments as Judgment[])]
+  const problems = judgmentProblems(judgments, { number: round.number, judged, currentBest: round.currentBest, documents: experiment.documents })
+  if (problems.length) throw badRequest(problems)
   const history = historyOf(listRounds(handle.db, round.experimentId).filter(r => r.number < round.number))
-  const report = reportFor(experiment, round.currentBest, judgments, history)
+  let report
+  try {
+    report = reportFor(experiment, round.currentBest, judgments, history)
+  }
+  catch (error) {
+    throw asHttpError(error)
+  }
   updateRound(handle.db, round.id, { judgments, report })
   return { number: round.number, judgments, report }
 })

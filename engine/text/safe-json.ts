@@ -1,0 +1,102 @@
+import { JudgeflowError } from '../errors'
+import { formatPath } from '../graph/validate'
+
+/**
+ * JSON from users (request bodies, files) is checked before anything else walks it: every
+ * recursive walk further on (validation, references, storing, presenting) stays far from the
+ * stack's end, and no object can carry a `__proto__` key into code that assigns keys one by one.
+ */
+
+/** Nesting levels a JSON value may have by default (JUDGEFLOW_MAX_JSON_DEPTH). */
+export const DEFAULT_MAX_JSON_DEPTH = 64
+/** The highest JUDGEFLOW_MAX_JSON_DEPTH honoured: the deepest value the engine is tested with. */
+export const MAX_JSON_DEPTH_CEILING = 1000
+/**
+ * Values a run works with (a step's rendered config, its output) nest at most this many levels:
+ * references can place one deep value inside another, and the stores and views behind a run
+ * are tested up to here.
+ */
+export const MAX_VALUE_DEPTH = 2 * MAX_JSON_DEPTH_CEILING
+const FORBIDDEN_KEY = '__proto__'
+const MAX_PATH_TEXT = 200
+
+/** The depth limit from the environment: DEFAULT_MAX_JSON_DEPTH unless set, at most MAX_JSON_DEPTH_CEILING. */
+export function maxJsonDepthFrom(env: Record<string, string | undefined>): number {
+  const value = Math.floor(Number(env.JUDGEFLOW_MAX_JSON_DEPTH))
+  if (!Number.isFinite(value) || value < 1) return DEFAULT_MAX_JSON_DEPTH
+  return Math.min(value, MAX_JSON_DEPTH_CEILING)
+}
+
+export interface JsonShapeProblem {
+  kind: 'too_deep' | 'forbidden_key'
+  /** Where, as a field path (`nodes[0].config`); empty for the value itself. */
+  path: string
+}
+
+interface Frame {
+  value: unknown
+  depth: number
+  parent: Frame | null
+  key: string | number | null
+}
+
+/**
+ * The first place where `value` nests objects and arrays more than `maxDepth` levels (the value
+ * itself is level 1), or has an own `__proto__` key (unless `anyKey`); null when there is none.
+ * Iterative, so any depth is safe to check.
+ */
+export function jsonShapeProblem(value: unknown, maxDepth: number, options: { anyKey?: boolean } = {}): JsonShapeProblem | null {
+  const stack: Frame[] = [{ value, depth: 1, parent: null, key: null }]
+  while (stack.length) {
+    const frame = stack.pop()!
+    if (frame.value === null || typeof frame.value !== 'object') continue
+    if (frame.depth > maxDepth) return { kind: 'too_deep', path: pathOf(frame) }
+    if (Array.isArray(frame.value)) {
+      for (let i = frame.value.length - 1; i >= 0; i--) stack.push({ value: frame.value[i], depth: frame.depth + 1, parent: frame, key: i })
+      continue
+    }
+    const keys = Object.keys(frame.value)
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i]!
+      if (key === FORBIDDEN_KEY && !options.anyKey) return { kind: 'forbidden_key', path: pathOf(frame) }
+      stack.push({ value: (frame.value as Record<string, unknown>)[key], depth: frame.depth + 1, parent: frame, key })
+    }
+  }
+  return null
+}
+
+/** Throws a user error naming `where` and the path when the value is too deep or has a `__proto__` key. */
+export function assertJsonShape(value: unknown, options: { maxDepth: number, where: string }): void {
+  const problem = jsonShapeProblem(value, options.maxDepth)
+  if (!problem) return
+  const at = problem.path || '(top level)'
+  const message = problem.kind === 'forbidden_key'
+    ? `${options.where} is refused: "__proto__" is not allowed as a key (at ${at}).`
+    : `${options.where} nests objects and arrays more than ${options.maxDepth} levels deep (at ${at}): flatten it, or raise JUDGEFLOW_MAX_JSON_DEPTH (at most ${MAX_JSON_DEPTH_CEILING}).`
+  throw new JudgeflowError('INVALID_INPUT', message, { details: { path: problem.path, limit: problem.kind === 'too_deep' ? options.maxDepth : undefined } })
+}
+
+/** JSON text parsed and checked with assertJsonShape; text that is not JSON is a user error naming `where`. */
+export function parseJsonChecked(text: string, options: { maxDepth: number, where: string }): unknown {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  }
+  catch (error) {
+    throw new JudgeflowError('INVALID_INPUT', `${options.where} is not valid JSON: ${syntaxReason(error)}.`)
+  }
+  assertJsonShape(value, options)
+  return value
+}
+
+/** The parser's reason without the excerpt of the text that V8 quotes in some messages. */
+function syntaxReason(error: unknown): string {
+  return (error as Error).message.replace(/, ".*" is not valid JSON$/s, '')
+}
+
+function pathOf(frame: Frame): string {
+  const keys: Array<string | number> = []
+  for (let f: Frame | null = frame; f?.parent; f = f.parent) keys.push(f.key!)
+  const path = formatPath(keys.reverse())
+  return path.length > MAX_PATH_TEXT ? `${path.slice(0, MAX_PATH_TEXT / 2)}…${path.slice(-MAX_PATH_TEXT / 2)}` : path
+}
