@@ -17,6 +17,12 @@ export interface VectorCacheOptions {
   simd?: boolean
 }
 
+/** Which entries a scan compares with: only those younger than `ttlMs`, only the newest `maxElements`. */
+export interface CacheWindow {
+  ttlMs?: number
+  maxElements?: number
+}
+
 export class VectorCache {
   readonly maxElements: number
   readonly dimensions: number
@@ -75,13 +81,15 @@ export class VectorCache {
   }
 
   /**
-   * The highest cosine similarity between the vector and a live entry; undefined when there is
-   * none. A zero vector (or entry) is similar to nothing: it counts as 0.
+   * The highest cosine similarity between the vector and a live entry (within `window` when given:
+   * a narrower view of the same entries); undefined when there is none. A zero vector (or entry)
+   * is similar to nothing: it counts as 0.
    */
-  maxSimilarity(vector: Float32Array): number | undefined {
+  maxSimilarity(vector: Float32Array, window: CacheWindow = {}): number | undefined {
     this.checkDimensions(vector, 'maxSimilarity')
     this.evictExpired()
-    if (!this.count) return undefined
+    const count = this.countWithin(window)
+    if (!count) return undefined
     const { dimensions, vectors, inverseNorms, query } = this
     let queryNorm = 0
     for (let i = 0; i < dimensions; i++) {
@@ -89,9 +97,9 @@ export class VectorCache {
       queryNorm += query[i]! * query[i]!
     }
     if (queryNorm === 0) return 0
-    // The live entries are one stretch of the ring, or two when it wraps past the end.
-    const start = this.oldestSlot()
-    const end = start + this.count
+    // The entries compared are one stretch of the ring, or two when it wraps past the end.
+    const start = this.slotBack(count)
+    const end = start + count
     const scan = this.simd?.scan ?? ((from: number, to: number) => scanSlots(vectors, inverseNorms, query, dimensions, from, to))
     let best = scan(start, Math.min(end, this.maxElements))
     if (end > this.maxElements) best = Math.max(best, scan(0, end - this.maxElements))
@@ -124,8 +132,22 @@ export class VectorCache {
   }
 
   private oldestSlot(): number {
-    const slot = this.head - this.count
+    return this.slotBack(this.count)
+  }
+
+  /** The slot `n` entries before the head: the oldest of the newest `n`. */
+  private slotBack(n: number): number {
+    const slot = this.head - n
     return slot < 0 ? slot + this.maxElements : slot
+  }
+
+  /** How many of the newest live entries fall within the window (entries are in time order). */
+  private countWithin({ ttlMs, maxElements }: CacheWindow): number {
+    let n = maxElements === undefined ? this.count : Math.min(this.count, maxElements)
+    if (ttlMs === undefined || ttlMs >= this.ttlMs) return n
+    const cutoff = this.now() - ttlMs
+    while (n > 0 && this.addedAt[this.slotBack(n)]! < cutoff) n--
+    return n
   }
 
   /** Entries are added in time order, so the expired ones are always the oldest few. */

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { defaultMetricRegistry, defaultTraceCache, loadMetricsFolder, loadScorersFolder, loadTraceCache, saveTraceCache } from '../../engine'
+import { defaultMetricRegistry, loadMetricsFolder, loadScorersFolder, loadTraceCache, saveTraceCache, sharedTraceCache, type VectorCache } from '../../engine'
 import { useJudgeflow } from '../utils/context'
 import { resumeRounds } from '../utils/experiments'
 import { loadTemplatesOnFirstStart } from '../utils/templates'
@@ -9,6 +9,15 @@ import { loadTemplatesOnFirstStart } from '../utils/templates'
  * load custom metrics and scorers, and pick up runs a previous process left unfinished.
  */
 export default defineNitroPlugin(async (nitroApp) => {
+  let traceCache: VectorCache
+  try {
+    // Built now, so a bad JUDGEFLOW_TRACE_CACHE_SIZE or _TTL_MS stops the start with its name.
+    traceCache = sharedTraceCache()
+  }
+  catch (error) {
+    console.error(`judgeflow: refusing to start: ${(error as Error).message}`)
+    process.exit(1)
+  }
   const { runs, handle } = useJudgeflow()
   const templates = loadTemplatesOnFirstStart(handle.db)
   if (templates) console.info(`judgeflow: loaded ${templates} template workflows`)
@@ -19,14 +28,14 @@ export default defineNitroPlugin(async (nitroApp) => {
   const scorers = await loadScorersFolder(scorersDir)
   if (scorers.length) console.info(`judgeflow: loaded custom scorers ${scorers.join(', ')} from ${scorersDir}`)
   const traceCacheFile = process.env.JUDGEFLOW_TRACE_CACHE_FILE
-  if (traceCacheFile) console.info(`judgeflow: ${loadTraceCache(defaultTraceCache, traceCacheFile)} trace vectors loaded from ${traceCacheFile}`)
+  if (traceCacheFile) console.info(`judgeflow: ${loadTraceCache(traceCache, traceCacheFile)} trace vectors loaded from ${traceCacheFile}`)
   const { resumed, interrupted } = runs.resumeUnfinished()
   if (resumed.length || interrupted.length) console.info(`judgeflow: resumed ${resumed.length} run(s), marked ${interrupted.length} interrupted`)
   const rounds = resumeRounds()
   if (rounds) console.info(`judgeflow: following ${rounds} unfinished experiment round(s)`)
   nitroApp.hooks.hook('close', async () => {
     await runs.drain()
-    if (traceCacheFile) saveTraceCache(defaultTraceCache, traceCacheFile)
+    if (traceCacheFile) saveTraceCache(traceCache, traceCacheFile)
     handle.close()
   })
 })
