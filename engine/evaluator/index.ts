@@ -15,7 +15,7 @@ import { evaluateScorers, resolveScorers } from './types/scorers'
 import { evaluateTrace } from './types/trace'
 import { defaultScorerRegistry, type ScorerRegistry } from '../scorers/registry'
 import { deterministicTypes } from '../schema/evaluator'
-import { defaultTraceCache, type NoveltyMemory } from '../trace'
+import { sharedTraceCache, type NoveltyMemory } from '../trace'
 import { defaultEvaluationRunner, isOfflineEvaluation, type EvaluationRunner } from './worker/runner'
 
 export interface EvaluateDeps {
@@ -79,7 +79,7 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
   const heuristic = createHeuristicJudge({ context: input.context, reference: input.reference })
   const ctx: EvaluationContext = {
     config, input, providers: deps.providers, metrics: deps.metrics ?? defaultMetrics, stats: newStats(), heuristic,
-    traceCache: deps.traceCache ?? defaultTraceCache, signal: deps.signal,
+    traceCache: deps.traceCache ?? sharedTraceCache(), signal: deps.signal,
   }
   let result: EvaluatorResult
   if (config.evaluation_type === 'metrics') result = await evaluateMetrics(ctx, metrics!)

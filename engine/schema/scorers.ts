@@ -17,12 +17,16 @@ export const blockSchema = z.object({
 }).passthrough()
 export type Block = z.infer<typeof blockSchema>
 
-export const contentPatternSchema = z.object({
+/**
+ * An expected pattern: `{ page?, pattern, ignore_case? }`, or a plain string as the scorer guide
+ * writes them (`"要約|まとめ|サマリー"`), which is that pattern looked for on every page.
+ */
+export const contentPatternSchema = z.preprocess(value => (typeof value === 'string' ? { pattern: value } : value), z.object({
   page: z.string().optional(),
   pattern: z.string().min(1, 'is empty'),
   ignore_case: z.boolean().optional(),
-})
-export type ContentPattern = z.infer<typeof contentPatternSchema>
+}))
+export type ContentPattern = z.output<typeof contentPatternSchema>
 
 export const editOutputSchema = z.object({
   operations: z.array(operationSchema).default([]),

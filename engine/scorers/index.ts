@@ -33,4 +33,5 @@ export function runScorers(configs: readonly ScorerConfig[], data: { actual: unk
 export { builtinScorers, defaultScorerRegistry, loadScorersFolder, ScorerRegistry } from './registry'
 export { SCORER_PRESETS } from './presets'
 export { defineScorer, type ScorerDefinition, type ScorerContext } from './types'
+export type { CustomScorer } from './custom'
 export { levenshteinDistance } from './builtin/levenshtein'

@@ -1,6 +1,8 @@
 import { readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { JudgeflowError } from '../errors'
+import { toDefinition, type CustomScorer } from './custom'
 import type { ScorerDefinition } from './types'
 import { antiHallucination } from './builtin/anti-hallucination'
 import { contentQuality } from './builtin/content-quality'
@@ -42,17 +44,17 @@ export class ScorerRegistry {
     for (const definition of definitions) this.register(definition)
   }
 
-  /** Custom scorers may leave out label, description, defaultThreshold (0.5) and details. */
-  register(definition: Partial<ScorerDefinition> & Pick<ScorerDefinition, 'type' | 'score'>): void {
-    if (!definition?.type || typeof definition.score !== 'function') throw new Error('a scorer needs a type and a score(actual, expected) function')
-    if (this.byType.has(definition.type)) throw new Error(`scorer "${definition.type}" is registered twice`)
-    this.byType.set(definition.type, {
-      ...definition,
-      label: definition.label ?? definition.type,
-      description: definition.description ?? '',
-      defaultThreshold: definition.defaultThreshold ?? 0.5,
-      details: definition.details ?? (() => ({})),
-    })
+  /**
+   * Registers a scorer written to the guide's interface: a plain object or a class instance, its
+   * methods possibly on the prototype, called on the scorer itself (so `this` is the instance).
+   * `fallbackType` names a scorer that has no `type` of its own (a custom module: its file name);
+   * `source` (the module's path) is named in errors.
+   */
+  register(scorer: CustomScorer, fallbackType?: string, source?: string): string {
+    const definition = toDefinition(scorer, fallbackType, source)
+    if (this.byType.has(definition.type)) throw new JudgeflowError('INVALID_CONFIG', `The scorer "${definition.type}" is registered twice: give one of them another type.`)
+    this.byType.set(definition.type, definition)
+    return definition.type
   }
 
   get(type: string): ScorerDefinition | undefined {
@@ -67,22 +69,28 @@ export class ScorerRegistry {
 /** Built-ins plus the custom scorers loaded at start. */
 export const defaultScorerRegistry = new ScorerRegistry()
 
-/** Loads every module of a folder as a custom scorer (default export or `scorer`), like custom metrics. */
+const SCORER_FILE = /\.(mjs|js|ts|mts)$/
+
+/**
+ * Loads every module of a folder as a custom scorer, like custom metrics: its default export (or
+ * `scorer`), an object or a class instance. A scorer without a `type` takes the file's name.
+ */
 export async function loadScorersFolder(folder: string, registry: ScorerRegistry = defaultScorerRegistry): Promise<string[]> {
   let files: string[]
   try {
-    files = readdirSync(folder).filter(name => /\.(mjs|js|ts|mts)$/.test(name) && !name.endsWith('.d.ts')).sort()
+    files = readdirSync(folder).filter(name => SCORER_FILE.test(name) && !name.endsWith('.d.ts')).sort()
   }
   catch {
     return []
   }
   const loaded: string[] = []
   for (const file of files) {
-    const module = await import(pathToFileURL(resolve(join(folder, file))).href) as { default?: ScorerDefinition, scorer?: ScorerDefinition }
-    const definition = module.default ?? module.scorer
-    if (!definition) throw new Error(`${join(folder, file)} exports no scorer (export default { type, description, score, details })`)
-    registry.register(definition)
-    loaded.push(definition.type)
+    const path = join(folder, file)
+    const module = await import(pathToFileURL(resolve(path)).href) as { default?: unknown, scorer?: unknown }
+    const exported = module.default ?? module.scorer
+    if (!exported) throw new JudgeflowError('INVALID_CONFIG', `${path} exports no scorer: export default an object or a class instance with score(actual, expected) and getDetails(actual, expected).`)
+    if (typeof exported === 'function') throw new JudgeflowError('INVALID_CONFIG', `${path} exports a class or a function, not a scorer: export an instance (export default new MyScorer(...)).`)
+    loaded.push(registry.register(exported as CustomScorer, file.replace(SCORER_FILE, ''), path))
   }
   return loaded
 }

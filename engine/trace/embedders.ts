@@ -61,16 +61,35 @@ export function createHashedNgramEmbedder(dimensions = 384): Embedder {
   }
 }
 
+/** The offline embedder of `trace.embedder: "hashed"`, one for the process (it holds no state). */
+export const hashedEmbedder: Embedder = createHashedNgramEmbedder(384)
+
 /** The package is optional and not a dependency: a variable specifier keeps bundlers and tsc from resolving it. */
 const TRANSFORMERS_PACKAGE = '@huggingface/transformers'
+
+/** Loaded models by folder: building a pipeline reads the whole model, so it is done once per process. */
+const transformersEmbedders = new Map<string, Promise<Embedder | null>>()
 
 /**
  * A sentence-embedding model from a local directory, through `@huggingface/transformers` when it is
  * installed. Returns null when the package or the model is missing: it never downloads a model.
+ * The model is loaded on first use and the same embedder is returned after that (and to calls made
+ * while it loads); a load that failed is tried again on the next call.
  */
-export async function loadTransformersEmbedder(modelPath = process.env.JUDGEFLOW_EMBEDDER_MODEL): Promise<Embedder | null> {
-  if (!modelPath) return null
+export function loadTransformersEmbedder(modelPath = process.env.JUDGEFLOW_EMBEDDER_MODEL): Promise<Embedder | null> {
+  if (!modelPath) return Promise.resolve(null)
   const directory = resolve(modelPath)
+  const known = transformersEmbedders.get(directory)
+  if (known) return known
+  const loading = buildTransformersEmbedder(directory)
+  transformersEmbedders.set(directory, loading)
+  void loading.then((embedder) => {
+    if (!embedder) transformersEmbedders.delete(directory)
+  })
+  return loading
+}
+
+async function buildTransformersEmbedder(directory: string): Promise<Embedder | null> {
   if (!existsSync(directory)) return null
   let transformers: any
   try {

@@ -1,6 +1,7 @@
 export * from './schema'
 export * from './profiles'
 export * from './vector-cache'
+export * from './shared-cache'
 export * from './embedders'
 export * from './score'
 export * from './persist'

@@ -3,10 +3,12 @@
  * Factor formulas are those of the scoring note; tests pin them with its worked example.
  */
 import { clamp01, roundScore } from '../evaluator/arithmetic'
-import { createHashedNgramEmbedder, type Embedder } from './embedders'
+import { JudgeflowError } from '../errors'
+import type { Embedder } from './embedders'
 import { checkProfiles, profileFor, type TraceWeights } from './profiles'
 import type { ReasoningTrace, StepType } from './schema'
-import { VectorCache, type NoveltyMemory } from './vector-cache'
+import { sharedTraceCache } from './shared-cache'
+import type { CacheWindow, NoveltyMemory } from './vector-cache'
 
 export interface TraceFactors {
   complexity: number
@@ -34,20 +36,20 @@ export interface TraceScore {
   counts: TraceCounts
   /** `default` when novelty is the 0.5 of "nothing to compare with": no embedder, or an empty cache. */
   novelty_source: 'embedder' | 'default'
+  /** The embedder's id, or `none`. */
+  embedder: string
 }
 
 export interface ScoreTraceOptions {
   /** Custom domain profiles, on top of the built-in ones. */
   profiles?: Record<string, TraceWeights>
-  /** The process's cache unless another is given: a VectorCache, or a stand-in for one held by another thread. */
+  /** The novelty memory; left out, the process's shared cache (or a stand-in for one held by another thread). */
   cache?: NoveltyMemory
-  /** `null` scores without novelty (0.5); left out, the offline hashed embedder is used. */
+  /** Which of the cache's entries novelty compares with (all of them when left out). */
+  window?: CacheWindow
+  /** Left out or `null`, there is no embedder and novelty is the seed's 0.5. */
   embedder?: Embedder | null
 }
-
-/** Shared by every call in the process, so novelty falls as similar traces keep arriving. */
-export const defaultTraceCache = new VectorCache({ maxElements: 1000, dimensions: 384, ttlMs: 3_600_000 })
-export const defaultEmbedder: Embedder = createHashedNgramEmbedder(384)
 
 /** Novelty when there is nothing to compare with: neither new nor repeated. */
 const UNKNOWN_NOVELTY = 0.5
@@ -126,28 +128,30 @@ export function overrideFactsOf(trace: ReasoningTrace, counts: TraceCounts): Ove
 }
 
 /** Embeds the trace, compares it with the cache, then remembers it for the traces after it. */
-async function noveltyOf(trace: ReasoningTrace, cache: NoveltyMemory, embedder: Embedder | null): Promise<{ novelty: number, source: TraceScore['novelty_source'] }> {
+async function noveltyOf(trace: ReasoningTrace, embedder: Embedder | null, options: ScoreTraceOptions): Promise<{ novelty: number, source: TraceScore['novelty_source'] }> {
   if (!embedder) return { novelty: UNKNOWN_NOVELTY, source: 'default' }
+  const cache = options.cache ?? sharedTraceCache()
   if (embedder.dimensions !== cache.dimensions) {
-    throw new Error(`the embedder "${embedder.id}" gives ${embedder.dimensions} dimensions but the trace cache holds ${cache.dimensions}`)
+    throw new JudgeflowError('INVALID_CONFIG', `The embedder "${embedder.id}" gives ${embedder.dimensions} dimensions but the trace cache holds ${cache.dimensions}: use a model of ${cache.dimensions} dimensions, or trace.fresh_cache.`)
   }
   const vector = await embedder.embed(traceText(trace))
-  const similarity = await cache.compareAndAdd(vector)
+  const similarity = await cache.compareAndAdd(vector, options.window)
   if (similarity === undefined) return { novelty: UNKNOWN_NOVELTY, source: 'default' }
   // Hashed vectors can point away from each other; anything below zero similarity is simply new.
   return { novelty: roundScore(clamp01(1 - similarity)), source: 'embedder' }
 }
 
 /**
- * Scores a validated trace (see `parseTrace`). Stateful through the cache: each scored trace
- * lowers the novelty of similar traces scored after it, until it expires.
+ * Scores a validated trace (see `parseTrace`). With an embedder it is stateful through the cache:
+ * each scored trace lowers the novelty of similar traces scored after it, until it expires.
  */
 export async function scoreTrace(trace: ReasoningTrace, options: ScoreTraceOptions = {}): Promise<TraceScore> {
   const problems = checkProfiles(options.profiles)
-  if (problems.length) throw new Error(`Invalid trace profiles: ${problems.join('; ')}`)
+  if (problems.length) throw new JudgeflowError('INVALID_CONFIG', `Invalid trace profiles: ${problems.join('; ')}`)
   const { name, weights } = profileFor(trace.metadata.task_domain, options.profiles)
   const counts = countsOf(trace)
-  const { novelty, source } = await noveltyOf(trace, options.cache ?? defaultTraceCache, options.embedder === undefined ? defaultEmbedder : options.embedder)
+  const embedder = options.embedder ?? null
+  const { novelty, source } = await noveltyOf(trace, embedder, options)
   const factors: TraceFactors = {
     complexity: complexityOf(counts),
     novelty,
@@ -161,5 +165,5 @@ export async function scoreTrace(trace: ReasoningTrace, options: ScoreTraceOptio
     + factors.outcome_confidence * weights.outcome_confidence,
   )
   const { score, overrides } = applyOverrides(composite, overrideFactsOf(trace, counts))
-  return { score, factors, profile: name, weights, overrides, counts, novelty_source: source }
+  return { score, factors, profile: name, weights, overrides, counts, novelty_source: source, embedder: embedder?.id ?? 'none' }
 }

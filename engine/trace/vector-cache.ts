@@ -17,15 +17,21 @@ export interface VectorCacheOptions {
   simd?: boolean
 }
 
+/** Which entries a scan compares with: only those younger than `ttlMs`, only the newest `maxElements`. */
+export interface CacheWindow {
+  ttlMs?: number
+  maxElements?: number
+}
+
 /**
- * Where novelty is remembered: compares a vector with the recent ones, then keeps it. One step, so
- * traces scored at the same time each see the ones kept before them. The process's VectorCache,
- * or a stand-in that asks the thread holding it.
+ * Where novelty is remembered: compares a vector with the recent ones (within the window), then
+ * keeps it. One step, so traces scored at the same time each see the ones kept before them. The
+ * process's VectorCache, or a stand-in that asks the thread holding it.
  */
 export interface NoveltyMemory {
   readonly dimensions: number
   /** The highest similarity to a live entry (undefined when there is none), then the vector is kept. */
-  compareAndAdd(vector: Float32Array): number | undefined | Promise<number | undefined>
+  compareAndAdd(vector: Float32Array, window?: CacheWindow): number | undefined | Promise<number | undefined>
 }
 
 export class VectorCache implements NoveltyMemory {
@@ -86,13 +92,15 @@ export class VectorCache implements NoveltyMemory {
   }
 
   /**
-   * The highest cosine similarity between the vector and a live entry; undefined when there is
-   * none. A zero vector (or entry) is similar to nothing: it counts as 0.
+   * The highest cosine similarity between the vector and a live entry (within `window` when given:
+   * a narrower view of the same entries); undefined when there is none. A zero vector (or entry)
+   * is similar to nothing: it counts as 0.
    */
-  maxSimilarity(vector: Float32Array): number | undefined {
+  maxSimilarity(vector: Float32Array, window: CacheWindow = {}): number | undefined {
     this.checkDimensions(vector, 'maxSimilarity')
     this.evictExpired()
-    if (!this.count) return undefined
+    const count = this.countWithin(window)
+    if (!count) return undefined
     const { dimensions, vectors, inverseNorms, query } = this
     let queryNorm = 0
     for (let i = 0; i < dimensions; i++) {
@@ -100,9 +108,9 @@ export class VectorCache implements NoveltyMemory {
       queryNorm += query[i]! * query[i]!
     }
     if (queryNorm === 0) return 0
-    // The live entries are one stretch of the ring, or two when it wraps past the end.
-    const start = this.oldestSlot()
-    const end = start + this.count
+    // The entries compared are one stretch of the ring, or two when it wraps past the end.
+    const start = this.slotBack(count)
+    const end = start + count
     const scan = this.simd?.scan ?? ((from: number, to: number) => scanSlots(vectors, inverseNorms, query, dimensions, from, to))
     let best = scan(start, Math.min(end, this.maxElements))
     if (end > this.maxElements) best = Math.max(best, scan(0, end - this.maxElements))
@@ -110,8 +118,8 @@ export class VectorCache implements NoveltyMemory {
     return Math.min(1, Math.max(-1, best / Math.sqrt(queryNorm)))
   }
 
-  compareAndAdd(vector: Float32Array): number | undefined {
-    const similarity = this.maxSimilarity(vector)
+  compareAndAdd(vector: Float32Array, window: CacheWindow = {}): number | undefined {
+    const similarity = this.maxSimilarity(vector, window)
     this.add(vector)
     return similarity
   }
@@ -141,8 +149,22 @@ export class VectorCache implements NoveltyMemory {
   }
 
   private oldestSlot(): number {
-    const slot = this.head - this.count
+    return this.slotBack(this.count)
+  }
+
+  /** The slot `n` entries before the head: the oldest of the newest `n`. */
+  private slotBack(n: number): number {
+    const slot = this.head - n
     return slot < 0 ? slot + this.maxElements : slot
+  }
+
+  /** How many of the newest live entries fall within the window (entries are in time order). */
+  private countWithin({ ttlMs, maxElements }: CacheWindow): number {
+    let n = maxElements === undefined ? this.count : Math.min(this.count, maxElements)
+    if (ttlMs === undefined || ttlMs >= this.ttlMs) return n
+    const cutoff = this.now() - ttlMs
+    while (n > 0 && this.addedAt[this.slotBack(n)]! < cutoff) n--
+    return n
   }
 
   /** Entries are added in time order, so the expired ones are always the oldest few. */

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { defaultMetricRegistry, defaultTraceCache, loadMetricsFolder, loadScorersFolder, loadTraceCache, saveTraceCache } from '../../engine'
+import { defaultMetricRegistry, loadMetricsFolder, loadScorersFolder, loadTraceCache, saveTraceCache, sharedTraceCache, type VectorCache } from '../../engine'
 import type { ResumeOutcome } from '../../db'
 import { serverLimits } from '../utils/config'
 import { useJudgeflow } from '../utils/context'
@@ -14,8 +14,11 @@ import { loadTemplatesOnFirstStart } from '../utils/templates'
  * crashed, or hangs as a zombie).
  */
 export default defineNitroPlugin(async (nitroApp) => {
+  let traceCache: VectorCache
   try {
     serverLimits()
+    // Built now, so a bad JUDGEFLOW_TRACE_CACHE_SIZE or _TTL_MS stops the start with its name.
+    traceCache = sharedTraceCache()
   }
   catch (error) {
     console.error(`judgeflow: refusing to start: ${(error as Error).message}`)
@@ -32,7 +35,7 @@ export default defineNitroPlugin(async (nitroApp) => {
   if (scorers.length) console.info(`judgeflow: loaded custom scorers ${scorers.join(', ')} from ${scorersDir}`)
   const evaluationWorkers = startEvaluationWorkers({ metricsDir, scorersDir })
   const traceCacheFile = process.env.JUDGEFLOW_TRACE_CACHE_FILE
-  if (traceCacheFile) console.info(`judgeflow: ${loadTraceCache(defaultTraceCache, traceCacheFile)} trace vectors loaded from ${traceCacheFile}`)
+  if (traceCacheFile) console.info(`judgeflow: ${loadTraceCache(traceCache, traceCacheFile)} trace vectors loaded from ${traceCacheFile}`)
   reportTakeover(runs.resumeUnfinished())
   runs.watchLeases(reportTakeover)
   const rounds = resumeRounds()
@@ -40,7 +43,7 @@ export default defineNitroPlugin(async (nitroApp) => {
   nitroApp.hooks.hook('close', async () => {
     await runs.drain()
     await evaluationWorkers?.close()
-    if (traceCacheFile) saveTraceCache(defaultTraceCache, traceCacheFile)
+    if (traceCacheFile) saveTraceCache(traceCache, traceCacheFile)
     handle.close()
   })
 })

@@ -1,17 +1,35 @@
 import { JudgeflowError } from '../../errors'
 import type { EvaluatorResult } from '../../schema/evaluator'
-import { checkProfiles, defaultEmbedder, loadTransformersEmbedder, parseTrace, scoreTrace, VectorCache, type Embedder } from '../../trace'
+import { checkProfiles, hashedEmbedder, loadTransformersEmbedder, parseTrace, scoreTrace, traceCacheSettingsFromEnv, TRACE_VECTOR_DIMENSIONS, VectorCache, type CacheWindow, type Embedder, type NoveltyMemory } from '../../trace'
 import { confidenceOf, marginOf, passes } from '../arithmetic'
-import { invalidConfig } from '../config'
+import { invalidConfig, type ResolvedEvaluatorConfig } from '../config'
 import type { EvaluationContext } from '../context'
 import { baseResult } from './result'
 
-async function embedderFor(choice: 'hashed' | 'transformers' | 'none' | undefined): Promise<Embedder | null> {
-  if (choice === 'none') return null
-  if (choice !== 'transformers') return defaultEmbedder
+type TraceOptions = NonNullable<ResolvedEvaluatorConfig['trace']>
+
+/** No embedder unless one is chosen: novelty is then the seed's 0.5. */
+async function embedderFor(choice: TraceOptions['embedder']): Promise<Embedder | null> {
+  if (choice === 'hashed') return hashedEmbedder
+  if (choice !== 'transformers') return null
   const embedder = await loadTransformersEmbedder()
   if (!embedder) throw new JudgeflowError('INVALID_CONFIG', 'Invalid evaluator config: trace.embedder: "transformers" needs the @huggingface/transformers package and a local model folder in JUDGEFLOW_EMBEDDER_MODEL.')
   return embedder
+}
+
+/**
+ * The cache novelty compares with, and how much of it: the shared one seen through the config's
+ * `cache_ttl_ms` / `cache_size` (which cannot reach past what the process keeps), or an empty one.
+ */
+function cacheFor(options: TraceOptions, embedder: Embedder | null, memory: NoveltyMemory): { cache: NoveltyMemory, window: CacheWindow } {
+  if (options.fresh_cache) return { cache: new VectorCache({ dimensions: embedder?.dimensions ?? TRACE_VECTOR_DIMENSIONS }), window: {} }
+  // The process's limits, read from the environment in whichever thread scores the trace.
+  const cache = traceCacheSettingsFromEnv()
+  const problems = []
+  if (options.cache_ttl_ms !== undefined && options.cache_ttl_ms > cache.ttlMs) problems.push({ path: 'trace.cache_ttl_ms', message: `is longer than this process keeps traces (JUDGEFLOW_TRACE_CACHE_TTL_MS, ${cache.ttlMs}): lower it or raise the variable` })
+  if (options.cache_size !== undefined && options.cache_size > cache.maxElements) problems.push({ path: 'trace.cache_size', message: `is more traces than this process keeps (JUDGEFLOW_TRACE_CACHE_SIZE, ${cache.maxElements}): lower it or raise the variable` })
+  if (problems.length) throw invalidConfig(problems)
+  return { cache: memory, window: { ttlMs: options.cache_ttl_ms, maxElements: options.cache_size } }
 }
 
 /**
@@ -32,11 +50,11 @@ export async function evaluateTrace(ctx: EvaluationContext): Promise<EvaluatorRe
   catch (error) {
     throw new JudgeflowError('INVALID_INPUT', `${(error as Error).message}.`.replace(/\.\.$/, '.'))
   }
-  const scored = await scoreTrace(trace, {
-    profiles: options.profiles,
-    cache: options.fresh_cache ? new VectorCache() : ctx.traceCache,
-    embedder: await embedderFor(options.embedder),
-  })
+  const embedder = await embedderFor(options.embedder)
+  const { cache, window } = cacheFor(options, embedder, ctx.traceCache)
+  // What the cache compared with keeps: a fresh cache its own size, else the process's limits.
+  const kept = cache instanceof VectorCache ? cache : traceCacheSettingsFromEnv()
+  const scored = await scoreTrace(trace, { profiles: options.profiles, cache, window, embedder })
   const { complexity: C, novelty: N, tool_diversity: D, outcome_confidence: O } = scored.factors
   const factors = { agreement: 1, margin: marginOf(scored.score, ctx.config.pass_threshold), validity: 1, judge: 1 }
   return {
@@ -46,7 +64,7 @@ export async function evaluateTrace(ctx: EvaluationContext): Promise<EvaluatorRe
     criteria_scores: { ...scored.factors },
     criteria_reasons: {
       complexity: `${scored.counts.unique_types} step types, ${scored.counts.error_recovery} error recoveries, ${scored.counts.steps} steps`,
-      novelty: scored.novelty_source === 'default' ? 'nothing to compare with yet (0.5)' : '1 − the highest similarity to recently scored traces',
+      novelty: !embedder ? 'no embedder configured (0.5)' : scored.novelty_source === 'default' ? 'nothing to compare with yet (0.5)' : '1 − the highest similarity to recently scored traces',
       tool_diversity: `${scored.counts.unique_tools} distinct tools over ${scored.counts.steps} steps`,
       outcome_confidence: `confidence ${trace.outcome.confidence}${trace.metadata.success ? '' : ' × 0.3 (not successful)'}`,
     },
@@ -55,6 +73,6 @@ export async function evaluateTrace(ctx: EvaluationContext): Promise<EvaluatorRe
     grade: null,
     confidence: confidenceOf(factors),
     confidence_factors: factors,
-    trace: { score: scored.score, C, N, D, O, factors: scored.factors, profile: scored.profile, weights: scored.weights, overrides: scored.overrides, counts: scored.counts, novelty_source: scored.novelty_source },
+    trace: { score: scored.score, C, N, D, O, factors: scored.factors, profile: scored.profile, weights: scored.weights, overrides: scored.overrides, counts: scored.counts, novelty_source: scored.novelty_source, embedder: scored.embedder, cache: { fresh: options.fresh_cache === true, ttl_ms: window.ttlMs ?? kept.ttlMs, size: window.maxElements ?? kept.maxElements } },
   }
 }

@@ -31,9 +31,9 @@ const noveltyAnswers = new Map<number, (similarity: number | undefined) => void>
 function remoteTraceCache(id: number): NoveltyMemory {
   return {
     dimensions: setup.traceDimensions,
-    compareAndAdd: vector => new Promise((resolve) => {
+    compareAndAdd: (vector, window) => new Promise((resolve) => {
       noveltyAnswers.set(id, resolve)
-      send({ type: 'novelty', id, vector })
+      send({ type: 'novelty', id, vector, window })
     }),
   }
 }

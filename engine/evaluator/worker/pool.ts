@@ -7,8 +7,8 @@
 import { Worker } from 'node:worker_threads'
 import { JudgeflowError, type SerializedError } from '../../errors'
 import type { EvaluatorResult } from '../../schema/evaluator'
-import { defaultTraceCache } from '../../trace/score'
-import type { NoveltyMemory } from '../../trace/vector-cache'
+import { sharedTraceCache } from '../../trace/shared-cache'
+import type { CacheWindow, NoveltyMemory } from '../../trace/vector-cache'
 import type { FromWorker, ToWorker, WorkerSetup } from './protocol'
 import type { EvaluationJob, EvaluationRunner } from './runner'
 
@@ -127,7 +127,7 @@ export class EvaluationPool implements EvaluationRunner {
   }
 
   private get traceCache(): NoveltyMemory {
-    return this.options.traceCache ?? defaultTraceCache
+    return this.options.traceCache ?? sharedTraceCache()
   }
 
   private receive(slot: Slot, message: FromWorker): void {
@@ -136,7 +136,7 @@ export class EvaluationPool implements EvaluationRunner {
       this.dispatch()
     }
     else if (message.type === 'start-failed') this.lost(slot, message.message)
-    else if (message.type === 'novelty') void this.answerNovelty(slot, message.id, message.vector)
+    else if (message.type === 'novelty') void this.answerNovelty(slot, message.id, message.vector, message.window)
     else if (slot.task?.id === message.id) {
       const task = slot.task
       this.release(slot)
@@ -145,8 +145,8 @@ export class EvaluationPool implements EvaluationRunner {
     }
   }
 
-  private async answerNovelty(slot: Slot, id: number, vector: Float32Array): Promise<void> {
-    const similarity = await this.traceCache.compareAndAdd(vector)
+  private async answerNovelty(slot: Slot, id: number, vector: Float32Array, window?: CacheWindow): Promise<void> {
+    const similarity = await this.traceCache.compareAndAdd(vector, window)
     if (slot.task?.id === id) slot.worker.postMessage({ type: 'novelty', id, similarity } satisfies ToWorker)
   }
 

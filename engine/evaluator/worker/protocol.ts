@@ -1,6 +1,7 @@
 /** The messages between the evaluation pool (main thread) and its worker threads. */
 import type { SerializedError } from '../../errors'
 import type { EvaluatorResult } from '../../schema/evaluator'
+import type { CacheWindow } from '../../trace/vector-cache'
 import type { EvaluationJob } from './runner'
 
 /** What a worker is started with: the same custom metrics and scorers as the server, and the size of its trace vectors. */
@@ -18,6 +19,6 @@ export type ToWorker
 export type FromWorker
   = | { type: 'ready' }
     | { type: 'start-failed', message: string }
-    | { type: 'novelty', id: number, vector: Float32Array }
+    | { type: 'novelty', id: number, vector: Float32Array, window?: CacheWindow }
     | { type: 'done', id: number, result: EvaluatorResult }
     | { type: 'failed', id: number, error: SerializedError }

@@ -2,7 +2,7 @@ import type { ContentPattern, EditOutput } from '../../schema/scorers'
 import { contentPatternSchema } from '../../schema/scorers'
 import { compilePattern } from '../../text/safe-regex'
 import { contentByPage, defineEditScorer } from '../edits'
-import { ratio } from '../types'
+import { parseData, ratio } from '../types'
 import { z } from 'zod'
 
 const EXCERPT = 60
@@ -28,9 +28,10 @@ export function checkPatterns(actual: EditOutput, patterns: readonly ContentPatt
   return { matchedPatterns: matched, totalPatterns: patterns.length, contentIssues: issues }
 }
 
+/** The expected patterns plus `options.patterns`; a bad option is an error, never a pattern dropped. */
 function patternsOf(expected: { patterns: ContentPattern[] }, options: Record<string, unknown>): ContentPattern[] {
-  const extra = z.array(contentPatternSchema).safeParse(options.patterns ?? [])
-  return [...expected.patterns, ...(extra.success ? extra.data : [])]
+  if (options.patterns === undefined) return expected.patterns
+  return [...expected.patterns, ...parseData(z.array(contentPatternSchema), options.patterns, 'options.patterns', 'content-quality')]
 }
 
 export const contentQuality = defineEditScorer({

@@ -41,7 +41,7 @@ describe('operation-accuracy', () => {
 })
 
 describe('target-block-precision', () => {
-  it('counts the i-th operation right when its id or index matches, and lists expected vs actual', () => {
+  it('counts an expected target found when some operation aims at its block id or index, and lists expected vs actual', () => {
     const expected = { operations: [{ type: 'update', targetBlockId: 'a' }, { type: 'update', targetIndex: 3 }, { type: 'update', targetBlockId: 'c' }, { type: 'delete', targetBlockId: 'd' }] }
     const actual = { operations: [{ type: 'insert', targetBlockId: 'a' }, { type: 'update', targetBlockId: 'x', targetIndex: 3 }, { type: 'update', targetBlockId: 'z' }] }
     const { score, details } = run('target-block-precision', actual, expected)
@@ -51,6 +51,15 @@ describe('target-block-precision', () => {
       { expected: { targetBlockId: 'c', targetIndex: null }, actual: { targetBlockId: 'z', targetIndex: null } },
       { expected: { targetBlockId: 'd', targetIndex: null }, actual: null },
     ])
+  })
+
+  it('finds targets wherever they are in the list, whatever the operation type, each operation used once', () => {
+    const expected = { operations: [{ type: 'update', targetBlockId: 'a' }, { type: 'delete', targetBlockId: 'b' }, { type: 'update', targetBlockId: 'a' }] }
+    const actual = { operations: [{ type: 'replace', targetBlockId: 'b' }, { type: 'insert', targetBlockId: 'a', position: 'before' }, { type: 'update', targetBlockId: 'x' }] }
+    const { score, details } = run('target-block-precision', actual, expected)
+    // a and b are found out of order and by other types; the second a finds no unused operation on a.
+    expect(score).toBeCloseTo(2 / 3, 6)
+    expect(details.incorrectTargets).toEqual([{ expected: { targetBlockId: 'a', targetIndex: null }, actual: { targetBlockId: 'x', targetIndex: null } }])
   })
 })
 
@@ -70,6 +79,16 @@ describe('content-quality', () => {
       'Page \'Shop\': Pattern \'CHECKOUT\' not found in content: \'Cart added. Cart updated. Cart emptied.\'',
       'Page \'(all)\': Pattern \'total\' not found in content: \'このページのまとめです。\nCart added. Cart updated. Cart emptied.\'',
     ])
+  })
+
+  it('accepts the guide\'s plain-string patterns, each looked for on every page', () => {
+    const { score, details } = run('content-quality', actual, { patterns: ['要約|まとめ|サマリー', '.*Cart.*Cart.*Cart.*', '(?i)CART ADDED', 'CHECKOUT'] })
+    expect(score).toBe(0.75)
+    expect(details.contentIssues).toEqual(['Page \'(all)\': Pattern \'CHECKOUT\' not found in content: \'このページのまとめです。\nCart added. Cart updated. Cart emptied.\''])
+    expect(run('content-quality', actual, { patterns: [] }, {}, { patterns: ['まとめ', { page: 'Shop', pattern: 'まとめ' }] }).score).toBe(0.5)
+    expect(() => run('content-quality', actual, { patterns: [''] })).toThrow('Scorer "content-quality": expected.patterns[0].pattern: is empty.')
+    // A bad pattern in the options is an error, not a pattern silently left out (which would pass with nothing checked).
+    expect(() => run('content-quality', actual, { patterns: [] }, {}, { patterns: [42] })).toThrow('Scorer "content-quality": options.patterns[0]: ')
   })
 
   it('cannot be hung by a catastrophic pattern, and names an invalid one', () => {
@@ -106,6 +125,36 @@ describe('anti-hallucination', () => {
     expect(score).toBe(0)
     expect(details.broken).toEqual([{ rule, blocks }])
   })
+  it('accepts a new block only where an expected insert places it: next to its target, on its side', () => {
+    const original = { blocks: [{ id: 'b1', content: 'one' }, { id: 'b2', content: 'two' }, { id: 'b3', content: 'three' }] }
+    const insert = (targetBlockId: string, position: 'before' | 'after') => ({ operations: [{ type: 'insert', targetBlockId, position }] })
+    const blocks = (...ids: string[]) => ({ blocks: ids.map(id => ({ id, content: original.blocks.find(b => b.id === id)?.content ?? 'new text' })) })
+    expect(run('anti-hallucination', blocks('b1', 'n1', 'b2', 'b3'), insert('b1', 'after'), original).score).toBe(1)
+    expect(run('anti-hallucination', blocks('b1', 'b2', 'n1', 'b3'), insert('b3', 'before'), original).score).toBe(1)
+    expect(run('anti-hallucination', blocks('n1', 'b1', 'b2', 'b3'), insert('b1', 'before'), original).score).toBe(1)
+    // The same one new block anywhere else is invented: elsewhere, or on the other side of its target.
+    for (const [output, expected] of [[blocks('b1', 'b2', 'n1', 'b3'), insert('b1', 'after')], [blocks('n1', 'b1', 'b2', 'b3'), insert('b1', 'after')], [blocks('b1', 'b2', 'b3', 'n1'), insert('b2', 'after')]] as const) {
+      const { score, details } = run('anti-hallucination', output, expected, original)
+      expect(score).toBe(0)
+      expect(details).toMatchObject({ noNewContent: false, broken: [{ rule: 'new block ids', blocks: ['n1'] }] })
+    }
+    // Two expected inserts after b1 place two blocks there, one after b1 and one before b2 place a run of two.
+    const two = { operations: [...insert('b1', 'after').operations, ...insert('b1', 'after').operations] }
+    expect(run('anti-hallucination', blocks('b1', 'n1', 'n2', 'b2', 'b3'), two, original).score).toBe(1)
+    expect(run('anti-hallucination', blocks('b1', 'n1', 'n2', 'b2', 'b3'), { operations: [...insert('b1', 'after').operations, ...insert('b2', 'before').operations] }, original).score).toBe(1)
+    expect(run('anti-hallucination', blocks('b1', 'n1', 'b2', 'n2', 'b3'), two, original).details.broken).toEqual([{ rule: 'new block ids', blocks: ['n2'] }])
+    // An insert by index is placed against the original's block at that index.
+    expect(run('anti-hallucination', blocks('b1', 'b2', 'n1', 'b3'), { operations: [{ type: 'insert', targetIndex: 1, position: 'after' }] }, original).score).toBe(1)
+    // An insert only places a block: it does not allow its target to be changed.
+    const changed = run('anti-hallucination', { blocks: [{ id: 'b1', content: 'ONE' }, { id: 'n1', content: 'new' }, ...original.blocks.slice(1)] }, insert('b1', 'after'), original)
+    expect(changed.details.broken).toEqual([{ rule: 'change outside the expected targets', blocks: ['b1'] }])
+    expect(run('anti-hallucination', { operations: [{ type: 'update', targetBlockId: 'b1' }, { type: 'insert', targetBlockId: 'b1', position: 'after' }] }, insert('b1', 'after'), original).details.broken)
+      .toEqual([{ rule: 'change outside the expected targets', blocks: ['b1'] }])
+    // An expected insert without a target says nothing of where its block goes: one new block anywhere.
+    expect(run('anti-hallucination', blocks('b1', 'b2', 'b3', 'n1'), { operations: [{ type: 'insert' }] }, original).score).toBe(1)
+    expect(run('anti-hallucination', blocks('n1', 'b1', 'b2', 'b3', 'n2'), { operations: [{ type: 'insert' }] }, original).details.broken).toEqual([{ rule: 'new block ids', blocks: ['n2'] }])
+  })
+
   it('works from the operations when no blocks are given', () => {
     const { score, details } = run('anti-hallucination', { operations: [{ type: 'update', targetBlockId: 'b1' }, { type: 'delete', targetBlockId: 'b2' }] }, expected, original)
     expect(score).toBe(0)

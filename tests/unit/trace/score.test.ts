@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   applyOverrides, checkProfiles, complexityOf, countsOf, createHashedNgramEmbedder, loadTransformersEmbedder, outcomeConfidenceOf,
-  parseTrace, profileFor, scoreTrace, toolDiversityOf, traceText, VectorCache, type OverrideFacts, type ReasoningTrace, type TraceStep,
+  parseTrace, profileFor, scoreTrace, toolDiversityOf, traceCacheSettingsFromEnv, traceText, VectorCache, type OverrideFacts, type ReasoningTrace, type TraceStep,
 } from '../../../engine/trace'
 
 /** The seed's finance example: the note works it out to C 0.425, N 0.5, D 1, O 0.92 → 0.724. */
@@ -194,6 +194,16 @@ describe('novelty', () => {
     expect(expired.novelty_source).toBe('default')
   })
 
+  it('is the seed\'s 0.5 when no embedder is given: the hashed embedder is an option, not the default', async () => {
+    const cache = new VectorCache()
+    const first = await scoreTrace(financeTrace(), { cache })
+    const again = await scoreTrace(financeTrace(), { cache })
+    expect([first.factors.novelty, again.factors.novelty]).toEqual([0.5, 0.5])
+    expect(again).toMatchObject({ score: 0.724, novelty_source: 'default', embedder: 'none' })
+    expect(cache.size).toBe(0)
+    expect((await scoreTrace(financeTrace(), { cache, embedder })).embedder).toBe('hashed-ngram-384')
+  })
+
   it('without an embedder, novelty stays 0.5 and the cache is left alone', async () => {
     const cache = new VectorCache()
     await scoreTrace(financeTrace(), { cache, embedder: null })
@@ -203,7 +213,7 @@ describe('novelty', () => {
 
   it('refuses an embedder whose vectors do not fit the cache', async () => {
     await expect(scoreTrace(financeTrace(), { cache: new VectorCache({ dimensions: 128 }), embedder }))
-      .rejects.toThrow('the embedder "hashed-ngram-384" gives 384 dimensions but the trace cache holds 128')
+      .rejects.toThrow('The embedder "hashed-ngram-384" gives 384 dimensions but the trace cache holds 128')
   })
 
   it('scores 50 steps against a full cache: novelty is 1 − the closest cached trace', async () => {
@@ -230,6 +240,21 @@ describe('the hashed embedder', () => {
     const dot = (x: Float32Array, y: Float32Array) => x.reduce((sum, v, i) => sum + v * y[i]!, 0)
     expect(dot(a, a)).toBeCloseTo(1, 6)
     expect(dot(a, embedder.embed('四半期決算を分析します') as Float32Array)).toBeGreaterThan(dot(a, embedder.embed('コードのバグを修正する') as Float32Array))
+  })
+})
+
+describe('the shared cache\'s settings', () => {
+  it('come from JUDGEFLOW_TRACE_CACHE_SIZE and JUDGEFLOW_TRACE_CACHE_TTL_MS, else the seed\'s 1,000 for an hour', () => {
+    expect(traceCacheSettingsFromEnv({})).toEqual({ maxElements: 1000, ttlMs: 3_600_000 })
+    expect(traceCacheSettingsFromEnv({ JUDGEFLOW_TRACE_CACHE_SIZE: '250', JUDGEFLOW_TRACE_CACHE_TTL_MS: ' 60000 ' })).toEqual({ maxElements: 250, ttlMs: 60_000 })
+    expect(traceCacheSettingsFromEnv({ JUDGEFLOW_TRACE_CACHE_SIZE: '' })).toEqual({ maxElements: 1000, ttlMs: 3_600_000 })
+  })
+
+  it('name the variable when one is not a usable number', () => {
+    for (const size of ['0', '-3', '2.5', 'lots', '100001']) {
+      expect(() => traceCacheSettingsFromEnv({ JUDGEFLOW_TRACE_CACHE_SIZE: size })).toThrow('JUDGEFLOW_TRACE_CACHE_SIZE must be a whole number of traces from 1 to 100000; unset it for the default (1000).')
+    }
+    expect(() => traceCacheSettingsFromEnv({ JUDGEFLOW_TRACE_CACHE_TTL_MS: '1h' })).toThrow('JUDGEFLOW_TRACE_CACHE_TTL_MS must be a whole number of milliseconds from 1 to')
   })
 })
 

@@ -97,6 +97,27 @@ describe('VectorCache', () => {
     expect(cache.maxSimilarity(vec(1, 0))).toBeUndefined()
   })
 
+  it('compares with a window of its entries: the newest maxElements, those younger than ttlMs, across the ring\'s wrap', () => {
+    let now = 0
+    const cache = new VectorCache({ maxElements: 4, dimensions: 4, ttlMs: 10_000, now: () => now })
+    // Six entries in a ring of four: entries 2..5 are live, added at 2000..5000, slots wrapping past the end.
+    for (let i = 0; i < 6; i++) {
+      now = i * 1000
+      cache.add(unit(4, i % 4))
+    }
+    now = 5000
+    expect(cache.maxSimilarity(unit(4, 2))).toBe(1) // entry 2 (added at 2000) is still held
+    expect(cache.maxSimilarity(unit(4, 2), { maxElements: 3 })).toBe(0) // the newest three are 3, 4 (axis 0) and 5 (axis 1)
+    expect(cache.maxSimilarity(unit(4, 3), { maxElements: 3 })).toBe(1)
+    expect(cache.maxSimilarity(unit(4, 3), { ttlMs: 1999 })).toBe(0) // entry 3 was added 2000 ms ago
+    expect(cache.maxSimilarity(unit(4, 3), { ttlMs: 2000 })).toBe(1)
+    expect(cache.maxSimilarity(unit(4, 0), { ttlMs: 500 })).toBe(0) // only entry 5 (axis 1) is that young
+    expect(cache.maxSimilarity(unit(4, 1), { maxElements: 1, ttlMs: 100_000 })).toBe(1)
+    now = 5001
+    expect(cache.maxSimilarity(unit(4, 0), { ttlMs: 0.5 })).toBeUndefined()
+    expect(cache.size).toBe(4) // a window never removes anything
+  })
+
   it('rejects a vector of the wrong dimension, naming both', () => {
     const cache = new VectorCache()
     expect(() => cache.add(new Float32Array(3))).toThrow('VectorCache.add: expected a vector of 384 dimensions, got 3')

@@ -1,0 +1,46 @@
+import { JudgeflowError } from '../errors'
+import type { ScorerContext, ScorerDefinition } from './types'
+
+type Details = Record<string, unknown>
+
+/**
+ * A scorer as users write it (scorer-design-guide's interface): `score(actual, expected)` from 0
+ * to 1 and `getDetails(actual, expected)` for debugging (`details` is accepted too), on a plain
+ * object or a class instance. Both also receive `{ original, options }` as a third argument.
+ */
+export interface CustomScorer {
+  type?: string
+  label?: string
+  description?: string
+  /** Used when a config gives no threshold; 0.5 when left out. */
+  defaultThreshold?: number
+  score(actual: unknown, expected: unknown, ctx: ScorerContext): number
+  getDetails?(actual: unknown, expected: unknown, ctx: ScorerContext): Details
+  details?(actual: unknown, expected: unknown, ctx: ScorerContext): Details
+}
+
+/**
+ * The registry's form of a scorer. Properties are read through the prototype chain and the methods
+ * are called on the scorer itself, so a class instance keeps its `this` (a copy made with `...`
+ * would have lost both the prototype's methods and the instance's fields).
+ */
+export function toDefinition(scorer: CustomScorer, fallbackType?: string, source?: string): ScorerDefinition {
+  const where = source ? ` (${source})` : ''
+  if (!scorer || typeof scorer !== 'object') throw new JudgeflowError('INVALID_CONFIG', `A scorer${where} must be an object or a class instance with score(actual, expected).`)
+  const type = scorer.type ?? fallbackType
+  const name = typeof type === 'string' && type ? `The scorer "${type}"${where}` : `A scorer${where}`
+  if (typeof type !== 'string' || !type) throw new JudgeflowError('INVALID_CONFIG', `${name} needs a type: give it a \`type\` property naming it.`)
+  if (typeof scorer.score !== 'function') throw new JudgeflowError('INVALID_CONFIG', `${name} has no score(actual, expected) method.`)
+  const details = typeof scorer.details === 'function' ? 'details' : typeof scorer.getDetails === 'function' ? 'getDetails' : undefined
+  if (!details && (scorer.details !== undefined || scorer.getDetails !== undefined)) throw new JudgeflowError('INVALID_CONFIG', `${name}: getDetails must be a method.`)
+  const threshold = scorer.defaultThreshold ?? 0.5
+  if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1)) throw new JudgeflowError('INVALID_CONFIG', `${name}: defaultThreshold must be a number from 0 to 1.`)
+  return {
+    type,
+    label: typeof scorer.label === 'string' ? scorer.label : type,
+    description: typeof scorer.description === 'string' ? scorer.description : '',
+    defaultThreshold: threshold,
+    score: (actual, expected, ctx) => scorer.score(actual, expected, ctx),
+    details: details ? (actual, expected, ctx) => scorer[details]!(actual, expected, ctx) : () => ({}),
+  }
+}
