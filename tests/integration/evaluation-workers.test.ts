@@ -79,7 +79,7 @@ export default { name: 'Thread', description: 'where it ran', score: () => ({ sc
 
   it('share one trace cache: a trace scored again is no longer novel, whichever worker scores it', async () => {
     const trace = { metadata: { task_domain: 'code', success: true }, task: { objective: 'Fix the flaky worker test' }, steps: [{ type: 'thought', content: 'Read the log' }, { type: 'tool_call', tool: { name: 'grep' }, content: 'grep error' }], outcome: { confidence: 0.9 } }
-    const novelty = async () => (await server.api('/api/evaluate', { body: { config: { evaluation_type: 'trace' }, input: { trace } } })).body.trace.N
+    const novelty = async () => (await server.api('/api/evaluate', { body: { config: { evaluation_type: 'trace', trace: { embedder: 'hashed' } }, input: { trace } } })).body.trace.N
     const [first, second] = await Promise.all([novelty(), novelty()])
     expect([first, second].sort()).toEqual([0, 0.5])
     expect(await novelty()).toBe(0)

@@ -74,7 +74,7 @@ describe('the evaluation pool', () => {
     const cache = new VectorCache()
     const pool = poolOf({ size: 2, traceCache: cache })
     const trace = { metadata: { success: true }, task: { objective: 'Fix the parser' }, steps: [{ type: 'thought', content: 'Read the failing test' }], outcome: { confidence: 0.9 } }
-    const novelty = async () => (await evaluate({ evaluation_type: 'trace' }, { trace }, { providers, runner: pool })).trace!.N
+    const novelty = async () => (await evaluate({ evaluation_type: 'trace', trace: { embedder: 'hashed' } }, { trace }, { providers, runner: pool })).trace!.N
     expect(await novelty()).toBe(0.5)
     expect(await novelty()).toBe(0)
     expect(cache.size).toBe(2)
