@@ -25,7 +25,7 @@ export default defineEventHandler(async (event) => {
     report = reportFor(experiment, round.currentBest, judgments, history)
   }
   catch (error) {
-    throw asHttpError(error)
+    throw asHttpError(error, event)
   }
   updateRound(handle.db, round.id, { judgments, report })
   return { number: round.number, judgments, report }
