@@ -34,6 +34,11 @@ export function listRounds(db: Db, experimentId: string): ExperimentRoundRow[] {
   return db.select().from(experimentRounds).where(eq(experimentRounds.experimentId, experimentId)).orderBy(asc(experimentRounds.number)).all()
 }
 
+/** Whether the round exists, read without its runs, judgments and report. */
+export function roundExists(db: Db, experimentId: string, number: number): boolean {
+  return !!db.select({ id: experimentRounds.id }).from(experimentRounds).where(and(eq(experimentRounds.experimentId, experimentId), eq(experimentRounds.number, number))).get()
+}
+
 export function getRound(db: Db, experimentId: string, number: number): ExperimentRoundRow | null {
   return db.select().from(experimentRounds).where(and(eq(experimentRounds.experimentId, experimentId), eq(experimentRounds.number, number))).get() ?? null
 }

@@ -1,4 +1,4 @@
-import { getRound } from '../../../../../../db'
+import { roundExists } from '../../../../../../db'
 import { useJudgeflow } from '../../../../../utils/context'
 import { notFound, routeId } from '../../../../../utils/http'
 import { followRound } from '../../../../../utils/round-progress'
@@ -11,7 +11,8 @@ import { openEventStream } from '../../../../../utils/sse'
 export default defineEventHandler(async (event) => {
   const { handle } = useJudgeflow()
   const number = Number(getRouterParam(event, 'number'))
-  if (!getRound(handle.db, routeId(event), number)) notFound('round', String(number))
+  // Many followers may connect at once: the check reads one column, not the round's runs and report.
+  if (!roundExists(handle.db, routeId(event), number)) notFound('round', String(number))
   const stream = openEventStream(event)
   const stop = followRound(routeId(event), number, (message) => {
     if (message) stream.write(message.event, message.data)
