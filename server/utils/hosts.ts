@@ -1,4 +1,5 @@
 import type { H3Event } from 'h3'
+import { isLoopback } from './access'
 
 /**
  * The Host names this server answers to. Without it, a page on any site could rebind its own
@@ -6,8 +7,6 @@ import type { H3Event } from 'h3'
  * such a request cannot fake. Loopback names are always allowed; JUDGEFLOW_ALLOWED_HOSTS adds
  * others (comma-separated names, optionally with a port).
  */
-const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]'])
-
 export function allowedHosts(): string[] {
   return (process.env.JUDGEFLOW_ALLOWED_HOSTS ?? '').split(',').map(h => h.trim().toLowerCase()).filter(Boolean)
 }
@@ -22,7 +21,7 @@ export function isAllowedHost(host: string | undefined, extra = allowedHosts()):
   if (!host) return false
   const parsed = parseHostHeader(host)
   if (!parsed) return false
-  if (LOOPBACK_NAMES.has(parsed.name) || /^127\.\d+\.\d+\.\d+$/.test(parsed.name)) return true
+  if (isLoopback(parsed.name)) return true
   return extra.some(entry => entry === parsed.name || entry === `${parsed.name}:${parsed.port}`)
 }
 

@@ -34,12 +34,7 @@ export function presentRunSummary(run: RunSummaryRow) {
 
 /** A run with every step: the latest attempt's fields at the top, each attempt in `history`. */
 export function presentRun(run: Omit<RunRow, 'definition'> & { definition?: RunRow['definition'] }, steps: StepRunRow[] | null) {
-  const base = {
-    id: run.id, workflow_id: run.workflowId, workflow_version: run.workflowVersion,
-    status: run.status, verdict: run.verdict, output: run.output, error: run.error,
-    input: run.input, options: run.options,
-    created_at: run.createdAt, started_at: run.startedAt, finished_at: run.finishedAt, duration_ms: run.durationMs,
-  }
+  const base = { ...presentRunSummary(run), input: run.input, output: run.output }
   if (!steps) return base
   const byNode: Record<string, ReturnType<typeof presentStep> & { attempts: number, history: ReturnType<typeof presentStep>[] }> = {}
   for (const row of steps) {

@@ -3,18 +3,13 @@
  * (FR-019) and its missing key (FR-018), no unknown keys, default_model / default_provider
  * (FR-016), enabled_metrics and metric_weights (EvaluationConfig), one metric after another (FR-014).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createProviders, evaluate, MemoryResponseCache, parseMetricSuiteToml, runWorkflow } from '../../../engine'
-import { FakeLLM } from '../../support/fake-llm'
+import { describe, expect, it } from 'vitest'
+import { evaluate, parseMetricSuiteToml, runWorkflow } from '../../../engine'
+import { suiteInput, useFakeJudge } from '../../support/fake-judge'
 import { testDeps } from '../../support/workflows'
 
-const fake = new FakeLLM()
-beforeAll(async () => { await fake.start() })
-afterAll(async () => { await fake.stop() })
-beforeEach(() => fake.reset())
-
-const providers = (env: Record<string, string> = fake.env()) => createProviders({ env, cache: new MemoryResponseCache(), retry: { baseDelayMs: 1, maxDelayMs: 5 } })
-const input = { user_query: 'How do I reset my password?', submission: 'Open Settings, choose "Forgot password" and follow the emailed link.' }
+const { fake, providers } = useFakeJudge()
+const input = suiteInput
 const systemOf = (body: any): string => (typeof body.system === 'string' ? body.system : body.messages[0].content)
 const metricOf = (body: any) => {
   const system = systemOf(body)

@@ -1,17 +1,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createProviders, evaluate, loadMetricsFolder, MemoryResponseCache, MetricRegistry, parseMetricSuiteToml, readEvaluatorConfigFile } from '../../../engine'
-import { FakeLLM } from '../../support/fake-llm'
+import { describe, expect, it } from 'vitest'
+import { evaluate, loadMetricsFolder, MetricRegistry, parseMetricSuiteToml, readEvaluatorConfigFile } from '../../../engine'
+import { suiteInput, useFakeJudge } from '../../support/fake-judge'
 
-const fake = new FakeLLM()
-beforeAll(async () => { await fake.start() })
-afterAll(async () => { await fake.stop() })
-beforeEach(() => fake.reset())
-
-const providers = (env: Record<string, string> = fake.env()) => createProviders({ env, cache: new MemoryResponseCache(), retry: { baseDelayMs: 1, maxDelayMs: 5 } })
-const input = { user_query: 'How do I reset my password?', submission: 'Open Settings, choose "Forgot password" and follow the emailed link.' }
+const { fake, providers } = useFakeJudge()
+const input = suiteInput
 const dir = mkdtempSync(join(tmpdir(), 'judgeflow-metrics-'))
 const file = (name: string, text: string) => {
   const path = join(dir, name)
