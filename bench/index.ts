@@ -2,12 +2,13 @@ import { spawnSync } from 'node:child_process'
 import { benchExecutor } from './executor'
 import { benchApiThroughput } from './api'
 import { benchEditor } from './editor'
+import { benchFollowers } from './followers'
 import { benchLoad } from './load'
 import { benchEvaluator, benchHeuristic } from './evaluator'
 import { benchScorers } from './scorers'
 import { benchTrace } from './trace'
 
-const benches: Record<string, () => Promise<void>> = { executor: benchExecutor, evaluator: benchEvaluator, heuristic: benchHeuristic, scorers: benchScorers, trace: benchTrace, api: benchApiThroughput, editor: benchEditor, load: benchLoad }
+const benches: Record<string, () => Promise<void>> = { executor: benchExecutor, evaluator: benchEvaluator, heuristic: benchHeuristic, scorers: benchScorers, trace: benchTrace, api: benchApiThroughput, followers: benchFollowers, editor: benchEditor, load: benchLoad }
 const only = process.argv[2]
 
 if (only) {

@@ -9,6 +9,32 @@ export function eventPayload(row: RunEventRow) {
 
 const openByClient = new Map<string, number>()
 
+/** Streams set up per turn of the event loop when many arrive at once. */
+const STREAMS_PER_TURN = 16
+const waitingForTurn: Array<() => void> = []
+let turnsScheduled = false
+
+function nextTurn(): void {
+  for (const admit of waitingForTurn.splice(0, STREAMS_PER_TURN)) admit()
+  if (waitingForTurn.length) setImmediate(nextTurn)
+  else turnsScheduled = false
+}
+
+/**
+ * Resolves when this stream may be set up. Hundreds of followers connecting in the same instant
+ * (a dashboard opened by a whole team, clients reconnecting after a restart) are set up a few
+ * per turn of the event loop, so other requests — health checks first of all — are answered in
+ * between rather than after all of them.
+ */
+export function streamTurn(): Promise<void> {
+  return new Promise((admit) => {
+    waitingForTurn.push(admit)
+    if (turnsScheduled) return
+    turnsScheduled = true
+    setImmediate(nextTurn)
+  })
+}
+
 /**
  * Counts the client's open event streams (run and round alike) against JUDGEFLOW_MAX_SSE_PER_CLIENT:
  * past it, a 429 saying so. Returns the release, called once when the stream closes.

@@ -2,13 +2,14 @@ import { getRun, listEventsAfter, type RunEventRow } from '../../../../db'
 import { finalRunStatuses } from '../../../../engine'
 import { useJudgeflow } from '../../../utils/context'
 import { notFound, routeId } from '../../../utils/http'
-import { openEventStream } from '../../../utils/sse'
+import { openEventStream, streamTurn } from '../../../utils/sse'
 
 /**
  * The run's events as Server-Sent Events: replays what was stored after Last-Event-ID
  * (or ?after=), then follows live; closes after run.finished.
  */
 export default defineEventHandler(async (event) => {
+  await streamTurn()
   const { handle, runs } = useJudgeflow()
   const run = getRun(handle.db, routeId(event))
   if (!run) notFound('run', routeId(event))

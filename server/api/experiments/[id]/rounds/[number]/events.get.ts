@@ -2,13 +2,14 @@ import { roundExists } from '../../../../../../db'
 import { useJudgeflow } from '../../../../../utils/context'
 import { notFound, routeId } from '../../../../../utils/http'
 import { followRound } from '../../../../../utils/round-progress'
-import { openEventStream } from '../../../../../utils/sse'
+import { openEventStream, streamTurn } from '../../../../../utils/sse'
 
 /**
  * A round's progress as Server-Sent Events (`progress` while it goes on, then `round.finished`),
  * from the one progress source its followers in this process share.
  */
 export default defineEventHandler(async (event) => {
+  await streamTurn()
   const { handle } = useJudgeflow()
   const number = Number(getRouterParam(event, 'number'))
   // Many followers may connect at once: the check reads one column, not the round's runs and report.
