@@ -1,0 +1,351 @@
+import { parse as parseCsv } from 'csv-parse/sync'
+import { stringify as stringifyCsv } from 'csv-stringify/sync'
+import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from 'yaml'
+import type { z } from 'zod'
+import { JudgeflowError } from '../errors'
+import { formatPath } from '../graph/validate'
+import { assertJsonShape, DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
+import { datasetCaseSchema, datasetNameSchema, verdicts, type DatasetCase, type Expected } from './schema'
+
+/**
+ * Dataset files in and out: CSV, JSONL, JSON and YAML in; JSONL and CSV out. A file is read whole
+ * or not at all: every bad row is reported with its line and field, and nothing is kept.
+ */
+
+export const datasetFormats = ['csv', 'jsonl', 'json', 'yaml'] as const
+export type DatasetFormat = (typeof datasetFormats)[number]
+
+/** CSV columns that are not input fields. `reference` is both: it goes to `expected.reference` and the input. */
+export const RESERVED_COLUMNS = ['id', 'tags', 'expected_verdict', 'expected_score', 'reference'] as const
+
+/** The most cases one dataset holds. */
+export const MAX_DATASET_CASES = 100_000
+/** Problems listed in one error; the rest are counted. */
+const MAX_LISTED_PROBLEMS = 20
+
+export interface ParsedDataset {
+  /** The name the file gives itself (JSON and YAML `{ name, cases }`), if any. */
+  name?: string
+  cases: DatasetCase[]
+}
+
+export interface ParseOptions {
+  /** What the file is called in errors (its name, or "the dataset"). */
+  where?: string
+  maxDepth?: number
+}
+
+interface Problem {
+  line: number
+  field: string
+  message: string
+}
+
+/** The format a file name implies: `.csv`, `.jsonl`/`.ndjson`, `.json`, `.yaml`/`.yml`; null when none. */
+export function formatFromName(fileName: string): DatasetFormat | null {
+  const extension = /\.([a-z]+)$/i.exec(fileName)?.[1]?.toLowerCase()
+  if (extension === 'ndjson') return 'jsonl'
+  if (extension === 'yml') return 'yaml'
+  return (datasetFormats as readonly string[]).includes(extension ?? '') ? extension as DatasetFormat : null
+}
+
+/** Reads a dataset file of the given format; a JudgeflowError (INVALID_INPUT) listing every bad row otherwise. */
+export function parseDatasetFile(text: string, format: DatasetFormat, options: ParseOptions = {}): ParsedDataset {
+  const where = options.where ?? 'the dataset'
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH
+  const body = text.charCodeAt(0) === 0xFEFF ? text.slice(1) : text
+  const problems: Problem[] = []
+  const parsed = format === 'csv'
+    ? readCsv(body, where, problems)
+    : format === 'jsonl'
+      ? readJsonl(body, where, maxDepth, problems)
+      : readDocument(body, format, where, maxDepth, problems)
+  if (!problems.length) checkIds(parsed.cases, parsed.lines, problems)
+  if (problems.length) throw rowsRefused(where, problems)
+  if (!parsed.cases.length) throw new JudgeflowError('INVALID_INPUT', `${where} has no cases.`)
+  if (parsed.cases.length > MAX_DATASET_CASES) {
+    throw new JudgeflowError('INVALID_INPUT', `${where} has ${parsed.cases.length} cases, more than the ${MAX_DATASET_CASES} a dataset may hold: split it.`)
+  }
+  return { name: parsed.name, cases: parsed.cases }
+}
+
+interface ReadResult {
+  name?: string
+  cases: DatasetCase[]
+  /** The line each case starts on, by index. */
+  lines: number[]
+}
+
+function readCsv(text: string, where: string, problems: Problem[]): ReadResult {
+  let rows: Array<{ record: string[], info: { lines: number }, raw: string }>
+  try {
+    rows = parseCsv(text, { info: true, raw: true, skip_empty_lines: true, relax_column_count: false }) as typeof rows
+  }
+  catch (error) {
+    const { lines } = error as { lines?: number }
+    throw new JudgeflowError('INVALID_INPUT', `${where}${lines ? `, line ${lines}` : ''}: not valid CSV: ${csvReason(error)}.`, { details: { line: lines } })
+  }
+  const [header, ...records] = rows
+  if (!header) return { cases: [], lines: [] }
+  const columns = header.record.map(name => name.trim())
+  const seen = new Set<string>()
+  columns.forEach((name, index) => {
+    if (!name) problems.push({ line: 1, field: `column ${index + 1}`, message: 'has no name in the header row' })
+    else if (seen.has(name)) problems.push({ line: 1, field: name, message: 'is a column twice in the header row' })
+    else if (name === '__proto__') problems.push({ line: 1, field: name, message: 'is a reserved name' })
+    seen.add(name)
+  })
+  if (problems.length) return { cases: [], lines: [] }
+  const cases: DatasetCase[] = []
+  const lines: number[] = []
+  for (const { record, info, raw } of records) {
+    const line = info.lines - newlinesWithin(raw)
+    const input: Record<string, unknown> = {}
+    const expected: Expected = {}
+    let id: string | undefined
+    let tags: string[] | undefined
+    record.forEach((cell, index) => {
+      const column = columns[index]!
+      const value = cell.trim()
+      switch (column) {
+        case 'id':
+          if (value) id = value
+          break
+        case 'tags':
+          if (value) tags = value.split(/[;,]/).map(tag => tag.trim()).filter(Boolean)
+          break
+        case 'expected_verdict':
+          if (!value) break
+          if ((verdicts as readonly string[]).includes(value.toLowerCase())) expected.verdict = value.toLowerCase() as Expected['verdict']
+          else problems.push({ line, field: column, message: `"${clip(value)}" is not a verdict: use pass or fail` })
+          break
+        case 'expected_score': {
+          if (!value) break
+          const score = Number(value)
+          if (Number.isFinite(score) && score >= 0 && score <= 1) expected.score = score
+          else problems.push({ line, field: column, message: `"${clip(value)}" is not a score between 0 and 1` })
+          break
+        }
+        case 'reference':
+          if (!value) break
+          expected.reference = cell
+          input.reference = cell
+          break
+        default:
+          // An empty cell leaves the field out, so the workflow's default or required check applies.
+          if (value) input[column] = cell
+      }
+    })
+    cases.push(finishCase({ id, input, expected, tags }, line, problems))
+    lines.push(line)
+  }
+  return { cases, lines }
+}
+
+function readJsonl(text: string, where: string, maxDepth: number, problems: Problem[]): ReadResult {
+  const cases: DatasetCase[] = []
+  const lines: number[] = []
+  text.split('\n').forEach((rowText, index) => {
+    const line = index + 1
+    if (!rowText.trim()) return
+    let value: unknown
+    try {
+      value = JSON.parse(rowText)
+    }
+    catch (error) {
+      problems.push({ line, field: '(row)', message: `is not valid JSON: ${(error as Error).message.replace(/, ".*" is not valid JSON$/s, '')}` })
+      return
+    }
+    const shaped = shapeProblem(value, maxDepth, `${where}, line ${line}`)
+    if (shaped) return problems.push({ line, field: '(row)', message: shaped })
+    const parsed = validateCase(value, line, problems)
+    if (parsed) {
+      cases.push(parsed)
+      lines.push(line)
+    }
+  })
+  return { cases, lines }
+}
+
+/** JSON or YAML: `{ name, cases: [...] }` or a bare list; lines come from the YAML parser, which reads both. */
+function readDocument(text: string, format: 'json' | 'yaml', where: string, maxDepth: number, problems: Problem[]): ReadResult {
+  const lineCounter = new LineCounter()
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, maxAliasCount: 100 })
+  const syntax = document.errors[0]
+  if (syntax) {
+    const line = lineCounter.linePos(syntax.pos[0]).line
+    throw new JudgeflowError('INVALID_INPUT', `${where}${line ? `, line ${line}` : ''}: not valid ${format.toUpperCase()}: ${syntax.message.split('\n')[0]}.`, { details: { line } })
+  }
+  let value: unknown
+  if (format === 'json') {
+    try {
+      value = JSON.parse(text)
+    }
+    catch (error) {
+      throw new JudgeflowError('INVALID_INPUT', `${where}: not valid JSON: ${(error as Error).message.replace(/, ".*" is not valid JSON$/s, '')}.`)
+    }
+  }
+  else {
+    value = document.toJS({ maxAliasCount: 100 })
+  }
+  const shaped = shapeProblem(value, maxDepth, where)
+  if (shaped) throw new JudgeflowError('INVALID_INPUT', shaped)
+  let list: unknown
+  let name: string | undefined
+  let items: YamlNode[] = []
+  const contents = document.contents
+  if (Array.isArray(value)) {
+    list = value
+    if (isSeq(contents)) items = contents.items as YamlNode[]
+  }
+  else if (value && typeof value === 'object' && Array.isArray((value as { cases?: unknown }).cases)) {
+    const { cases, name: fileName, ...rest } = value as { cases: unknown[], name?: unknown }
+    const unknownKeys = Object.keys(rest)
+    if (unknownKeys.length) throw new JudgeflowError('INVALID_INPUT', `${where}: unknown top-level key(s) ${unknownKeys.join(', ')}; a dataset file holds "name" and "cases".`)
+    if (fileName !== undefined) {
+      const checked = datasetNameSchema.safeParse(fileName)
+      if (!checked.success) throw new JudgeflowError('INVALID_INPUT', `${where}: name ${checked.error.issues[0]!.message}.`)
+      name = checked.data
+    }
+    list = cases
+    const node = isMap(contents) ? contents.get('cases', true) : undefined
+    if (isSeq(node)) items = node.items as YamlNode[]
+  }
+  else {
+    throw new JudgeflowError('INVALID_INPUT', `${where}: expected a list of cases or { "name": …, "cases": [ … ] }.`)
+  }
+  const lineOf = (index: number) => {
+    const offset = items[index]?.range?.[0]
+    return offset === undefined ? index + 1 : lineCounter.linePos(offset).line
+  }
+  const cases: DatasetCase[] = []
+  const lines: number[] = []
+  ;(list as unknown[]).forEach((item, index) => {
+    const line = lineOf(index)
+    const parsed = validateCase(item, line, problems)
+    if (parsed) {
+      cases.push(parsed)
+      lines.push(line)
+    }
+  })
+  return { name, cases, lines }
+}
+
+/** A case object from JSON, JSONL or YAML; without an id it gets `case-<line>`. */
+function validateCase(value: unknown, line: number, problems: Problem[]): DatasetCase | null {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    problems.push({ line, field: '(row)', message: 'is not a case object { "id", "input", "expected", "tags" }' })
+    return null
+  }
+  const withId = (value as { id?: unknown }).id === undefined ? { ...value, id: `case-${line}` } : value
+  const parsed = datasetCaseSchema.safeParse(withId)
+  if (parsed.success) return parsed.data
+  for (const issue of parsed.error.issues) problems.push({ line, field: formatPath(issue.path as Array<string | number>) || '(row)', message: issueMessage(issue) })
+  return null
+}
+
+function finishCase(fields: { id?: string, input: Record<string, unknown>, expected: Expected, tags?: string[] }, line: number, problems: Problem[]): DatasetCase {
+  const draft: DatasetCase = { id: fields.id ?? `case-${line}`, input: fields.input }
+  if (Object.keys(fields.expected).length) draft.expected = fields.expected
+  if (fields.tags?.length) draft.tags = fields.tags
+  const parsed = datasetCaseSchema.safeParse(draft)
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push({ line, field: formatPath(issue.path as Array<string | number>) || '(row)', message: issueMessage(issue) })
+  }
+  return draft
+}
+
+function checkIds(cases: DatasetCase[], lines: number[], problems: Problem[]): void {
+  const firstLine = new Map<string, number>()
+  cases.forEach((item, index) => {
+    const line = lines[index]!
+    const earlier = firstLine.get(item.id)
+    if (earlier === undefined) firstLine.set(item.id, line)
+    else problems.push({ line, field: 'id', message: `"${clip(item.id)}" is already the id of the case on line ${earlier}; ids are unique within a dataset` })
+  })
+}
+
+function rowsRefused(where: string, problems: Problem[]): JudgeflowError {
+  const listed = problems.slice(0, MAX_LISTED_PROBLEMS).map(p => `line ${p.line}, ${p.field}: ${p.message}`)
+  const more = problems.length > MAX_LISTED_PROBLEMS ? `; and ${problems.length - MAX_LISTED_PROBLEMS} more` : ''
+  const noun = problems.length === 1 ? 'a problem' : `${problems.length} problems`
+  return new JudgeflowError('INVALID_INPUT', `${where} has ${noun}, so nothing was imported: ${listed.join('; ')}${more}.`, {
+    details: { problems: problems.slice(0, MAX_LISTED_PROBLEMS) },
+  })
+}
+
+function shapeProblem(value: unknown, maxDepth: number, where: string): string | null {
+  try {
+    assertJsonShape(value, { maxDepth, where })
+    return null
+  }
+  catch (error) {
+    return (error as Error).message
+  }
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') return `unknown key(s) ${issue.keys.join(', ')}`
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required'
+  return issue.message
+}
+
+function newlinesWithin(raw: string): number {
+  // Skipped empty lines before the record are in its raw text, but not part of it.
+  const body = raw.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\r?\n$/, '')
+  let count = 0
+  for (let i = 0; i < body.length; i++) if (body.charCodeAt(i) === 10) count++
+  return count
+}
+
+function csvReason(error: unknown): string {
+  return (error as Error).message.replace(/ on line \d+$/, '').replace(/\.$/, '')
+}
+
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text
+}
+
+/** The cases as JSONL, one case per line, in order. */
+export function toJsonl(cases: readonly DatasetCase[]): string {
+  return cases.map(item => JSON.stringify(item)).join('\n') + (cases.length ? '\n' : '')
+}
+
+/**
+ * The cases as CSV: `id`, the input fields in the order they first appear, then `tags` (joined
+ * with `;`), `expected_verdict`, `expected_score` and `reference`. Input values that are not
+ * text are written as JSON. An input `reference` equal to the expected one is written once.
+ */
+export function toCsv(cases: readonly DatasetCase[]): string {
+  const fields: string[] = []
+  const known = new Set<string>()
+  for (const item of cases) {
+    for (const key of Object.keys(item.input)) {
+      if (key === 'reference' && item.input.reference === item.expected?.reference) continue
+      if (!known.has(key)) {
+        known.add(key)
+        fields.push(key)
+      }
+    }
+  }
+  const clash = fields.find(field => (RESERVED_COLUMNS as readonly string[]).includes(field))
+  if (clash) {
+    const item = cases.find(c => Object.hasOwn(c.input, clash))!
+    throw new JudgeflowError('INVALID_INPUT', `case "${item.id}": the input field "${clash}" cannot be written to CSV, where ${clash === 'reference' ? '"reference" is also the expected reference, and the two differ' : `"${clash}" is a reserved column`}; export to JSONL instead.`)
+  }
+  const inputColumns = fields
+  const rows = cases.map(item => [
+    item.id,
+    ...inputColumns.map(field => cellText(item.input[field])),
+    (item.tags ?? []).join(';'),
+    item.expected?.verdict ?? '',
+    item.expected?.score === undefined ? '' : String(item.expected.score),
+    item.expected?.reference ?? cellText(item.input.reference),
+  ])
+  return stringifyCsv([['id', ...inputColumns, 'tags', 'expected_verdict', 'expected_score', 'reference'], ...rows])
+}
+
+function cellText(value: unknown): string {
+  if (value === undefined || value === null) return ''
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}

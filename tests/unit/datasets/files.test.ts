@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest'
+import { formatFromName, parseDatasetFile, toCsv, toJsonl } from '../../../engine/datasets/files'
+import { JudgeflowError } from '../../../engine/errors'
+
+function refusal(run: () => unknown): string {
+  try {
+    run()
+  }
+  catch (error) {
+    expect(error).toBeInstanceOf(JudgeflowError)
+    expect((error as JudgeflowError).code).toBe('INVALID_INPUT')
+    return (error as Error).message
+  }
+  throw new Error('expected the file to be refused')
+}
+
+describe('CSV', () => {
+  it('reads input columns, the reserved columns, quoted multi-line cells and a BOM', () => {
+    const csv = '\uFEFFid,question,tags,expected_verdict,expected_score,reference\n'
+      + 'q1,"Why is the sky\nblue?",billing; urgent,PASS,0.8,Rayleigh scattering\n'
+      + '\n'
+      + ',How much?,,fail,,\n'
+    const { cases } = parseDatasetFile(csv, 'csv')
+    expect(cases).toEqual([
+      { id: 'q1', input: { question: 'Why is the sky\nblue?', reference: 'Rayleigh scattering' }, expected: { verdict: 'pass', score: 0.8, reference: 'Rayleigh scattering' }, tags: ['billing', 'urgent'] },
+      // No id: named after its line (line 5: the quoted cell spans lines 2–3, line 4 is empty).
+      // Empty cells leave their field out.
+      { id: 'case-5', input: { question: 'How much?' }, expected: { verdict: 'fail' } },
+    ])
+  })
+
+  it('refuses the whole file, naming each bad row by line and column', () => {
+    const csv = 'id,question,expected_verdict,expected_score\nq1,a,pass,0.5\nq2,b,maybe,1.5\nq1,c,,\n'
+    const message = refusal(() => parseDatasetFile(csv, 'csv', { where: 'support.csv' }))
+    expect(message).toBe('support.csv has 2 problems, so nothing was imported: line 3, expected_verdict: "maybe" is not a verdict: use pass or fail; line 3, expected_score: "1.5" is not a score between 0 and 1.')
+    // Ids are checked once every row is well formed.
+    expect(refusal(() => parseDatasetFile('id,question\nq1,a\nq1,c\n', 'csv'))).toContain('line 3, id: "q1" is already the id of the case on line 2')
+  })
+
+  it('refuses a ragged row, a duplicate or nameless header and an empty file', () => {
+    expect(refusal(() => parseDatasetFile('id,q\nq1,a,extra\n', 'csv', { where: 'x.csv' }))).toMatch(/^x\.csv, line 2: not valid CSV: Invalid Record Length/)
+    expect(refusal(() => parseDatasetFile('q,q,\n1,2,3\n', 'csv'))).toContain('line 1, q: is a column twice in the header row; line 1, column 3: has no name in the header row')
+    expect(refusal(() => parseDatasetFile('id,question\n', 'csv'))).toBe('the dataset has no cases.')
+  })
+})
+
+describe('JSONL, JSON and YAML', () => {
+  it('reads JSONL, skipping blank lines, and names the line of a bad row and its field', () => {
+    const text = '{"id":"a","input":{"q":"x"}}\n\n{"input":{"q":"y"},"tags":["t"]}\n'
+    expect(parseDatasetFile(text, 'jsonl').cases).toEqual([{ id: 'a', input: { q: 'x' } }, { id: 'case-3', input: { q: 'y' }, tags: ['t'] }])
+    const bad = '{"id":"a","input":{}}\n{"id":"b","input":{},"expected":{"score":2}}\n{"id":"c"}\nnot json\n{"id":"d","input":{},"extra":1}\n'
+    const message = refusal(() => parseDatasetFile(bad, 'jsonl'))
+    expect(message).toContain('line 2, expected.score: must be between 0 and 1')
+    expect(message).toContain('line 3, input: is required')
+    expect(message).toContain('line 4, (row): is not valid JSON')
+    expect(message).toContain('line 5, (row): unknown key(s) extra')
+  })
+
+  it('refuses __proto__ keys and values nested too deep', () => {
+    expect(refusal(() => parseDatasetFile('{"id":"a","input":{"__proto__":{"x":1}}}\n', 'jsonl'))).toContain('"__proto__" is not allowed as a key')
+    const deep = `{"id":"a","input":{"x":${'['.repeat(10)}${']'.repeat(10)}}}`
+    expect(refusal(() => parseDatasetFile(deep, 'jsonl', { maxDepth: 8 }))).toContain('more than 8 levels deep')
+  })
+
+  it('reads { name, cases } and bare lists in JSON and YAML, with the line of each bad case', () => {
+    const json = JSON.stringify({ name: 'support', cases: [{ id: 'a', input: { q: 'x' } }, { id: 'b', input: { q: 'y' }, expected: { verdict: 'fail' } }] }, null, 2)
+    expect(parseDatasetFile(json, 'json')).toEqual({ name: 'support', cases: [{ id: 'a', input: { q: 'x' } }, { id: 'b', input: { q: 'y' }, expected: { verdict: 'fail' } }] })
+    const yaml = 'name: support\ncases:\n  - id: a\n    input: { q: x }\n  - input: { q: y }\n    expected: { verdict: maybe }\n'
+    expect(refusal(() => parseDatasetFile(yaml, 'yaml'))).toContain('line 5, expected.verdict:')
+    expect(parseDatasetFile('- input: { q: y }\n', 'yaml').cases).toEqual([{ id: 'case-1', input: { q: 'y' } }])
+    const badJson = '[\n  {"id":"a","input":{}},\n  {"id":"b"}\n]'
+    expect(refusal(() => parseDatasetFile(badJson, 'json'))).toContain('line 3, input: is required')
+    expect(refusal(() => parseDatasetFile('{"name":"x","cases":[],"other":1}', 'json'))).toContain('unknown top-level key(s) other')
+    expect(refusal(() => parseDatasetFile('cases: [\n', 'yaml', { where: 'd.yaml' }))).toMatch(/^d\.yaml, line \d+: not valid YAML/)
+  })
+})
+
+describe('export', () => {
+  const cases = [
+    { id: 'q1', input: { question: 'Why, "really"?', reference: 'Because' }, expected: { verdict: 'pass' as const, score: 0.8, reference: 'Because' }, tags: ['billing', 'urgent'] },
+    { id: 'q2', input: { question: 'How?', context: { doc: 1 } } },
+  ]
+
+  it('writes JSONL that reads back the same', () => {
+    expect(parseDatasetFile(toJsonl(cases), 'jsonl').cases).toEqual(cases)
+  })
+
+  it('writes CSV with the reserved columns last, and it reads back', () => {
+    const csv = toCsv(cases)
+    expect(csv.split('\n')[0]).toBe('id,question,context,tags,expected_verdict,expected_score,reference')
+    expect(parseDatasetFile(csv, 'csv').cases).toEqual([
+      cases[0],
+      // Values that are not text travel as JSON text.
+      { id: 'q2', input: { question: 'How?', context: '{"doc":1}' } },
+    ])
+  })
+
+  it('refuses to write to CSV an input field that clashes with a reserved column', () => {
+    expect(refusal(() => toCsv([{ id: 'a', input: { tags: 'x' } }]))).toBe('case "a": the input field "tags" cannot be written to CSV, where "tags" is a reserved column; export to JSONL instead.')
+  })
+})
+
+it('knows formats by file name', () => {
+  expect(['a.csv', 'b.JSONL', 'c.ndjson', 'd.json', 'e.yml', 'f.yaml', 'g.txt'].map(formatFromName)).toEqual(['csv', 'jsonl', 'jsonl', 'json', 'yaml', 'yaml', null])
+})
