@@ -79,7 +79,7 @@ interface ReadResult {
 function readCsv(text: string, where: string, problems: Problem[]): ReadResult {
   let rows: Array<{ record: string[], info: { lines: number }, raw: string }>
   try {
-    rows = parseCsv(text, { info: true, raw: true, skip_empty_lines: true, relax_column_count: false }) as typeof rows
+    rows = parseCsv(text, { info: true, raw: true, skip_empty_lines: true, relax_column_count: false }) as unknown as typeof rows
   }
   catch (error) {
     const { lines } = error as { lines?: number }
@@ -170,7 +170,7 @@ function readJsonl(text: string, where: string, maxDepth: number, problems: Prob
 /** JSON or YAML: `{ name, cases: [...] }` or a bare list; lines come from the YAML parser, which reads both. */
 function readDocument(text: string, format: 'json' | 'yaml', where: string, maxDepth: number, problems: Problem[]): ReadResult {
   const lineCounter = new LineCounter()
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, maxAliasCount: 100 })
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
   const syntax = document.errors[0]
   if (syntax) {
     const line = lineCounter.linePos(syntax.pos[0]).line
