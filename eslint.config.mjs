@@ -21,4 +21,22 @@ export default tseslint.config(
       '@stylistic/max-statements-per-line': 'off',
     },
   },
+  {
+    // The engine is framework-free: the CLI, the server and the tests drive the same code, passing in what it needs.
+    files: ['engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          {
+            regex: '^(nuxt|nitropack|h3|vue|@vue|pinia|@pinia|drizzle-orm|better-sqlite3|#imports|#app|#internal|~|~~|@)(/.*)?$',
+            message: 'engine/ is framework-free: no Nuxt, Nitro, h3, Vue, database driver or app aliases.',
+          },
+          {
+            regex: '^(\\.\\./)+(server|db|app|pages|components|cli)(/.*)?$',
+            message: 'engine/ imports nothing from the server, the database, the web app or the CLI: they pass it what it needs.',
+          },
+        ],
+      }],
+    },
+  },
 )

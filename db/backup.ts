@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import Database from 'better-sqlite3'
+import { JudgeflowError } from '../engine/errors'
 
 export interface BackupResult {
   source: string
@@ -18,9 +19,9 @@ export interface BackupResult {
  * looks like a good one.
  */
 export async function backupDatabase(source: string, destination: string): Promise<BackupResult> {
-  if (!existsSync(source)) throw new Error(`the database "${source}" does not exist`)
+  if (!existsSync(source)) throw new JudgeflowError('INVALID_INPUT', `the database "${source}" does not exist`)
   const target = resolve(destination)
-  if (target === resolve(source)) throw new Error('the backup must go to another file than the database itself')
+  if (target === resolve(source)) throw new JudgeflowError('INVALID_INPUT', 'the backup must go to another file than the database itself')
   mkdirSync(dirname(target), { recursive: true })
   const partial = `${target}.partial`
   rmSync(partial, { force: true })
@@ -48,7 +49,7 @@ export async function backupDatabase(source: string, destination: string): Promi
   }
   if (integrity !== 'ok') {
     rmSync(partial, { force: true })
-    throw new Error(`the backup failed its integrity check (${integrity}); nothing was written to "${destination}"`)
+    throw new JudgeflowError('INTERNAL', `the backup failed its integrity check (${integrity}); nothing was written to "${destination}"`, { category: 'system' })
   }
   renameSync(partial, target)
   return { source, destination: target, pages, integrity, counts }

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3'
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
 import * as schema from './schema'
+import { JudgeflowError } from '../engine/errors'
 
 export type Db = BetterSQLite3Database<typeof schema>
 
@@ -34,7 +35,7 @@ export function findMigrationsFolder(env: Record<string, string | undefined> = p
     resolve('db/migrations'),
   ].filter((c): c is string => Boolean(c))
   const found = candidates.find(c => existsSync(join(c, 'meta', '_journal.json')))
-  if (!found) throw new Error(`the database migrations were not found (looked in ${candidates.join(', ')}); set JUDGEFLOW_MIGRATIONS`)
+  if (!found) throw new JudgeflowError('INVALID_CONFIG', `the database migrations were not found (looked in ${candidates.join(', ')}); set JUDGEFLOW_MIGRATIONS`, { category: 'system' })
   return found
 }
 

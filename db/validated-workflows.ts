@@ -1,4 +1,5 @@
-import { validatedWorkflow, type StepRegistry, type Workflow } from '../engine'
+import { validatedWorkflow, workflowSchema, type StepRegistry, type Workflow } from '../engine'
+import { parseStored } from './repositories/stored'
 
 const CACHE_SIZE = 200
 
@@ -13,6 +14,8 @@ export class ValidatedWorkflows {
     const key = `${workflowId}@${version}`
     let workflow = this.byVersion.get(key)
     if (!workflow) {
+      // A stored version passed the workflow schema when it was saved: failing it now, it is unreadable, not a draft.
+      parseStored(workflowSchema, definition, `version ${version} of workflow "${workflowId}"`)
       workflow = validatedWorkflow(definition, this.registry)
       if (this.byVersion.size >= CACHE_SIZE) this.byVersion.delete(this.byVersion.keys().next().value!)
       this.byVersion.set(key, workflow)

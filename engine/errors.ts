@@ -20,7 +20,20 @@ export type ErrorCode
     | 'NOT_CANCELLABLE'
     | 'RESUME_LIMIT'
     | 'CONFLICT'
+    | 'INVALID_REFERENCE'
+    | 'STORED_RECORD_INVALID'
     | 'INTERNAL'
+    // Refusals of the HTTP layer (server/): each has its status in server/utils/http-errors.ts.
+    | 'INVALID_BODY'
+    | 'INVALID_QUERY'
+    | 'NOT_FOUND'
+    | 'UNAUTHORIZED'
+    | 'FORBIDDEN'
+    | 'BODY_TOO_LARGE'
+    | 'TOO_MANY_ATTEMPTS'
+    | 'TOO_MANY_STREAMS'
+    | 'ROUND_NOT_FINISHED'
+    | 'STILL_RUNNING'
 
 export interface SerializedError {
   code: ErrorCode

@@ -2,6 +2,8 @@
  * References: `{{input.<path>}}`, `{{steps.<nodeId>.<path>}}`, `{{attempt}}`.
  * A reference is a path lookup over plain data, never code evaluation.
  */
+import { JudgeflowError } from '../errors'
+
 export type PathSegment = string | number
 
 export interface Reference {
@@ -30,22 +32,22 @@ export function parseReference(expression: string): Reference {
   const path = parsePath(text)
   const [root, ...rest] = path
   if (root === 'attempt') {
-    if (rest.length) throw new Error(`"{{${text}}}" is not a reference: attempt has no fields`)
+    if (rest.length) throw new JudgeflowError('INVALID_REFERENCE', `"{{${text}}}" is not a reference: attempt has no fields`)
     return { root: 'attempt', path: [] }
   }
   if (root === 'input') return { root: 'input', path: rest }
   if (root === 'steps') {
     const [nodeId, ...fields] = rest
-    if (typeof nodeId !== 'string' || !nodeId) throw new Error(`"{{${text}}}" needs a node id after "steps."`)
+    if (typeof nodeId !== 'string' || !nodeId) throw new JudgeflowError('INVALID_REFERENCE', `"{{${text}}}" needs a node id after "steps."`)
     return { root: 'steps', nodeId, path: fields }
   }
-  throw new Error(`"{{${text}}}" is not a reference: it must start with input., steps.<nodeId>. or be attempt`)
+  throw new JudgeflowError('INVALID_REFERENCE', `"{{${text}}}" is not a reference: it must start with input., steps.<nodeId>. or be attempt`)
 }
 
 function parsePath(text: string): PathSegment[] {
   const segments: PathSegment[] = []
   let i = 0
-  const fail = (why: string) => new Error(`"{{${text}}}" is not a valid reference: ${why}`)
+  const fail = (why: string) => new JudgeflowError('INVALID_REFERENCE', `"{{${text}}}" is not a valid reference: ${why}`)
   while (i < text.length) {
     if (text[i] === '[') {
       const close = text.indexOf(']', i)

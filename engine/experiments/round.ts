@@ -8,6 +8,7 @@ import type { StepRegistry } from '../steps/registry'
 import { judgeOutput } from './judge'
 import { experimentReport } from './recommend'
 import type { Experiment, Judgment } from './schema'
+import { JudgeflowError } from '../errors'
 
 export interface RoundDeps {
   registry: StepRegistry
@@ -18,7 +19,7 @@ export interface RoundDeps {
 
 export async function runRoundInMemory(experiment: Experiment, workflow: { nodes: Array<{ id: string, config?: Record<string, unknown> }> } & Record<string, unknown>, deps: RoundDeps) {
   const { node, input_field: field } = experiment.target
-  if (!workflow.nodes.some(n => n.id === node)) throw new Error(`target.node: the workflow has no node "${node}" (nodes: ${workflow.nodes.map(n => n.id).join(', ')})`)
+  if (!workflow.nodes.some(n => n.id === node)) throw new JudgeflowError('INVALID_INPUT', `target.node: the workflow has no node "${node}" (nodes: ${workflow.nodes.map(n => n.id).join(', ')})`)
   const model = experiment.judge_model ?? deps.providers.defaultJudgeModel()
   const total = experiment.variants.length * experiment.documents.length * experiment.runs_per_document
   const judgments: Judgment[] = []

@@ -3,6 +3,7 @@
  * one is pinned by tests with hand-computed numbers.
  */
 import { JudgeflowError } from '../errors'
+import { mean, sampleSd } from '../evaluator/arithmetic'
 import { MARKS, type Judgment, type Mark, type Problem, type TestDocument } from './schema'
 
 /** Bonuses counted per run at most (seed §2). */
@@ -11,6 +12,9 @@ export const BONUS_CAP = 5
 export const REGRESSION_DROP = 0.15
 const EPSILON = 1e-9
 const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** digits
+
+// The mean and sample SD are the evaluator's: one definition of each in the engine.
+export { mean, sampleSd }
 
 /** The judgment's mark of a problem of the answer key; × when it has none. */
 function markOf(judgment: Judgment, problemId: string): Mark {
@@ -32,17 +36,6 @@ export function runScore(judgment: Judgment, problems: readonly Problem[]) {
     detection, detected: counts['○'], partial: counts['△'], missed: counts['×'],
     bonuses: judgment.bonuses.length, bonuses_counted: bonusesCounted, penalties: judgment.penalties.length,
   }
-}
-
-export function mean(values: readonly number[]): number {
-  return values.length ? values.reduce((s, v) => s + v, 0) / values.length : 0
-}
-
-/** The sample standard deviation (n − 1); 0 for fewer than two values. */
-export function sampleSd(values: readonly number[]): number {
-  if (values.length < 2) return 0
-  const m = mean(values)
-  return Math.sqrt(values.reduce((s, v) => s + (v - m) ** 2, 0) / (values.length - 1))
 }
 
 /** Seed §7: SD ≤ 0.5 high, ≤ 1.0 medium, else low. */

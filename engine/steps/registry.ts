@@ -5,6 +5,7 @@ import { evaluatorStep } from './evaluator'
 import { conditionStep } from './condition'
 import { retryStep } from './retry'
 import { outputStep } from './output'
+import { JudgeflowError } from '../errors'
 
 /** Every built-in step type. Adding a type: its folder, plus one line here. */
 export const builtinSteps: readonly StepDefinition<any>[] = [
@@ -24,7 +25,7 @@ export class StepRegistry {
   }
 
   register(definition: StepDefinition<any>): void {
-    if (this.byType.has(definition.type)) throw new Error(`step type "${definition.type}" is registered twice`)
+    if (this.byType.has(definition.type)) throw new JudgeflowError('INVALID_CONFIG', `step type "${definition.type}" is registered twice`)
     this.byType.set(definition.type, definition)
   }
 

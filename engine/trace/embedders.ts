@@ -1,6 +1,7 @@
 /** Text → vector for the novelty factor: an offline hashed embedder, or a local transformers model. */
 import { existsSync } from 'node:fs'
 import { basename, dirname, resolve } from 'node:path'
+import { JudgeflowError } from '../errors'
 
 export interface Embedder {
   id: string
@@ -45,7 +46,7 @@ function normalize(vector: Float32Array): Float32Array {
  * 3-grams over code points (not words) make it work for Japanese, which has no spaces.
  */
 export function createHashedNgramEmbedder(dimensions = 384): Embedder {
-  if (!Number.isInteger(dimensions) || dimensions < 1) throw new Error(`the hashed embedder needs a whole number of dimensions, not ${dimensions}`)
+  if (!Number.isInteger(dimensions) || dimensions < 1) throw new JudgeflowError('INVALID_CONFIG', `the hashed embedder needs a whole number of dimensions, not ${dimensions}`)
   return {
     id: `hashed-ngram-${dimensions}`,
     dimensions,

@@ -1,5 +1,6 @@
 /** A reasoning trace: an agent's steps toward one task, with the outcome it reached. */
 import { z } from 'zod'
+import { JudgeflowError } from '../errors'
 
 export const stepTypes = ['thought', 'tool_call', 'observation', 'error_recovery'] as const
 export type StepType = typeof stepTypes[number]
@@ -60,5 +61,5 @@ export function parseTrace(raw: unknown): ReasoningTrace {
   const parsed = reasoningTraceSchema.safeParse(raw)
   if (parsed.success) return parsed.data
   const problems = parsed.error.issues.map(issue => `${formatPath(issue.path) || '(trace)'}: ${issue.message}`)
-  throw new Error(`Invalid trace: ${problems.join('; ')}`)
+  throw new JudgeflowError('INVALID_INPUT', `Invalid trace: ${problems.join('; ')}`)
 }

@@ -4,6 +4,7 @@
  * WebAssembly SIMD (wasm/scan.wat) where the runtime has it and the dimensions are a multiple of
  * 4, else as plain JavaScript; both compute the same float64 sums.
  */
+import { JudgeflowError } from '../errors'
 import { SCAN_WASM_BASE64 } from './wasm/scan'
 
 export interface VectorCacheOptions {
@@ -53,9 +54,9 @@ export class VectorCache implements NoveltyMemory {
   private count = 0
 
   constructor({ maxElements = 1000, dimensions = 384, ttlMs = 3_600_000, now = () => Date.now(), simd = true }: VectorCacheOptions = {}) {
-    if (!Number.isInteger(maxElements) || maxElements < 1) throw new Error(`VectorCache: maxElements must be a whole number of at least 1, not ${maxElements}`)
-    if (!Number.isInteger(dimensions) || dimensions < 1) throw new Error(`VectorCache: dimensions must be a whole number of at least 1, not ${dimensions}`)
-    if (!(ttlMs > 0)) throw new Error(`VectorCache: ttlMs must be more than 0, not ${ttlMs}`)
+    if (!Number.isInteger(maxElements) || maxElements < 1) throw new JudgeflowError('INVALID_CONFIG', `VectorCache: maxElements must be a whole number of at least 1, not ${maxElements}`)
+    if (!Number.isInteger(dimensions) || dimensions < 1) throw new JudgeflowError('INVALID_CONFIG', `VectorCache: dimensions must be a whole number of at least 1, not ${dimensions}`)
+    if (!(ttlMs > 0)) throw new JudgeflowError('INVALID_CONFIG', `VectorCache: ttlMs must be more than 0, not ${ttlMs}`)
     this.maxElements = maxElements
     this.dimensions = dimensions
     this.ttlMs = ttlMs
@@ -144,7 +145,7 @@ export class VectorCache implements NoveltyMemory {
 
   /** Adds the entries of a snapshot, keeping their ages (expired ones are dropped at the next scan). */
   restore(snapshot: { dimensions: number, entries: Array<{ added_at: number, vector: number[] }> }): void {
-    if (snapshot.dimensions !== this.dimensions) throw new Error(`VectorCache: the snapshot has ${snapshot.dimensions} dimensions, the cache ${this.dimensions}`)
+    if (snapshot.dimensions !== this.dimensions) throw new JudgeflowError('STORED_RECORD_INVALID', `VectorCache: the snapshot has ${snapshot.dimensions} dimensions, the cache ${this.dimensions}`, { category: 'system' })
     for (const entry of snapshot.entries) this.add(Float32Array.from(entry.vector), entry.added_at)
   }
 
@@ -174,9 +175,9 @@ export class VectorCache implements NoveltyMemory {
   }
 
   private checkDimensions(vector: Float32Array, method: string): void {
-    if (!(vector instanceof Float32Array)) throw new TypeError(`VectorCache.${method}: expected a Float32Array`)
+    if (!(vector instanceof Float32Array)) throw new JudgeflowError('INTERNAL', `VectorCache.${method}: expected a Float32Array`, { category: 'system' })
     if (vector.length !== this.dimensions) {
-      throw new Error(`VectorCache.${method}: expected a vector of ${this.dimensions} dimensions, got ${vector.length}`)
+      throw new JudgeflowError('INTERNAL', `VectorCache.${method}: expected a vector of ${this.dimensions} dimensions, got ${vector.length}`, { category: 'system' })
     }
   }
 }

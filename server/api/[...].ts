@@ -1,4 +1,6 @@
+import { JudgeflowError } from '../../engine'
+
 /** An /api path no route serves is a 404 in JSON, never the app's HTML page. */
 export default defineEventHandler((event) => {
-  throw createError({ statusCode: 404, statusMessage: 'Not Found', message: `No API route ${event.method} ${event.path.split('?')[0]}.` })
+  throw new JudgeflowError('NOT_FOUND', `No API route ${event.method} ${event.path.split('?')[0]}.`)
 })

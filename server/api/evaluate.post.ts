@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { evaluate, JudgeflowError, parseMetricSuiteToml } from '../../engine'
+import { evaluate, parseMetricSuiteToml } from '../../engine'
 import { useJudgeflow } from '../utils/context'
-import { asHttpError, readBodyWith } from '../utils/http'
+import { readBodyWith } from '../utils/http'
 
 const bodySchema = z.object({
   /** An evaluator config (JSON), or `config_toml`: the metric suite's TOML text. */
@@ -14,14 +14,6 @@ const bodySchema = z.object({
 export default defineEventHandler(async (event) => {
   const body = await readBodyWith(event, bodySchema)
   const { providers } = useJudgeflow()
-  try {
-    const config = body.config ?? parseMetricSuiteToml(body.config_toml!, 'config_toml')
-    return await evaluate(config, body.input, { providers })
-  }
-  catch (error) {
-    if (error instanceof JudgeflowError && error.category === 'provider') {
-      throw createError({ statusCode: 502, statusMessage: 'Bad Gateway', message: error.message, data: { code: error.code } })
-    }
-    throw asHttpError(error, event)
-  }
+  const config = body.config ?? parseMetricSuiteToml(body.config_toml!, 'config_toml')
+  return await evaluate(config, body.input, { providers })
 })

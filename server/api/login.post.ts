@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { JudgeflowError } from '../../engine'
 import { checkToken, configuredToken, startSession } from '../utils/access'
 import { readBodyWith } from '../utils/http'
 
@@ -11,6 +12,6 @@ export default defineEventHandler(async (event) => {
   const expected = configuredToken()
   if (!expected) return { signed_in: true, note: 'no token is configured: this machine is trusted' }
   const { ok, hint } = checkToken(event, token, expected)
-  if (!ok) throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: `That token is not the one this server was started with.${hint}` })
+  if (!ok) throw new JudgeflowError('UNAUTHORIZED', `That token is not the one this server was started with.${hint}`)
   return { signed_in: true, expires_at: startSession(event, expected).expiresAt }
 })

@@ -1,3 +1,4 @@
+import { JudgeflowError } from '../../engine/errors'
 import { safeNextPath } from '../../shared/utils/next-path'
 import { configuredToken, isAuthenticated, isLoopback } from '../utils/access'
 import { allowedHosts, isAllowedHost, ownOrigin } from '../utils/hosts'
@@ -18,26 +19,23 @@ export default defineEventHandler((event) => {
   const host = getRequestHeader(event, 'host')
   // With a token, a rebinding page cannot sign in, so other names are allowed unless a list is set.
   if ((!token || allowedHosts().length) && !isAllowedHost(host)) {
-    throw createError({
-      statusCode: 403, statusMessage: 'Forbidden',
-      message: `Refused: this server does not answer to the host "${host ?? ''}". Add it to JUDGEFLOW_ALLOWED_HOSTS to allow it.`,
-    })
+    throw new JudgeflowError('FORBIDDEN', `Refused: this server does not answer to the host "${host ?? ''}". Add it to JUDGEFLOW_ALLOWED_HOSTS to allow it.`)
   }
   const origin = getRequestHeader(event, 'origin')
   if (origin && STATE_CHANGING.has(event.method) && origin.toLowerCase() !== ownOrigin(event)) {
-    throw createError({ statusCode: 403, statusMessage: 'Forbidden', message: `Refused: a ${event.method} from another origin (${origin}).` })
+    throw new JudgeflowError('FORBIDDEN', `Refused: a ${event.method} from another origin (${origin}).`)
   }
   const path = event.path.split('?')[0]!
   if (!token) {
     if (!isLoopback(event.node.req.socket.remoteAddress)) {
-      throw createError({ statusCode: 403, statusMessage: 'Forbidden', message: 'judgeflow serves only this machine; set JUDGEFLOW_TOKEN to serve others.' })
+      throw new JudgeflowError('FORBIDDEN', 'judgeflow serves only this machine; set JUDGEFLOW_TOKEN to serve others.')
     }
     return
   }
   if (PUBLIC.some(re => re.test(path)) || isAuthenticated(event, token)) return
   if (path.startsWith('/api/')) {
     setResponseHeader(event, 'www-authenticate', 'Bearer realm="judgeflow"')
-    throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Sign in: send "Authorization: Bearer <JUDGEFLOW_TOKEN>", or sign in at /login.' })
+    throw new JudgeflowError('UNAUTHORIZED', 'Sign in: send "Authorization: Bearer <JUDGEFLOW_TOKEN>", or sign in at /login.')
   }
   return sendRedirect(event, `/login?next=${encodeURIComponent(safeNextPath(event.path))}`, 302)
 })

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import { JudgeflowError } from '../../engine/errors'
 
 /** Refuses request bodies over the limit (JUDGEFLOW_MAX_BODY_BYTES, 1 MiB by default) with 413. */
 const limit = Number(process.env.JUDGEFLOW_MAX_BODY_BYTES) || 1024 * 1024
@@ -16,7 +17,7 @@ export default defineEventHandler(async (event) => {
     // The rest of the body is never read: the connection closes after the answer.
     setResponseHeader(event, 'connection', 'close')
     event.node.res.once('finish', () => event.node.req.destroy())
-    return createError({ statusCode: 413, statusMessage: 'Payload Too Large', message: `The request body is larger than ${limit} bytes (JUDGEFLOW_MAX_BODY_BYTES).` })
+    return new JudgeflowError('BODY_TOO_LARGE', `The request body is larger than ${limit} bytes (JUDGEFLOW_MAX_BODY_BYTES).`)
   }
   const declared = Number(getRequestHeader(event, 'content-length'))
   if (declared > limit) throw tooLarge()

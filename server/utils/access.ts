@@ -1,4 +1,5 @@
 import type { H3Event } from 'h3'
+import { JudgeflowError } from '../../engine/errors'
 import { LoginThrottle } from './login-throttle'
 import { issueSession, RevokedSessions, sameSecret, verifySession, type Session } from './session'
 
@@ -63,13 +64,11 @@ function assertNotLockedOut(event: H3Event): void {
   const waitMs = throttle.retryAfterMs(clientOf(event))
   if (!waitMs) return
   const seconds = Math.ceil(waitMs / 1000)
-  setResponseHeader(event, 'retry-after', seconds)
-  throw createError({
-    statusCode: 429,
-    statusMessage: 'Too Many Requests',
-    message: `Too many wrong tokens from your address: try again in ${waitText(waitMs)} (after ${new Date(Date.now() + waitMs).toISOString().replace(/\.\d+Z$/, 'Z')}).`,
-    data: { code: 'TOO_MANY_ATTEMPTS', retry_after_s: seconds },
-  })
+  throw new JudgeflowError(
+    'TOO_MANY_ATTEMPTS',
+    `Too many wrong tokens from your address: try again in ${waitText(waitMs)} (after ${new Date(Date.now() + waitMs).toISOString().replace(/\.\d+Z$/, 'Z')}).`,
+    { details: { retry_after_s: seconds } },
+  )
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createRound, getExperiment, getRound, getRun, getWorkflow, listOpenRounds, listWorkflows, listRounds, listStepRuns, updateRound, type ExperimentRoundRow } from '../../db'
+import { createRound, getExperiment, getRound, getRun, getWorkflow, listOpenRounds, listWorkflows, listRounds, listStepRuns, parseStored, updateRound, type ExperimentRoundRow } from '../../db'
 import { finalRunStatuses, JudgeflowError } from '../../engine'
 import { experimentReport, experimentSchema, type Experiment, type Judgment, type RoundSummary } from '../../engine/experiments'
 import { judgeOutput } from '../../engine/experiments/judge'
@@ -17,8 +17,8 @@ export function saveRound(round: Pick<ExperimentRoundRow, 'id' | 'experimentId' 
 /** The experiment's definition, validated; a stored one that no longer parses is a clear error. */
 export function experimentOf(id: string): { id: string, experiment: Experiment } {
   const row = getExperiment(useJudgeflow().handle.db, id)
-  if (!row) throw createError({ statusCode: 404, message: `experiment "${id}" does not exist` })
-  return { id: row.id, experiment: experimentSchema.parse({ ...row.definition, current_best: row.currentBest }) }
+  if (!row) throw new JudgeflowError('NOT_FOUND', `experiment "${id}" does not exist`)
+  return { id: row.id, experiment: parseStored(experimentSchema, { ...row.definition, current_best: row.currentBest }, `experiment "${row.id}"`) }
 }
 
 /** Finished rounds as the report's history: each round's adopted best and its improvement. */

@@ -32,18 +32,13 @@ export async function readJsonBody(event: H3Event): Promise<unknown> {
   catch (error) {
     if (!(error instanceof JudgeflowError)) throw error
     const path = (error.details as { path?: string } | undefined)?.path
-    throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: error.message, data: { code: error.code, problems: [{ path: path || '(body)', message: error.message }] } })
+    throw new JudgeflowError('INVALID_BODY', error.message, { details: { code: error.code, problems: [{ path: path || '(body)', message: error.message }] }, cause: error })
   }
 }
 
 /** A 400 listing each bad field: `Invalid body: path: message; …`. */
-export function badRequest(problems: FieldProblem[]) {
-  return createError({
-    statusCode: 400,
-    statusMessage: 'Bad Request',
-    message: `Invalid body: ${problems.map(p => `${p.path}: ${p.message}`).join('; ')}`,
-    data: { problems },
-  })
+export function badRequest(problems: FieldProblem[]): JudgeflowError {
+  return new JudgeflowError('INVALID_BODY', `Invalid body: ${problems.map(p => `${p.path}: ${p.message}`).join('; ')}`, { details: { problems } })
 }
 
 /** Reads and validates the query string; a bad one is a 400 naming each parameter. */
@@ -51,34 +46,11 @@ export async function readQueryWith<T>(event: H3Event, schema: z.ZodType<T>): Pr
   const parsed = schema.safeParse(getQuery(event))
   if (parsed.success) return parsed.data
   const problems: FieldProblem[] = parsed.error.issues.map(issue => ({ path: formatPath(issue.path) || '(query)', message: issue.message }))
-  throw createError({
-    statusCode: 400,
-    statusMessage: 'Bad Request',
-    message: `Invalid query: ${problems.map(p => `${p.path}: ${p.message}`).join('; ')}`,
-    data: { problems },
-  })
+  throw new JudgeflowError('INVALID_QUERY', `Invalid query: ${problems.map(p => `${p.path}: ${p.message}`).join('; ')}`, { details: { problems } })
 }
 
 export function notFound(what: string, id: string): never {
-  throw createError({ statusCode: 404, statusMessage: 'Not Found', message: `No ${what} with id "${id}".` })
-}
-
-/** Seconds a client refused for a full run queue is asked to wait before trying again. */
-const QUEUE_RETRY_AFTER_S = 5
-
-/** Engine errors the caller can fix become 400s with their code and details; others are rethrown. */
-export function asHttpError(error: unknown, event: H3Event): unknown {
-  if (error instanceof JudgeflowError && error.code === 'TOO_MANY_RUNS') {
-    setResponseHeader(event, 'retry-after', QUEUE_RETRY_AFTER_S)
-    return createError({ statusCode: 429, statusMessage: 'Too Many Requests', message: error.message, data: { code: error.code } })
-  }
-  if (error instanceof JudgeflowError && (error.code === 'NOT_CANCELLABLE' || error.code === 'CONFLICT')) {
-    return createError({ statusCode: 409, statusMessage: 'Conflict', message: error.message, data: { code: error.code } })
-  }
-  if (error instanceof JudgeflowError && error.category === 'user') {
-    return createError({ statusCode: 400, statusMessage: 'Bad Request', message: error.message, data: { code: error.code, details: error.details } })
-  }
-  return error
+  throw new JudgeflowError('NOT_FOUND', `No ${what} with id "${id}".`)
 }
 
 export function routeId(event: H3Event): string {

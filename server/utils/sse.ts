@@ -1,5 +1,6 @@
 import type { H3Event } from 'h3'
 import type { RunEventRow } from '../../db'
+import { JudgeflowError } from '../../engine/errors'
 import { serverLimits } from './config'
 
 /** The wire form of a stored run event: its row id is the SSE id, its type the SSE event name. */
@@ -44,11 +45,7 @@ function takeStreamSlot(event: H3Event): () => void {
   const max = serverLimits().maxStreamsPerClient
   const open = openByClient.get(client) ?? 0
   if (open >= max) {
-    throw createError({
-      statusCode: 429,
-      statusMessage: 'Too Many Requests',
-      message: `${open} event streams are already open from ${client}, the most one client may hold (JUDGEFLOW_MAX_SSE_PER_CLIENT, ${max}). Close some (other tabs following runs or rounds) and try again.`,
-    })
+    throw new JudgeflowError('TOO_MANY_STREAMS', `${open} event streams are already open from ${client}, the most one client may hold (JUDGEFLOW_MAX_SSE_PER_CLIENT, ${max}). Close some (other tabs following runs or rounds) and try again.`)
   }
   openByClient.set(client, open + 1)
   let released = false

@@ -1,5 +1,4 @@
 import type { H3Event } from 'h3'
-import { JudgeflowError } from '../../engine'
 
 /** A workflow version as an entity tag: `"3"`. */
 export const etagOf = (version: number) => `"${version}"`
@@ -23,17 +22,4 @@ export function ifMatchVersions(event: H3Event): number[] | undefined {
 export function acceptedVersions(ifMatch: number[] | undefined, baseVersion: number | undefined): number[] | undefined {
   if (baseVersion === undefined) return ifMatch
   return ifMatch ? ifMatch.filter(v => v === baseVersion) : [baseVersion]
-}
-
-/** A VERSION_CONFLICT as HTTP: 412 when an If-Match precondition failed (RFC 9110), else 409. */
-export function versionConflictError(error: unknown, ifMatch: number[] | undefined): unknown {
-  if (!(error instanceof JudgeflowError && error.code === 'VERSION_CONFLICT')) return error
-  const { current_version } = error.details as { current_version: number }
-  const failedIfMatch = ifMatch !== undefined && !ifMatch.includes(current_version)
-  return createError({
-    statusCode: failedIfMatch ? 412 : 409,
-    statusMessage: failedIfMatch ? 'Precondition Failed' : 'Conflict',
-    message: error.message,
-    data: { code: error.code, current_version },
-  })
 }

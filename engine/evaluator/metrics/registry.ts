@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { CLARITY_COHERENCE_INSTRUCTION, COVERAGE_INSTRUCTION, LLM_PLAIN_INSTRUCTION, RELEVANCE_INSTRUCTION } from './prompts'
+import { JudgeflowError } from '../../errors'
 
 export interface MetricInput {
   user_query?: string
@@ -39,9 +40,9 @@ export class MetricRegistry {
   }
 
   register(definition: MetricDefinition): void {
-    if (!definition?.name || typeof definition.name !== 'string') throw new Error('a metric needs a name')
-    if (!definition.systemInstruction && typeof definition.score !== 'function') throw new Error(`metric "${definition.name}" needs a systemInstruction or a score function`)
-    if (this.byName.has(definition.name)) throw new Error(`metric "${definition.name}" is registered twice`)
+    if (!definition?.name || typeof definition.name !== 'string') throw new JudgeflowError('INVALID_CONFIG', 'a metric needs a name')
+    if (!definition.systemInstruction && typeof definition.score !== 'function') throw new JudgeflowError('INVALID_CONFIG', `metric "${definition.name}" needs a systemInstruction or a score function`)
+    if (this.byName.has(definition.name)) throw new JudgeflowError('INVALID_CONFIG', `metric "${definition.name}" is registered twice`)
     this.byName.set(definition.name, definition)
   }
 
@@ -72,7 +73,7 @@ export async function loadMetricsFolder(folder: string, registry: MetricRegistry
   for (const file of files) {
     const module = await import(pathToFileURL(resolve(join(folder, file))).href) as { default?: MetricDefinition, metric?: MetricDefinition }
     const definition = module.default ?? module.metric
-    if (!definition) throw new Error(`${join(folder, file)} exports no metric (export default { name, description, systemInstruction | score })`)
+    if (!definition) throw new JudgeflowError('INVALID_CONFIG', `${join(folder, file)} exports no metric (export default { name, description, systemInstruction | score })`)
     registry.register(definition)
     loaded.push(definition.name)
   }

@@ -1,4 +1,5 @@
 import { deleteWorkflow, getWorkflow, STOP_WAIT_MS } from '../../../db'
+import { JudgeflowError } from '../../../engine'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, routeId } from '../../utils/http'
 
@@ -13,7 +14,7 @@ export default defineEventHandler(async (event) => {
   const outcome = await runs.deleteWorkflowWith(id, () => deleteWorkflow(handle.db, id))
   if ('stillRunning' in outcome) {
     const named = outcome.stillRunning.map(r => `"${r}"`).join(', ')
-    throw createError({ statusCode: 409, statusMessage: 'Conflict', message: `${outcome.stillRunning.length > 1 ? 'Runs' : 'Run'} ${named} of this workflow did not stop within ${STOP_WAIT_MS / 1000} s of being cancelled; try the deletion again.` })
+    throw new JudgeflowError('STILL_RUNNING', `${outcome.stillRunning.length > 1 ? 'Runs' : 'Run'} ${named} of this workflow did not stop within ${STOP_WAIT_MS / 1000} s of being cancelled; try the deletion again.`)
   }
   if (!outcome.removed) notFound('workflow', id)
   setResponseStatus(event, 204)

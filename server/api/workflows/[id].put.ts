@@ -4,7 +4,7 @@ import { workflowSchema } from '../../../engine'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, readBodyWith, routeId } from '../../utils/http'
 import { presentWorkflow } from '../../utils/present'
-import { acceptedVersions, etagOf, ifMatchVersions, versionConflictError } from '../../utils/versions'
+import { acceptedVersions, etagOf, ifMatchVersions } from '../../utils/versions'
 
 /** The definition, plus the version it was edited from (not stored). */
 const updateSchema = workflowSchema.extend({ base_version: z.number().int().positive().optional() })
@@ -18,13 +18,7 @@ export default defineEventHandler(async (event) => {
   const { base_version, ...definition } = await readBodyWith(event, updateSchema)
   const ifMatch = ifMatchVersions(event)
   const { handle, registry } = useJudgeflow()
-  let workflow
-  try {
-    workflow = updateWorkflow(handle.db, routeId(event), definition, { baseVersions: acceptedVersions(ifMatch, base_version) })
-  }
-  catch (error) {
-    throw versionConflictError(error, ifMatch)
-  }
+  const workflow = updateWorkflow(handle.db, routeId(event), definition, { baseVersions: acceptedVersions(ifMatch, base_version) })
   if (!workflow) notFound('workflow', routeId(event))
   setResponseHeader(event, 'etag', etagOf(workflow.version))
   return presentWorkflow(workflow, registry)

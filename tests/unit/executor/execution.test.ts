@@ -1,11 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { runWorkflow, type RunEvent } from '../../../engine'
 import { FakeLLM } from '../../support/fake-llm'
 import { qualityGate, sleepStep, testDeps } from '../../support/workflows'
 
 const finished = (events: RunEvent[]) => events.flatMap(e => ('step' in e ? [`${e.step.node_id}#${e.step.attempt}:${e.step.status}`] : []))
 
+/** Whether the promise has settled by now: a flag the test reads after moving the fake clock. */
+function settledFlag(promise: Promise<unknown>) {
+  const flag = { settled: false }
+  void promise.finally(() => { flag.settled = true })
+  return flag
+}
+
 describe('executor', () => {
+  afterEach(() => { vi.useRealTimers() })
+
   it('runs the quality gate: fails twice, passes on the third attempt, prompts see the previous feedback', async () => {
     const { options, events } = testDeps()
     const result = await runWorkflow(qualityGate(['one', 'two', 'three'], [false, false, true]), { ...options, input: { question: 'Why?' } })
@@ -56,13 +65,18 @@ describe('executor', () => {
     const { options } = testDeps([step])
     const nodes = [{ id: 'root', type: 'input' }, ...Array.from({ length: 6 }, (_, i) => ({ id: `s${i}`, type: 'sleep', config: { ms: 30 } })), { id: 'end', type: 'sleep', config: { ms: 0 } }]
     const edges = [...Array.from({ length: 6 }, (_, i) => ({ from: 'root', to: `s${i}` })), ...Array.from({ length: 6 }, (_, i) => ({ from: `s${i}`, to: 'end' }))]
-    const t0 = performance.now()
-    const result = await runWorkflow({ name: 'fan', nodes, edges }, { ...options, concurrency: 3 })
-    const elapsed = performance.now() - t0
+    vi.useFakeTimers()
+    const running = runWorkflow({ name: 'fan', nodes, edges }, { ...options, concurrency: 3 })
+    const run = settledFlag(running)
+    // Six 30 ms steps, three at a time: two waves, so the run cannot end before 60 ms.
+    await vi.advanceTimersByTimeAsync(59)
+    expect(run.settled).toBe(false)
+    expect(tracker.order.filter(id => id.startsWith('s'))).toHaveLength(6)
+    await vi.runAllTimersAsync()
+    const result = await running
     expect(result.status).toBe('succeeded')
     expect(tracker.peak).toBe(3)
     expect(tracker.order.at(-1)).toBe('end')
-    expect(elapsed).toBeGreaterThanOrEqual(55)
   })
 
   it('fails a step that exceeds its timeout and stops the run', async () => {
@@ -82,14 +96,18 @@ describe('executor', () => {
     const { step } = sleepStep()
     const { options, events } = testDeps([step])
     const controller = new AbortController()
+    vi.useFakeTimers()
     setTimeout(() => controller.abort(), 30)
-    const t0 = performance.now()
-    const result = await runWorkflow({
+    const running = runWorkflow({
       name: 'cancel',
       nodes: [{ id: 'a', type: 'sleep', config: { ms: 5000 } }, { id: 'b', type: 'sleep', config: { ms: 5000 } }, { id: 'c', type: 'output' }],
       edges: [{ from: 'a', to: 'c' }, { from: 'b', to: 'c' }],
     }, { ...options, signal: controller.signal })
-    expect(performance.now() - t0).toBeLessThan(1000)
+    const run = settledFlag(running)
+    // Cancelled at 30 ms, the run ends without waiting for its 5 s steps.
+    await vi.advanceTimersByTimeAsync(999)
+    expect(run.settled).toBe(true)
+    const result = await running
     expect(result.status).toBe('cancelled')
     expect(result.steps.a!.status).toBe('cancelled')
     expect(result.steps.b!.status).toBe('cancelled')

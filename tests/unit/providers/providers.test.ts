@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createProviders, MemoryResponseCache, type ProvidersOptions } from '../../../engine'
 import { FakeLLM } from '../../support/fake-llm'
 
@@ -6,9 +6,27 @@ const fake = new FakeLLM()
 beforeAll(async () => { await fake.start() })
 afterAll(async () => { await fake.stop() })
 beforeEach(() => fake.reset())
+afterEach(() => { vi.useRealTimers() })
 
 const providers = (options: ProvidersOptions = {}) => createProviders({ env: fake.env(), retry: { baseDelayMs: 5, maxDelayMs: 20 }, ...options })
 const ask = { messages: [{ role: 'user' as const, content: 'Say hi' }] }
+
+/**
+ * Starts a call under fake timers and clock, which the client and the fake server share (both run
+ * here): the clock moves 10 ms at a time, the requests going over the loopback between moves, until
+ * the call settles or `limitMs` have passed on the fake clock. Returns whether it settled.
+ */
+async function settlesOnFakeClock(start: () => Promise<unknown>, limitMs = 60_000): Promise<boolean> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+  const flag = { settled: false }
+  const promise = start()
+  promise.then(() => { flag.settled = true }, () => { flag.settled = true })
+  for (let elapsed = 0; !flag.settled && elapsed < limitMs; elapsed += 10) {
+    await new Promise(resolve => setImmediate(resolve))
+    await vi.advanceTimersByTimeAsync(10)
+  }
+  return flag.settled
+}
 
 describe('providers through the real SDKs', () => {
   it('calls OpenAI chat completions and records usage and latency', async () => {
@@ -43,11 +61,16 @@ describe('providers through the real SDKs', () => {
   })
 
   it('retries a 429 after the Retry-After it was given', async () => {
-    fake.script({ status: 429, headers: { 'retry-after': '0.2' } })
-    const t0 = performance.now()
-    const response = await providers().complete('openai:gpt-4o-mini', ask)
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(190)
-    expect(response.text).toMatch(/^echo:/)
+    const arrivals: number[] = []
+    fake.onRequest(() => {
+      arrivals.push(Date.now())
+      return arrivals.length === 1 ? { status: 429, headers: { 'retry-after': '0.2' } } : { text: 'echo: hi' }
+    })
+    let response: Awaited<ReturnType<ReturnType<typeof providers>['complete']>> | undefined
+    expect(await settlesOnFakeClock(async () => { response = await providers().complete('openai:gpt-4o-mini', ask) })).toBe(true)
+    // The retry came at least the 200 ms of Retry-After later (the backoff alone is 5–20 ms).
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(200)
+    expect(response!.text).toMatch(/^echo:/)
     expect(fake.requests).toHaveLength(2)
   })
 
@@ -90,10 +113,13 @@ describe('providers through the real SDKs', () => {
   it('stops a call when the caller aborts', async () => {
     fake.script({ delayMs: 2000 })
     const controller = new AbortController()
-    setTimeout(() => controller.abort(), 50)
-    const t0 = performance.now()
-    await expect(providers().complete('openai:gpt-4o-mini', ask, { signal: controller.signal })).rejects.toThrow()
-    expect(performance.now() - t0).toBeLessThan(1000)
+    let call: Promise<unknown> | undefined
+    // Aborted at 50 ms, the call ends well before the server's 2 s answer.
+    expect(await settlesOnFakeClock(() => {
+      setTimeout(() => controller.abort(), 50)
+      return (call = providers().complete('openai:gpt-4o-mini', ask, { signal: controller.signal }))
+    }, 1000)).toBe(true)
+    await expect(call).rejects.toThrow()
   })
 
   it('caches temperature-0 answers, marks them cached, and can be bypassed', async () => {

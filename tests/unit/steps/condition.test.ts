@@ -17,9 +17,9 @@ describe('condition operators', () => {
   })
 
   it('matches in linear time: a catastrophic pattern does not hang', () => {
-    const t0 = performance.now()
+    // 2^40 steps for a backtracking engine; RE2 answers at once, and refuses the backreferences only backtracking can match.
     expect(compare(`${'a'.repeat(40)}!`, 'matches', '^(a+)+$')).toBe(false)
-    expect(performance.now() - t0).toBeLessThan(500)
+    expect(() => compare('aa', 'matches', '(a)\\1')).toThrow('patterns use RE2 syntax, without backreferences or lookaheads')
   })
 
   it('names an invalid pattern', () => {

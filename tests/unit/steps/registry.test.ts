@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { builtinSteps, defaultRegistry, StepRegistry } from '../../../engine'
+import { builtinStepSpecs, builtinSteps, defaultRegistry, StepRegistry } from '../../../engine'
 
 const stepsDir = join(import.meta.dirname, '../../../engine/steps')
 
@@ -13,6 +13,14 @@ describe('step registry', () => {
       expect(step.description.length).toBeGreaterThan(10)
       expect(step.label).toBeTruthy()
       expect(typeof step.run).toBe('function')
+    }
+  })
+
+  it('agrees with the browser-safe spec list: the same types in the same order, each step carrying its spec', () => {
+    expect(builtinSteps.map(step => step.type)).toEqual(builtinStepSpecs.map(spec => spec.type))
+    for (const spec of builtinStepSpecs) {
+      const step = builtinSteps.find(s => s.type === spec.type)!
+      for (const [key, value] of Object.entries(spec)) expect(step[key as keyof typeof step], `${spec.type}.${key}`).toBe(value)
     }
   })
 

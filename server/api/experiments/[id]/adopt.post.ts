@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { updateExperiment } from '../../../../db'
+import { JudgeflowError } from '../../../../engine'
 import { useJudgeflow } from '../../../utils/context'
 import { experimentOf } from '../../../utils/experiments'
 import { readBodyWith, routeId } from '../../../utils/http'
@@ -8,7 +9,7 @@ import { readBodyWith, routeId } from '../../../utils/http'
 export default defineEventHandler(async (event) => {
   const { variant } = await readBodyWith(event, z.object({ variant: z.string().min(1, 'is required') }))
   const { id, experiment } = experimentOf(routeId(event))
-  if (!experiment.variants.some(v => v.id === variant)) throw createError({ statusCode: 400, message: `variant: "${variant}" is not a variant of this experiment (${experiment.variants.map(v => v.id).join(', ')})` })
+  if (!experiment.variants.some(v => v.id === variant)) throw new JudgeflowError('INVALID_BODY', `variant: "${variant}" is not a variant of this experiment (${experiment.variants.map(v => v.id).join(', ')})`)
   updateExperiment(useJudgeflow().handle.db, id, { ...experiment, current_best: variant })
   return { id, current_best: variant }
 })

@@ -1,6 +1,6 @@
 import { getRun } from '../../../../db'
 import { useJudgeflow } from '../../../utils/context'
-import { asHttpError, notFound, routeId } from '../../../utils/http'
+import { notFound, routeId } from '../../../utils/http'
 
 /**
  * Cancels a queued or running run (running steps get the abort signal; 202). A run the database
@@ -11,12 +11,7 @@ export default defineEventHandler(async (event) => {
   const { handle, runs } = useJudgeflow()
   const run = getRun(handle.db, routeId(event))
   if (!run) notFound('run', routeId(event))
-  try {
-    if (await runs.cancelOrInterrupt(run.id) === 'interrupted') return { id: run.id, status: 'interrupted' }
-  }
-  catch (error) {
-    throw asHttpError(error, event)
-  }
+  if (await runs.cancelOrInterrupt(run.id) === 'interrupted') return { id: run.id, status: 'interrupted' }
   setResponseStatus(event, 202)
   return { id: run.id, cancelling: true }
 })

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { getWorkflow } from '../../../../db'
 import { runOptionsSchema } from '../../../../engine'
 import { useJudgeflow } from '../../../utils/context'
-import { asHttpError, notFound, readBodyWith, routeId } from '../../../utils/http'
+import { notFound, readBodyWith, routeId } from '../../../utils/http'
 
 const bodySchema = z.object({
   input: z.record(z.string(), z.unknown()).default({}),
@@ -15,12 +15,7 @@ export default defineEventHandler(async (event) => {
   const { handle, runs } = useJudgeflow()
   const workflow = getWorkflow(handle.db, routeId(event))
   if (!workflow) notFound('workflow', routeId(event))
-  try {
-    const run = await runs.start({ definition: workflow.definition, workflowId: workflow.id, workflowVersion: workflow.version, input, options })
-    setResponseStatus(event, 202)
-    return { id: run.id, status: run.status, workflow_id: workflow.id, workflow_version: workflow.version }
-  }
-  catch (error) {
-    throw asHttpError(error, event)
-  }
+  const run = await runs.start({ definition: workflow.definition, workflowId: workflow.id, workflowVersion: workflow.version, input, options })
+  setResponseStatus(event, 202)
+  return { id: run.id, status: run.status, workflow_id: workflow.id, workflow_version: workflow.version }
 })

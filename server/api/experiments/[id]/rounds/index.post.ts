@@ -1,14 +1,9 @@
 import { startRound } from '../../../../utils/experiments'
-import { asHttpError, routeId } from '../../../../utils/http'
+import { routeId } from '../../../../utils/http'
 
 /** Starts a round: its runs go on in the background; follow it at .../rounds/<number>/events. */
 export default defineEventHandler(async (event) => {
-  try {
-    const round = await startRound(routeId(event))
-    setResponseStatus(event, 202)
-    return { number: round.number, status: round.status, runs: round.runs }
-  }
-  catch (error) {
-    throw asHttpError(error, event)
-  }
+  const round = await startRound(routeId(event))
+  setResponseStatus(event, 202)
+  return { number: round.number, status: round.status, runs: round.runs }
 })

@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import { getRound, listRounds, updateRound } from '../../../../../../db'
+import { JudgeflowError } from '../../../../../../engine'
 import { judgmentProblems, judgmentSchema, type Judgment } from '../../../../../../engine/experiments'
 import { useJudgeflow } from '../../../../../utils/context'
 import { experimentOf, historyOf, reportFor } from '../../../../../utils/experiments'
-import { asHttpError, badRequest, notFound, readBodyWith, routeId } from '../../../../../utils/http'
+import { badRequest, notFound, readBodyWith, routeId } from '../../../../../utils/http'
 
 /**
  * A person's corrections: the round's judgments replaced (each with its reason) and its report
@@ -15,18 +16,12 @@ export default defineEventHandler(async (event) => {
   const { experiment } = experimentOf(routeId(event))
   const round = getRound(handle.db, routeId(event), Number(getRouterParam(event, 'number')))
   if (!round) notFound('round', String(getRouterParam(event, 'number')))
-  if (round.status !== 'finished') throw createError({ statusCode: 409, message: `round ${round.number} is ${round.status}: judgments can be corrected once it has finished` })
+  if (round.status !== 'finished') throw new JudgeflowError('ROUND_NOT_FINISHED', `round ${round.number} is ${round.status}: judgments can be corrected once it has finished`)
   const judged = [...round.runs, ...(round.judgments as Judgment[])]
   const problems = judgmentProblems(judgments, { number: round.number, judged, currentBest: round.currentBest, documents: experiment.documents })
   if (problems.length) throw badRequest(problems)
   const history = historyOf(listRounds(handle.db, round.experimentId).filter(r => r.number < round.number))
-  let report
-  try {
-    report = reportFor(experiment, round.currentBest, judgments, history)
-  }
-  catch (error) {
-    throw asHttpError(error, event)
-  }
+  const report = reportFor(experiment, round.currentBest, judgments, history)
   updateRound(handle.db, round.id, { judgments, report })
   return { number: round.number, judgments, report }
 })

@@ -1,0 +1,44 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createExperiment, getExperiment, openDatabase, parseStored, type DbHandle } from '../../../db'
+import { ValidatedWorkflows } from '../../../db/validated-workflows'
+import { builtinSteps, JudgeflowError, StepRegistry } from '../../../engine'
+import { experimentSchema } from '../../../engine/experiments'
+
+let handle: DbHandle | undefined
+afterEach(() => handle?.close())
+
+function caught(fn: () => unknown): JudgeflowError {
+  try {
+    fn()
+  }
+  catch (error) {
+    if (error instanceof JudgeflowError) return error
+    throw error
+  }
+  throw new Error('expected a JudgeflowError')
+}
+
+describe('a stored record that no longer parses', () => {
+  it('is a STORED_RECORD_INVALID error naming the record and each problem, not a raw ZodError', () => {
+    handle = openDatabase(':memory:')
+    // Written by hand (or by an older version): no documents, no target.
+    const row = createExperiment(handle.db, { name: 'old', current_best: 'a', variants: [{ id: 'a' }] })
+    const stored = getExperiment(handle.db, row.id)!
+    const error = caught(() => parseStored(experimentSchema, { ...stored.definition, current_best: stored.currentBest }, `experiment "${row.id}"`))
+    expect(error).toMatchObject({ code: 'STORED_RECORD_INVALID', category: 'system' })
+    expect(error.message).toMatch(new RegExp(`^The stored experiment "${row.id}" cannot be read: documents: .*; target: `))
+    expect(error.message).toMatch(/Correct it in the database, or delete it\.$/)
+    expect((error.details as { problems: Array<{ path: string }> }).problems.map(p => p.path)).toEqual(expect.arrayContaining(['documents', 'target']))
+  })
+
+  it('a stored workflow version that fails the workflow schema names the workflow and version; a draft with graph problems stays INVALID_WORKFLOW', () => {
+    const validated = new ValidatedWorkflows(new StepRegistry(builtinSteps))
+    const unreadable = caught(() => validated.get({ name: 'w', nodes: 'not a list' }, 'wf-1', 3))
+    expect(unreadable.code).toBe('STORED_RECORD_INVALID')
+    expect(unreadable.message).toMatch(/^The stored version 3 of workflow "wf-1" cannot be read: nodes: /)
+    const draft = { name: 'w', nodes: [{ id: 'a', type: 'input' }], edges: [{ from: 'a', to: 'ghost' }] }
+    expect(caught(() => validated.get(draft, 'wf-1', 4)).code).toBe('INVALID_WORKFLOW')
+    // Not stored (a variant's definition): validated as before.
+    expect(caught(() => validated.get({ name: 'w', nodes: 'not a list' })).code).toBe('INVALID_WORKFLOW')
+  })
+})
