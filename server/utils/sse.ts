@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import type { RunEventRow } from '../../db'
-import { serverLimits } from './config'
+import { judgeflowConfig } from './config'
 
 /** The wire form of a stored run event: its row id is the SSE id, its type the SSE event name. */
 export function eventPayload(row: RunEventRow) {
@@ -15,7 +15,7 @@ const openByClient = new Map<string, number>()
  */
 function takeStreamSlot(event: H3Event): () => void {
   const client = getRequestIP(event) ?? 'unknown'
-  const max = serverLimits().maxStreamsPerClient
+  const max = judgeflowConfig().server.maxStreamsPerClient
   const open = openByClient.get(client) ?? 0
   if (open >= max) {
     throw createError({

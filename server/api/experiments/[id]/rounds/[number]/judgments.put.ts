@@ -12,7 +12,7 @@ import { asHttpError, badRequest, notFound, readBodyWith, routeId } from '../../
 export default defineEventHandler(async (event) => {
   const { judgments } = await readBodyWith(event, z.object({ judgments: z.array(judgmentSchema).min(1) }))
   const { handle } = useJudgeflow()
-  const { experiment } = experimentOf(routeId(event))
+  const { experiment } = await experimentOf(routeId(event))
   const round = getRound(handle.db, routeId(event), Number(getRouterParam(event, 'number')))
   if (!round) notFound('round', String(getRouterParam(event, 'number')))
   if (round.status !== 'finished') throw createError({ statusCode: 409, message: `round ${round.number} is ${round.status}: judgments can be corrected once it has finished` })

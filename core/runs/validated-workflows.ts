@@ -1,4 +1,4 @@
-import { validatedWorkflow, type StepRegistry, type Workflow } from '../engine'
+import { validatedWorkflow, type StepRegistry, type Workflow } from '../../engine'
 
 const CACHE_SIZE = 200
 
