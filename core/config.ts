@@ -5,10 +5,12 @@
  */
 import { resolve } from 'node:path'
 import { z } from 'zod'
-import type { RetryPolicy } from '../engine/providers/retry'
-import type { StorageLimits } from '../engine/executor/size-limits'
-import type { TraceCacheSettings } from '../engine/trace/shared-cache'
+import { DEFAULT_TIME_LIMIT_MS, DEFAULT_WORKERS } from '../engine/evaluator/worker/pool'
+import { DEFAULT_STORAGE_LIMITS, type StorageLimits } from '../engine/executor/size-limits'
+import { defaultRetryPolicy, type RetryPolicy } from '../engine/providers/retry'
+import { DEFAULT_TRACE_CACHE, MAX_TRACE_CACHE_SIZE, type TraceCacheSettings } from '../engine/trace/shared-cache'
 import { DEFAULT_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING } from '../engine/text/safe-json'
+import { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES } from './runs/leases'
 import { variable, type Env } from './config-fields'
 
 export type { Env } from './config-fields'
@@ -16,7 +18,6 @@ export type { Env } from './config-fields'
 export const MIN_TOKEN_LENGTH = 32
 export const DEFAULT_SESSION_TTL_HOURS = 12
 const MAX_SESSION_TTL_HOURS = 24 * 366
-export const MAX_TRACE_CACHE_SIZE = 100_000
 export const DEFAULT_DB_PATH = './data/judgeflow.db'
 /** The judges a default may name: a provider's model, or the offline judge. */
 const JUDGE_PATTERN = /^(openai|anthropic):\S+$|^local:heuristic$/
@@ -110,8 +111,8 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
     `JUDGEFLOW_SESSION_TTL_HOURS must be a number of hours above 0 and at most ${MAX_SESSION_TTL_HOURS} (default ${DEFAULT_SESSION_TTL_HOURS}).`)
   const depth = read('JUDGEFLOW_MAX_JSON_DEPTH', wholeFrom(1, Number.MAX_SAFE_INTEGER), DEFAULT_MAX_JSON_DEPTH,
     `JUDGEFLOW_MAX_JSON_DEPTH must be a whole number of nesting levels of at least 1 (it is "{raw}"); values above ${MAX_JSON_DEPTH_CEILING} count as ${MAX_JSON_DEPTH_CEILING}.`)
-  const workers = read('JUDGEFLOW_EVAL_WORKERS', wholeFrom(0), 2, 'JUDGEFLOW_EVAL_WORKERS must be a whole number of worker threads (0 runs evaluations on the main thread), not "{raw}".')
-  const timeLimitMs = read('JUDGEFLOW_EVAL_TIME_LIMIT_MS', wholeFrom(1), 10_000, 'JUDGEFLOW_EVAL_TIME_LIMIT_MS must be a whole number of milliseconds above 0, not "{raw}".')
+  const workers = read('JUDGEFLOW_EVAL_WORKERS', wholeFrom(0), DEFAULT_WORKERS, 'JUDGEFLOW_EVAL_WORKERS must be a whole number of worker threads (0 runs evaluations on the main thread), not "{raw}".')
+  const timeLimitMs = read('JUDGEFLOW_EVAL_TIME_LIMIT_MS', wholeFrom(1), DEFAULT_TIME_LIMIT_MS, 'JUDGEFLOW_EVAL_TIME_LIMIT_MS must be a whole number of milliseconds above 0, not "{raw}".')
   const defaultJudge = read('JUDGEFLOW_DEFAULT_JUDGE', text.regex(JUDGE_PATTERN), undefined,
     'JUDGEFLOW_DEFAULT_JUDGE must name a judge as provider:model — openai:<model>, anthropic:<model> or local:heuristic — not "{raw}".', { blank: 'empty' })
   const synchronous = read('JUDGEFLOW_DB_SYNCHRONOUS', text.toLowerCase().pipe(z.enum(['normal', 'full'])), 'normal', 'JUDGEFLOW_DB_SYNCHRONOUS must be "normal" or "full", not "{raw}".')
@@ -130,21 +131,21 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
     runs: {
       maxConcurrent: whole('JUDGEFLOW_MAX_CONCURRENT_RUNS', 16),
       maxQueued: whole('JUDGEFLOW_MAX_QUEUED_RUNS', 1000),
-      leaseMs: whole('JUDGEFLOW_RUN_LEASE_MS', 15_000),
-      maxResumes: whole('JUDGEFLOW_RUN_MAX_RESUMES', 2),
+      leaseMs: whole('JUDGEFLOW_RUN_LEASE_MS', DEFAULT_LEASE_MS),
+      maxResumes: whole('JUDGEFLOW_RUN_MAX_RESUMES', DEFAULT_MAX_RESUMES),
       shutdownGraceMs: whole('JUDGEFLOW_SHUTDOWN_GRACE_MS', 10_000, 0),
     },
     limits: {
-      stepText: whole('JUDGEFLOW_MAX_STEP_TEXT', 1_000_000),
-      stepRecord: whole('JUDGEFLOW_MAX_STEP_RECORD', 4_000_000),
-      run: whole('JUDGEFLOW_MAX_RUN_STORAGE', 32_000_000),
+      stepText: whole('JUDGEFLOW_MAX_STEP_TEXT', DEFAULT_STORAGE_LIMITS.stepText),
+      stepRecord: whole('JUDGEFLOW_MAX_STEP_RECORD', DEFAULT_STORAGE_LIMITS.stepRecord),
+      run: whole('JUDGEFLOW_MAX_RUN_STORAGE', DEFAULT_STORAGE_LIMITS.run),
     },
     retry: {
-      maxRetries: retryMs('JUDGEFLOW_LLM_MAX_RETRIES', 3),
-      baseDelayMs: retryMs('JUDGEFLOW_LLM_RETRY_BASE_MS', 500),
-      maxDelayMs: retryMs('JUDGEFLOW_LLM_RETRY_MAX_MS', 8_000),
-      maxRetryAfterMs: retryMs('JUDGEFLOW_LLM_MAX_RETRY_AFTER_MS', 60_000),
-      callTimeoutMs: Math.min(2_147_483_647, retryMs('JUDGEFLOW_LLM_TIMEOUT_MS', 120_000)),
+      maxRetries: retryMs('JUDGEFLOW_LLM_MAX_RETRIES', defaultRetryPolicy.maxRetries),
+      baseDelayMs: retryMs('JUDGEFLOW_LLM_RETRY_BASE_MS', defaultRetryPolicy.baseDelayMs),
+      maxDelayMs: retryMs('JUDGEFLOW_LLM_RETRY_MAX_MS', defaultRetryPolicy.maxDelayMs),
+      maxRetryAfterMs: retryMs('JUDGEFLOW_LLM_MAX_RETRY_AFTER_MS', defaultRetryPolicy.maxRetryAfterMs),
+      callTimeoutMs: Math.min(2_147_483_647, retryMs('JUDGEFLOW_LLM_TIMEOUT_MS', defaultRetryPolicy.callTimeoutMs)),
     },
     providers: {
       keys: {
@@ -162,8 +163,8 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
     },
     trace: {
       cache: {
-        maxElements: traceWhole('JUDGEFLOW_TRACE_CACHE_SIZE', 1000, MAX_TRACE_CACHE_SIZE, 'traces'),
-        ttlMs: traceWhole('JUDGEFLOW_TRACE_CACHE_TTL_MS', 3_600_000, Number.MAX_SAFE_INTEGER, 'milliseconds'),
+        maxElements: traceWhole('JUDGEFLOW_TRACE_CACHE_SIZE', DEFAULT_TRACE_CACHE.maxElements, MAX_TRACE_CACHE_SIZE, 'traces'),
+        ttlMs: traceWhole('JUDGEFLOW_TRACE_CACHE_TTL_MS', DEFAULT_TRACE_CACHE.ttlMs, Number.MAX_SAFE_INTEGER, 'milliseconds'),
       },
       cacheFile: optional('JUDGEFLOW_TRACE_CACHE_FILE'),
       embedderModel: optional('JUDGEFLOW_EMBEDDER_MODEL'),
