@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { builtinSteps, createProviders, defineStep, runWorkflow, StepRegistry } from '../engine'
-import { openDatabase, RunService } from '../db'
+import { RunService } from '../core'
+import { createSqliteStore, openDatabase } from '../db'
 import { median, report } from './lib'
 
 const noop = defineStep({ type: 'noop', label: 'No-op', description: 'Does nothing, for benchmarks.', configSchema: z.object({}), run: async () => ({ output: {} }) })
@@ -38,7 +39,7 @@ export async function benchExecutor() {
   report({ name: 'executor overhead per step (1,000-node no-op DAG, in memory)', value: median(times) / size, unit: 'ms/step', target: '<= 0.05' })
 
   const handle = openDatabase(join(mkdtempSync(join(tmpdir(), 'judgeflow-bench-')), 'bench.db'))
-  const service = new RunService({ db: handle.db, registry, providers })
+  const service = new RunService({ store: createSqliteStore(handle), registry, providers })
   const persisted: number[] = []
   for (let i = 0; i < 7; i++) {
     const t0 = performance.now()

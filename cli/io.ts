@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { JudgeflowError } from '../engine'
-import { maxJsonDepthFrom, parseJsonChecked } from '../engine/text/safe-json'
+import { DEFAULT_MAX_JSON_DEPTH, parseJsonChecked } from '../engine/text/safe-json'
 
-/** Reads and parses a JSON file, with one sentence naming the file when it cannot. */
-export function readJsonFile(path: string, what: string): unknown {
+/** Reads and parses a JSON file (nested at most `maxDepth` levels), with one sentence naming the file when it cannot. */
+export function readJsonFile(path: string, what: string, maxDepth = DEFAULT_MAX_JSON_DEPTH): unknown {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
@@ -12,12 +12,12 @@ export function readJsonFile(path: string, what: string): unknown {
     const code = (error as NodeJS.ErrnoException).code
     throw new JudgeflowError('INVALID_INPUT', `Cannot read the ${what} file "${path}"${code === 'ENOENT' ? ': it does not exist' : `: ${(error as Error).message}`}.`)
   }
-  return parseJson(text, `the ${what} file "${path}"`)
+  return parseJson(text, `the ${what} file "${path}"`, maxDepth)
 }
 
 /** JSON text, refused with a sentence naming `where` when it is not JSON, too deep, or has a `__proto__` key. */
-export function parseJson(text: string, where: string): unknown {
-  return parseJsonChecked(text, { maxDepth: maxJsonDepthFrom(process.env), where: capitalize(where) })
+export function parseJson(text: string, where: string, maxDepth = DEFAULT_MAX_JSON_DEPTH): unknown {
+  return parseJsonChecked(text, { maxDepth, where: capitalize(where) })
 }
 
 function capitalize(text: string): string {

@@ -1,3 +1,4 @@
+import { loadConfig, type Env } from '../core/config'
 import { JudgeflowError } from '../engine'
 import { processIo, type Io } from './io'
 import { backupCommand } from './commands/backup'
@@ -19,15 +20,17 @@ Usage:
 Exit codes: 0 ok (verdict pass or none; eval: passed), 1 verdict fail (eval: not passed), 2 invalid input or error.
 Keys come from the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY (and OPENAI_BASE_URL, ANTHROPIC_BASE_URL).`
 
-export async function main(argv: string[], io: Io = processIo, env: Record<string, string | undefined> = process.env): Promise<number> {
+/** Runs one command with the configuration read from `env` (the process's environment by default). */
+export async function main(argv: string[], io: Io = processIo, env?: Env): Promise<number> {
   const [command, ...args] = argv
   try {
+    const config = loadConfig(env)
     switch (command) {
-      case 'validate': return validateCommand(args, io)
-      case 'run': return await runCommand(args, io, env)
-      case 'eval': return await evalCommand(args, io, env)
-      case 'experiment': return await experimentCommand(args, io, env)
-      case 'backup': return await backupCommand(args, io, env)
+      case 'validate': return validateCommand(args, io, config)
+      case 'run': return await runCommand(args, io, config)
+      case 'eval': return await evalCommand(args, io, config)
+      case 'experiment': return await experimentCommand(args, io, config)
+      case 'backup': return await backupCommand(args, io, config)
       case undefined:
       case '-h':
       case '--help':

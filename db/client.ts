@@ -17,19 +17,20 @@ export interface DbHandle {
   integrityCheck(): string
 }
 
-export const DEFAULT_DB_PATH = './data/judgeflow.db'
-
-export function resolveDbPath(explicit?: string, env: Record<string, string | undefined> = process.env): string {
-  return explicit || env.JUDGEFLOW_DB || DEFAULT_DB_PATH
+export interface OpenOptions {
+  /** `full` keeps every commit through a power cut too, at a cost per commit (JUDGEFLOW_DB_SYNCHRONOUS). */
+  synchronous?: 'normal' | 'full'
+  /** The migrations folder, when not beside the code (JUDGEFLOW_MIGRATIONS). */
+  migrations?: string
 }
 
 /**
  * The migrations ship beside this module in the source tree and beside the server entry
- * in a built app (copied there at build time); JUDGEFLOW_MIGRATIONS overrides both.
+ * in a built app (copied there at build time); `override` (JUDGEFLOW_MIGRATIONS) comes first.
  */
-export function findMigrationsFolder(env: Record<string, string | undefined> = process.env): string {
+export function findMigrationsFolder(override?: string): string {
   const candidates = [
-    env.JUDGEFLOW_MIGRATIONS,
+    override,
     fileURLToPath(new URL('./migrations', import.meta.url)),
     process.argv[1] ? join(dirname(resolve(process.argv[1])), 'migrations') : undefined,
     resolve('db/migrations'),
@@ -40,16 +41,16 @@ export function findMigrationsFolder(env: Record<string, string | undefined> = p
 }
 
 /** Opens (creating if needed) the SQLite database with WAL and foreign keys, and applies migrations. */
-export function openDatabase(path: string = resolveDbPath()): DbHandle {
+export function openDatabase(path: string, options: OpenOptions = {}): DbHandle {
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true })
   const sqlite = new Database(path)
   sqlite.pragma('journal_mode = WAL')
   // NORMAL keeps every commit through a process crash; FULL also through a power cut, at a cost per commit.
-  sqlite.pragma(`synchronous = ${process.env.JUDGEFLOW_DB_SYNCHRONOUS === 'full' ? 'FULL' : 'NORMAL'}`)
+  sqlite.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`)
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
   const db = drizzle({ client: sqlite, schema })
-  migrate(db, { migrationsFolder: findMigrationsFolder() })
+  migrate(db, { migrationsFolder: findMigrationsFolder(options.migrations) })
   return {
     db,
     path,

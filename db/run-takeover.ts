@@ -1,10 +1,7 @@
 import { JudgeflowError } from '../engine'
 import type { Db } from './client'
-import { leaseIsFree } from './run-lease'
-import { claimRun, getRunLease, lastCommittedStepAt, listOthersUnfinishedLeases, recordResume, UNFINISHED_STATUSES, type Lease } from './repositories/run-leases'
+import { claimRun, getRunLease, lastCommittedStepAt, listOthersUnfinishedLeases, recordResume, UNFINISHED_STATUSES, type Lease, type RunLease } from './repositories/run-leases'
 import { getRun, type RunRow } from './repositories/runs'
-
-export const DEFAULT_MAX_RESUMES = 2
 
 export interface Takeover {
   run: RunRow
@@ -18,6 +15,8 @@ export interface TakeoverOptions {
   lease: Lease
   /** Resumes in a row without a new committed step after which a run is given up. */
   maxResumes: number
+  /** Whether the lease may be taken (expired, or its holder gone): the application layer knows processes. */
+  isFree: (lease: RunLease) => boolean
   /** Runs this process already has. */
   skip: (runId: string) => boolean
 }
@@ -31,7 +30,7 @@ export interface TakeoverOptions {
 export function claimOrphanedRuns(db: Db, options: TakeoverOptions): Takeover[] {
   const taken: Takeover[] = []
   for (const lease of listOthersUnfinishedLeases(db, options.owner)) {
-    if (options.skip(lease.id) || !leaseIsFree(lease, options.owner, options.now)) continue
+    if (options.skip(lease.id) || !options.isFree(lease)) continue
     const takeover = db.transaction((): Takeover | null => {
       if (!claimRun(db, lease.id, options.lease, options.now, lease.leaseOwner)) return null
       const run = getRun(db, lease.id)!
@@ -57,7 +56,7 @@ export function claimOrphanToInterrupt(db: Db, runId: string, options: Omit<Take
   const run = getRunLease(db, runId)
   if (!run) throw new JudgeflowError('NOT_CANCELLABLE', `run "${runId}" does not exist`)
   if (!UNFINISHED_STATUSES.includes(run.status)) throw new JudgeflowError('NOT_CANCELLABLE', `run "${runId}" is ${run.status} and cannot be cancelled`)
-  if (!leaseIsFree(run, options.owner, options.now) || !claimRun(db, runId, options.lease, options.now, run.leaseOwner)) {
+  if (!options.isFree(run) || !claimRun(db, runId, options.lease, options.now, run.leaseOwner)) {
     const until = new Date(run.leaseExpiresAt ?? options.now).toISOString()
     throw new JudgeflowError('NOT_CANCELLABLE', `run "${runId}" is being executed by another judgeflow process (its lease holds until ${until}): cancel it through that server, or wait until the lease expires; then it is resumed, or can be marked interrupted here`)
   }

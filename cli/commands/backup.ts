@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
-import { backupDatabase, resolveDbPath } from '../../db'
+import { DEFAULT_DB_PATH, type JudgeflowConfig } from '../../core/config'
+import { backupDatabase } from '../../db'
 import { JudgeflowError } from '../../engine'
 import type { Io } from '../io'
 
@@ -7,13 +8,13 @@ import type { Io } from '../io'
  * `judgeflow backup <file> [--db <path>]`: a consistent online copy of the database, safe while
  * the server is running; restore by stopping the server and putting the copy in place of the database.
  */
-export async function backupCommand(args: string[], io: Io, env: Record<string, string | undefined>): Promise<number> {
+export async function backupCommand(args: string[], io: Io, config: JudgeflowConfig): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { db: { type: 'string' } } })
   if (positionals.length !== 1) {
     io.err('backup needs the file to write: judgeflow backup <file> [--db <path>]')
     return 2
   }
-  const source = resolveDbPath(values.db, env)
+  const source = values.db || config.db.path || DEFAULT_DB_PATH
   try {
     const result = await backupDatabase(source, positionals[0]!)
     io.out(JSON.stringify(result, null, 2))

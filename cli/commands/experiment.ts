@@ -2,20 +2,23 @@ import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { parse as parseYaml } from 'yaml'
-import { createProviders, defaultRegistry, formatPath, JudgeflowError, MemoryResponseCache } from '../../engine'
-import { experimentReport, experimentSchema, reportToMarkdown } from '../../engine/experiments'
-import { runRoundInMemory } from '../../engine/experiments/round'
-import { assertJsonShape, maxJsonDepthFrom } from '../../engine/text/safe-json'
+import type { JudgeflowConfig } from '../../core/config'
+import { formatPath, JudgeflowError } from '../../engine'
+import { experimentReport, experimentSchema, reportToMarkdown, type Judgment } from '../../engine/experiments'
+import { checkTargetNode, type RoundWorkflow } from '../../engine/experiments/round'
+import { assertJsonShape } from '../../engine/text/safe-json'
+import { withApp } from '../app'
 import { parseJson, readJsonFile, type Io } from '../io'
 
 const USAGE = 'judgeflow experiment report <judgments.json> [--markdown] | judgeflow experiment run <experiment.json|.yaml> [--markdown] [--judgments <out.json>]'
 
 /**
  * `experiment report`: the round's statistics and recommendation from judgments alone.
- * `experiment run`: a round end to end (every variant × document × run, judged), then its report.
+ * `experiment run`: a round end to end (every variant × document × run, judged), then its report,
+ * by the same rounds as the server's, in a database kept in memory for the command's life.
  * JSON by default, tables with --markdown; exit 0, or 2 on bad input.
  */
-export async function experimentCommand(args: string[], io: Io, env: Record<string, string | undefined>): Promise<number> {
+export async function experimentCommand(args: string[], io: Io, config: JudgeflowConfig): Promise<number> {
   const [sub, ...rest] = args
   if (sub !== 'report' && sub !== 'run') {
     io.err(`experiment needs a subcommand: ${USAGE}${sub ? ` ("${sub}" is not one)` : ''}.`)
@@ -28,19 +31,23 @@ export async function experimentCommand(args: string[], io: Io, env: Record<stri
   }
   const print = (report: ReturnType<typeof experimentReport>) => io.out(values.markdown ? reportToMarkdown(report) : JSON.stringify(report, null, 2))
   if (sub === 'report') {
-    print(experimentReport(readJsonFile(positionals[0]!, 'judgments')))
+    print(experimentReport(readJsonFile(positionals[0]!, 'judgments', config.maxJsonDepth)))
     return 0
   }
   const path = positionals[0]!
-  const experiment = parseExperiment(readText(path, 'experiment'), path)
+  const experiment = parseExperiment(readText(path, 'experiment'), path, config.maxJsonDepth)
   if (!experiment.target.workflow_file) throw new JudgeflowError('INVALID_INPUT', `${path}: target.workflow_file is needed on the command line (a workflow JSON file, relative to the experiment file)`)
   const workflowPath = resolve(dirname(path), experiment.target.workflow_file)
-  const workflow = readJsonFile(workflowPath, 'workflow') as Parameters<typeof runRoundInMemory>[1]
-  const providers = createProviders({ env, cache: new MemoryResponseCache() })
-  const { judgments, report } = await runRoundInMemory(experiment, workflow, {
-    registry: defaultRegistry, providers,
-    onProgress: (done, total) => io.err(`judged ${done}/${total}`),
+  const workflow = readJsonFile(workflowPath, 'workflow', config.maxJsonDepth) as RoundWorkflow
+  checkTargetNode({ ...workflow, nodes: Array.isArray(workflow.nodes) ? workflow.nodes : [] }, experiment.target.node)
+  const round = await withApp(config, undefined, async (app) => {
+    const stored = await app.store.workflows.create({ name: 'experiment target', ...workflow })
+    const { id } = await app.store.experiments.create({ ...experiment, target: { ...experiment.target, workflow_id: stored.id } })
+    return app.rounds.run(id, (done, total) => io.err(`judged ${done}/${total}`))
   })
+  if (round.status !== 'finished') throw new JudgeflowError('INVALID_INPUT', `The round ${round.status}: ${(round.error as { message?: string } | null)?.message ?? 'see the runs'}`)
+  const judgments = round.judgments as Judgment[]
+  const report = experimentReport({ experiment: experiment.name, current_best: experiment.current_best, documents: experiment.documents, judgments })
   if (values.judgments) {
     const { writeFileSync } = await import('node:fs')
     writeFileSync(values.judgments, JSON.stringify({ experiment: experiment.name, current_best: experiment.current_best, documents: experiment.documents, judgments }, null, 2))
@@ -58,11 +65,11 @@ function readText(path: string, what: string): string {
   }
 }
 
-function parseExperiment(text: string, path: string) {
+function parseExperiment(text: string, path: string, maxDepth: number) {
   let raw: unknown
   try {
-    if (!/\.ya?ml$/i.test(path)) raw = parseJson(text, `the experiment file "${path}"`)
-    else assertJsonShape(raw = parseYaml(text), { maxDepth: maxJsonDepthFrom(process.env), where: `The experiment file "${path}"` })
+    if (!/\.ya?ml$/i.test(path)) raw = parseJson(text, `the experiment file "${path}"`, maxDepth)
+    else assertJsonShape(raw = parseYaml(text), { maxDepth, where: `The experiment file "${path}"` })
   }
   catch (error) {
     if (error instanceof JudgeflowError) throw error

@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util'
-import { createProviders, defaultRegistry, MemoryResponseCache, runWorkflow, type RunResult } from '../../engine'
+import type { JudgeflowConfig } from '../../core/config'
+import { withApp } from '../app'
 import { parseJson, readJsonFile, type Io } from '../io'
-import { loadCustomMetrics } from '../metrics'
 
 /**
- * `judgeflow run <workflow.json> [--input f] [--input-json j] [--db path]`: the run as JSON.
+ * `judgeflow run <workflow.json> [--input f] [--input-json j] [--db path]`: the run as JSON, kept in
+ * the database at --db (or JUDGEFLOW_DB) when one is named, else in memory.
  * Exit 0 succeeded with verdict pass or none, 1 verdict fail, 2 invalid input or run error.
  */
-export async function runCommand(args: string[], io: Io, env: Record<string, string | undefined>): Promise<number> {
+export async function runCommand(args: string[], io: Io, config: JudgeflowConfig): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -25,41 +26,17 @@ export async function runCommand(args: string[], io: Io, env: Record<string, str
     io.err('run needs a workflow file: judgeflow run <workflow.json> [--input <file.json>] [--input-json \'<json>\']')
     return 2
   }
-  const definition = readJsonFile(file, 'workflow') as Record<string, unknown>
+  const definition = readJsonFile(file, 'workflow', config.maxJsonDepth) as Record<string, unknown>
   const input = values['input-json'] !== undefined
-    ? parseJson(values['input-json'], '--input-json')
-    : values.input ? readJsonFile(values.input, 'input') : {}
+    ? parseJson(values['input-json'], '--input-json', config.maxJsonDepth)
+    : values.input ? readJsonFile(values.input, 'input', config.maxJsonDepth) : {}
   const options = {
     cache: values['no-cache'] ? false : undefined,
     concurrency: values.concurrency ? Number(values.concurrency) : undefined,
     timeout_ms: values.timeout ? Number(values.timeout) : undefined,
   }
-  await loadCustomMetrics(env)
-  const keep = values.db ?? env.JUDGEFLOW_DB
-  let id: string
-  let result: RunResult | undefined
-  if (keep) {
-    // The database layer is loaded only when the run is kept.
-    const { createSqliteResponseCache, openDatabase, resolveDbPath, RunService } = await import('../../db')
-    const handle = openDatabase(resolveDbPath(keep, env))
-    try {
-      const providers = createProviders({ env, cache: createSqliteResponseCache(handle.db) })
-      const service = new RunService({ db: handle.db, registry: defaultRegistry, providers })
-      const outcome = await service.runToEnd({ definition, input, options })
-      id = outcome.run.id
-      result = outcome.result
-    }
-    finally {
-      handle.close()
-    }
-  }
-  else {
-    id = crypto.randomUUID()
-    result = await runWorkflow(definition, {
-      registry: defaultRegistry, providers: createProviders({ env, cache: new MemoryResponseCache() }),
-      input, cache: options.cache, concurrency: options.concurrency, timeoutMs: options.timeout_ms,
-    })
-  }
+  const { run, result } = await withApp(config, values.db ?? config.db.path, app => app.runs.runToEnd({ definition, input, options }))
+  const id = run.id
   if (!result) {
     io.err('The run stopped before it could finish.')
     return 2

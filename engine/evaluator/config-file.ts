@@ -7,10 +7,8 @@ import { parseMetricSuiteToml } from './metric-suite-toml'
 /** A config file is small; anything larger is refused before it is read. */
 export const MAX_CONFIG_FILE_BYTES = 256 * 1024
 
-/** The folder evaluator steps read their `config_file` from (JUDGEFLOW_CONFIG_DIR, default ./configs). */
-export function configDir(): string {
-  return resolve(process.env.JUDGEFLOW_CONFIG_DIR || 'configs')
-}
+/** The folder evaluator steps read their `config_file` from unless an app names another (JUDGEFLOW_CONFIG_DIR). */
+export const DEFAULT_CONFIG_DIR = 'configs'
 
 export interface ReadConfigOptions {
   /** Only files inside this folder (after resolving symlinks) are read; relative paths start there. */

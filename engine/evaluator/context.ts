@@ -1,6 +1,7 @@
 import { JudgeflowError } from '../errors'
 import type { Providers } from '../providers/types'
 import type { EvaluationInput } from '../schema/evaluator'
+import type { TraceCacheSettings } from '../trace/shared-cache'
 import type { NoveltyMemory } from '../trace/vector-cache'
 import type { ResolvedEvaluatorConfig } from './config'
 import type { HeuristicJudge } from './heuristic'
@@ -18,7 +19,17 @@ export interface EvaluationContext {
   heuristic: HeuristicJudge
   /** Where trace novelty is remembered (the process's trace cache unless another is given). */
   traceCache: NoveltyMemory
+  /** How much the process's trace cache keeps, and the local embedding model. */
+  trace: TraceSettings
   signal?: AbortSignal
+}
+
+/** What trace scoring takes from the process's configuration. */
+export interface TraceSettings {
+  /** What the process's trace cache keeps: a config's window cannot reach past it. */
+  limits: TraceCacheSettings
+  /** The folder of the local sentence-embedding model (JUDGEFLOW_EMBEDDER_MODEL). */
+  embedderModel?: string
 }
 
 export function isHeuristic(model: string): boolean {

@@ -3,7 +3,7 @@ import type { Providers } from '../providers/types'
 import { evaluationInputSchema, type EvaluatorResult } from '../schema/evaluator'
 import { formatPath } from '../graph/validate'
 import { resolveEvaluatorConfig, type ResolvedEvaluatorConfig } from './config'
-import { checkHeuristicModel, isHeuristic, type EvaluationContext } from './context'
+import { checkHeuristicModel, isHeuristic, type EvaluationContext, type TraceSettings } from './context'
 import { createHeuristicJudge } from './heuristic'
 import { newStats } from './judge'
 import { MetricRegistry } from './metrics/registry'
@@ -15,26 +15,38 @@ import { evaluateScorers, resolveScorers } from './types/scorers'
 import { evaluateTrace } from './types/trace'
 import { defaultScorerRegistry, type ScorerRegistry } from '../scorers/registry'
 import { deterministicTypes } from '../schema/evaluator'
-import { sharedTraceCache, type NoveltyMemory } from '../trace'
-import { defaultEvaluationRunner, isOfflineEvaluation, type EvaluationRunner } from './worker/runner'
+import { DEFAULT_TRACE_CACHE, sharedTraceCache, type NoveltyMemory } from '../trace'
+import { isOfflineEvaluation, type EvaluationRunner } from './worker/runner'
 
-export interface EvaluateDeps {
-  providers: Providers
+/**
+ * What an app gives every evaluation it runs (see core/): its registries, where offline
+ * evaluations run, its trace cache and settings, its config folder. Each is optional: without
+ * them an evaluation uses the built-ins, runs in place, and shares the default trace cache.
+ */
+export interface EvaluationServices {
   metrics?: MetricRegistry
   scorers?: ScorerRegistry
+  /**
+   * Where offline evaluations (heuristic judge, scorers, trace) run — a pool of worker threads in
+   * the server — instead of in place. Its workers load the same custom folders as `metrics` and `scorers`.
+   */
+  runner?: EvaluationRunner | null
+  /** Where trace novelty is remembered; the default trace cache unless given. */
+  traceCache?: NoveltyMemory
+  /** What `traceCache` keeps and the embedding model (DEFAULT_TRACE_CACHE and none unless given). */
+  trace?: TraceSettings
+  /** The folder evaluator steps read their `config_file` from (./configs unless given). */
+  configDir?: string
+}
+
+export interface EvaluateDeps extends EvaluationServices {
+  providers: Providers
   signal?: AbortSignal
   /** Ids for the candidates (the comparison step names them after the steps they come from). */
   candidateIds?: string[]
-  /** Where trace novelty is remembered; the process's trace cache by default. */
-  traceCache?: NoveltyMemory
-  /**
-   * Where offline evaluations (heuristic judge, scorers, trace) run: the process's runner (a pool
-   * of worker threads in the server, see setEvaluationRunner) by default, here with `null`.
-   */
-  runner?: EvaluationRunner | null
 }
 
-/** Built-in metrics, plus the custom ones loaded at start. */
+/** The built-in metrics alone, for callers that name no registry; an app loads custom metrics into its own. */
 export const defaultMetricRegistry = new MetricRegistry()
 const defaultMetrics = defaultMetricRegistry
 
@@ -70,16 +82,15 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
     throw new JudgeflowError('INVALID_INPUT', `Invalid evaluation input: ${formatPath(issue.path) || '(input)'}: ${issue.message}.`)
   }
   const input = parsedInput.data
-  const runner = deps.runner === undefined ? defaultEvaluationRunner() : deps.runner
-  // Registries given by the caller exist only here; the runner's threads have the process's own.
-  if (runner && !deps.metrics && !deps.scorers && isOfflineEvaluation(config, metrics)) {
+  const runner = deps.runner
+  if (runner && isOfflineEvaluation(config, metrics)) {
     const job = { config: rawConfig, input, defaultJudge: deps.providers.defaultJudgeModel(), candidateIds: deps.candidateIds }
     return { ...await runner.run(job, deps.signal), latency_ms: Math.round((performance.now() - started) * 100) / 100 }
   }
   const heuristic = createHeuristicJudge({ context: input.context, reference: input.reference })
   const ctx: EvaluationContext = {
     config, input, providers: deps.providers, metrics: deps.metrics ?? defaultMetrics, stats: newStats(), heuristic,
-    traceCache: deps.traceCache ?? sharedTraceCache(), signal: deps.signal,
+    traceCache: deps.traceCache ?? sharedTraceCache(), trace: deps.trace ?? { limits: DEFAULT_TRACE_CACHE }, signal: deps.signal,
   }
   let result: EvaluatorResult
   if (config.evaluation_type === 'metrics') result = await evaluateMetrics(ctx, metrics!)
@@ -94,9 +105,10 @@ export * from '../scorers'
 export * from '../trace'
 export * from '../schema/scorers'
 export { MetricRegistry, builtinMetrics, loadMetricsFolder, type MetricDefinition } from './metrics/registry'
-export { configDir, MAX_CONFIG_FILE_BYTES, metricSuiteToToml, parseMetricSuiteToml, readEvaluatorConfigFile } from './toml'
+export { DEFAULT_CONFIG_DIR, MAX_CONFIG_FILE_BYTES, metricSuiteToToml, parseMetricSuiteToml, readEvaluatorConfigFile } from './toml'
 export { DEFAULT_METRICS } from './metrics/registry'
 export { resolveEvaluatorConfig } from './config'
-export { setEvaluationRunner, type EvaluationJob, type EvaluationRunner } from './worker/runner'
-export { EvaluationPool, evaluationPoolOptionsFromEnv, type EvaluationPoolOptions } from './worker/pool'
+export { type EvaluationJob, type EvaluationRunner } from './worker/runner'
+export { EvaluationPool, type EvaluationPoolOptions } from './worker/pool'
+export type { TraceSettings } from './context'
 export * from './arithmetic'

@@ -1,2 +1,2 @@
 export { metricSuiteToToml, parseMetricSuiteToml } from './metric-suite-toml'
-export { configDir, MAX_CONFIG_FILE_BYTES, readEvaluatorConfigFile } from './config-file'
+export { DEFAULT_CONFIG_DIR, MAX_CONFIG_FILE_BYTES, readEvaluatorConfigFile } from './config-file'

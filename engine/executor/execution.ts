@@ -4,10 +4,11 @@ import type { Workflow, WorkflowNode } from '../schema/workflow'
 import type { StepDefinition, StepOutcome } from '../steps/types'
 import type { StepRegistry } from '../steps/registry'
 import type { Providers } from '../providers/types'
+import type { EvaluationServices } from '../evaluator/index'
 import { buildGraph, downstreamOf, type Graph } from '../graph/topology'
 import { configWithGraphDefaults } from '../graph/graph-defaults'
 import type { ReferenceScope } from './references'
-import { jsonSize, renderWithinLimits, storageLimitsFromEnv, type StorageLimits } from './size-limits'
+import { DEFAULT_STORAGE_LIMITS, jsonSize, renderWithinLimits, type StorageLimits } from './size-limits'
 import { jsonShapeProblem, MAX_VALUE_DEPTH } from '../text/safe-json'
 import { pinnedOutcome } from './pinned'
 import { summarizeRun } from './summary'
@@ -28,8 +29,10 @@ export interface ExecuteOptions {
   onEvent?: (event: RunEvent) => void | Promise<void>
   /** Committed records of an interrupted execution: reused instead of running those steps again. */
   journal?: Journal
-  /** How much a step and the run may render and store (from the environment by default). */
+  /** How much a step and the run may render and store (DEFAULT_STORAGE_LIMITS unless given). */
   limits?: StorageLimits
+  /** The app's registries, worker pool, trace cache and config folder, for evaluator steps. */
+  evaluation?: EvaluationServices
 }
 
 export interface NodeState {
@@ -89,7 +92,7 @@ export class Execution {
     }, { once: true })
     this.limit = workflow.settings?.concurrency ?? options.concurrency ?? DEFAULT_CONCURRENCY
     this.timeoutMs = workflow.settings?.timeout_ms ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-    this.limits = options.limits ?? storageLimitsFromEnv()
+    this.limits = options.limits ?? DEFAULT_STORAGE_LIMITS
     for (const node of this.graph.nodes.values()) {
       const definition = options.registry.get(node.type)
       if (!definition) throw new JudgeflowError('INVALID_WORKFLOW', `node "${node.id}": unknown step type "${node.type}"`)
@@ -252,7 +255,7 @@ export class Execution {
           get signal() {
             return (controller ??= new AbortController()).signal
           },
-          providers: this.options.providers, cache: this.options.cache, runsOf: id => this.states.get(id)?.runs ?? 0,
+          providers: this.options.providers, evaluation: this.options.evaluation ?? {}, cache: this.options.cache, runsOf: id => this.states.get(id)?.runs ?? 0,
         }))
       }
       catch (error) {

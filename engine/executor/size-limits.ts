@@ -17,16 +17,6 @@ export interface StorageLimits {
 
 export const DEFAULT_STORAGE_LIMITS: StorageLimits = { stepText: 1_000_000, stepRecord: 4_000_000, run: 32_000_000 }
 
-const positive = (value: string | undefined) => (Number(value) > 0 ? Math.floor(Number(value)) : undefined)
-
-export function storageLimitsFromEnv(env: Record<string, string | undefined> = process.env): StorageLimits {
-  return {
-    stepText: positive(env.JUDGEFLOW_MAX_STEP_TEXT) ?? DEFAULT_STORAGE_LIMITS.stepText,
-    stepRecord: positive(env.JUDGEFLOW_MAX_STEP_RECORD) ?? DEFAULT_STORAGE_LIMITS.stepRecord,
-    run: positive(env.JUDGEFLOW_MAX_RUN_STORAGE) ?? DEFAULT_STORAGE_LIMITS.run,
-  }
-}
-
 /**
  * The length of `value` as JSON (string escapes aside), counted without building the JSON; the walk
  * stops as soon as the count passes `stopAbove` (the result is then some number above it), so the

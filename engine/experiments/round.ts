@@ -1,42 +1,38 @@
 /**
- * A round in one process, without a database (the command line): every variant × document × run
- * through the workflow engine, each output judged, then the report.
+ * The pieces of an experiment round that need no database: the variant's workflow, the check of
+ * the target node, the verdict of a run that left nothing to judge, and the report with its
+ * history. The application layer (core/rounds.ts) runs rounds with them, for the server and the CLI.
  */
-import { runWorkflow } from '../executor/run'
-import type { Providers } from '../providers/types'
-import type { StepRegistry } from '../steps/registry'
-import { judgeOutput } from './judge'
-import { experimentReport } from './recommend'
-import type { Experiment, Judgment } from './schema'
 import { JudgeflowError } from '../errors'
+import type { SerializedError } from '../errors'
+import { experimentReport } from './recommend'
+import type { Experiment, Judgment, RoundSummary } from './schema'
 
-export interface RoundDeps {
-  registry: StepRegistry
-  providers: Providers
-  /** Called after each judged run, for progress. */
-  onProgress?: (done: number, total: number) => void
+export interface RoundWorkflow {
+  name?: string
+  nodes: Array<{ id: string, config?: Record<string, unknown> }>
+  [key: string]: unknown
 }
 
-export async function runRoundInMemory(experiment: Experiment, workflow: { nodes: Array<{ id: string, config?: Record<string, unknown> }> } & Record<string, unknown>, deps: RoundDeps) {
-  const { node, input_field: field } = experiment.target
-  if (!workflow.nodes.some(n => n.id === node)) throw new JudgeflowError('INVALID_INPUT', `target.node: the workflow has no node "${node}" (nodes: ${workflow.nodes.map(n => n.id).join(', ')})`)
-  const model = experiment.judge_model ?? deps.providers.defaultJudgeModel()
-  const total = experiment.variants.length * experiment.documents.length * experiment.runs_per_document
-  const judgments: Judgment[] = []
-  for (const variant of experiment.variants) {
-    const definition = { ...workflow, nodes: workflow.nodes.map(n => (n.id === node ? { ...n, config: { ...n.config, ...variant.config } } : n)) }
-    for (const document of experiment.documents) {
-      for (let run = 1; run <= experiment.runs_per_document; run++) {
-        // Each run asks the model anew: the rubric measures the spread between runs.
-        const result = await runWorkflow(definition, { registry: deps.registry, providers: deps.providers, input: { [field]: document.text }, cache: false })
-        const output = (result.steps[node]?.output as { text?: string } | undefined)?.text
-        const verdict = result.status !== 'succeeded' || output === undefined
-          ? { problems: Object.fromEntries(document.problems.map(p => [p.id, { mark: '×' as const, reason: `the run ${result.status}${result.error ? `: ${result.error.message}` : ''}` }])), bonuses: [], penalties: [] }
-          : await judgeOutput({ document, output, scope: experiment.scope }, deps.providers, model)
-        judgments.push({ variant: variant.id, document: document.id, run, ...verdict })
-        deps.onProgress?.(judgments.length, total)
-      }
-    }
-  }
-  return { judgments, report: experimentReport({ experiment: experiment.name, current_best: experiment.current_best, documents: experiment.documents, judgments }) }
+/** Throws INVALID_INPUT naming the nodes when the workflow has no node `node` (target.node). */
+export function checkTargetNode(workflow: RoundWorkflow, node: string): void {
+  if (workflow.nodes.some(n => n.id === node)) return
+  const which = workflow.name ? `workflow "${workflow.name}"` : 'the workflow'
+  throw new JudgeflowError('INVALID_INPUT', `target.node: ${which} has no node "${node}" (nodes: ${workflow.nodes.map(n => n.id).join(', ')})`)
+}
+
+/** The workflow with the variant's config laid over the target node's. */
+export function variantWorkflow(workflow: RoundWorkflow, node: string, config: Record<string, unknown> | undefined): RoundWorkflow {
+  return { ...workflow, nodes: workflow.nodes.map(n => (n.id === node ? { ...n, config: { ...n.config, ...config } } : n)) }
+}
+
+/** A run that did not succeed, or left no text at the target node: every problem marked missed, with why. */
+export function unjudgedVerdict(document: Experiment['documents'][number], status: string, error?: SerializedError | null): Omit<Judgment, 'variant' | 'document' | 'run'> {
+  const reason = `the run ${status}${error?.message ? ` (${error.message})` : ''}: no output to judge`
+  return { problems: Object.fromEntries(document.problems.map(p => [p.id, { mark: '×' as const, reason }])), bonuses: [], penalties: [] }
+}
+
+/** The round's report: statistics, comparisons and the recommendation, with the earlier rounds as history. */
+export function roundReport(experiment: Experiment, currentBest: string, judgments: Judgment[], history: RoundSummary[] = []) {
+  return experimentReport({ experiment: experiment.name, current_best: currentBest, documents: experiment.documents, judgments, history })
 }

@@ -4,7 +4,7 @@ import { cacheKey, shouldCache } from './cache'
 import { createAnthropicAdapter } from './anthropic'
 import { createOpenAIAdapter } from './openai'
 import { providerError } from './errors'
-import { retryPolicyFromEnv, withRetries, type RetryPolicy } from './retry'
+import { defaultRetryPolicy, withRetries, type RetryPolicy } from './retry'
 import type { ChatResponse, ProviderAdapter, Providers, ResponseCache } from './types'
 
 /** `local:heuristic` is the offline judge: evaluators use it directly, it answers no chat request. */
@@ -15,9 +15,28 @@ const localAdapter: ProviderAdapter = {
   },
 }
 
+/** A provider's model offered when its key is set; the first is the default judge. */
+export const PROVIDER_MODELS: Readonly<Record<string, readonly string[]>> = {
+  openai: ['openai:gpt-4o-mini', 'openai:gpt-4o', 'openai:gpt-4.1-mini'],
+  anthropic: ['anthropic:claude-sonnet-4-5-20250929', 'anthropic:claude-3-5-haiku-latest'],
+}
+
+/** Keys and endpoints by variable name (OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL). */
+export type ProviderKeys = Record<string, string | undefined>
+
+/** The judge used when an evaluator names none: the configured one, else by the keys present, else the offline judge. */
+export function defaultJudgeFor(keys: ProviderKeys, configured?: string): string {
+  if (configured) return configured
+  if (keys.OPENAI_API_KEY) return PROVIDER_MODELS.openai![0]!
+  if (keys.ANTHROPIC_API_KEY) return PROVIDER_MODELS.anthropic![0]!
+  return 'local:heuristic'
+}
+
 export interface ProvidersOptions {
-  /** Where keys and base URLs are read from; keys are never stored or returned. */
-  env?: Record<string, string | undefined>
+  /** Keys and base URLs (none unless given); keys are never stored or returned. */
+  env?: ProviderKeys
+  /** The judge for evaluators that name none (JUDGEFLOW_DEFAULT_JUDGE); by the keys present unless given. */
+  defaultJudge?: string
   cache?: ResponseCache
   retry?: Partial<RetryPolicy>
   /** Extra or replacement adapters, by provider id. */
@@ -25,8 +44,8 @@ export interface ProvidersOptions {
 }
 
 export function createProviders(options: ProvidersOptions = {}): Providers {
-  const env = options.env ?? process.env
-  const policy: RetryPolicy = { ...retryPolicyFromEnv(env), ...options.retry }
+  const env = options.env ?? {}
+  const policy: RetryPolicy = { ...defaultRetryPolicy, ...options.retry }
   const adapters = new Map<string, ProviderAdapter>()
   for (const adapter of [createOpenAIAdapter(env), createAnthropicAdapter(env), localAdapter, ...(options.adapters ?? [])]) adapters.set(adapter.id, adapter)
   const secrets = () => [...adapters.values()].map(a => (a.keyVariable ? env[a.keyVariable] : undefined))
@@ -72,10 +91,7 @@ export function createProviders(options: ProvidersOptions = {}): Providers {
       return response
     },
     defaultJudgeModel() {
-      if (env.JUDGEFLOW_DEFAULT_JUDGE) return env.JUDGEFLOW_DEFAULT_JUDGE
-      if (env.OPENAI_API_KEY) return 'openai:gpt-4o-mini'
-      if (env.ANTHROPIC_API_KEY) return 'anthropic:claude-sonnet-4-5-20250929'
-      return 'local:heuristic'
+      return defaultJudgeFor(env, options.defaultJudge)
     },
   }
 }

@@ -19,23 +19,6 @@ export const defaultRetryPolicy: RetryPolicy = {
   callTimeoutMs: 120_000,
 }
 
-export function retryPolicyFromEnv(env: Record<string, string | undefined>): RetryPolicy {
-  const num = (name: string, fallback: number) => {
-    const value = env[name]
-    if (value === undefined || value === '') return fallback
-    const n = Number(value)
-    if (!Number.isFinite(n) || n < 0) throw new JudgeflowError('INVALID_CONFIG', `${name} must be a non-negative number, not "${value}"`)
-    return n
-  }
-  return {
-    maxRetries: num('JUDGEFLOW_LLM_MAX_RETRIES', defaultRetryPolicy.maxRetries),
-    baseDelayMs: num('JUDGEFLOW_LLM_RETRY_BASE_MS', defaultRetryPolicy.baseDelayMs),
-    maxDelayMs: num('JUDGEFLOW_LLM_RETRY_MAX_MS', defaultRetryPolicy.maxDelayMs),
-    maxRetryAfterMs: num('JUDGEFLOW_LLM_MAX_RETRY_AFTER_MS', defaultRetryPolicy.maxRetryAfterMs),
-    callTimeoutMs: Math.min(2_147_483_647, num('JUDGEFLOW_LLM_TIMEOUT_MS', defaultRetryPolicy.callTimeoutMs)),
-  }
-}
-
 /** Exponential backoff with equal jitter: half fixed, half random, capped. */
 export function backoffDelay(retry: number, policy: RetryPolicy, random = Math.random): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry)

@@ -55,6 +55,6 @@ export interface Providers {
    */
   check(modelRef: string, usedBy?: string, remedy?: string): void
   complete(modelRef: string, request: ChatRequest, options?: CallOptions): Promise<ChatResponse>
-  /** The judge used when an evaluator names no model: JUDGEFLOW_DEFAULT_JUDGE, else by the keys present, else local:heuristic. */
+  /** The judge used when an evaluator names no model: the configured one (JUDGEFLOW_DEFAULT_JUDGE), else by the keys present, else local:heuristic. */
   defaultJudgeModel(): string
 }

@@ -1,7 +1,5 @@
-import { readdirSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { JudgeflowError } from '../errors'
+import { importFolderModules } from '../modules/load-folder'
 import { toDefinition, type CustomScorer } from './custom'
 import type { ScorerDefinition } from './types'
 import { antiHallucination } from './builtin/anti-hallucination'
@@ -66,31 +64,19 @@ export class ScorerRegistry {
   }
 }
 
-/** Built-ins plus the custom scorers loaded at start. */
+/** The built-in scorers alone, for callers that name no registry; an app loads custom scorers into its own. */
 export const defaultScorerRegistry = new ScorerRegistry()
-
-const SCORER_FILE = /\.(mjs|js|ts|mts)$/
 
 /**
  * Loads every module of a folder as a custom scorer, like custom metrics: its default export (or
  * `scorer`), an object or a class instance. A scorer without a `type` takes the file's name.
  */
-export async function loadScorersFolder(folder: string, registry: ScorerRegistry = defaultScorerRegistry): Promise<string[]> {
-  let files: string[]
-  try {
-    files = readdirSync(folder).filter(name => SCORER_FILE.test(name) && !name.endsWith('.d.ts')).sort()
-  }
-  catch {
-    return []
-  }
+export async function loadScorersFolder(folder: string, registry: ScorerRegistry): Promise<string[]> {
   const loaded: string[] = []
-  for (const file of files) {
-    const path = join(folder, file)
-    const module = await import(pathToFileURL(resolve(path)).href) as { default?: unknown, scorer?: unknown }
-    const exported = module.default ?? module.scorer
+  for (const { path, name, exported } of await importFolderModules(folder, 'scorer')) {
     if (!exported) throw new JudgeflowError('INVALID_CONFIG', `${path} exports no scorer: export default an object or a class instance with score(actual, expected) and getDetails(actual, expected).`)
     if (typeof exported === 'function') throw new JudgeflowError('INVALID_CONFIG', `${path} exports a class or a function, not a scorer: export an instance (export default new MyScorer(...)).`)
-    loaded.push(registry.register(exported as CustomScorer, file.replace(SCORER_FILE, ''), path))
+    loaded.push(registry.register(exported as CustomScorer, name, path))
   }
   return loaded
 }

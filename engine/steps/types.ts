@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { WorkflowNode } from '../schema/workflow'
 import type { Providers } from '../providers/types'
+import type { EvaluationServices } from '../evaluator/index'
 
 export interface TokenUsage {
   input_tokens: number
@@ -27,6 +28,8 @@ export interface StepContext<C> {
   input: unknown
   signal: AbortSignal
   providers: Providers
+  /** The app's registries, evaluation workers, trace cache and config folder (see EvaluationServices). */
+  evaluation: EvaluationServices
   /** `false` when the caller asked to bypass the LLM response cache for this run. */
   cache: boolean | undefined
   /** How many times a node has run so far in this run. */

@@ -20,13 +20,6 @@ export const MAX_VALUE_DEPTH = 2 * MAX_JSON_DEPTH_CEILING
 const FORBIDDEN_KEY = '__proto__'
 const MAX_PATH_TEXT = 200
 
-/** The depth limit from the environment: DEFAULT_MAX_JSON_DEPTH unless set, at most MAX_JSON_DEPTH_CEILING. */
-export function maxJsonDepthFrom(env: Record<string, string | undefined>): number {
-  const value = Math.floor(Number(env.JUDGEFLOW_MAX_JSON_DEPTH))
-  if (!Number.isFinite(value) || value < 1) return DEFAULT_MAX_JSON_DEPTH
-  return Math.min(value, MAX_JSON_DEPTH_CEILING)
-}
-
 export interface JsonShapeProblem {
   kind: 'too_deep' | 'forbidden_key'
   /** Where, as a field path (`nodes[0].config`); empty for the value itself. */

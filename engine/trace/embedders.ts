@@ -77,7 +77,7 @@ const transformersEmbedders = new Map<string, Promise<Embedder | null>>()
  * The model is loaded on first use and the same embedder is returned after that (and to calls made
  * while it loads); a load that failed is tried again on the next call.
  */
-export function loadTransformersEmbedder(modelPath = process.env.JUDGEFLOW_EMBEDDER_MODEL): Promise<Embedder | null> {
+export function loadTransformersEmbedder(modelPath: string | undefined): Promise<Embedder | null> {
   if (!modelPath) return Promise.resolve(null)
   const directory = resolve(modelPath)
   const known = transformersEmbedders.get(directory)

@@ -1,9 +1,8 @@
 /**
- * The process's novelty memory: one vector cache shared by every trace evaluation, so a trace
- * scored by one evaluator lowers the novelty of similar traces scored by any other. Its size and
- * TTL come from the environment, read when it is first used.
+ * Novelty memory: a vector cache shared by every trace evaluation that uses it, so a trace scored
+ * by one evaluator lowers the novelty of similar traces scored by any other. An app keeps its own
+ * (sized by its configuration); callers that give none share the default one.
  */
-import { JudgeflowError } from '../errors'
 import { VectorCache } from './vector-cache'
 
 export interface TraceCacheSettings {
@@ -20,26 +19,14 @@ export const MAX_TRACE_CACHE_SIZE = 100_000
 /** The dimensions of the shared cache: those of the hashed embedder (and of common sentence models). */
 export const TRACE_VECTOR_DIMENSIONS = 384
 
-function wholeNumber(env: Record<string, string | undefined>, name: string, fallback: number, max: number, unit: string): number {
-  const raw = env[name]?.trim()
-  if (!raw) return fallback
-  const value = Number(raw)
-  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
-    throw new JudgeflowError('INVALID_CONFIG', `${name} must be a whole number of ${unit} from 1 to ${max}; unset it for the default (${fallback}).`)
-  }
-  return value
-}
-
-export function traceCacheSettingsFromEnv(env: Record<string, string | undefined> = process.env): TraceCacheSettings {
-  return {
-    maxElements: wholeNumber(env, 'JUDGEFLOW_TRACE_CACHE_SIZE', DEFAULT_TRACE_CACHE.maxElements, MAX_TRACE_CACHE_SIZE, 'traces'),
-    ttlMs: wholeNumber(env, 'JUDGEFLOW_TRACE_CACHE_TTL_MS', DEFAULT_TRACE_CACHE.ttlMs, Number.MAX_SAFE_INTEGER, 'milliseconds'),
-  }
+/** A trace cache of the shared dimensions, keeping what `settings` say. */
+export function createTraceCache(settings: TraceCacheSettings = DEFAULT_TRACE_CACHE): VectorCache {
+  return new VectorCache({ ...settings, dimensions: TRACE_VECTOR_DIMENSIONS })
 }
 
 let shared: VectorCache | undefined
 
-/** Built on first use, so a bad variable is reported by the first thing that needs the cache (the server does at start). */
+/** The default cache (DEFAULT_TRACE_CACHE), for evaluations whose caller gives none. */
 export function sharedTraceCache(): VectorCache {
-  return shared ??= new VectorCache({ ...traceCacheSettingsFromEnv(), dimensions: TRACE_VECTOR_DIMENSIONS })
+  return shared ??= createTraceCache()
 }

@@ -13,7 +13,7 @@ const bodySchema = z.object({
 /** Evaluates synchronously with the same engine code as the evaluator step and `judgeflow eval`. */
 export default defineEventHandler(async (event) => {
   const body = await readBodyWith(event, bodySchema)
-  const { providers } = useJudgeflow()
+  const { providers, evaluation } = useJudgeflow()
   const config = body.config ?? parseMetricSuiteToml(body.config_toml!, 'config_toml')
-  return await evaluate(config, body.input, { providers })
+  return await evaluate(config, body.input, { ...evaluation, providers })
 })

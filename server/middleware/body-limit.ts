@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { JudgeflowError } from '../../engine/errors'
+import { judgeflowConfig } from '../utils/config'
 
-/** Refuses request bodies over the limit (JUDGEFLOW_MAX_BODY_BYTES, 1 MiB by default) with 413. */
-const limit = Number(process.env.JUDGEFLOW_MAX_BODY_BYTES) || 1024 * 1024
 /** Where h3's readRawBody looks for a body that was already read. */
 const RAW_BODY = Symbol.for('h3RawBody')
 
@@ -13,6 +12,8 @@ const RAW_BODY = Symbol.for('h3RawBody')
  */
 export default defineEventHandler(async (event) => {
   if (!['POST', 'PUT', 'PATCH'].includes(event.method)) return
+  /** Refuses request bodies over the limit (JUDGEFLOW_MAX_BODY_BYTES, 1 MiB by default) with 413. */
+  const limit = judgeflowConfig().server.maxBodyBytes
   const tooLarge = () => {
     // The rest of the body is never read: the connection closes after the answer.
     setResponseHeader(event, 'connection', 'close')

@@ -2,13 +2,20 @@ import { createHash } from 'node:crypto'
 import { accessConfig } from '../utils/access'
 
 /**
- * At start, refuse to listen beyond this machine without JUDGEFLOW_TOKEN, or with a token shorter
- * than 32 characters or a bad JUDGEFLOW_SESSION_TTL_HOURS. On every page, a
+ * At start, read the configuration (core/config.ts) and refuse to start on a wrong value, naming
+ * the variable — a token shorter than 32 characters, a bad JUDGEFLOW_SESSION_TTL_HOURS, a limit
+ * that is not a number — or to listen beyond this machine without JUDGEFLOW_TOKEN. On every page, a
  * Content-Security-Policy: scripts only from this origin (plus the hashes of the page's own inline
  * scripts), no plugins, no framing; LLM output is text in the DOM, and this is the second line.
  */
 export default defineNitroPlugin((nitroApp) => {
-  const { problem } = accessConfig()
+  let problem: string | undefined
+  try {
+    problem = accessConfig().problem
+  }
+  catch (error) {
+    problem = (error as Error).message
+  }
   if (problem) {
     console.error(`judgeflow: refusing to start: ${problem}`)
     process.exit(1)

@@ -1,5 +1,7 @@
 import type { H3Event } from 'h3'
 import { JudgeflowError } from '../../engine/errors'
+import { accessProblem, DEFAULT_SESSION_TTL_HOURS, isLoopback, MIN_TOKEN_LENGTH } from '../../core/config'
+import { judgeflowConfig } from './config'
 import { LoginThrottle } from './login-throttle'
 import { issueSession, RevokedSessions, sameSecret, verifySession, type Session } from './session'
 
@@ -10,8 +12,7 @@ import { issueSession, RevokedSessions, sameSecret, verifySession, type Session 
  * are throttled per client address.
  */
 export const SESSION_COOKIE = 'judgeflow_session'
-export const MIN_TOKEN_LENGTH = 32
-export const DEFAULT_SESSION_TTL_HOURS = 12
+export { DEFAULT_SESSION_TTL_HOURS, isLoopback, MIN_TOKEN_LENGTH }
 
 export interface AccessConfig {
   token?: string
@@ -20,34 +21,13 @@ export interface AccessConfig {
   problem?: string
 }
 
-/** JUDGEFLOW_TOKEN, JUDGEFLOW_SESSION_TTL_HOURS and the listening address, checked together. */
-export function readAccessConfig(env: Record<string, string | undefined> = process.env): AccessConfig {
-  const token = env.JUDGEFLOW_TOKEN || undefined
-  const host = env.NITRO_HOST || env.HOST || ''
-  const ttlText = env.JUDGEFLOW_SESSION_TTL_HOURS?.trim()
-  const ttlHours = ttlText ? Number(ttlText) : DEFAULT_SESSION_TTL_HOURS
-  const config: AccessConfig = { token, sessionTtlMs: ttlHours * 3_600_000 }
-  if (!isLoopback(host) && !token) {
-    config.problem = `it would listen on ${host || 'every interface'} without JUDGEFLOW_TOKEN. Set JUDGEFLOW_TOKEN to require a token, or HOST=127.0.0.1 to serve this machine only.`
-  }
-  else if (token && token.length < MIN_TOKEN_LENGTH) {
-    config.problem = `JUDGEFLOW_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters long; generate one with \`openssl rand -hex 32\`.`
-  }
-  else if (!(Number.isFinite(ttlHours) && ttlHours > 0 && ttlHours <= 24 * 366)) {
-    config.problem = `JUDGEFLOW_SESSION_TTL_HOURS must be a number of hours above 0 and at most ${24 * 366} (default ${DEFAULT_SESSION_TTL_HOURS}).`
-  }
-  return config
+/** The token and session lifetime (checked by the configuration), and whether the listening address needs a token it lacks. */
+export function accessConfig(): AccessConfig {
+  const config = judgeflowConfig()
+  return { token: config.server.token, sessionTtlMs: config.server.sessionTtlMs, problem: accessProblem(config) }
 }
 
-let config: AccessConfig | undefined
-export const accessConfig = () => (config ??= readAccessConfig())
-export const configuredToken = () => accessConfig().token
-
-export function isLoopback(address: string | undefined): boolean {
-  if (!address) return false
-  const a = address.replace(/^\[|\]$/g, '').toLowerCase()
-  return a === 'localhost' || a === '::1' || a.startsWith('127.') || a.startsWith('::ffff:127.')
-}
+export const configuredToken = () => judgeflowConfig().server.token
 
 const throttle = new LoginThrottle()
 const revoked = new RevokedSessions()
@@ -89,11 +69,11 @@ export function checkToken(event: H3Event, given: string, token: string): { ok: 
 export function currentSession(event: H3Event, token: string): Session | null {
   const value = getCookie(event, SESSION_COOKIE)
   if (!value || revoked.has(value)) return null
-  return verifySession(value, token, accessConfig().sessionTtlMs)
+  return verifySession(value, token, judgeflowConfig().server.sessionTtlMs)
 }
 
 export function startSession(event: H3Event, token: string): Session {
-  const ttlMs = accessConfig().sessionTtlMs
+  const ttlMs = judgeflowConfig().server.sessionTtlMs
   const value = issueSession(token, ttlMs)
   setCookie(event, SESSION_COOKIE, value, { httpOnly: true, sameSite: 'strict', path: '/', secure: getRequestProtocol(event) === 'https', maxAge: Math.floor(ttlMs / 1000) })
   return verifySession(value, token, ttlMs)!

@@ -1,5 +1,6 @@
 import type { H3Event } from 'h3'
 import { isLoopback } from './access'
+import { judgeflowConfig } from './config'
 
 /**
  * The Host names this server answers to. Without it, a page on any site could rebind its own
@@ -8,7 +9,7 @@ import { isLoopback } from './access'
  * others (comma-separated names, optionally with a port).
  */
 export function allowedHosts(): string[] {
-  return (process.env.JUDGEFLOW_ALLOWED_HOSTS ?? '').split(',').map(h => h.trim().toLowerCase()).filter(Boolean)
+  return judgeflowConfig().server.allowedHosts
 }
 
 /** `host` as sent (`name` or `name:port`) split into its name and port; null when malformed. */

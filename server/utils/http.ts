@@ -1,15 +1,13 @@
 import type { H3Event } from 'h3'
 import type { z } from 'zod'
 import { JudgeflowError, formatPath } from '../../engine'
-import { maxJsonDepthFrom, parseJsonChecked } from '../../engine/text/safe-json'
+import { parseJsonChecked } from '../../engine/text/safe-json'
+import { judgeflowConfig } from './config'
 
 export interface FieldProblem {
   path: string
   message: string
 }
-
-/** Nesting levels a request body may have (JUDGEFLOW_MAX_JSON_DEPTH, 64). */
-const maxJsonDepth = maxJsonDepthFrom(process.env)
 
 /**
  * Reads and validates a JSON body; a bad body is a 400 naming each field. The body is parsed here,
@@ -27,7 +25,7 @@ export async function readJsonBody(event: H3Event): Promise<unknown> {
   const text = await readRawBody(event, 'utf8')
   if (!text) return {}
   try {
-    return parseJsonChecked(text, { maxDepth: maxJsonDepth, where: 'The request body' }) ?? {}
+    return parseJsonChecked(text, { maxDepth: judgeflowConfig().maxJsonDepth, where: 'The request body' }) ?? {}
   }
   catch (error) {
     if (!(error instanceof JudgeflowError)) throw error

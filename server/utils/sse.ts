@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
 import type { RunEventRow } from '../../db'
 import { JudgeflowError } from '../../engine/errors'
-import { serverLimits } from './config'
+import { judgeflowConfig } from './config'
 
 /** The wire form of a stored run event: its row id is the SSE id, its type the SSE event name. */
 export function eventPayload(row: RunEventRow) {
@@ -42,7 +42,7 @@ export function streamTurn(): Promise<void> {
  */
 function takeStreamSlot(event: H3Event): () => void {
   const client = getRequestIP(event) ?? 'unknown'
-  const max = serverLimits().maxStreamsPerClient
+  const max = judgeflowConfig().server.maxStreamsPerClient
   const open = openByClient.get(client) ?? 0
   if (open >= max) {
     throw new JudgeflowError('TOO_MANY_STREAMS', `${open} event streams are already open from ${client}, the most one client may hold (JUDGEFLOW_MAX_SSE_PER_CLIENT, ${max}). Close some (other tabs following runs or rounds) and try again.`)

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSse, useAppWithFakeLLM, waitFor, type AppServer } from '../support/app-server'
+import { runEndedOn } from '../support/runs'
 import { qualityGate } from '../support/workflows'
 
 const app = useAppWithFakeLLM({ beforeAll, afterAll })
@@ -7,10 +8,7 @@ const { fake } = app
 let server: AppServer
 beforeAll(() => { server = app.server })
 
-const finished = (id: string) => waitFor(async () => {
-  const { body } = await server.api(`/api/runs/${id}`)
-  return ['succeeded', 'failed', 'cancelled'].includes(body.status) && body
-}, 10_000, `run ${id} to finish`)
+const finished = (id: string) => runEndedOn(server, id, 10_000)
 
 describe('workflows API', () => {
   it('creates, lists, gets, updates (new version), exports, imports and deletes', async () => {

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startAppServer, waitFor, type AppServer } from '../support/app-server'
+import { startAppServer, type AppServer } from '../support/app-server'
+import { runEndedOn } from '../support/runs'
 
 const distinctNumbers = (count: number, offset: number) => Array.from({ length: count }, (_, i) => String(i * 7 + offset)).join(' ')
 
@@ -116,10 +117,7 @@ describe('the evaluation time limit', () => {
     expect(created.status).toBe(201)
     const started = await server.api(`/api/workflows/${created.body.id}/runs`, { body: { input: numbersBody.input } })
     expect(started.status).toBe(202)
-    const run = await waitFor(async () => {
-      const { body } = await server.api(`/api/runs/${started.body.id}`)
-      return ['succeeded', 'failed', 'cancelled'].includes(body.status) && body
-    }, 20_000, 'the run to end')
+    const run = await runEndedOn(server, started.body.id, 20_000)
     expect(run.status).toBe('failed')
     expect(JSON.stringify(run)).toContain('raise JUDGEFLOW_EVAL_TIME_LIMIT_MS')
   })

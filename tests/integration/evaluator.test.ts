@@ -3,7 +3,8 @@ import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtinSteps, createProviders, MemoryResponseCache, runWorkflow, StepRegistry } from '../../engine'
 import { lastUserText, type FakeLLM } from '../support/fake-llm'
-import { useAppWithFakeLLM, waitFor, type AppServer } from '../support/app-server'
+import { useAppWithFakeLLM, type AppServer } from '../support/app-server'
+import { runEndedOn } from '../support/runs'
 
 const app = useAppWithFakeLLM({ beforeAll, afterAll })
 let server: AppServer
@@ -15,10 +16,7 @@ beforeAll(() => {
 
 const example = (name: string) => JSON.parse(readFileSync(resolve(import.meta.dirname, `../../examples/${name}.json`), 'utf8'))
 const registry = new StepRegistry(builtinSteps)
-const finished = (id: string) => waitFor(async () => {
-  const { body } = await server.api(`/api/runs/${id}`)
-  return ['succeeded', 'failed', 'cancelled'].includes(body.status) && body
-}, 15_000, `run ${id}`)
+const finished = (id: string) => runEndedOn(server, id)
 
 describe('the three templates', () => {
   it('are loaded as workflows on first start and offered as a gallery', async () => {

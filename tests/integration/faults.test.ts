@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createProviders, defaultRegistry, runWorkflow } from '../../engine'
+import { loadConfig } from '../../core'
 import { FakeLLM, type FakeReply } from '../support/fake-llm'
 
 /**
@@ -24,7 +25,8 @@ afterEach(() => {
 })
 
 const MAX_RETRIES = 2
-const providers = () => createProviders({ env: { ...fake.env(), JUDGEFLOW_LLM_MAX_RETRIES: String(MAX_RETRIES), JUDGEFLOW_LLM_RETRY_BASE_MS: '5', JUDGEFLOW_LLM_RETRY_MAX_MS: '20', JUDGEFLOW_LLM_TIMEOUT_MS: '400' } })
+const { retry } = loadConfig({ JUDGEFLOW_LLM_MAX_RETRIES: String(MAX_RETRIES), JUDGEFLOW_LLM_RETRY_BASE_MS: '5', JUDGEFLOW_LLM_RETRY_MAX_MS: '20', JUDGEFLOW_LLM_TIMEOUT_MS: '400' })
+const providers = () => createProviders({ env: fake.env(), retry })
 /** The draft comes from the live model; the judge is the offline one, or the live model too. */
 const gate = (judge: string) => ({
   name: 'gate',

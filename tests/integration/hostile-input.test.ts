@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeLLM } from '../support/fake-llm'
-import { startAppServer, waitFor, type AppServer } from '../support/app-server'
+import { startAppServer, type AppServer } from '../support/app-server'
+import { runEndedOn } from '../support/runs'
 
 const root = mkdtempSync(join(tmpdir(), 'judgeflow-hostile-'))
 const configs = join(root, 'configs')
@@ -60,10 +61,7 @@ const evaluatorWorkflow = (configFile: string) => ({
 async function runToEnd(workflowId: string, input: unknown) {
   const started = await server.api(`/api/workflows/${workflowId}/runs`, { body: { input } })
   expect(started.status).toBe(202)
-  return waitFor(async () => {
-    const run = await server.api(`/api/runs/${started.body.id}`)
-    return ['succeeded', 'failed', 'cancelled', 'interrupted'].includes(run.body.status) ? run : undefined
-  }, 15_000, 'the run to end')
+  return { body: await runEndedOn(server, started.body.id) }
 }
 
 describe('config_file stays inside the config folder', () => {

@@ -1,6 +1,4 @@
-import { readdirSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { importFolderModules } from '../../modules/load-folder'
 import { CLARITY_COHERENCE_INSTRUCTION, COVERAGE_INSTRUCTION, LLM_PLAIN_INSTRUCTION, RELEVANCE_INSTRUCTION } from './prompts'
 import { JudgeflowError } from '../../errors'
 
@@ -55,25 +53,15 @@ export class MetricRegistry {
   }
 }
 
-const LOADABLE = /\.(mjs|js|ts|mts)$/
-
 /**
  * Loads every module of a folder as a custom metric: its default export (or `metric`) is a
- * MetricDefinition. `.ts` files need a TypeScript loader (the CLI has one); the built server loads `.mjs`/`.js`.
+ * MetricDefinition.
  */
 export async function loadMetricsFolder(folder: string, registry: MetricRegistry): Promise<string[]> {
-  let files: string[]
-  try {
-    files = readdirSync(folder).filter(name => LOADABLE.test(name) && !name.endsWith('.d.ts')).sort()
-  }
-  catch {
-    return []
-  }
   const loaded: string[] = []
-  for (const file of files) {
-    const module = await import(pathToFileURL(resolve(join(folder, file))).href) as { default?: MetricDefinition, metric?: MetricDefinition }
-    const definition = module.default ?? module.metric
-    if (!definition) throw new JudgeflowError('INVALID_CONFIG', `${join(folder, file)} exports no metric (export default { name, description, systemInstruction | score })`)
+  for (const { path, exported } of await importFolderModules(folder, 'metric')) {
+    const definition = exported as MetricDefinition | undefined
+    if (!definition) throw new JudgeflowError('INVALID_CONFIG', `${path} exports no metric (export default { name, description, systemInstruction | score })`)
     registry.register(definition)
     loaded.push(definition.name)
   }

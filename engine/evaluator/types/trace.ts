@@ -1,18 +1,18 @@
 import { JudgeflowError } from '../../errors'
 import type { EvaluatorResult } from '../../schema/evaluator'
-import { checkProfiles, hashedEmbedder, loadTransformersEmbedder, parseTrace, scoreTrace, traceCacheSettingsFromEnv, TRACE_VECTOR_DIMENSIONS, VectorCache, type CacheWindow, type Embedder, type NoveltyMemory } from '../../trace'
+import { checkProfiles, hashedEmbedder, loadTransformersEmbedder, parseTrace, scoreTrace, TRACE_VECTOR_DIMENSIONS, VectorCache, type CacheWindow, type Embedder, type NoveltyMemory } from '../../trace'
 import { confidenceOf, marginOf, passes } from '../arithmetic'
 import { invalidConfig, type ResolvedEvaluatorConfig } from '../config'
-import type { EvaluationContext } from '../context'
+import type { EvaluationContext, TraceSettings } from '../context'
 import { baseResult } from './result'
 
 type TraceOptions = NonNullable<ResolvedEvaluatorConfig['trace']>
 
 /** No embedder unless one is chosen: novelty is then the seed's 0.5. */
-async function embedderFor(choice: TraceOptions['embedder']): Promise<Embedder | null> {
+async function embedderFor(choice: TraceOptions['embedder'], modelPath: string | undefined): Promise<Embedder | null> {
   if (choice === 'hashed') return hashedEmbedder
   if (choice !== 'transformers') return null
-  const embedder = await loadTransformersEmbedder()
+  const embedder = await loadTransformersEmbedder(modelPath)
   if (!embedder) throw new JudgeflowError('INVALID_CONFIG', 'Invalid evaluator config: trace.embedder: "transformers" needs the @huggingface/transformers package and a local model folder in JUDGEFLOW_EMBEDDER_MODEL.')
   return embedder
 }
@@ -21,10 +21,9 @@ async function embedderFor(choice: TraceOptions['embedder']): Promise<Embedder |
  * The cache novelty compares with, and how much of it: the shared one seen through the config's
  * `cache_ttl_ms` / `cache_size` (which cannot reach past what the process keeps), or an empty one.
  */
-function cacheFor(options: TraceOptions, embedder: Embedder | null, memory: NoveltyMemory): { cache: NoveltyMemory, window: CacheWindow } {
+function cacheFor(options: TraceOptions, embedder: Embedder | null, memory: NoveltyMemory, cache: TraceSettings['limits']): { cache: NoveltyMemory, window: CacheWindow } {
   if (options.fresh_cache) return { cache: new VectorCache({ dimensions: embedder?.dimensions ?? TRACE_VECTOR_DIMENSIONS }), window: {} }
-  // The process's limits, read from the environment in whichever thread scores the trace.
-  const cache = traceCacheSettingsFromEnv()
+  // The process's limits, handed to whichever thread scores the trace.
   const problems = []
   if (options.cache_ttl_ms !== undefined && options.cache_ttl_ms > cache.ttlMs) problems.push({ path: 'trace.cache_ttl_ms', message: `is longer than this process keeps traces (JUDGEFLOW_TRACE_CACHE_TTL_MS, ${cache.ttlMs}): lower it or raise the variable` })
   if (options.cache_size !== undefined && options.cache_size > cache.maxElements) problems.push({ path: 'trace.cache_size', message: `is more traces than this process keeps (JUDGEFLOW_TRACE_CACHE_SIZE, ${cache.maxElements}): lower it or raise the variable` })
@@ -50,10 +49,10 @@ export async function evaluateTrace(ctx: EvaluationContext): Promise<EvaluatorRe
   catch (error) {
     throw new JudgeflowError('INVALID_INPUT', `${(error as Error).message}.`.replace(/\.\.$/, '.'))
   }
-  const embedder = await embedderFor(options.embedder)
-  const { cache, window } = cacheFor(options, embedder, ctx.traceCache)
+  const embedder = await embedderFor(options.embedder, ctx.trace.embedderModel)
+  const { cache, window } = cacheFor(options, embedder, ctx.traceCache, ctx.trace.limits)
   // What the cache compared with keeps: a fresh cache its own size, else the process's limits.
-  const kept = cache instanceof VectorCache ? cache : traceCacheSettingsFromEnv()
+  const kept = cache instanceof VectorCache ? cache : ctx.trace.limits
   const scored = await scoreTrace(trace, { profiles: options.profiles, cache, window, embedder })
   const { complexity: C, novelty: N, tool_diversity: D, outcome_confidence: O } = scored.factors
   const factors = { agreement: 1, margin: marginOf(scored.score, ctx.config.pass_threshold), validity: 1, judge: 1 }

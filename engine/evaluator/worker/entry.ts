@@ -6,15 +6,18 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { JudgeflowError, serializeError } from '../../errors'
 import type { Providers } from '../../providers/types'
-import { loadScorersFolder } from '../../scorers/registry'
+import { loadScorersFolder, ScorerRegistry } from '../../scorers/registry'
 import type { NoveltyMemory } from '../../trace/vector-cache'
-import { defaultMetricRegistry, evaluate } from '../index'
-import { loadMetricsFolder } from '../metrics/registry'
+import { evaluate } from '../index'
+import { loadMetricsFolder, MetricRegistry } from '../metrics/registry'
 import type { FromWorker, ToWorker, WorkerSetup } from './protocol'
 
 const port = parentPort!
 const setup = workerData as WorkerSetup
 const send = (message: FromWorker) => port.postMessage(message)
+/** This thread's registries: the built-ins and the same custom folders as the app that started it. */
+const metrics = new MetricRegistry()
+const scorers = new ScorerRegistry()
 
 function offlineProviders(defaultJudge: string): Providers {
   return {
@@ -40,7 +43,7 @@ function remoteTraceCache(id: number): NoveltyMemory {
 
 async function run(id: number, job: Extract<ToWorker, { type: 'evaluate' }>['job']) {
   try {
-    const result = await evaluate(job.config, job.input, { providers: offlineProviders(job.defaultJudge), candidateIds: job.candidateIds, traceCache: remoteTraceCache(id), runner: null })
+    const result = await evaluate(job.config, job.input, { providers: offlineProviders(job.defaultJudge), metrics, scorers, candidateIds: job.candidateIds, traceCache: remoteTraceCache(id), trace: setup.trace, runner: null })
     send({ type: 'done', id, result })
   }
   catch (error) {
@@ -52,8 +55,8 @@ async function run(id: number, job: Extract<ToWorker, { type: 'evaluate' }>['job
 }
 
 try {
-  if (setup.metricsDir) await loadMetricsFolder(setup.metricsDir, defaultMetricRegistry)
-  if (setup.scorersDir) await loadScorersFolder(setup.scorersDir)
+  if (setup.metricsDir) await loadMetricsFolder(setup.metricsDir, metrics)
+  if (setup.scorersDir) await loadScorersFolder(setup.scorersDir, scorers)
   port.on('message', (message: ToWorker) => {
     if (message.type === 'novelty') noveltyAnswers.get(message.id)?.(message.similarity)
     else void run(message.id, message.job)

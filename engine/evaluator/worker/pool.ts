@@ -7,13 +7,13 @@
 import { Worker } from 'node:worker_threads'
 import { JudgeflowError, type SerializedError } from '../../errors'
 import type { EvaluatorResult } from '../../schema/evaluator'
-import { sharedTraceCache } from '../../trace/shared-cache'
+import { DEFAULT_TRACE_CACHE, sharedTraceCache } from '../../trace/shared-cache'
+import type { TraceSettings } from '../context'
 import type { CacheWindow, NoveltyMemory } from '../../trace/vector-cache'
 import type { FromWorker, ToWorker, WorkerSetup } from './protocol'
 import type { EvaluationJob, EvaluationRunner } from './runner'
 
 export const TIME_LIMIT_VARIABLE = 'JUDGEFLOW_EVAL_TIME_LIMIT_MS'
-export const WORKERS_VARIABLE = 'JUDGEFLOW_EVAL_WORKERS'
 export const DEFAULT_TIME_LIMIT_MS = 10_000
 export const DEFAULT_WORKERS = 2
 
@@ -27,23 +27,10 @@ export interface EvaluationPoolOptions {
   /** Folders of custom metrics and scorers, loaded by every worker as by the server. */
   metricsDir?: string
   scorersDir?: string
-  /** Where trace novelty is remembered: the process's trace cache by default. */
+  /** Where trace novelty is remembered: the default trace cache unless given. */
   traceCache?: NoveltyMemory
-}
-
-/** The pool's size and time limit from the environment, each checked and named when wrong. */
-export function evaluationPoolOptionsFromEnv(env: Record<string, string | undefined>): { size: number, timeLimitMs: number } {
-  const read = (variable: string, fallback: number, min: number, what: string) => {
-    const raw = env[variable]?.trim()
-    if (!raw) return fallback
-    const value = Number(raw)
-    if (!Number.isInteger(value) || value < min) throw new JudgeflowError('INVALID_CONFIG', `${variable} must be ${what}, not "${raw}".`, { details: { variable } })
-    return value
-  }
-  return {
-    size: read(WORKERS_VARIABLE, DEFAULT_WORKERS, 0, 'a whole number of worker threads (0 runs evaluations on the main thread)'),
-    timeLimitMs: read(TIME_LIMIT_VARIABLE, DEFAULT_TIME_LIMIT_MS, 1, 'a whole number of milliseconds above 0'),
-  }
+  /** What that cache keeps and the embedding model, for the workers' trace scoring (the defaults unless given). */
+  trace?: TraceSettings
 }
 
 interface Task {
@@ -116,7 +103,7 @@ export class EvaluationPool implements EvaluationRunner {
   }
 
   private start(): void {
-    const setup: WorkerSetup = { metricsDir: this.options.metricsDir, scorersDir: this.options.scorersDir, traceDimensions: this.traceCache.dimensions }
+    const setup: WorkerSetup = { metricsDir: this.options.metricsDir, scorersDir: this.options.scorersDir, traceDimensions: this.traceCache.dimensions, trace: this.options.trace ?? { limits: DEFAULT_TRACE_CACHE } }
     const worker = startWorker(this.options.entry, setup)
     const slot: Slot = { worker, ready: false }
     this.slots.push(slot)

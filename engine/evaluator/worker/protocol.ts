@@ -2,6 +2,7 @@
 import type { SerializedError } from '../../errors'
 import type { EvaluatorResult } from '../../schema/evaluator'
 import type { CacheWindow } from '../../trace/vector-cache'
+import type { TraceSettings } from '../context'
 import type { EvaluationJob } from './runner'
 
 /** What a worker is started with: the same custom metrics and scorers as the server, and the size of its trace vectors. */
@@ -9,6 +10,8 @@ export interface WorkerSetup {
   metricsDir?: string
   scorersDir?: string
   traceDimensions: number
+  /** The process's trace settings: what its cache keeps, the embedding model. */
+  trace: TraceSettings
 }
 
 export type ToWorker

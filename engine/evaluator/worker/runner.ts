@@ -22,17 +22,6 @@ export interface EvaluationRunner {
   run(job: EvaluationJob, signal?: AbortSignal): Promise<EvaluatorResult>
 }
 
-let processRunner: EvaluationRunner | undefined
-
-/** The runner `evaluate` uses when its caller names none (the server sets its pool at start). */
-export function setEvaluationRunner(runner: EvaluationRunner | undefined): void {
-  processRunner = runner
-}
-
-export function defaultEvaluationRunner(): EvaluationRunner | undefined {
-  return processRunner
-}
-
 /** Whether the evaluation makes no LLM call: every part is the heuristic judge, a scorer, trace scoring or a metric computed in code. */
 export function isOfflineEvaluation(config: ResolvedEvaluatorConfig, metrics: readonly ResolvedMetric[] | undefined): boolean {
   switch (config.evaluation_type) {

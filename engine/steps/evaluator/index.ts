@@ -1,5 +1,6 @@
+import { resolve } from 'node:path'
 import { parseReference } from '../../executor/references'
-import { configDir, evaluate, evaluatorModels, readEvaluatorConfigFile, resolveEvaluatorConfig } from '../../evaluator'
+import { DEFAULT_CONFIG_DIR, evaluate, evaluatorModels, readEvaluatorConfigFile, resolveEvaluatorConfig } from '../../evaluator'
 import { modelRefOf } from '../../evaluator/config'
 import { JudgeflowError } from '../../errors'
 import { defineStep } from '../types'
@@ -43,9 +44,9 @@ export const evaluatorStep = defineStep({
     for (const metric of (config.metrics as Array<{ model?: string, provider?: string }> | undefined) ?? []) models.push(modelRefOf(metric.model, metric.provider))
     return models.filter((m): m is string => !!m && m.includes(':') && !m.startsWith('local:'))
   },
-  async run({ config, node, providers, signal, cache }) {
+  async run({ config, node, providers, evaluation, signal, cache }) {
     const { data: { content, context, reference, candidates, actual, expected, original, trace }, configFile, evaluator } = splitStepConfig(config)
-    const fromFile = configFile ? await readEvaluatorConfigFile(String(configFile), { within: configDir() }) : {}
+    const fromFile = configFile ? await readEvaluatorConfigFile(String(configFile), { within: resolve(evaluation.configDir ?? DEFAULT_CONFIG_DIR) }) : {}
     // A file is read after references are rendered: references in it would be judged as text.
     if (JSON.stringify(fromFile).includes('{{')) {
       throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": config_file "${configFile}" holds a {{reference}}; references belong in the step config (e.g. compare_inputs), not in the file.`)
@@ -60,7 +61,7 @@ export const evaluatorStep = defineStep({
       reference: asText(reference),
       ...(Array.isArray(candidates) ? { candidates } : {}),
       actual, expected, original, trace,
-    }, { providers, signal, candidateIds: candidateIds(Array.isArray(candidates) ? node.config.candidates : node.config.compare_inputs) })
+    }, { ...evaluation, providers, signal, candidateIds: candidateIds(Array.isArray(candidates) ? node.config.candidates : node.config.compare_inputs) })
     return { output: result, usage: result.usage, cached: result.judge.calls > 0 && result.judge.calls === result.judge.cached_calls }
   },
 })

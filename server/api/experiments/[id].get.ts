@@ -4,8 +4,8 @@ import { experimentOf } from '../../utils/experiments'
 import { routeId } from '../../utils/http'
 
 /** The experiment with every round (runs, judgments, report). */
-export default defineEventHandler((event) => {
-  const { id, experiment } = experimentOf(routeId(event))
+export default defineEventHandler(async (event) => {
+  const { id, experiment } = await experimentOf(routeId(event))
   const rounds = listRounds(useJudgeflow().handle.db, id).map(r => ({
     number: r.number, status: r.status, current_best: r.currentBest, runs: r.runs, judgments: r.judgments,
     report: r.report, error: r.error, created_at: r.createdAt, finished_at: r.finishedAt,

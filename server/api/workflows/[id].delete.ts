@@ -1,4 +1,5 @@
-import { deleteWorkflow, getWorkflow, STOP_WAIT_MS } from '../../../db'
+import { STOP_WAIT_MS } from '../../../core'
+import { deleteWorkflow, getWorkflow } from '../../../db'
 import { JudgeflowError } from '../../../engine'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, routeId } from '../../utils/http'

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createProviders, evaluate, EvaluationPool, evaluationPoolOptionsFromEnv, JudgeflowError, loadScorersFolder, VectorCache } from '../../../engine'
+import { createProviders, evaluate, EvaluationPool, JudgeflowError, loadScorersFolder, ScorerRegistry, VectorCache } from '../../../engine'
 
 // The pool runs the TypeScript entry through tsx here; the built server runs the bundled one.
 const entry = new URL('../../../engine/evaluator/worker/entry.ts', import.meta.url)
@@ -50,9 +50,10 @@ describe('the evaluation pool', () => {
     // A custom scorer that never returns (loaded here and by the workers, as the server does): only terminating its thread stops it.
     const scorersDir = mkdtempSync(join(tmpdir(), 'judgeflow-scorers-'))
     writeFileSync(join(scorersDir, 'spin.mjs'), 'export default { type: \'spin\', score() { for (;;) {} } }\n')
-    await loadScorersFolder(scorersDir)
+    const scorers = new ScorerRegistry()
+    await loadScorersFolder(scorersDir, scorers)
     const pool = poolOf({ timeLimitMs: 1_000, scorersDir })
-    const endless = evaluate({ evaluation_type: 'scorers', scorers: [{ type: 'spin' }] }, { actual: 'x' }, { providers, runner: pool })
+    const endless = evaluate({ evaluation_type: 'scorers', scorers: [{ type: 'spin' }] }, { actual: 'x' }, { providers, scorers, runner: pool })
     await expect(endless).rejects.toMatchObject({ code: 'EVALUATION_TIME_LIMIT', details: { variable: 'JUDGEFLOW_EVAL_TIME_LIMIT_MS', limit_ms: 1_000 } })
     await expect(endless).rejects.toThrow('did not finish within the time limit of 1000 ms and was stopped: evaluate shorter texts, fewer criteria or a smaller input, or raise JUDGEFLOW_EVAL_TIME_LIMIT_MS.')
     expect(pool.workers).toBe(0)
@@ -78,14 +79,5 @@ describe('the evaluation pool', () => {
     expect(await novelty()).toBe(0.5)
     expect(await novelty()).toBe(0)
     expect(cache.size).toBe(2)
-  })
-})
-
-describe('the pool settings', () => {
-  it('default to 2 workers and 10 s, and name the variable of a wrong value', () => {
-    expect(evaluationPoolOptionsFromEnv({})).toEqual({ size: 2, timeLimitMs: 10_000 })
-    expect(evaluationPoolOptionsFromEnv({ JUDGEFLOW_EVAL_WORKERS: '0', JUDGEFLOW_EVAL_TIME_LIMIT_MS: '2500' })).toEqual({ size: 0, timeLimitMs: 2500 })
-    expect(() => evaluationPoolOptionsFromEnv({ JUDGEFLOW_EVAL_TIME_LIMIT_MS: '10s' })).toThrow('JUDGEFLOW_EVAL_TIME_LIMIT_MS must be a whole number of milliseconds above 0, not "10s".')
-    expect(() => evaluationPoolOptionsFromEnv({ JUDGEFLOW_EVAL_WORKERS: '-1' })).toThrow('JUDGEFLOW_EVAL_WORKERS must be a whole number of worker threads (0 runs evaluations on the main thread), not "-1".')
   })
 })

@@ -2,27 +2,22 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { builtinSteps, createProviders, defaultRegistry, defineStep, MAX_REFERENCE_DEPTH, runWorkflow, StepRegistry, validateWorkflow, type RunEvent } from '../../../engine'
 import { MAX_VALUE_DEPTH } from '../../../engine/text/safe-json'
-import { openDatabase, RunService } from '../../../db'
+import { loadConfig, RunService } from '../../../core'
+import { createSqliteStore, openDatabase } from '../../../db'
 
 const providers = createProviders({ env: {} })
 
 describe('limits, each with a clear error', () => {
   it('a step whose rendered text is over the limit fails, naming the node, the field and both sizes', async () => {
-    const previous = process.env.JUDGEFLOW_MAX_STEP_TEXT
-    process.env.JUDGEFLOW_MAX_STEP_TEXT = '100'
-    try {
-      const result = await runWorkflow({
-        name: 'long',
-        nodes: [{ id: 'in', type: 'input' }, { id: 'out', type: 'output', config: { value: { text: '{{input.text}}' } } }],
-        edges: [{ from: 'in', to: 'out' }],
-      }, { registry: defaultRegistry, providers, input: { text: 'x'.repeat(101) } })
-      expect(result.status).toBe('failed')
-      expect(result.error?.message).toBe('node "out": config.value.text is 101 characters after rendering references, over the limit of 100 (JUDGEFLOW_MAX_STEP_TEXT)')
-    }
-    finally {
-      if (previous === undefined) delete process.env.JUDGEFLOW_MAX_STEP_TEXT
-      else process.env.JUDGEFLOW_MAX_STEP_TEXT = previous
-    }
+    // JUDGEFLOW_MAX_STEP_TEXT=100, as the configuration reads it.
+    const { limits } = loadConfig({ JUDGEFLOW_MAX_STEP_TEXT: '100' })
+    const result = await runWorkflow({
+      name: 'long',
+      nodes: [{ id: 'in', type: 'input' }, { id: 'out', type: 'output', config: { value: { text: '{{input.text}}' } } }],
+      edges: [{ from: 'in', to: 'out' }],
+    }, { registry: defaultRegistry, providers, input: { text: 'x'.repeat(101) }, limits })
+    expect(result.status).toBe('failed')
+    expect(result.error?.message).toBe('node "out": config.value.text is 101 characters after rendering references, over the limit of 100 (JUDGEFLOW_MAX_STEP_TEXT)')
   })
 
   it('a value nested deeper than MAX_VALUE_DEPTH fails its step, naming the node and where, and is not kept', async () => {
@@ -63,7 +58,7 @@ describe('limits, each with a clear error', () => {
   it('runs beyond the queue limit are refused with TOO_MANY_RUNS instead of piling up', async () => {
     const handle = openDatabase(':memory:')
     const slow = { name: 's', nodes: [{ id: 'in', type: 'input' }, { id: 'out', type: 'output', config: { value: 'x' } }], edges: [{ from: 'in', to: 'out' }] }
-    const service = new RunService({ db: handle.db, registry: defaultRegistry, providers, maxConcurrentRuns: 1, maxQueuedRuns: 2 })
+    const service = new RunService({ store: createSqliteStore(handle), registry: defaultRegistry, providers, maxConcurrentRuns: 1, maxQueuedRuns: 2 })
     const started = await Promise.allSettled(Array.from({ length: 6 }, () => service.start({ definition: slow })))
     const refused = started.filter(s => s.status === 'rejected')
     expect(refused.length).toBeGreaterThan(0)

@@ -15,6 +15,6 @@ describe('judgeflow experiment run with a target node the workflow does not have
     const err: string[] = []
     const code = await main(['experiment', 'run', join(dir, 'experiment.json')], { out: () => {}, err: text => err.push(text) }, {})
     expect(code).toBe(2)
-    expect(err).toEqual(['target.node: the workflow has no node "reveiw" (nodes: in, review)'])
+    expect(err).toEqual(['target.node: workflow "Reviewer" has no node "reveiw" (nodes: in, review)'])
   })
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { renderValue } from '../../../engine'
-import { DEFAULT_MAX_JSON_DEPTH, jsonShapeProblem, maxJsonDepthFrom, MAX_JSON_DEPTH_CEILING, parseJsonChecked } from '../../../engine/text/safe-json'
+import { jsonShapeProblem, MAX_JSON_DEPTH_CEILING, parseJsonChecked } from '../../../engine/text/safe-json'
 
 /** `levels` objects nested in one another, as JSON text: {"a":{"a":…"x"…}}. */
 const nested = (levels: number, key = 'a') => `${`{"${key}":`.repeat(levels)}"x"${'}'.repeat(levels)}`
@@ -41,12 +41,5 @@ describe('JSON from users', () => {
   it('says what is wrong with text that is not JSON, without quoting it', () => {
     expect(() => parseJsonChecked('{"secret": [1,]', options)).toThrow(/^The request body is not valid JSON: Unexpected token '\]'\.$/)
     expect(() => parseJsonChecked('{"a":1', options)).toThrow(/^The request body is not valid JSON: .*position 6/)
-  })
-
-  it('reads the limit from JUDGEFLOW_MAX_JSON_DEPTH, never above the ceiling', () => {
-    expect(maxJsonDepthFrom({})).toBe(DEFAULT_MAX_JSON_DEPTH)
-    expect(maxJsonDepthFrom({ JUDGEFLOW_MAX_JSON_DEPTH: '200' })).toBe(200)
-    expect(maxJsonDepthFrom({ JUDGEFLOW_MAX_JSON_DEPTH: '1000000' })).toBe(MAX_JSON_DEPTH_CEILING)
-    expect(maxJsonDepthFrom({ JUDGEFLOW_MAX_JSON_DEPTH: 'deep' })).toBe(DEFAULT_MAX_JSON_DEPTH)
   })
 })

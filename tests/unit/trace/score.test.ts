@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   applyOverrides, checkProfiles, complexityOf, countsOf, createHashedNgramEmbedder, loadTransformersEmbedder, outcomeConfidenceOf,
-  parseTrace, profileFor, scoreTrace, toolDiversityOf, traceCacheSettingsFromEnv, traceText, VectorCache, type OverrideFacts, type ReasoningTrace, type TraceStep,
+  parseTrace, profileFor, scoreTrace, toolDiversityOf, traceText, VectorCache, type OverrideFacts, type ReasoningTrace, type TraceStep,
 } from '../../../engine/trace'
 
 /** The seed's finance example: the note works it out to C 0.425, N 0.5, D 1, O 0.92 → 0.724. */
@@ -243,27 +243,9 @@ describe('the hashed embedder', () => {
   })
 })
 
-describe('the shared cache\'s settings', () => {
-  it('come from JUDGEFLOW_TRACE_CACHE_SIZE and JUDGEFLOW_TRACE_CACHE_TTL_MS, else the seed\'s 1,000 for an hour', () => {
-    expect(traceCacheSettingsFromEnv({})).toEqual({ maxElements: 1000, ttlMs: 3_600_000 })
-    expect(traceCacheSettingsFromEnv({ JUDGEFLOW_TRACE_CACHE_SIZE: '250', JUDGEFLOW_TRACE_CACHE_TTL_MS: ' 60000 ' })).toEqual({ maxElements: 250, ttlMs: 60_000 })
-    expect(traceCacheSettingsFromEnv({ JUDGEFLOW_TRACE_CACHE_SIZE: '' })).toEqual({ maxElements: 1000, ttlMs: 3_600_000 })
-  })
-
-  it('name the variable when one is not a usable number', () => {
-    for (const size of ['0', '-3', '2.5', 'lots', '100001']) {
-      expect(() => traceCacheSettingsFromEnv({ JUDGEFLOW_TRACE_CACHE_SIZE: size })).toThrow('JUDGEFLOW_TRACE_CACHE_SIZE must be a whole number of traces from 1 to 100000; unset it for the default (1000).')
-    }
-    expect(() => traceCacheSettingsFromEnv({ JUDGEFLOW_TRACE_CACHE_TTL_MS: '1h' })).toThrow('JUDGEFLOW_TRACE_CACHE_TTL_MS must be a whole number of milliseconds from 1 to')
-  })
-})
-
 describe('the transformers embedder', () => {
-  afterEach(() => { vi.unstubAllEnvs() })
-
   it('is null without a model directory, and never downloads one', async () => {
-    vi.stubEnv('JUDGEFLOW_EMBEDDER_MODEL', '')
-    expect(await loadTransformersEmbedder()).toBeNull()
+    expect(await loadTransformersEmbedder(undefined)).toBeNull()
     expect(await loadTransformersEmbedder(join(tmpdir(), 'judgeflow-no-such-model'))).toBeNull()
     // A directory that exists is still null here: the optional package is not installed.
     expect(await loadTransformersEmbedder(mkdtempSync(join(tmpdir(), 'judgeflow-model-')))).toBeNull()

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createProviders, evaluate } from '../../../engine'
-import { createHashedNgramEmbedder, loadTransformersEmbedder } from '../../../engine/trace'
+import { createHashedNgramEmbedder, DEFAULT_TRACE_CACHE, loadTransformersEmbedder } from '../../../engine/trace'
 
 // The optional package stands in here: a pipeline that embeds like the hashed embedder, and counts
 // how often a model is loaded (that is the expensive part: it reads the whole model).
@@ -22,17 +22,17 @@ const trace = (objective: string) => ({
 
 describe('the transformers embedder', () => {
   afterEach(() => {
-    vi.unstubAllEnvs()
     pipeline.mockClear()
   })
 
   it('is loaded once and reused by every evaluation after it, not rebuilt each time', async () => {
-    vi.stubEnv('JUDGEFLOW_EMBEDDER_MODEL', mkdtempSync(join(tmpdir(), 'judgeflow-model-')))
+    // JUDGEFLOW_EMBEDDER_MODEL, as an app hands it to its evaluations.
+    const settings = { limits: DEFAULT_TRACE_CACHE, embedderModel: mkdtempSync(join(tmpdir(), 'judgeflow-model-')) }
     const config = { evaluation_type: 'trace', trace: { embedder: 'transformers' } }
     const objective = `Fix the build, run ${Math.random()}`
-    const first = await evaluate(config, { trace: trace(objective) }, { providers })
+    const first = await evaluate(config, { trace: trace(objective) }, { providers, trace: settings })
     const results = []
-    for (let i = 0; i < 3; i++) results.push(await evaluate(config, { trace: trace(objective) }, { providers }))
+    for (let i = 0; i < 3; i++) results.push(await evaluate(config, { trace: trace(objective) }, { providers, trace: settings }))
     expect(pipeline).toHaveBeenCalledTimes(1)
     expect(first.trace).toMatchObject({ embedder: expect.stringMatching(/^transformers:judgeflow-model-/), N: 0.5 })
     // The same embedder each time: the repeats are recognised as repeats.

@@ -11,6 +11,6 @@ export default defineEventHandler(async (event) => {
   if (round.status !== 'running' && round.status !== 'judging') return { number: round.number, status: round.status }
   // A run that has already ended, or that another live process holds, is left as it is.
   await Promise.all(round.runs.map(r => runs.cancelOrInterrupt(r.run_id).catch(() => undefined)))
-  saveRound(round, { status: 'cancelled', finishedAt: Date.now() })
+  await saveRound(round, { status: 'cancelled', finishedAt: Date.now() })
   return { number: round.number, status: 'cancelled' }
 })

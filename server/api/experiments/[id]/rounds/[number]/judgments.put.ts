@@ -13,7 +13,7 @@ import { badRequest, notFound, readBodyWith, routeId } from '../../../../../util
 export default defineEventHandler(async (event) => {
   const { judgments } = await readBodyWith(event, z.object({ judgments: z.array(judgmentSchema).min(1) }))
   const { handle } = useJudgeflow()
-  const { experiment } = experimentOf(routeId(event))
+  const { experiment } = await experimentOf(routeId(event))
   const round = getRound(handle.db, routeId(event), Number(getRouterParam(event, 'number')))
   if (!round) notFound('round', String(getRouterParam(event, 'number')))
   if (round.status !== 'finished') throw new JudgeflowError('ROUND_NOT_FINISHED', `round ${round.number} is ${round.status}: judgments can be corrected once it has finished`)

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
-import type { Db } from './client'
-import { getRunLease, renewLeases, UNFINISHED_STATUSES, type Lease, type RunLease } from './repositories/run-leases'
+import { UNFINISHED_STATUSES, type RunLease } from '../../db'
+import type { Lease, LeaseRepository } from '../store'
 
 export const DEFAULT_LEASE_MS = 15_000
+export const DEFAULT_MAX_RESUMES = 2
 
 /** A lease holder's name: this host and process, and a token new at every process start. */
 export function newLeaseOwner(): string {
@@ -45,7 +46,7 @@ export interface LeaseKeeperOptions {
   /** A held run that another process has taken over: this one must stop writing to it. */
   lost: (runId: string) => void
   /** Called at every heartbeat after the renewal (for example, to take over orphaned runs). */
-  onBeat?: () => void
+  onBeat?: () => unknown
 }
 
 /**
@@ -57,7 +58,7 @@ export class LeaseKeeper {
   private timer: NodeJS.Timeout | undefined
   private stopped = false
 
-  constructor(private readonly db: Db, private readonly options: LeaseKeeperOptions) {}
+  constructor(private readonly leases: LeaseRepository, private readonly options: LeaseKeeperOptions) {}
 
   /** A lease for this process, from now. */
   next(): Lease {
@@ -67,7 +68,7 @@ export class LeaseKeeper {
   /** Starts or stops the heartbeat; it never keeps the process alive on its own. */
   keepBeating(wanted: boolean): void {
     if (wanted && !this.timer && !this.stopped) {
-      this.timer = setInterval(() => this.beat(), Math.max(50, Math.floor(this.options.leaseMs / 3)))
+      this.timer = setInterval(() => void this.beat(), Math.max(50, Math.floor(this.options.leaseMs / 3)))
       this.timer.unref()
     }
     else if (!wanted && this.timer) {
@@ -82,18 +83,18 @@ export class LeaseKeeper {
     this.stopped = true
   }
 
-  beat(): void {
+  async beat(): Promise<void> {
     try {
       const held = this.options.held()
       if (held.length) {
-        const renewed = new Set(renewLeases(this.db, this.next()))
+        const renewed = new Set(await this.leases.renew(this.next()))
         for (const id of held) {
           if (renewed.has(id)) continue
-          const row = getRunLease(this.db, id)
+          const row = await this.leases.get(id)
           if (row && row.leaseOwner !== this.options.owner && UNFINISHED_STATUSES.includes(row.status)) this.options.lost(id)
         }
       }
-      this.options.onBeat?.()
+      await this.options.onBeat?.()
     }
     catch (error) {
       console.error(`judgeflow: the run lease heartbeat failed: ${(error as Error).message}`)

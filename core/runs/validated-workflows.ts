@@ -1,5 +1,5 @@
-import { validatedWorkflow, workflowSchema, type StepRegistry, type Workflow } from '../engine'
-import { parseStored } from './repositories/stored'
+import { validatedWorkflow, workflowSchema, type StepRegistry, type Workflow } from '../../engine'
+import { parseStored } from '../stored'
 
 const CACHE_SIZE = 200
 

@@ -1,45 +1,29 @@
-import type { RunEvent, RunResult } from '../engine'
-import type { Db } from './client'
-import { GroupCommit } from './group-commit'
-import { storeEvent } from './run-recorder'
-import { finishRun, type RunEventRow } from './repositories/runs'
+import type { RunEvent, RunResult } from '../../engine'
+import type { RunEventRow } from '../../db'
+import type { RunFinished, RunRepository } from '../store'
 
 type Listener = (event: RunEventRow) => void
-export type RunFinished = Extract<RunEvent, { type: 'run.finished' }>
 
 /**
- * Writes runs' events and ends — writes of concurrent runs share transactions — and tells a run's
- * subscribers of each event once it is committed. A run marked lost (another process has taken
- * it over) gets no more writes from this process.
+ * Writes runs' events and ends through the store, and tells a run's subscribers of each event
+ * once it is committed. A run marked lost (another process has taken it over) gets no more
+ * writes from this process.
  */
 export class RunWriter {
   private readonly listeners = new Map<string, Set<Listener>>()
-  private readonly writes: GroupCommit
   readonly lost = new Set<string>()
 
-  constructor(private readonly db: Db) {
-    this.writes = new GroupCommit(db)
-  }
-
-  /** Any write, committed with the others of this turn of the event loop. */
-  write<T>(work: () => T): Promise<T> {
-    return this.writes.write(work)
-  }
+  constructor(private readonly runs: RunRepository) {}
 
   async event(runId: string, event: RunEvent): Promise<void> {
     if (this.lost.has(runId)) return
-    this.publish(await this.writes.write(() => storeEvent(this.db, runId, event)))
+    this.publish(await this.runs.record(runId, event))
   }
 
-  /** Writes the run's end and its last event in one transaction, then tells the subscribers. */
+  /** Writes the run's end and its last event together, then tells the subscribers. */
   async finish(runId: string, event: RunFinished): Promise<void> {
     if (this.lost.has(runId)) return
-    const { result } = event
-    const row = await this.writes.write(() => {
-      finishRun(this.db, runId, { status: result.status, verdict: result.verdict, output: result.output, error: result.error, durationMs: result.duration_ms })
-      return storeEvent(this.db, runId, event)
-    })
-    this.publish(row)
+    this.publish(await this.runs.finish(runId, event))
   }
 
   subscribe(runId: string, listener: Listener): () => void {

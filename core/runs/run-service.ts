@@ -1,18 +1,21 @@
-import { Execution, JudgeflowError, prepareInput, serializeError, validatedWorkflow, type Providers, type RunOptions, type RunResult, type StepRegistry, type Workflow } from '../engine'
-import type { Db } from './client'
-import { journalFor } from './run-recorder'
-import { DEFAULT_LEASE_MS, LeaseKeeper, newLeaseOwner } from './run-lease'
-import { claimOrphanedRuns, claimOrphanToInterrupt, DEFAULT_MAX_RESUMES } from './run-takeover'
-import { withDeadline } from './run-support'
+import { Execution, JudgeflowError, prepareInput, serializeError, validatedWorkflow, type EvaluationServices, type Providers, type RunOptions, type RunResult, type StepRegistry, type StorageLimits, type Workflow } from '../../engine'
+import type { RunEventRow, RunRow } from '../../db'
+import type { Store } from '../store'
+import { withDeadline } from './deadline'
+import { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES, LeaseKeeper, leaseIsFree, newLeaseOwner } from './leases'
 import { endEvent, reportWriteFailure, RunWriter } from './run-writer'
 import { ValidatedWorkflows } from './validated-workflows'
-import { releaseLeases } from './repositories/run-leases'
-import { createRun, markRunStarted, type RunEventRow, type RunRow } from './repositories/runs'
 
 export interface RunServiceDeps {
-  db: Db
+  store: Store
   registry: StepRegistry
   providers: Providers
+  /** The app's registries, worker pool and trace cache, for evaluator steps. */
+  evaluation?: EvaluationServices
+  /** How much a step and a run may render and store. */
+  limits?: StorageLimits
+  /** How long a stopping process lets its runs finish (JUDGEFLOW_SHUTDOWN_GRACE_MS, 10 s). */
+  shutdownGraceMs?: number
   /** Runs executing at once; more wait in a queue. */
   maxConcurrentRuns?: number
   /** Runs waiting for a slot at most (JUDGEFLOW_MAX_QUEUED_RUNS, 1,000). */
@@ -79,11 +82,11 @@ export class RunService {
   constructor(private readonly deps: RunServiceDeps) {
     this.owner = deps.owner ?? newLeaseOwner()
     this.limit = deps.maxConcurrentRuns ?? 16
-    this.maxQueued = deps.maxQueuedRuns ?? (Number(process.env.JUDGEFLOW_MAX_QUEUED_RUNS) || 1000)
-    this.writes = new RunWriter(deps.db)
+    this.maxQueued = deps.maxQueuedRuns ?? 1000
+    this.writes = new RunWriter(deps.store.runs)
     this.validated = new ValidatedWorkflows(deps.registry)
     this.now = deps.now ?? Date.now
-    this.leases = new LeaseKeeper(deps.db, {
+    this.leases = new LeaseKeeper(deps.store.leases, {
       owner: this.owner, leaseMs: deps.leaseMs ?? DEFAULT_LEASE_MS, now: this.now,
       held: () => [...this.active.keys(), ...this.queue.map(item => item.run.id)],
       lost: runId => this.lose(runId),
@@ -173,7 +176,8 @@ export class RunService {
    */
   async cancelOrInterrupt(runId: string): Promise<'cancelling' | 'interrupted'> {
     if (this.cancel(runId)) return 'cancelling'
-    const reason = claimOrphanToInterrupt(this.deps.db, runId, { owner: this.owner, now: this.now(), lease: this.leases.next() })
+    const now = this.now()
+    const reason = await this.deps.store.leases.claimToInterrupt(runId, { owner: this.owner, now, lease: this.leases.next(), isFree: lease => leaseIsFree(lease, this.owner, now) })
     await this.writes.finish(runId, endEvent('interrupted', { code: 'CANCELLED', category: 'user', message: reason }))
     return 'interrupted'
   }
@@ -193,12 +197,13 @@ export class RunService {
    * cannot run any more is marked interrupted, and one that keeps failing to resume is marked
    * failed, each with the reason.
    */
-  resumeUnfinished(): ResumeOutcome {
+  async resumeUnfinished(): Promise<ResumeOutcome> {
     const outcome: ResumeOutcome = { resumed: [], interrupted: [], failed: [] }
     if (this.closed) return outcome
-    const { db, registry } = this.deps
-    const claimed = claimOrphanedRuns(db, {
-      owner: this.owner, now: this.now(), lease: this.leases.next(),
+    const { store, registry } = this.deps
+    const now = this.now()
+    const claimed = await store.leases.claimOrphans({
+      owner: this.owner, now, lease: this.leases.next(), isFree: lease => leaseIsFree(lease, this.owner, now),
       maxResumes: this.deps.maxResumes ?? DEFAULT_MAX_RESUMES, skip: runId => this.isActive(runId),
     })
     for (const { run, giveUp } of claimed) {
@@ -236,15 +241,15 @@ export class RunService {
   }
 
   /** Renews this process's leases now (the timer does it every third of the lease). */
-  heartbeat(): void {
-    this.leases.beat()
+  heartbeat(): Promise<void> {
+    return this.leases.beat()
   }
 
   /**
    * Stops starting runs and gives the active ones `graceMs` to finish. Whatever is still running
    * stays `running` in the database with its completed steps committed, and resumes at the next start.
    */
-  async drain(graceMs = Number(process.env.JUDGEFLOW_SHUTDOWN_GRACE_MS ?? 10_000)): Promise<void> {
+  async drain(graceMs = this.deps.shutdownGraceMs ?? 10_000): Promise<void> {
     this.closed = true
     let timer: NodeJS.Timeout | undefined
     await Promise.race([
@@ -256,16 +261,16 @@ export class RunService {
     this.leases.stop()
     for (const runId of this.active.keys()) this.lose(runId, false)
     this.queue.length = 0
-    releaseLeases(this.deps.db, this.owner, this.now())
+    await this.deps.store.leases.release(this.owner, this.now())
   }
 
   private async prepare(request: StartRun): Promise<Prepared> {
     const workflow = this.validated.get(request.definition, request.workflowId, request.workflowVersion)
     const input = prepareInput(workflow, { ...this.deps, input: request.input })
-    const run = await this.writes.write(() => createRun(this.deps.db, {
+    const run = await this.deps.store.runs.create({
       workflowId: request.workflowId, workflowVersion: request.workflowVersion, definition: request.definition,
       input, options: request.options ?? {}, status: 'queued', lease: this.leases.next(),
-    }))
+    })
     return { run, workflow, input }
   }
 
@@ -286,15 +291,15 @@ export class RunService {
   }
 
   private async execute({ run, workflow, input }: Prepared, resumed: boolean, signal: AbortSignal): Promise<RunResult | undefined> {
-    const { db, registry, providers } = this.deps
+    const { store, registry, providers, evaluation, limits } = this.deps
     const runId = run.id
-    this.writes.write(() => markRunStarted(db, runId, this.leases.next())).catch(reportWriteFailure)
+    store.runs.markStarted(runId, this.leases.next()).catch(reportWriteFailure)
     const options = (run.options ?? {}) as RunOptions
     try {
       return await new Execution(workflow, {
-        registry, providers, input, signal,
+        registry, providers, evaluation, limits, input, signal,
         cache: options.cache, concurrency: options.concurrency, timeoutMs: options.timeout_ms,
-        journal: resumed ? journalFor(db, runId) : undefined,
+        journal: resumed ? await store.runs.journal(runId) : undefined,
         onEvent: event => (event.type === 'run.finished' ? this.writes.finish(runId, event) : this.writes.event(runId, event)),
       }).run(resumed)
     }
@@ -315,9 +320,9 @@ export class RunService {
     active.controller.abort()
   }
 
-  private takeOver() {
+  private async takeOver() {
     if (!this.watching || this.closed) return
-    const outcome = this.resumeUnfinished()
+    const outcome = await this.resumeUnfinished()
     if (outcome.resumed.length || outcome.interrupted.length || outcome.failed.length) this.watching(outcome)
   }
 }

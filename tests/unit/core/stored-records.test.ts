@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createExperiment, getExperiment, openDatabase, parseStored, type DbHandle } from '../../../db'
+import { parseStored } from '../../../core'
+import { createExperiment, getExperiment, openDatabase, type DbHandle } from '../../../db'
 import { ValidatedWorkflows } from '../../../db/validated-workflows'
 import { builtinSteps, JudgeflowError, StepRegistry } from '../../../engine'
 import { experimentSchema } from '../../../engine/experiments'

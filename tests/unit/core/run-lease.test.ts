@@ -2,8 +2,10 @@ import { spawnSync } from 'node:child_process'
 import { hostname } from 'node:os'
 import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createRun, getRun, holderIsGone, listEventsAfter, markRunStarted, openDatabase, RunService, storeEvent, type DbHandle, type RunEventRow } from '../../../db'
+import { holderIsGone, RunService } from '../../../core'
+import { createRun, createSqliteStore, getRun, listEventsAfter, markRunStarted, openDatabase, storeEvent, type DbHandle, type RunEventRow } from '../../../db'
 import { runs as runsTable } from '../../../db/schema'
+import { runEnded } from '../../support/runs'
 import { sleepStep, testDeps } from '../../support/workflows'
 
 let handle: DbHandle
@@ -30,7 +32,7 @@ const chain = (ms: number) => ({
 })
 
 function service(clock: { now: number }, extra: { owner?: string, maxResumes?: number } = {}) {
-  const created = new RunService({ db: handle.db, registry: options.registry, providers: options.providers, leaseMs: LEASE_MS, now: () => clock.now, ...extra })
+  const created = new RunService({ store: createSqliteStore(handle), registry: options.registry, providers: options.providers, leaseMs: LEASE_MS, now: () => clock.now, ...extra })
   services.push(created)
   return created
 }
@@ -45,14 +47,7 @@ function leftRunning(owner: string, expiresAt: number, ms = 0) {
   return run
 }
 
-async function settled(runId: string) {
-  for (let i = 0; i < 400; i++) {
-    const run = getRun(handle.db, runId)!
-    if (!['queued', 'running'].includes(run.status)) return run
-    await new Promise(resolve => setTimeout(resolve, 5))
-  }
-  throw new Error(`run ${runId} did not settle`)
-}
+const settled = (runId: string, by: RunService) => runEnded(by, id => getRun(handle.db, id), runId)
 
 describe('run leases', () => {
   it('leaves a run whose holder still has a live lease, and takes it over once the lease has expired', async () => {
@@ -60,16 +55,16 @@ describe('run leases', () => {
     const clock = { now: T0 }
     const run = leftRunning('another-host:4242:abc', T0 + LEASE_MS)
     const here = service(clock)
-    expect(here.resumeUnfinished().resumed).toEqual([])
+    expect((await here.resumeUnfinished()).resumed).toEqual([])
     clock.now = T0 + LEASE_MS - 1
-    expect(here.resumeUnfinished().resumed).toEqual([])
+    expect((await here.resumeUnfinished()).resumed).toEqual([])
     clock.now = T0 + LEASE_MS
-    expect(here.resumeUnfinished().resumed).toEqual([run.id])
+    expect((await here.resumeUnfinished()).resumed).toEqual([run.id])
     expect(getRun(handle.db, run.id)).toMatchObject({ leaseOwner: here.owner, resumesWithoutProgress: 1 })
-    expect(await settled(run.id)).toMatchObject({ status: 'succeeded', output: 'two' })
+    expect(await settled(run.id, here)).toMatchObject({ status: 'succeeded', output: 'two' })
   })
 
-  it('does not wait for the lease of a holder on this host whose process is gone, but does for one whose pid is alive', () => {
+  it('does not wait for the lease of a holder on this host whose process is gone, but does for one whose pid is alive', async () => {
     handle = openDatabase(':memory:')
     const gonePid = spawnSync(process.execPath, ['-e', '0']).pid
     expect(holderIsGone(`${hostname()}:${gonePid}:old`, 'me')).toBe(true)
@@ -81,7 +76,7 @@ describe('run leases', () => {
     const clock = { now: T0 }
     const gone = leftRunning(`${hostname()}:${gonePid}:old`, T0 + LEASE_MS)
     const zombie = leftRunning(`${hostname()}:${process.ppid}:zombie`, T0 + LEASE_MS)
-    expect(service(clock).resumeUnfinished().resumed).toEqual([gone.id])
+    expect((await service(clock).resumeUnfinished()).resumed).toEqual([gone.id])
     expect(getRun(handle.db, zombie.id)!.leaseOwner).toBe(`${hostname()}:${process.ppid}:zombie`)
   })
 
@@ -92,13 +87,13 @@ describe('run leases', () => {
     const runs = await Promise.all([here.start({ definition: chain(60_000) }), here.start({ definition: chain(60_000) })])
     await new Promise(resolve => setTimeout(resolve, 20))
     clock.now = T0 + 5_000
-    here.heartbeat()
+    await here.heartbeat()
     for (const run of runs) expect(getRun(handle.db, run.id)!.leaseExpiresAt).toBe(T0 + 5_000 + LEASE_MS)
 
     const [taken, kept] = runs as [typeof runs[0], typeof runs[0]]
     handle.db.update(runsTable).set({ leaseOwner: 'another-host:1:new', leaseExpiresAt: T0 + 99_000 }).where(eq(runsTable.id, taken.id)).run()
     const eventsBefore = listEventsAfter(handle.db, taken.id).length
-    here.heartbeat()
+    await here.heartbeat()
     await new Promise(resolve => setTimeout(resolve, 50))
     expect(here.isActive(taken.id)).toBe(false)
     expect(here.isActive(kept.id)).toBe(true)
@@ -113,15 +108,15 @@ describe('run leases', () => {
     const run = leftRunning('another-host:1:first', T0, 60_000)
     for (const attempt of [1, 2]) {
       clock.now += LEASE_MS
-      expect(service(clock).resumeUnfinished().resumed).toEqual([run.id])
+      expect((await service(clock).resumeUnfinished()).resumed).toEqual([run.id])
       expect(getRun(handle.db, run.id)!.resumesWithoutProgress).toBe(attempt)
     }
     clock.now += LEASE_MS
     const last = service(clock)
     const heard: RunEventRow[] = []
     last.subscribe(run.id, event => heard.push(event))
-    expect(last.resumeUnfinished()).toEqual({ resumed: [], interrupted: [], failed: [run.id] })
-    const failed = await settled(run.id)
+    expect(await last.resumeUnfinished()).toEqual({ resumed: [], interrupted: [], failed: [run.id] })
+    const failed = await settled(run.id, last)
     expect(failed.status).toBe('failed')
     expect(failed.error).toMatchObject({ code: 'RESUME_LIMIT', message: expect.stringContaining('resumed 2 times after a restart without committing a new step') })
     expect(heard.map(e => e.type)).toEqual(['run.finished'])
@@ -132,9 +127,10 @@ describe('run leases', () => {
     const clock = { now: T0 + LEASE_MS }
     const run = leftRunning('another-host:1:first', T0)
     handle.db.update(runsTable).set({ resumesWithoutProgress: 2, lastStepAtResume: T0 }).where(eq(runsTable.id, run.id)).run()
-    expect(service(clock, { maxResumes: 2 }).resumeUnfinished().resumed).toEqual([run.id])
+    const here = service(clock, { maxResumes: 2 })
+    expect((await here.resumeUnfinished()).resumed).toEqual([run.id])
     expect(getRun(handle.db, run.id)).toMatchObject({ resumesWithoutProgress: 1, lastStepAtResume: T0 + 1 })
-    expect(await settled(run.id)).toMatchObject({ status: 'succeeded' })
+    expect(await settled(run.id, here)).toMatchObject({ status: 'succeeded' })
   })
 
   it('lets a person mark interrupted a run no live process holds, and refuses while its lease is live', async () => {
@@ -149,7 +145,7 @@ describe('run leases', () => {
     expect(await here.cancelOrInterrupt(run.id)).toBe('interrupted')
     expect(getRun(handle.db, run.id)).toMatchObject({ status: 'interrupted', error: { message: 'the run was marked interrupted by a person: its process (another-host:1) is gone or stopped renewing its lease' } })
     expect(heard.map(e => e.type)).toEqual(['run.finished'])
-    expect(here.resumeUnfinished().resumed).toEqual([])
+    expect((await here.resumeUnfinished()).resumed).toEqual([])
     await expect(here.cancelOrInterrupt(run.id)).rejects.toMatchObject({ code: 'NOT_CANCELLABLE', message: `run "${run.id}" is interrupted and cannot be cancelled` })
   })
 })

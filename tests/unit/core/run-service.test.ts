@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { createWorkflow, deleteWorkflow, getRun, getWorkflow, listEventsAfter, openDatabase, RunService, type DbHandle, type RunEventRow } from '../../../db'
+import { RunService } from '../../../core'
+import { createSqliteStore, createWorkflow, deleteWorkflow, getRun, getWorkflow, listEventsAfter, openDatabase, type DbHandle, type RunEventRow } from '../../../db'
 import { builtinSteps, createProviders, defineStep, StepRegistry } from '../../../engine'
 
 /** A step that waits until the run is cancelled. */
@@ -19,7 +20,7 @@ afterEach(() => {
 
 function setup(maxConcurrentRuns = 1) {
   handle = openDatabase(':memory:')
-  const service = new RunService({ db: handle.db, registry, providers: createProviders({ env: {} }), maxConcurrentRuns })
+  const service = new RunService({ store: createSqliteStore(handle), registry, providers: createProviders({ env: {} }), maxConcurrentRuns })
   const workflow = createWorkflow(handle.db, held)
   const start = () => service.start({ definition: held, workflowId: workflow.id, workflowVersion: 1 })
   const finished = (runId: string) => new Promise<RunEventRow>((resolve) => {

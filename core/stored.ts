@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import { JudgeflowError } from '../../engine/errors'
-import { formatPath } from '../../engine/graph/validate'
+import { JudgeflowError } from '../engine/errors'
+import { formatPath } from '../engine/graph/validate'
 
 /**
  * A stored JSON value read back through its schema. A record this version cannot read (written

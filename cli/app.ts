@@ -1,0 +1,29 @@
+import { createJudgeflow, type Judgeflow, type JudgeflowConfig } from '../core'
+import { createSqliteStore, openDatabase } from '../db'
+
+/**
+ * The app a command works with: its runs kept in the database at `dbPath`, or in memory for the
+ * command's life. The custom metrics and scorers folders are loaded, as the server loads them.
+ */
+export async function openApp(config: JudgeflowConfig, dbPath?: string): Promise<Judgeflow> {
+  const app = createJudgeflow(config, { store: createSqliteStore(openDatabase(dbPath ?? ':memory:', config.db)) })
+  try {
+    await app.loadCustomModules()
+  }
+  catch (error) {
+    await app.close(0)
+    throw error
+  }
+  return app
+}
+
+/** Runs `work` with an app, closing it after. */
+export async function withApp<T>(config: JudgeflowConfig, dbPath: string | undefined, work: (app: Judgeflow) => Promise<T>): Promise<T> {
+  const app = await openApp(config, dbPath)
+  try {
+    return await work(app)
+  }
+  finally {
+    await app.close(0)
+  }
+}

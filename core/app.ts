@@ -1,0 +1,83 @@
+import { createSqliteStore, openDatabase, type DbHandle } from '../db'
+import {
+  createProviders, createTraceCache, defaultRegistry, loadMetricsFolder, loadScorersFolder, MetricRegistry, ScorerRegistry,
+  type EvaluationServices, type Providers, type StepRegistry, type VectorCache,
+} from '../engine'
+import { DEFAULT_DB_PATH, type JudgeflowConfig } from './config'
+import { Rounds } from './rounds'
+import { RunService } from './runs/run-service'
+import type { Store } from './store'
+
+export interface JudgeflowOptions {
+  /** Where everything is kept: the SQLite database at `config.db.path` unless given. */
+  store?: Store
+  /** The step types runs may use (the built-ins unless given). */
+  steps?: StepRegistry
+  /** This process's name as a lease holder (tests). */
+  owner?: string
+}
+
+/**
+ * One judgeflow: its configuration, registries, providers, store, run service and rounds, built
+ * together and handed to whoever needs them — the server's routes (`useJudgeflow()`), the CLI's
+ * commands, the tests. Nothing here is process-wide: two apps in one process share nothing.
+ */
+export interface Judgeflow {
+  config: JudgeflowConfig
+  /** The step types runs may use (the engine's name for it: a step registry). */
+  registry: StepRegistry
+  /** Built-in metrics, then the custom ones `loadCustomModules` adds. */
+  metrics: MetricRegistry
+  /** Built-in scorers, then the custom ones `loadCustomModules` adds. */
+  scorers: ScorerRegistry
+  providers: Providers
+  store: Store
+  /** The SQLite handle when the store is the SQLite one (routes not yet moved to `store` use it). */
+  handle: DbHandle
+  runs: RunService
+  rounds: Rounds
+  /** This app's novelty memory, shared by all its trace evaluations. */
+  traceCache: VectorCache
+  /**
+   * What every evaluation of this app gets — registries, trace cache and settings, config folder,
+   * and the evaluation workers once started (`evaluation.runner`). Passed to runs and `evaluate`.
+   */
+  evaluation: EvaluationServices
+  /** Loads the custom metrics and scorers folders (config.evaluation) into this app's registries; the names loaded. */
+  loadCustomModules(): Promise<{ metrics: string[], scorers: string[] }>
+  /** Lets the runs finish (up to the shutdown grace), then closes the store. */
+  close(graceMs?: number): Promise<void>
+}
+
+export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptions = {}): Judgeflow {
+  const store = options.store ?? createSqliteStore(openDatabase(config.db.path ?? DEFAULT_DB_PATH, config.db))
+  const registry = options.steps ?? defaultRegistry
+  const metrics = new MetricRegistry()
+  const scorers = new ScorerRegistry()
+  const providers = createProviders({ env: { ...config.providers.keys }, defaultJudge: config.providers.defaultJudge, cache: store.cache, retry: config.retry })
+  const traceCache = createTraceCache(config.trace.cache)
+  const evaluation: EvaluationServices = {
+    metrics, scorers, traceCache, configDir: config.evaluation.configDir,
+    trace: { limits: config.trace.cache, embedderModel: config.trace.embedderModel },
+  }
+  const runs = new RunService({
+    store, registry, providers, evaluation, limits: config.limits, owner: options.owner,
+    maxConcurrentRuns: config.runs.maxConcurrent, maxQueuedRuns: config.runs.maxQueued,
+    leaseMs: config.runs.leaseMs, maxResumes: config.runs.maxResumes, shutdownGraceMs: config.runs.shutdownGraceMs,
+  })
+  const rounds = new Rounds({ store, runs, providers })
+  return {
+    config, registry, metrics, scorers, providers, store, runs, rounds, traceCache, evaluation,
+    handle: (store as Store & { handle?: DbHandle }).handle!,
+    async loadCustomModules() {
+      return {
+        metrics: await loadMetricsFolder(config.evaluation.metricsDir, metrics),
+        scorers: await loadScorersFolder(config.evaluation.scorersDir, scorers),
+      }
+    },
+    async close(graceMs) {
+      await runs.drain(graceMs)
+      await store.close()
+    },
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * judgeflow's configuration, read from the environment once and checked: the only module that
+ * reads `process.env`. Every other module — engine, db, server, CLI — is handed the values it
+ * needs. A wrong value stops the start with one sentence naming the variable.
+ */
+import { resolve } from 'node:path'
+import { z } from 'zod'
+import { DEFAULT_TIME_LIMIT_MS, DEFAULT_WORKERS } from '../engine/evaluator/worker/pool'
+import { DEFAULT_STORAGE_LIMITS, type StorageLimits } from '../engine/executor/size-limits'
+import { defaultRetryPolicy, type RetryPolicy } from '../engine/providers/retry'
+import { DEFAULT_TRACE_CACHE, MAX_TRACE_CACHE_SIZE, type TraceCacheSettings } from '../engine/trace/shared-cache'
+import { DEFAULT_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING } from '../engine/text/safe-json'
+import { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES } from './runs/leases'
+import { variable, type Env } from './config-fields'
+
+export type { Env } from './config-fields'
+
+export const MIN_TOKEN_LENGTH = 32
+export const DEFAULT_SESSION_TTL_HOURS = 12
+const MAX_SESSION_TTL_HOURS = 24 * 366
+export const DEFAULT_DB_PATH = './data/judgeflow.db'
+/** The judges a default may name: a provider's model, or the offline judge. */
+const JUDGE_PATTERN = /^(openai|anthropic):\S+$|^local:heuristic$/
+
+/** The keys and endpoints of the LLM providers; never stored or returned. */
+export interface ProviderSettings {
+  OPENAI_API_KEY?: string
+  OPENAI_BASE_URL?: string
+  ANTHROPIC_API_KEY?: string
+  ANTHROPIC_BASE_URL?: string
+}
+
+export interface JudgeflowConfig {
+  server: {
+    /** The address the server listens on (HOST or NITRO_HOST); empty for every interface. */
+    host: string
+    /** JUDGEFLOW_TOKEN: required for the API and the UI when the server listens beyond loopback. */
+    token?: string
+    sessionTtlMs: number
+    /** JUDGEFLOW_ALLOWED_HOSTS: host names answered besides loopback, lower case. */
+    allowedHosts: string[]
+    /** JUDGEFLOW_MAX_BODY_BYTES: request bodies over this are refused with 413. */
+    maxBodyBytes: number
+    /** JUDGEFLOW_MAX_SSE_PER_CLIENT: event streams one client address may hold open at once. */
+    maxStreamsPerClient: number
+  }
+  /** JUDGEFLOW_MAX_JSON_DEPTH: nesting levels a JSON value from a user may have (at most 1,000). */
+  maxJsonDepth: number
+  db: {
+    /** JUDGEFLOW_DB; DEFAULT_DB_PATH when unset. */
+    path?: string
+    /** JUDGEFLOW_MIGRATIONS: the migrations folder, when not beside the code. */
+    migrations?: string
+    /** JUDGEFLOW_DB_SYNCHRONOUS: `full` also survives a power cut, at a cost per commit. */
+    synchronous: 'normal' | 'full'
+  }
+  runs: {
+    /** JUDGEFLOW_MAX_CONCURRENT_RUNS. */
+    maxConcurrent: number
+    /** JUDGEFLOW_MAX_QUEUED_RUNS. */
+    maxQueued: number
+    /** JUDGEFLOW_RUN_LEASE_MS: how long a run's lease holds without its process's heartbeat. */
+    leaseMs: number
+    /** JUDGEFLOW_RUN_MAX_RESUMES: resumes in a row without a new committed step before a run is failed. */
+    maxResumes: number
+    /** JUDGEFLOW_SHUTDOWN_GRACE_MS: how long a stopping server lets its runs finish. */
+    shutdownGraceMs: number
+  }
+  /** JUDGEFLOW_MAX_STEP_TEXT, JUDGEFLOW_MAX_STEP_RECORD, JUDGEFLOW_MAX_RUN_STORAGE. */
+  limits: StorageLimits
+  /** JUDGEFLOW_LLM_*: retries, backoff and time limit of LLM calls. */
+  retry: RetryPolicy
+  providers: {
+    keys: ProviderSettings
+    /** JUDGEFLOW_DEFAULT_JUDGE, when set. */
+    defaultJudge?: string
+  }
+  evaluation: {
+    /** JUDGEFLOW_EVAL_WORKERS: worker threads for offline evaluations (0: the main thread). */
+    workers: number
+    /** JUDGEFLOW_EVAL_TIME_LIMIT_MS. */
+    timeLimitMs: number
+    /** JUDGEFLOW_CONFIG_DIR: where evaluator steps read their config_file from, as given (./configs by default). */
+    configDir: string
+    /** JUDGEFLOW_METRICS_DIR and JUDGEFLOW_SCORERS_DIR: custom metrics and scorers. */
+    metricsDir: string
+    scorersDir: string
+  }
+  trace: {
+    /** JUDGEFLOW_TRACE_CACHE_SIZE and JUDGEFLOW_TRACE_CACHE_TTL_MS. */
+    cache: TraceCacheSettings
+    /** JUDGEFLOW_TRACE_CACHE_FILE: where the novelty cache is kept between starts. */
+    cacheFile?: string
+    /** JUDGEFLOW_EMBEDDER_MODEL: a local sentence-embedding model folder. */
+    embedderModel?: string
+  }
+}
+
+const wholeFrom = (min: number, max = Number.MAX_SAFE_INTEGER) => z.string().trim().transform(Number).pipe(z.number().int().min(min).max(max))
+const nonNegative = z.string().transform(Number).pipe(z.number().nonnegative())
+const text = z.string().trim()
+
+/** The configuration from `env` (the process's environment by default); throws INVALID_CONFIG naming the first wrong variable. */
+export function loadConfig(env: Env = process.env): JudgeflowConfig {
+  const read = variable(env)
+  const whole = (name: string, fallback: number, min = 1) => read(name, wholeFrom(min), fallback, `${name} must be a whole number of at least ${min} (it is "{raw}"); unset it for the default, ${fallback}.`)
+  const traceWhole = (name: string, fallback: number, max: number, unit: string) => read(name, wholeFrom(1, max), fallback, `${name} must be a whole number of ${unit} from 1 to ${max}; unset it for the default (${fallback}).`)
+  const retryMs = (name: string, fallback: number) => read(name, nonNegative, fallback, `${name} must be a non-negative number, not "{raw}"`, { blank: 'empty' })
+  const token = read('JUDGEFLOW_TOKEN', z.string().min(MIN_TOKEN_LENGTH), undefined, `JUDGEFLOW_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters long; generate one with \`openssl rand -hex 32\`.`, { blank: 'empty' })
+  const ttlHours = read('JUDGEFLOW_SESSION_TTL_HOURS', z.string().trim().transform(Number).pipe(z.number().gt(0).max(MAX_SESSION_TTL_HOURS)), DEFAULT_SESSION_TTL_HOURS,
+    `JUDGEFLOW_SESSION_TTL_HOURS must be a number of hours above 0 and at most ${MAX_SESSION_TTL_HOURS} (default ${DEFAULT_SESSION_TTL_HOURS}).`)
+  const depth = read('JUDGEFLOW_MAX_JSON_DEPTH', wholeFrom(1, Number.MAX_SAFE_INTEGER), DEFAULT_MAX_JSON_DEPTH,
+    `JUDGEFLOW_MAX_JSON_DEPTH must be a whole number of nesting levels of at least 1 (it is "{raw}"); values above ${MAX_JSON_DEPTH_CEILING} count as ${MAX_JSON_DEPTH_CEILING}.`)
+  const workers = read('JUDGEFLOW_EVAL_WORKERS', wholeFrom(0), DEFAULT_WORKERS, 'JUDGEFLOW_EVAL_WORKERS must be a whole number of worker threads (0 runs evaluations on the main thread), not "{raw}".')
+  const timeLimitMs = read('JUDGEFLOW_EVAL_TIME_LIMIT_MS', wholeFrom(1), DEFAULT_TIME_LIMIT_MS, 'JUDGEFLOW_EVAL_TIME_LIMIT_MS must be a whole number of milliseconds above 0, not "{raw}".')
+  const defaultJudge = read('JUDGEFLOW_DEFAULT_JUDGE', text.regex(JUDGE_PATTERN), undefined,
+    'JUDGEFLOW_DEFAULT_JUDGE must name a judge as provider:model — openai:<model>, anthropic:<model> or local:heuristic — not "{raw}".', { blank: 'empty' })
+  const synchronous = read('JUDGEFLOW_DB_SYNCHRONOUS', text.toLowerCase().pipe(z.enum(['normal', 'full'])), 'normal', 'JUDGEFLOW_DB_SYNCHRONOUS must be "normal" or "full", not "{raw}".')
+  const optional = (name: string) => read(name, z.string(), undefined, '', { blank: 'empty' })
+  return {
+    server: {
+      host: env.NITRO_HOST || env.HOST || '',
+      token,
+      sessionTtlMs: ttlHours * 3_600_000,
+      allowedHosts: (env.JUDGEFLOW_ALLOWED_HOSTS ?? '').split(',').map(h => h.trim().toLowerCase()).filter(Boolean),
+      maxBodyBytes: whole('JUDGEFLOW_MAX_BODY_BYTES', 1024 * 1024),
+      maxStreamsPerClient: whole('JUDGEFLOW_MAX_SSE_PER_CLIENT', 20),
+    },
+    maxJsonDepth: Math.min(depth, MAX_JSON_DEPTH_CEILING),
+    db: { path: optional('JUDGEFLOW_DB'), migrations: optional('JUDGEFLOW_MIGRATIONS'), synchronous },
+    runs: {
+      maxConcurrent: whole('JUDGEFLOW_MAX_CONCURRENT_RUNS', 16),
+      maxQueued: whole('JUDGEFLOW_MAX_QUEUED_RUNS', 1000),
+      leaseMs: whole('JUDGEFLOW_RUN_LEASE_MS', DEFAULT_LEASE_MS),
+      maxResumes: whole('JUDGEFLOW_RUN_MAX_RESUMES', DEFAULT_MAX_RESUMES),
+      shutdownGraceMs: whole('JUDGEFLOW_SHUTDOWN_GRACE_MS', 10_000, 0),
+    },
+    limits: {
+      stepText: whole('JUDGEFLOW_MAX_STEP_TEXT', DEFAULT_STORAGE_LIMITS.stepText),
+      stepRecord: whole('JUDGEFLOW_MAX_STEP_RECORD', DEFAULT_STORAGE_LIMITS.stepRecord),
+      run: whole('JUDGEFLOW_MAX_RUN_STORAGE', DEFAULT_STORAGE_LIMITS.run),
+    },
+    retry: {
+      maxRetries: retryMs('JUDGEFLOW_LLM_MAX_RETRIES', defaultRetryPolicy.maxRetries),
+      baseDelayMs: retryMs('JUDGEFLOW_LLM_RETRY_BASE_MS', defaultRetryPolicy.baseDelayMs),
+      maxDelayMs: retryMs('JUDGEFLOW_LLM_RETRY_MAX_MS', defaultRetryPolicy.maxDelayMs),
+      maxRetryAfterMs: retryMs('JUDGEFLOW_LLM_MAX_RETRY_AFTER_MS', defaultRetryPolicy.maxRetryAfterMs),
+      callTimeoutMs: Math.min(2_147_483_647, retryMs('JUDGEFLOW_LLM_TIMEOUT_MS', defaultRetryPolicy.callTimeoutMs)),
+    },
+    providers: {
+      keys: {
+        OPENAI_API_KEY: optional('OPENAI_API_KEY'), OPENAI_BASE_URL: optional('OPENAI_BASE_URL'),
+        ANTHROPIC_API_KEY: optional('ANTHROPIC_API_KEY'), ANTHROPIC_BASE_URL: optional('ANTHROPIC_BASE_URL'),
+      },
+      defaultJudge,
+    },
+    evaluation: {
+      workers,
+      timeLimitMs,
+      configDir: optional('JUDGEFLOW_CONFIG_DIR') ?? 'configs',
+      metricsDir: resolve(env.JUDGEFLOW_METRICS_DIR ?? 'metrics'),
+      scorersDir: resolve(env.JUDGEFLOW_SCORERS_DIR ?? 'scorers'),
+    },
+    trace: {
+      cache: {
+        maxElements: traceWhole('JUDGEFLOW_TRACE_CACHE_SIZE', DEFAULT_TRACE_CACHE.maxElements, MAX_TRACE_CACHE_SIZE, 'traces'),
+        ttlMs: traceWhole('JUDGEFLOW_TRACE_CACHE_TTL_MS', DEFAULT_TRACE_CACHE.ttlMs, Number.MAX_SAFE_INTEGER, 'milliseconds'),
+      },
+      cacheFile: optional('JUDGEFLOW_TRACE_CACHE_FILE'),
+      embedderModel: optional('JUDGEFLOW_EMBEDDER_MODEL'),
+    },
+  }
+}
+
+/** Whether an address is this machine's loopback. */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false
+  const a = address.replace(/^\[|\]$/g, '').toLowerCase()
+  return a === 'localhost' || a === '::1' || a.startsWith('127.') || a.startsWith('::ffff:127.')
+}
+
+/** Why a server with this configuration must not start (it would serve other machines without a token), or undefined. */
+export function accessProblem(config: JudgeflowConfig): string | undefined {
+  const { host, token } = config.server
+  if (isLoopback(host) || token) return undefined
+  return `it would listen on ${host || 'every interface'} without JUDGEFLOW_TOKEN. Set JUDGEFLOW_TOKEN to require a token, or HOST=127.0.0.1 to serve this machine only.`
+}

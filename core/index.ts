@@ -1,0 +1,7 @@
+export * from './app'
+export * from './config'
+export * from './rounds'
+export * from './store'
+export { RunService, STOP_WAIT_MS, type ResumeOutcome, type RunServiceDeps, type StartRun } from './runs/run-service'
+export { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES, holderIsGone, leaseIsFree, LeaseKeeper, newLeaseOwner } from './runs/leases'
+export * from './stored'

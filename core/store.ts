@@ -1,0 +1,105 @@
+/**
+ * What the application layer needs of a database: repositories of workflows, runs, leases,
+ * experiments, settings and the LLM response cache. `db/` is the SQLite implementation
+ * (`createSqliteStore`); another (PostgreSQL) satisfies the same interface. Every method may
+ * answer with a promise, and the application layer awaits each: SQLite answers at once, a
+ * networked database later. The row shapes are the ones the SQLite schema defines.
+ */
+import type { Journal, ResponseCache, RunEvent } from '../engine'
+import type {
+  ExperimentRoundRow, ExperimentRow, Lease, NewRun, RunEventRow, RunLease, RunRow, RunSummaryRow, StepRunRow, Takeover, WorkflowRow, WorkflowWithDefinition,
+} from '../db'
+
+export type { Lease }
+
+export type MaybePromise<T> = T | Promise<T>
+
+export type RunFinished = Extract<RunEvent, { type: 'run.finished' }>
+
+interface Definition { name: string, description?: string, [key: string]: unknown }
+
+export interface WorkflowRepository {
+  list(): MaybePromise<WorkflowRow[]>
+  /** The workflow at its current version, or at `version`; null when not found. */
+  get(id: string, version?: number): MaybePromise<WorkflowWithDefinition | null>
+  create(definition: Definition): MaybePromise<WorkflowWithDefinition>
+  /** A new version; with `baseVersions`, only while the current version is one of them (else VERSION_CONFLICT). */
+  update(id: string, definition: Definition, options?: { baseVersions?: readonly number[] }): MaybePromise<WorkflowWithDefinition | null>
+  /** Deletes the workflow with its versions and runs. */
+  delete(id: string): MaybePromise<boolean>
+}
+
+export interface RunRepository {
+  /** Stores a new run; resolves once it is durable. */
+  create(run: NewRun): Promise<RunRow>
+  get(id: string): MaybePromise<RunRow | null>
+  list(workflowId: string, options?: { limit?: number, before?: number }): MaybePromise<RunSummaryRow[]>
+  steps(runId: string): MaybePromise<StepRunRow[]>
+  eventsAfter(runId: string, afterId?: number, limit?: number): MaybePromise<RunEventRow[]>
+  statuses(ids: string[]): MaybePromise<Map<string, string>>
+  markStarted(id: string, lease: Lease): Promise<void>
+  /** Stores an executor event and the step it carries; resolves once durable (writes of concurrent runs may share a commit). */
+  record(runId: string, event: RunEvent): Promise<RunEventRow>
+  /** Stores the run's end and its last event together. */
+  finish(runId: string, event: RunFinished): Promise<RunEventRow>
+  /** The committed steps of a run, for resuming it. */
+  journal(runId: string): MaybePromise<Journal>
+}
+
+export interface ClaimOptions {
+  owner: string
+  now: number
+  lease: Lease
+  /** Resumes in a row without a new committed step after which a run is given up. */
+  maxResumes: number
+  /** Whether the lease may be taken (expired, or its holder gone). */
+  isFree: (lease: RunLease) => boolean
+  /** Runs this process already has. */
+  skip: (runId: string) => boolean
+}
+
+export interface LeaseRepository {
+  /** Extends every unfinished run `lease.owner` holds; the ids renewed. */
+  renew(lease: Lease): MaybePromise<string[]>
+  /** Lets go of the runs `owner` still holds. */
+  release(owner: string, now: number): MaybePromise<void>
+  get(runId: string): MaybePromise<RunLease | null>
+  /** Claims the unfinished runs no live process holds, oldest first, counting each resume. */
+  claimOrphans(options: ClaimOptions): MaybePromise<Takeover[]>
+  /** Claims an orphaned run for a person to mark it interrupted; the reason to record, or NOT_CANCELLABLE. */
+  claimToInterrupt(runId: string, options: Omit<ClaimOptions, 'maxResumes' | 'skip'>): MaybePromise<string>
+}
+
+type RoundPatch = Partial<Pick<ExperimentRoundRow, 'status' | 'runs' | 'judgments' | 'report' | 'error' | 'finishedAt'>>
+type ExperimentDefinition = { name: string, current_best: string } & Record<string, unknown>
+
+export interface ExperimentRepository {
+  list(): MaybePromise<ExperimentRow[]>
+  get(id: string): MaybePromise<ExperimentRow | null>
+  create(definition: ExperimentDefinition): MaybePromise<ExperimentRow>
+  update(id: string, definition: ExperimentDefinition): MaybePromise<ExperimentRow | null>
+  delete(id: string): MaybePromise<boolean>
+  rounds(experimentId: string): MaybePromise<ExperimentRoundRow[]>
+  round(experimentId: string, number: number): MaybePromise<ExperimentRoundRow | null>
+  /** A new round numbered after the last one. */
+  createRound(experimentId: string, currentBest: string): MaybePromise<ExperimentRoundRow>
+  updateRound(id: string, patch: RoundPatch): MaybePromise<void>
+  /** Rounds still running or being judged. */
+  openRounds(): MaybePromise<ExperimentRoundRow[]>
+}
+
+export interface SettingsRepository {
+  get<T>(key: string): MaybePromise<T | null>
+  set(key: string, value: unknown): MaybePromise<void>
+}
+
+export interface Store {
+  workflows: WorkflowRepository
+  runs: RunRepository
+  leases: LeaseRepository
+  experiments: ExperimentRepository
+  settings: SettingsRepository
+  /** The LLM response cache, kept with the rest so it survives restarts. */
+  cache: ResponseCache
+  close(): MaybePromise<void>
+}

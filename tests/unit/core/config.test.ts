@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest'
+import { accessProblem, loadConfig } from '../../../core'
+import { DEFAULT_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING } from '../../../engine/text/safe-json'
+
+describe('the configuration', () => {
+  it('has a default for every variable', () => {
+    const config = loadConfig({})
+    expect(config.runs).toEqual({ maxConcurrent: 16, maxQueued: 1000, leaseMs: 15_000, maxResumes: 2, shutdownGraceMs: 10_000 })
+    expect(config.limits).toEqual({ stepText: 1_000_000, stepRecord: 4_000_000, run: 32_000_000 })
+    expect(config.retry).toEqual({ maxRetries: 3, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000, callTimeoutMs: 120_000 })
+    expect(config.server).toMatchObject({ host: '', allowedHosts: [], maxBodyBytes: 1024 * 1024, maxStreamsPerClient: 20, sessionTtlMs: 12 * 3_600_000 })
+    expect(config.db).toEqual({ path: undefined, migrations: undefined, synchronous: 'normal' })
+    expect(config.evaluation).toMatchObject({ workers: 2, timeLimitMs: 10_000, configDir: 'configs' })
+    expect(config.providers).toEqual({ keys: {}, defaultJudge: undefined })
+  })
+
+  it('stops at a wrong value with one sentence naming the variable', () => {
+    expect(() => loadConfig({ JUDGEFLOW_RUN_LEASE_MS: '15s' })).toThrow('JUDGEFLOW_RUN_LEASE_MS must be a whole number of at least 1 (it is "15s"); unset it for the default, 15000.')
+    expect(() => loadConfig({ JUDGEFLOW_MAX_CONCURRENT_RUNS: 'many' })).toThrow('JUDGEFLOW_MAX_CONCURRENT_RUNS must be a whole number of at least 1 (it is "many"); unset it for the default, 16.')
+    expect(() => loadConfig({ JUDGEFLOW_MAX_STEP_TEXT: '1e' })).toThrow('JUDGEFLOW_MAX_STEP_TEXT must be a whole number of at least 1')
+    expect(() => loadConfig({ JUDGEFLOW_LLM_MAX_RETRIES: '-1' })).toThrow('JUDGEFLOW_LLM_MAX_RETRIES must be a non-negative number, not "-1"')
+    expect(() => loadConfig({ JUDGEFLOW_DEFAULT_JUDGE: 'gpt-4o' })).toThrow('JUDGEFLOW_DEFAULT_JUDGE must name a judge as provider:model — openai:<model>, anthropic:<model> or local:heuristic — not "gpt-4o".')
+    expect(() => loadConfig({ JUDGEFLOW_DB_SYNCHRONOUS: 'sometimes' })).toThrow('JUDGEFLOW_DB_SYNCHRONOUS must be "normal" or "full", not "sometimes".')
+    expect(() => loadConfig({ JUDGEFLOW_TOKEN: 'short' })).toThrow('JUDGEFLOW_TOKEN must be at least 32 characters long')
+    expect(() => loadConfig({ JUDGEFLOW_SESSION_TTL_HOURS: '0' })).toThrow('JUDGEFLOW_SESSION_TTL_HOURS must be a number of hours above 0 and at most 8784 (default 12).')
+    expect(() => loadConfig({ JUDGEFLOW_SHUTDOWN_GRACE_MS: 'soon' })).toThrow('JUDGEFLOW_SHUTDOWN_GRACE_MS must be a whole number of at least 0 (it is "soon"); unset it for the default, 10000.')
+    expect(() => loadConfig({ JUDGEFLOW_MAX_BODY_BYTES: '1MB' })).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG', details: { variable: 'JUDGEFLOW_MAX_BODY_BYTES' } }))
+  })
+
+  it('takes a default judge that names a known provider, and the keys', () => {
+    const config = loadConfig({ JUDGEFLOW_DEFAULT_JUDGE: 'anthropic:claude-3-5-haiku-latest', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: '' })
+    expect(config.providers).toEqual({ keys: { OPENAI_API_KEY: 'sk-test' }, defaultJudge: 'anthropic:claude-3-5-haiku-latest' })
+    expect(loadConfig({ JUDGEFLOW_DEFAULT_JUDGE: 'local:heuristic' }).providers.defaultJudge).toBe('local:heuristic')
+  })
+
+  it('reads the JSON depth limit from JUDGEFLOW_MAX_JSON_DEPTH, never above the ceiling', () => {
+    expect(loadConfig({}).maxJsonDepth).toBe(DEFAULT_MAX_JSON_DEPTH)
+    expect(loadConfig({ JUDGEFLOW_MAX_JSON_DEPTH: '200' }).maxJsonDepth).toBe(200)
+    expect(loadConfig({ JUDGEFLOW_MAX_JSON_DEPTH: '1000000' }).maxJsonDepth).toBe(MAX_JSON_DEPTH_CEILING)
+    // A value that is not a number stops the start (it used to fall back to the default).
+    expect(() => loadConfig({ JUDGEFLOW_MAX_JSON_DEPTH: 'deep' })).toThrow('JUDGEFLOW_MAX_JSON_DEPTH must be a whole number of nesting levels of at least 1 (it is "deep"); values above 1000 count as 1000.')
+  })
+
+  it('reads the evaluation workers\' count and time limit, naming the variable of a wrong value', () => {
+    expect(loadConfig({}).evaluation).toMatchObject({ workers: 2, timeLimitMs: 10_000 })
+    expect(loadConfig({ JUDGEFLOW_EVAL_WORKERS: '0', JUDGEFLOW_EVAL_TIME_LIMIT_MS: '2500' }).evaluation).toMatchObject({ workers: 0, timeLimitMs: 2500 })
+    expect(() => loadConfig({ JUDGEFLOW_EVAL_TIME_LIMIT_MS: '10s' })).toThrow('JUDGEFLOW_EVAL_TIME_LIMIT_MS must be a whole number of milliseconds above 0, not "10s".')
+    expect(() => loadConfig({ JUDGEFLOW_EVAL_WORKERS: '-1' })).toThrow('JUDGEFLOW_EVAL_WORKERS must be a whole number of worker threads (0 runs evaluations on the main thread), not "-1".')
+  })
+
+  it('reads the trace cache from JUDGEFLOW_TRACE_CACHE_SIZE and JUDGEFLOW_TRACE_CACHE_TTL_MS, else the seed\'s 1,000 for an hour', () => {
+    expect(loadConfig({}).trace.cache).toEqual({ maxElements: 1000, ttlMs: 3_600_000 })
+    expect(loadConfig({ JUDGEFLOW_TRACE_CACHE_SIZE: '250', JUDGEFLOW_TRACE_CACHE_TTL_MS: ' 60000 ' }).trace.cache).toEqual({ maxElements: 250, ttlMs: 60_000 })
+    expect(loadConfig({ JUDGEFLOW_TRACE_CACHE_SIZE: '' }).trace.cache).toEqual({ maxElements: 1000, ttlMs: 3_600_000 })
+  })
+
+  it('names the trace cache variable when one is not a usable number', () => {
+    for (const size of ['0', '-3', '2.5', 'lots', '100001']) {
+      expect(() => loadConfig({ JUDGEFLOW_TRACE_CACHE_SIZE: size })).toThrow('JUDGEFLOW_TRACE_CACHE_SIZE must be a whole number of traces from 1 to 100000; unset it for the default (1000).')
+    }
+    expect(() => loadConfig({ JUDGEFLOW_TRACE_CACHE_TTL_MS: '1h' })).toThrow('JUDGEFLOW_TRACE_CACHE_TTL_MS must be a whole number of milliseconds from 1 to')
+  })
+
+  it('refuses to serve other machines without a token', () => {
+    expect(accessProblem(loadConfig({ HOST: '127.0.0.1' }))).toBeUndefined()
+    expect(accessProblem(loadConfig({ HOST: '0.0.0.0' }))).toContain('it would listen on 0.0.0.0 without JUDGEFLOW_TOKEN')
+    expect(accessProblem(loadConfig({ HOST: '0.0.0.0', JUDGEFLOW_TOKEN: 'x'.repeat(32) }))).toBeUndefined()
+    expect(loadConfig({ JUDGEFLOW_ALLOWED_HOSTS: 'Judge.internal, ci.example:8080' }).server.allowedHosts).toEqual(['judge.internal', 'ci.example:8080'])
+  })
+})
