@@ -9,7 +9,6 @@ function needles(expected: unknown, options: Record<string, unknown>): string[] 
   return list
 }
 
-
 export const contains = defineScorer({
   type: 'contains',
   label: 'Contains',
