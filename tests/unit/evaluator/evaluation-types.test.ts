@@ -20,6 +20,10 @@ describe('evaluation type registry', () => {
     expect(evaluationTypeSpecs.map(spec => spec.type)).toEqual(evaluationTypes)
     expect(Object.keys(evaluationTypeFields)).toEqual(evaluationTypes)
     expect(evaluationTypeDefinitions.map(definition => definition.type)).toEqual(evaluationTypes)
+    // The editor's components import the specs: they stay plain data, without zod.
+    for (const file of ['spec.ts', 'specs.ts', ...folders.map(folder => `${folder}/spec.ts`)]) {
+      expect(readFileSync(join(typesDir, file), 'utf8'), file).not.toMatch(/from '(zod|node:[a-z_]+)'/)
+    }
   })
 
   it('gives every type a schema, an evaluate function, its inputs and its form sections', () => {
