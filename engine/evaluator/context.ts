@@ -7,13 +7,17 @@ import type { ResolvedEvaluatorConfig } from './config'
 import type { HeuristicJudge } from './heuristic'
 import type { JudgeStats } from './judge'
 import type { MetricRegistry } from './metrics/registry'
+import type { ScorerRegistry } from '../scorers/registry'
 
-/** What every evaluation type gets. */
-export interface EvaluationContext {
-  config: ResolvedEvaluatorConfig
+/** What every evaluation type gets; `C` is its own config, checked and resolved. */
+export interface EvaluationContext<C = ResolvedEvaluatorConfig> {
+  config: C
   input: EvaluationInput
   providers: Providers
   metrics: MetricRegistry
+  scorers: ScorerRegistry
+  /** Ids for the candidates (the comparison step names them after the steps they come from). */
+  candidateIds?: string[]
   stats: JudgeStats
   /** The offline judge of this evaluation: each text analysed once, each criterion scored once. */
   heuristic: HeuristicJudge
@@ -57,7 +61,7 @@ export const DEFAULT_CONCURRENCY = 4
  * How many judge calls run at once. `sequential: true` means one; the metric suite is one by
  * default too (agent-output-evaluator-spec FR-014) and runs concurrently only when `concurrency` is given.
  */
-export function limitOf(config: ResolvedEvaluatorConfig, sequentialByDefault = false): number {
+export function limitOf(config: Pick<ResolvedEvaluatorConfig, 'sequential' | 'concurrency'>, sequentialByDefault = false): number {
   if (config.sequential) return 1
   return config.concurrency ?? (sequentialByDefault && config.sequential === undefined ? 1 : DEFAULT_CONCURRENCY)
 }

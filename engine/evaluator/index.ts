@@ -7,16 +7,11 @@ import { checkHeuristicModel, isHeuristic, type EvaluationContext, type TraceSet
 import { createHeuristicJudge } from './heuristic'
 import { newStats } from './judge'
 import { MetricRegistry } from './metrics/registry'
-import { evaluateComparison, candidatesOf } from './types/comparison'
-import { evaluateCriteria } from './types/criteria'
-import { evaluateMetrics } from './types/metrics'
-import { resolveMetrics } from './metrics/resolve'
-import { evaluateScorers, resolveScorers } from './types/scorers'
-import { evaluateTrace } from './types/trace'
 import { defaultScorerRegistry, type ScorerRegistry } from '../scorers/registry'
-import { deterministicTypes } from '../schema/evaluator'
 import { DEFAULT_TRACE_CACHE, sharedTraceCache, type NoveltyMemory } from '../trace'
-import { isOfflineEvaluation, type EvaluationRunner } from './worker/runner'
+import type { EvaluationRunner } from './worker/runner'
+import { evaluationTypeDefinition } from '../evaluation-types/registry'
+import type { EvaluationTypeDefinition } from '../evaluation-types/types'
 
 /**
  * What an app gives every evaluation it runs (see core/): its registries, where offline
@@ -53,20 +48,29 @@ const defaultMetrics = defaultMetricRegistry
 /** Validates a config (throwing INVALID_CONFIG naming each field) and checks its keys, before any call. */
 export function prepareEvaluation(rawConfig: unknown, deps: Pick<EvaluateDeps, 'providers' | 'metrics' | 'scorers'>) {
   const config = resolveEvaluatorConfig(rawConfig, deps.providers.defaultJudgeModel())
-  const metrics = config.evaluation_type === 'metrics' ? resolveMetrics(config, deps.metrics ?? defaultMetrics) : undefined
-  const scorers = config.evaluation_type === 'scorers' ? resolveScorers(config, deps.scorers ?? defaultScorerRegistry) : undefined
-  if (deterministicTypes.includes(config.evaluation_type)) return { config, metrics, scorers }
-  checkHeuristicModel(config.model)
-  for (const m of metrics ?? []) checkHeuristicModel(m.model)
-  if (!metrics && !isHeuristic(config.model)) deps.providers.check(config.model, 'the evaluator', 'Set it in the environment, or choose another judge model ("local:heuristic" judges offline).')
-  return { config, metrics, scorers }
+  const definition = evaluationTypeDefinition(config.evaluation_type)
+  const prepared: unknown = definition.prepare?.(config, { metrics: deps.metrics ?? defaultMetrics, scorers: deps.scorers ?? defaultScorerRegistry })
+  if (!definition.usesJudge) return { config, definition, prepared }
+  if (definition.checkModels) definition.checkModels(config, prepared, deps.providers)
+  else {
+    checkHeuristicModel(config.model)
+    if (!isHeuristic(config.model)) deps.providers.check(config.model, 'the evaluator', 'Set it in the environment, or choose another judge model ("local:heuristic" judges offline).')
+  }
+  return { config, definition, prepared }
 }
 
 /** Every model the evaluation will call, for checking keys before a run. */
 export function evaluatorModels(config: ResolvedEvaluatorConfig, registry: MetricRegistry = defaultMetrics): string[] {
-  if (deterministicTypes.includes(config.evaluation_type)) return []
-  if (config.evaluation_type !== 'metrics') return [config.model]
-  return resolveMetrics(config, registry).filter(m => !m.definition.score).map(m => m.model)
+  const definition = evaluationTypeDefinition(config.evaluation_type)
+  if (!definition.usesJudge) return []
+  if (!definition.models) return [config.model]
+  return definition.models(config, definition.prepare?.(config, { metrics: registry, scorers: defaultScorerRegistry }))
+}
+
+/** Whether the evaluation makes no LLM call: every part is the heuristic judge, a scorer, trace scoring or a metric computed in code. */
+export function isOfflineEvaluation(definition: EvaluationTypeDefinition<any, any>, config: ResolvedEvaluatorConfig, prepared: unknown): boolean {
+  if (definition.offline) return definition.offline(config, prepared)
+  return !definition.usesJudge || isHeuristic(config.model)
 }
 
 /**
@@ -75,7 +79,7 @@ export function evaluatorModels(config: ResolvedEvaluatorConfig, registry: Metri
  */
 export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: EvaluateDeps): Promise<EvaluatorResult> {
   const started = performance.now()
-  const { config, metrics, scorers } = prepareEvaluation(rawConfig, deps)
+  const { config, definition, prepared } = prepareEvaluation(rawConfig, deps)
   const parsedInput = evaluationInputSchema.safeParse(rawInput ?? {})
   if (!parsedInput.success) {
     const issue = parsedInput.error.issues[0]!
@@ -83,21 +87,16 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
   }
   const input = parsedInput.data
   const runner = deps.runner
-  if (runner && isOfflineEvaluation(config, metrics)) {
+  if (runner && isOfflineEvaluation(definition, config, prepared)) {
     const job = { config: rawConfig, input, defaultJudge: deps.providers.defaultJudgeModel(), candidateIds: deps.candidateIds }
     return { ...await runner.run(job, deps.signal), latency_ms: Math.round((performance.now() - started) * 100) / 100 }
   }
   const heuristic = createHeuristicJudge({ context: input.context, reference: input.reference })
   const ctx: EvaluationContext = {
-    config, input, providers: deps.providers, metrics: deps.metrics ?? defaultMetrics, stats: newStats(), heuristic,
-    traceCache: deps.traceCache ?? sharedTraceCache(), trace: deps.trace ?? { limits: DEFAULT_TRACE_CACHE }, signal: deps.signal,
+    config, input, providers: deps.providers, metrics: deps.metrics ?? defaultMetrics, scorers: deps.scorers ?? defaultScorerRegistry, stats: newStats(), heuristic,
+    traceCache: deps.traceCache ?? sharedTraceCache(), trace: deps.trace ?? { limits: DEFAULT_TRACE_CACHE }, signal: deps.signal, candidateIds: deps.candidateIds,
   }
-  let result: EvaluatorResult
-  if (config.evaluation_type === 'metrics') result = await evaluateMetrics(ctx, metrics!)
-  else if (config.evaluation_type === 'scorers') result = evaluateScorers(ctx, scorers!, deps.scorers ?? defaultScorerRegistry)
-  else if (config.evaluation_type === 'trace') result = await evaluateTrace(ctx)
-  else if (config.evaluation_type === 'comparison') result = await evaluateComparison(ctx, candidatesOf(ctx, deps.candidateIds))
-  else result = await evaluateCriteria(ctx)
+  const result = await definition.evaluate(ctx, prepared)
   return { ...result, judge: { ...result.judge, calls: ctx.stats.calls, cached_calls: ctx.stats.cached_calls, reasks: ctx.stats.reasks }, usage: { ...ctx.stats.usage }, latency_ms: Math.round((performance.now() - started) * 100) / 100 }
 }
 
@@ -108,6 +107,8 @@ export { MetricRegistry, builtinMetrics, loadMetricsFolder, type MetricDefinitio
 export { DEFAULT_CONFIG_DIR, MAX_CONFIG_FILE_BYTES, metricSuiteToToml, parseMetricSuiteToml, readEvaluatorConfigFile } from './toml'
 export { DEFAULT_METRICS } from './metrics/registry'
 export { resolveEvaluatorConfig } from './config'
+export { evaluationTypeDefinitions, evaluationTypeDefinition, findEvaluationType } from '../evaluation-types/registry'
+export type { EvaluationTypeDefinition } from '../evaluation-types/types'
 export { type EvaluationJob, type EvaluationRunner } from './worker/runner'
 export { EvaluationPool, type EvaluationPoolOptions } from './worker/pool'
 export type { TraceSettings } from './context'

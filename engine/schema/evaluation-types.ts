@@ -1,9 +1,12 @@
 /** The evaluation types, without the schemas: the editor lists them without loading zod. */
-export const evaluationTypes = ['scoring', 'criteria', 'comparison', 'rubric', 'metrics', 'scorers', 'trace'] as const
-export type EvaluationType = (typeof evaluationTypes)[number]
+import { evaluationTypeSpecs, type EvaluationType } from '../evaluation-types/specs'
+
+export { evaluationTypes, evaluationTypeSpecs, evaluationTypeSpec, formSpecFor, type EvaluationType } from '../evaluation-types/specs'
+export type { EvaluationTypeSpec, EvaluationInputField, FormSection } from '../evaluation-types/spec'
+export { METRIC_DEFAULT_MODEL } from '../evaluation-types/metrics/spec'
 
 /** The types that judge one text, the step's `content`. */
-export const contentTypes: readonly EvaluationType[] = ['scoring', 'criteria', 'rubric', 'metrics']
+export const contentTypes: readonly EvaluationType[] = evaluationTypeSpecs.filter(spec => spec.judgesContent).map(spec => spec.type)
 
-/** The metric suite's built-in default judge (agent-output-evaluator-spec FR-019), not the server's default judge. */
-export const METRIC_DEFAULT_MODEL = 'anthropic:claude-sonnet-4-5-20250929'
+/** Types that need no LLM judge. */
+export const deterministicTypes: readonly EvaluationType[] = evaluationTypeSpecs.filter(spec => !spec.usesJudge).map(spec => spec.type)

@@ -20,7 +20,7 @@ export interface CustomScorer {
 }
 
 /**
- * The registry's form of a scorer. Properties are read through the prototype chain and the methods
+ * The registry's form of a scorer: `measure` asks `score`, then `getDetails`. Properties are read through the prototype chain and the methods
  * are called on the scorer itself, so a class instance keeps its `this` (a copy made with `...`
  * would have lost both the prototype's methods and the instance's fields).
  */
@@ -40,7 +40,10 @@ export function toDefinition(scorer: CustomScorer, fallbackType?: string, source
     label: typeof scorer.label === 'string' ? scorer.label : type,
     description: typeof scorer.description === 'string' ? scorer.description : '',
     defaultThreshold: threshold,
-    score: (actual, expected, ctx) => scorer.score(actual, expected, ctx),
-    details: details ? (actual, expected, ctx) => scorer[details]!(actual, expected, ctx) : () => ({}),
+    // The guide's two calls, made one after the other on the scorer itself.
+    measure: (actual, expected, ctx) => ({
+      score: scorer.score(actual, expected, ctx),
+      details: details ? scorer[details]!(actual, expected, ctx) : {},
+    }),
   }
 }

@@ -1,7 +1,7 @@
 /** Shared matching of structured edits (scorer-design-guide): targets, operation keys, page contents. */
 import { contentPatternSchema, editOutputSchema, expectedEditSchema, originalSchema, type Block, type EditOutput, type ExpectedEdit, type Operation, type Original } from '../schema/scorers'
 import { JudgeflowError } from '../errors'
-import { analyzeOnce, parseData, type ScorerContext, type ScorerDefinition } from './types'
+import { parseData, type ScorerContext, type ScorerDefinition } from './types'
 
 type EditData = {
   actual: EditOutput
@@ -236,24 +236,16 @@ export function positionsById(blocks: readonly Block[]): Map<string, number> {
   return index
 }
 
-/**
- * An edit scorer is one analysis of the parsed data: `score` and `details` are its two views,
- * computed once per evaluation.
- */
-export function defineEditScorer(definition: Omit<ScorerDefinition, 'score' | 'details'> & {
+/** An edit scorer is one analysis of the parsed data: its score, and the rest as details. */
+export function defineEditScorer(definition: Omit<ScorerDefinition, 'measure'> & {
   analyze(data: EditData, options: Record<string, unknown>): { score: number } & Record<string, unknown>
 }): ScorerDefinition {
   const { analyze, ...meta } = definition
-  const run = (actual: unknown, expected: unknown, ctx: ScorerContext) => {
-    const data = editData(actual, expected, ctx, meta.type)
-    return analyzeOnce(meta.type, data, ctx.options, () => analyze(data, ctx.options))
-  }
   return {
     ...meta,
-    score: (actual, expected, ctx) => run(actual, expected, ctx).score,
-    details: (actual, expected, ctx) => {
-      const { score: _score, ...details } = run(actual, expected, ctx)
-      return details
+    measure(actual, expected, ctx) {
+      const { score, ...details } = analyze(editData(actual, expected, ctx, meta.type), ctx.options)
+      return { score, details }
     },
   }
 }

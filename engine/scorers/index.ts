@@ -11,8 +11,8 @@ export function runScorers(configs: readonly ScorerConfig[], data: { actual: unk
     let score: number
     let details: Record<string, unknown>
     try {
-      score = scorer.score(data.actual, data.expected, ctx)
-      details = scorer.details(data.actual, data.expected, ctx) ?? {}
+      ({ score, details } = scorer.measure(data.actual, data.expected, ctx))
+      details ??= {}
     }
     catch (error) {
       if (error instanceof JudgeflowError) throw error
@@ -32,6 +32,6 @@ export function runScorers(configs: readonly ScorerConfig[], data: { actual: unk
 
 export { builtinScorers, defaultScorerRegistry, loadScorersFolder, ScorerRegistry } from './registry'
 export { SCORER_PRESETS } from './presets'
-export { defineScorer, type ScorerDefinition, type ScorerContext } from './types'
+export { defineScorer, type ScorerDefinition, type ScorerContext, type ScorerOutcome } from './types'
 export type { CustomScorer } from './custom'
 export { levenshteinDistance } from './builtin/levenshtein'

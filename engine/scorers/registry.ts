@@ -39,7 +39,7 @@ export class ScorerRegistry {
   private readonly byType = new Map<string, ScorerDefinition>()
 
   constructor(definitions: readonly ScorerDefinition[] = builtinScorers) {
-    for (const definition of definitions) this.register(definition)
+    for (const definition of definitions) this.add(definition)
   }
 
   /**
@@ -49,7 +49,10 @@ export class ScorerRegistry {
    * `source` (the module's path) is named in errors.
    */
   register(scorer: CustomScorer, fallbackType?: string, source?: string): string {
-    const definition = toDefinition(scorer, fallbackType, source)
+    return this.add(toDefinition(scorer, fallbackType, source))
+  }
+
+  private add(definition: ScorerDefinition): string {
     if (this.byType.has(definition.type)) throw new JudgeflowError('INVALID_CONFIG', `The scorer "${definition.type}" is registered twice: give one of them another type.`)
     this.byType.set(definition.type, definition)
     return definition.type

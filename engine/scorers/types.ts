@@ -10,10 +10,16 @@ export interface ScorerContext {
   run?: object
 }
 
+/** A scorer's score from 0 to 1, and what it found, for debugging. */
+export interface ScorerOutcome {
+  score: number
+  details: Record<string, unknown>
+}
+
 /**
- * A scorer measures one quality aspect, deterministically, from 0 to 1 (scorer-design-guide):
- * `score(actual, expected)` and `details(actual, expected)` for debugging. Custom scorers
- * implement the same interface.
+ * A scorer measures one quality aspect, deterministically, from 0 to 1 (scorer-design-guide), and
+ * says what it found, from one pass over the data. Custom scorers keep the guide's interface,
+ * `score(actual, expected)` and `getDetails(actual, expected)` (see custom.ts).
  */
 export interface ScorerDefinition {
   type: string
@@ -21,8 +27,7 @@ export interface ScorerDefinition {
   description: string
   /** The guide's threshold for this scorer; a config's `threshold` replaces it. */
   defaultThreshold: number
-  score(actual: unknown, expected: unknown, ctx: ScorerContext): number
-  details(actual: unknown, expected: unknown, ctx: ScorerContext): Record<string, unknown>
+  measure(actual: unknown, expected: unknown, ctx: ScorerContext): ScorerOutcome
 }
 
 export function defineScorer(definition: ScorerDefinition): ScorerDefinition {
@@ -51,27 +56,4 @@ export function textOf(value: unknown): string {
 
 export function ratio(part: number, total: number): number {
   return total === 0 ? 1 : Math.round((part / total) * 1e6) / 1e6
-}
-
-const analyses = new WeakMap<object, WeakMap<object, Map<string, unknown>>>()
-
-/**
- * A scorer's result computed once per evaluation and options: `score` and `details` both ask for
- * it, and the data of one evaluation does not change between them.
- */
-export function oncePerRun<T>(scorer: string, ctx: ScorerContext, compute: () => T): T {
-  return ctx.run && ctx.options ? analyzeOnce(scorer, ctx.run, ctx.options, compute) : compute()
-}
-
-/**
- * A scorer's analysis computed once for its data and options: `score` and `details` are called
- * back to back on the same inputs, and the analysis of 10,000 operations is not free.
- */
-export function analyzeOnce<T>(scorer: string, data: object, options: object, compute: () => T): T {
-  let byOptions = analyses.get(data)
-  if (!byOptions) analyses.set(data, byOptions = new WeakMap())
-  let byScorer = byOptions.get(options)
-  if (!byScorer) byOptions.set(options, byScorer = new Map())
-  if (!byScorer.has(scorer)) byScorer.set(scorer, compute())
-  return byScorer.get(scorer) as T
 }

@@ -1,9 +1,12 @@
-import type { MetricConfig } from '../../schema/evaluator'
-import { checkWeights, invalidConfig, modelRefOf, type ConfigProblem, type ResolvedEvaluatorConfig } from '../config'
+import type { EvaluatorConfigOf, MetricConfig } from '../../schema/evaluator'
+import { checkWeights, invalidConfig, modelRefOf, type ConfigProblem } from '../../evaluation-types/checks'
+import type { ResolvedEvaluatorConfig } from '../config'
 import { builtinMetrics, DEFAULT_METRICS, type MetricDefinition, type MetricRegistry } from './registry'
 
 /** Built-in LLM defaults (FR-019), under `[llm_default]` and each metric's own settings; the model is METRIC_DEFAULT_MODEL. */
 export const METRIC_DEFAULTS = { temperature: 0, max_tokens: undefined as number | undefined, max_retries: 3 }
+
+type MetricsConfig = ResolvedEvaluatorConfig<EvaluatorConfigOf<'metrics'>>
 
 /** Where a metric's model came from, so a missing key can say what to change. */
 export type ModelSource = 'metric' | 'llm_default' | 'config' | 'built-in'
@@ -31,7 +34,7 @@ interface Listed { metric: MetricConfig, namePath: string, path: string }
  * `metric_weights`, else `enabled_metrics`, else the three defaults. A weight comes from the
  * metric or from `metric_weights`, never from both.
  */
-function listMetrics(config: ResolvedEvaluatorConfig, problems: ConfigProblem[]): Listed[] {
+function listMetrics(config: MetricsConfig, problems: ConfigProblem[]): Listed[] {
   const byWeight = config.metric_weights ?? {}
   if (config.metrics?.length) {
     const names = new Set(config.metrics.map(m => m.name))
@@ -54,7 +57,7 @@ function listMetrics(config: ResolvedEvaluatorConfig, problems: ConfigProblem[])
 }
 
 /** The enabled metrics, each in the list; the others are neither weighted nor called. */
-function enabledNames(config: ResolvedEvaluatorConfig, listed: readonly Listed[], registry: MetricRegistry, problems: ConfigProblem[]): Set<string> | undefined {
+function enabledNames(config: MetricsConfig, listed: readonly Listed[], registry: MetricRegistry, problems: ConfigProblem[]): Set<string> | undefined {
   if (!config.enabled_metrics) return undefined
   const names = new Set(listed.map(l => l.metric.name))
   const enabled = new Set<string>()
@@ -73,7 +76,7 @@ function enabledNames(config: ResolvedEvaluatorConfig, listed: readonly Listed[]
  * defaults. Unknown names, bad weights and bad models are reported together, each naming its field.
  * Only the enabled metrics are returned.
  */
-export function resolveMetrics(config: ResolvedEvaluatorConfig, registry: MetricRegistry): ResolvedMetric[] {
+export function resolveMetrics(config: MetricsConfig, registry: MetricRegistry): ResolvedMetric[] {
   const problems: ConfigProblem[] = []
   const listed = listMetrics(config, problems)
   const weightField = config.metric_weights && !config.metrics?.some(m => m.weight !== undefined) ? 'metric_weights' : 'metrics'

@@ -5,9 +5,6 @@
  * network and stay on the calling thread. Without a runner (the CLI, tests) everything runs in place.
  */
 import type { EvaluationInput, EvaluatorResult } from '../../schema/evaluator'
-import type { ResolvedEvaluatorConfig } from '../config'
-import { isHeuristic } from '../context'
-import type { ResolvedMetric } from '../metrics/resolve'
 
 /** One evaluation as the runner gets it: the config as given, the validated input. */
 export interface EvaluationJob {
@@ -20,17 +17,4 @@ export interface EvaluationJob {
 
 export interface EvaluationRunner {
   run(job: EvaluationJob, signal?: AbortSignal): Promise<EvaluatorResult>
-}
-
-/** Whether the evaluation makes no LLM call: every part is the heuristic judge, a scorer, trace scoring or a metric computed in code. */
-export function isOfflineEvaluation(config: ResolvedEvaluatorConfig, metrics: readonly ResolvedMetric[] | undefined): boolean {
-  switch (config.evaluation_type) {
-    case 'scorers':
-    case 'trace':
-      return true
-    case 'metrics':
-      return (metrics ?? []).every(m => m.definition.score !== undefined || isHeuristic(m.model))
-    default:
-      return isHeuristic(config.model)
-  }
 }

@@ -7,8 +7,11 @@ export const exactMatch = defineScorer({
   label: 'Exact match',
   description: 'The output equals the expected text (options: ignore_case, trim — on by default).',
   defaultThreshold: 1,
-  score: (actual, expected, { options }) => (normalize(textOf(actual), options) === normalize(textOf(wanted(expected, options)), options) ? 1 : 0),
-  details: (actual, expected, { options }) => ({ actual: textOf(actual).slice(0, 200), expected: textOf(wanted(expected, options)).slice(0, 200) }),
+  measure(actual, expected, { options }) {
+    const given = textOf(actual)
+    const want = textOf(wanted(expected, options))
+    return { score: normalize(given, options) === normalize(want, options) ? 1 : 0, details: { actual: given.slice(0, 200), expected: want.slice(0, 200) } }
+  },
 })
 
 function wanted(expected: unknown, options: Record<string, unknown>): unknown {

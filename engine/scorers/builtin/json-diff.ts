@@ -1,5 +1,5 @@
 import { jsonOf } from '../data'
-import { defineScorer, oncePerRun } from '../types'
+import { defineScorer } from '../types'
 
 /** Leaf values by JSON path. */
 function leaves(value: unknown, path = '$', out = new Map<string, string>()): Map<string, string> {
@@ -33,9 +33,8 @@ export const jsonDiff = defineScorer({
   label: 'JSON diff',
   description: 'Share of the JSON leaf values (by path) that equal the expected JSON.',
   defaultThreshold: 1,
-  score: (actual, expected, ctx) => oncePerRun('json-diff', ctx, () => diff(actual, expected)).score,
-  details: (actual, expected, ctx) => {
-    const { differences } = oncePerRun('json-diff', ctx, () => diff(actual, expected))
-    return { differences: differences.slice(0, 50), total_differences: differences.length }
+  measure(actual, expected) {
+    const { score, differences } = diff(actual, expected)
+    return { score, details: { differences: differences.slice(0, 50), total_differences: differences.length } }
   },
 })

@@ -36,6 +36,8 @@ export const jsonSchema = defineScorer({
   label: 'JSON Schema',
   description: 'The output is JSON valid against a JSON Schema (options.schema, or expected).',
   defaultThreshold: 1,
-  score: (actual, expected, { options }) => (checkSchema(actual, expected, options).valid ? 1 : 0),
-  details: (actual, expected, { options }) => checkSchema(actual, expected, options),
+  measure(actual, expected, { options }) {
+    const details = checkSchema(actual, expected, options)
+    return { score: details.valid ? 1 : 0, details }
+  },
 })

@@ -6,9 +6,8 @@ export const jsonValid = defineScorer({
   label: 'Valid JSON',
   description: 'The output is valid JSON (a fenced ```json block counts).',
   defaultThreshold: 1,
-  score: actual => (jsonOf(textOf(actual)).ok ? 1 : 0),
-  details: (actual) => {
+  measure(actual) {
     const parsed = jsonOf(textOf(actual))
-    return parsed.ok ? { valid: true } : { valid: false, error: parsed.error }
+    return parsed.ok ? { score: 1, details: { valid: true } } : { score: 0, details: { valid: false, error: parsed.error } }
   },
 })

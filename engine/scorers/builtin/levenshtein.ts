@@ -1,12 +1,8 @@
 import { normalize } from '../data'
-import { defineScorer, oncePerRun, textOf, type ScorerContext } from '../types'
+import { defineScorer, textOf } from '../types'
 import { levenshteinDistance } from '../../text/edit-distance'
 
 export { levenshteinDistance }
-
-function similarity(actual: unknown, expected: unknown, ctx: ScorerContext) {
-  return oncePerRun('levenshtein', ctx, () => measure(actual, expected, ctx.options))
-}
 
 function measure(actual: unknown, expected: unknown, options: Record<string, unknown>) {
   const max = typeof options.max_length === 'number' ? options.max_length : 5000
@@ -22,6 +18,8 @@ export const levenshtein = defineScorer({
   label: 'Levenshtein similarity',
   description: '1 − edit distance / length of the longer text.',
   defaultThreshold: 0.8,
-  score: (actual, expected, ctx) => similarity(actual, expected, ctx).similarity,
-  details: (actual, expected, ctx) => similarity(actual, expected, ctx),
+  measure(actual, expected, { options }) {
+    const details = measure(actual, expected, options)
+    return { score: details.similarity, details }
+  },
 })

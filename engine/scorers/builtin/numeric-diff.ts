@@ -23,9 +23,8 @@ export const numericDiff = defineScorer({
   label: 'Numeric difference',
   description: '1 within the tolerance, else 1 − |actual − expected| / |expected|.',
   defaultThreshold: 0.9,
-  score: (actual, expected, { options }) => compare(actual, expected, options).score,
-  details: (actual, expected, { options }) => {
-    const { score: _score, ...details } = compare(actual, expected, options)
-    return details
+  measure(actual, expected, { options }) {
+    const { score, ...details } = compare(actual, expected, options)
+    return { score, details }
   },
 })

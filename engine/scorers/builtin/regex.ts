@@ -13,9 +13,9 @@ export const regex = defineScorer({
   label: 'Regex',
   description: 'The output matches a regular expression (RE2 syntax, linear time; option ignore_case).',
   defaultThreshold: 1,
-  score: (actual, expected, { options }) => (compilePattern(patternOf(expected, options), { ignoreCase: options.ignore_case === true, field: 'regex scorer' }).test(textOf(actual)) ? 1 : 0),
-  details(actual, expected, { options }) {
-    const match = compilePattern(patternOf(expected, options), { ignoreCase: options.ignore_case === true, field: 'regex scorer' }).exec(textOf(actual))
-    return { pattern: patternOf(expected, options), match: match?.match ?? null, index: match?.index ?? null }
+  measure(actual, expected, { options }) {
+    const pattern = patternOf(expected, options)
+    const match = compilePattern(pattern, { ignoreCase: options.ignore_case === true, field: 'regex scorer' }).exec(textOf(actual))
+    return { score: match ? 1 : 0, details: { pattern, match: match?.match ?? null, index: match?.index ?? null } }
   },
 })

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { parseReference } from '../../executor/references'
-import { DEFAULT_CONFIG_DIR, evaluate, evaluatorModels, readEvaluatorConfigFile, resolveEvaluatorConfig } from '../../evaluator'
+import { DEFAULT_CONFIG_DIR, evaluate, evaluatorModels, findEvaluationType, readEvaluatorConfigFile, resolveEvaluatorConfig } from '../../evaluator'
 import { modelRefOf } from '../../evaluator/config'
 import { JudgeflowError } from '../../errors'
 import { defineStep } from '../types'
@@ -29,9 +29,10 @@ function candidateIds(raw: unknown): string[] {
 export const evaluatorStep = defineStep({
   ...evaluatorSpec,
   modelOf(config) {
-    if (config.evaluation_type === 'scorers' || config.evaluation_type === 'trace') return []
-    if (config.evaluation_type === 'metrics' && !config.config_file) {
-      // Every metric's model, the suite's built-in default included, so a missing key stops the run before it starts.
+    const type = findEvaluationType(config.evaluation_type)
+    if (type && !type.usesJudge) return []
+    if (type?.models && !config.config_file) {
+      // Every model the type calls (a metric suite's, its built-in default included), so a missing key stops the run before it starts.
       try {
         return evaluatorModels(resolveEvaluatorConfig(splitStepConfig(config).evaluator, 'local:heuristic')).filter(m => !m.startsWith('local:'))
       }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseStored } from '../../../core'
 import { createExperiment, getExperiment, openDatabase, type DbHandle } from '../../../db'
-import { ValidatedWorkflows } from '../../../db/validated-workflows'
+import { ValidatedWorkflows } from '../../../core/runs/validated-workflows'
 import { builtinSteps, JudgeflowError, StepRegistry } from '../../../engine'
 import { experimentSchema } from '../../../engine/experiments'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createProviders, evaluate } from '../../../engine'
-import { criteriaPrompt } from '../../../engine/evaluator/prompts'
+import { criteriaPrompt } from '../../../engine/evaluation-types/criteria/prompts'
 
 /** Instructions to the judge hidden in the evaluated content, in several languages. */
 const CORPUS = [

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { comparisonPrompt, criteriaPrompt, fence, metricPrompt } from '../../../engine/evaluator/prompts'
+import { fence } from '../../../engine/evaluator/prompts'
+import { comparisonPrompt } from '../../../engine/evaluation-types/comparison/prompts'
+import { criteriaPrompt } from '../../../engine/evaluation-types/criteria/prompts'
+import { metricPrompt } from '../../../engine/evaluation-types/metrics/prompts'
 import { DEFAULT_GRADES } from '../../../engine'
 
 describe('judge prompts', () => {

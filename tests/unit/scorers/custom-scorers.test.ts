@@ -57,8 +57,8 @@ describe('custom scorers in the guide\'s form', () => {
     const registry = new ScorerRegistry()
     registry.register({ type: 'sees-options', score: (_a: unknown, _e: unknown, ctx: ScorerContext) => Number(ctx.options.full), getDetails: (_a: unknown, _e: unknown, ctx: ScorerContext) => ({ original: ctx.original }) })
     const scorer = registry.get('sees-options')!
-    expect(scorer.score(null, null, { original: 'before', options: { full: 1 } })).toBe(1)
-    expect(scorer.details(null, null, { original: 'before', options: {} })).toEqual({ original: 'before' })
+    expect(scorer.measure(null, null, { original: 'before', options: { full: 1 } }).score).toBe(1)
+    expect(scorer.measure(null, null, { original: 'before', options: {} }).details).toEqual({ original: 'before' })
   })
 
   it('names the file and says what to do when a module exports a class, or a scorer without score()', async () => {

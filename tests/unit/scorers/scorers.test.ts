@@ -7,7 +7,7 @@ import { builtinScorers, createProviders, defaultScorerRegistry, evaluate, leven
 const reg = defaultScorerRegistry
 const run = (type: string, actual: unknown, expected: unknown, original: unknown = {}, options: Record<string, unknown> = {}) => {
   const scorer = reg.get(type)!
-  return { score: scorer.score(actual, expected, { original, options }), details: scorer.details(actual, expected, { original, options }) }
+  return scorer.measure(actual, expected, { original, options })
 }
 const providers = createProviders({ env: {} })
 

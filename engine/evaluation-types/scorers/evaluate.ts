@@ -2,13 +2,15 @@ import type { EvaluatorResult } from '../../schema/evaluator'
 import type { ScorerConfig } from '../../schema/scorers'
 import { runScorers, SCORER_PRESETS } from '../../scorers'
 import type { ScorerRegistry } from '../../scorers/registry'
-import { confidenceOf, marginOf } from '../arithmetic'
-import { invalidConfig, type ConfigProblem, type ResolvedEvaluatorConfig } from '../config'
-import type { EvaluationContext } from '../context'
-import { baseResult } from './result'
+import { confidenceOf, marginOf } from '../../evaluator/arithmetic'
+import type { ResolvedEvaluatorConfig } from '../../evaluator/config'
+import { invalidConfig, type ConfigProblem } from '../checks'
+import type { EvaluatorConfigOf } from '../config-schema'
+import type { EvaluationContext } from '../../evaluator/context'
+import { baseResult } from '../result'
 
 /** The scorers to run: a preset by name, or the list; each type must be registered. */
-export function resolveScorers(config: ResolvedEvaluatorConfig, registry: ScorerRegistry): ScorerConfig[] {
+export function resolveScorers(config: ResolvedEvaluatorConfig<EvaluatorConfigOf<'scorers'>>, registry: ScorerRegistry): ScorerConfig[] {
   const list = config.preset ? SCORER_PRESETS[config.preset] : config.scorers ?? []
   const problems: ConfigProblem[] = []
   list.forEach((scorer, i) => {

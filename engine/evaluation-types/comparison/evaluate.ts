@@ -1,12 +1,14 @@
 import { z } from 'zod'
 import { JudgeflowError } from '../../errors'
 import type { EvaluatorResult, RankedCandidate } from '../../schema/evaluator'
-import { HEURISTIC_CONFIDENCE_CAP } from '../heuristic'
-import { clamp01, confidenceOf, marginOf, mean, passes, roundScore, weightedAverage } from '../arithmetic'
-import { askJudge, mapLimit, type Validation } from '../judge'
-import { comparisonJsonSchema, comparisonPrompt } from '../prompts'
-import { isHeuristic, limitOf, type EvaluationContext } from '../context'
-import { baseResult } from './result'
+import { HEURISTIC_CONFIDENCE_CAP } from '../../evaluator/heuristic'
+import { clamp01, confidenceOf, marginOf, mean, passes, roundScore, weightedAverage } from '../../evaluator/arithmetic'
+import { askJudge, mapLimit, type Validation } from '../../evaluator/judge'
+import { comparisonJsonSchema, comparisonPrompt } from './prompts'
+import { isHeuristic, limitOf, type EvaluationContext } from '../../evaluator/context'
+import { baseResult } from '../result'
+import type { ResolvedEvaluatorConfig } from '../../evaluator/config'
+import type { EvaluatorConfigOf } from '../config-schema'
 
 export interface Candidate {
   id: string
@@ -17,7 +19,7 @@ export interface Candidate {
 const TIE = 0.02
 
 /** Candidates from the input, or from `compare_inputs` (rendered references), each with an id. */
-export function candidatesOf(ctx: EvaluationContext, ids: readonly string[] = []): Candidate[] {
+export function candidatesOf(ctx: EvaluationContext<ResolvedEvaluatorConfig<EvaluatorConfigOf<'comparison'>>>, ids: readonly string[] = []): Candidate[] {
   const raw = ctx.input.candidates ?? ctx.config.compare_inputs ?? []
   const candidates = raw.map((item, i): Candidate => {
     if (typeof item === 'string') return { id: ids[i] ?? `candidate_${i + 1}`, text: item }

@@ -1,13 +1,13 @@
 import { z } from 'zod'
 import { JudgeflowError } from '../../errors'
 import type { EvaluatorResult, MetricScore } from '../../schema/evaluator'
-import { HEURISTIC_CONFIDENCE_CAP } from '../heuristic'
-import { clamp01, confidenceOf, marginOf, passes, roundScore } from '../arithmetic'
-import { askJudge, mapLimit, type Validation } from '../judge'
-import { metricPrompt, METRIC_JSON_SCHEMA } from '../prompts'
-import { isHeuristic, limitOf, requireText, type EvaluationContext } from '../context'
-import type { ResolvedMetric } from '../metrics/resolve'
-import { baseResult } from './result'
+import { HEURISTIC_CONFIDENCE_CAP } from '../../evaluator/heuristic'
+import { clamp01, confidenceOf, marginOf, passes, roundScore } from '../../evaluator/arithmetic'
+import { askJudge, mapLimit, type Validation } from '../../evaluator/judge'
+import { metricPrompt, METRIC_JSON_SCHEMA } from './prompts'
+import { isHeuristic, limitOf, requireText, type EvaluationContext } from '../../evaluator/context'
+import type { ResolvedMetric } from '../../evaluator/metrics/resolve'
+import { baseResult } from '../result'
 
 function validateMetric(json: unknown): Validation<{ score: number, evaluator_comment: string }> {
   const parsed = z.object({ score: z.number().min(0).max(100), evaluator_comment: z.string() }).safeParse(json)

@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import type { Criterion, EvaluatorResult } from '../../schema/evaluator'
-import { HEURISTIC_CONFIDENCE_CAP } from '../heuristic'
-import { agreementFromSd, clamp01, confidenceOf, gradeFor, marginOf, mean, passes, roundScore, sampleSd, weightedAverage } from '../arithmetic'
-import { askJudge, mapLimit, type Validation } from '../judge'
-import { criteriaJsonSchema, criteriaPrompt } from '../prompts'
-import { isHeuristic, limitOf, requireText, type EvaluationContext } from '../context'
-import { baseResult } from './result'
+import { HEURISTIC_CONFIDENCE_CAP } from '../../evaluator/heuristic'
+import { agreementFromSd, clamp01, confidenceOf, gradeFor, marginOf, mean, passes, roundScore, sampleSd, weightedAverage } from '../../evaluator/arithmetic'
+import { askJudge, mapLimit, type Validation } from '../../evaluator/judge'
+import { criteriaJsonSchema, criteriaPrompt } from './prompts'
+import { isHeuristic, limitOf, requireText, type EvaluationContext } from '../../evaluator/context'
+import { baseResult } from '../result'
 
 interface GroupVerdict {
   criteria_scores: Record<string, number>
@@ -65,7 +65,7 @@ async function judgeGroup(ctx: EvaluationContext, group: readonly Criterion[], s
   }, ctx.stats)
 }
 
-/** scoring, criteria and rubric: per-criterion scores, weighted by judgeflow into the overall score. */
+/** scoring, criteria and rubric: per-criterion scores, weighted by judgeflow into the overall score (and graded when there are bands). */
 export async function evaluateCriteria(ctx: EvaluationContext): Promise<EvaluatorResult> {
   const { config } = ctx
   const content = requireText(ctx.input.content, 'content')
@@ -102,7 +102,7 @@ export async function evaluateCriteria(ctx: EvaluationContext): Promise<Evaluato
     criteria_reasons: reasons,
     feedback: config.include_feedback ? feedback : '',
     suggestions: config.include_feedback ? suggestions : [],
-    grade: config.evaluation_type === 'rubric' ? gradeFor(overall_score, config.grades) : null,
+    grade: config.grades.length ? gradeFor(overall_score, config.grades) : null,
     confidence: confidenceOf(factors),
     confidence_factors: factors,
     ...(config.samples > 1 ? { samples: { overall_scores: sampleOverall, sd: roundScore(sd) } } : {}),

@@ -1,5 +1,5 @@
-import type { EvaluatorResult } from '../../schema/evaluator'
-import { isHeuristic, type EvaluationContext } from '../context'
+import type { EvaluatorResult } from '../schema/evaluator'
+import { isHeuristic, type EvaluationContext } from '../evaluator/context'
 
 /** The fields every evaluation type reports the same way. */
 export function baseResult(ctx: EvaluationContext): Pick<EvaluatorResult, 'evaluation_type' | 'pass_threshold' | 'judge' | 'usage' | 'latency_ms'> {

@@ -1,12 +1,15 @@
 import { JudgeflowError } from '../../errors'
 import type { EvaluatorResult } from '../../schema/evaluator'
 import { checkProfiles, hashedEmbedder, loadTransformersEmbedder, parseTrace, scoreTrace, TRACE_VECTOR_DIMENSIONS, VectorCache, type CacheWindow, type Embedder, type NoveltyMemory } from '../../trace'
-import { confidenceOf, marginOf, passes } from '../arithmetic'
-import { invalidConfig, type ResolvedEvaluatorConfig } from '../config'
-import type { EvaluationContext, TraceSettings } from '../context'
-import { baseResult } from './result'
+import { confidenceOf, marginOf, passes } from '../../evaluator/arithmetic'
+import type { ResolvedEvaluatorConfig } from '../../evaluator/config'
+import { invalidConfig } from '../checks'
+import type { EvaluatorConfigOf } from '../config-schema'
+import type { EvaluationContext, TraceSettings } from '../../evaluator/context'
+import { baseResult } from '../result'
 
-type TraceOptions = NonNullable<ResolvedEvaluatorConfig['trace']>
+type TraceConfig = ResolvedEvaluatorConfig<EvaluatorConfigOf<'trace'>>
+type TraceOptions = NonNullable<TraceConfig['trace']>
 
 /** No embedder unless one is chosen: novelty is then the seed's 0.5. */
 async function embedderFor(choice: TraceOptions['embedder'], modelPath: string | undefined): Promise<Embedder | null> {
@@ -37,7 +40,7 @@ function cacheFor(options: TraceOptions, embedder: Embedder | null, memory: Nove
  * by the main thread even when the trace is scored on a worker) unless `trace.fresh_cache` asks for
  * an empty one.
  */
-export async function evaluateTrace(ctx: EvaluationContext): Promise<EvaluatorResult> {
+export async function evaluateTrace(ctx: EvaluationContext<TraceConfig>): Promise<EvaluatorResult> {
   const options = ctx.config.trace ?? {}
   const problems = checkProfiles(options.profiles)
   if (problems.length) throw invalidConfig(problems.map(p => ({ path: `trace.${p.slice(0, p.indexOf(':'))}`, message: p.slice(p.indexOf(':') + 2) })))

@@ -1,0 +1,31 @@
+import { checkHeuristicModel, isHeuristic } from '../../evaluator/context'
+import { resolveMetrics, type ResolvedMetric } from '../../evaluator/metrics/resolve'
+import { modelRefOf } from '../checks'
+import type { EvaluatorConfigOf } from '../config-schema'
+import { defineEvaluationType } from '../types'
+import { evaluateMetrics } from './evaluate'
+import { metricsFields } from './schema'
+import { METRIC_DEFAULT_MODEL, metricsSpec } from './spec'
+
+/**
+ * The metric suite: each metric its own judge call, model and settings (resolved in
+ * engine/evaluator/metrics/resolve.ts); its built-in default judge is not the server's (FR-019).
+ */
+export const metricsType = defineEvaluationType<EvaluatorConfigOf<'metrics'>, ResolvedMetric[]>({
+  ...metricsSpec,
+  fields: metricsFields,
+  exclusive: ['default_model', 'default_provider', 'enabled_metrics', 'metric_weights', 'metrics'],
+  judgeDefault: config => ({ declared: modelRefOf(config.default_model, config.default_provider ?? config.provider), field: 'default_model', fallback: METRIC_DEFAULT_MODEL }),
+  resolve(config, problems) {
+    if (config.model && config.default_model) problems.push({ path: 'default_model', message: 'give the model once: as model or as default_model, not both' })
+  },
+  prepare: (config, registries) => resolveMetrics(config, registries.metrics),
+  checkModels(config, metrics) {
+    // Each metric's key is checked as the suite runs, naming the metric and where its model came from.
+    checkHeuristicModel(config.model)
+    for (const metric of metrics) checkHeuristicModel(metric.model)
+  },
+  models: (_config, metrics) => metrics.filter(m => !m.definition.score).map(m => m.model),
+  offline: (_config, metrics) => metrics.every(m => m.definition.score !== undefined || isHeuristic(m.model)),
+  evaluate: (ctx, metrics) => evaluateMetrics(ctx, metrics),
+})

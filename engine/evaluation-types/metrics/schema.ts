@@ -1,0 +1,28 @@
+import { z } from 'zod'
+import { strictObject } from '../../schema/unknown-keys'
+import { llmParams } from '../llm-params'
+
+export const metricConfigSchema = strictObject({
+  name: z.string().min(1, 'is required'),
+  weight: z.number().min(0, 'must not be negative').max(1, 'must be at most 1').optional(),
+  ...llmParams,
+  model: z.string().min(1).optional(),
+}, '[[metrics]]')
+export type MetricConfig = z.infer<typeof metricConfigSchema>
+
+export const llmDefaultSchema = strictObject({ ...llmParams, model: z.string().min(1).optional() }, '[llm_default]')
+export type LlmDefault = z.infer<typeof llmDefaultSchema>
+
+export const metricsFields = {
+  /** Defaults for every metric. */
+  llm_default: llmDefaultSchema.optional(),
+  /** The metrics with weights (the three defaults when none is named anywhere). */
+  metrics: z.array(metricConfigSchema).max(30).optional(),
+  /** The model of every metric that names none, after `[llm_default]` (FR-016). */
+  default_model: z.string().min(1).optional(),
+  default_provider: llmParams.provider,
+  /** Only these metrics are called and weighted (the others' weights are left out and the rest rescaled). */
+  enabled_metrics: z.array(z.string().min(1, 'is required')).min(1, 'needs at least one metric').max(30).optional(),
+  /** Weights by metric name, for metrics that do not give their own. */
+  metric_weights: z.record(z.string(), z.number().min(0, 'must not be negative').max(1, 'must be at most 1')).optional(),
+}

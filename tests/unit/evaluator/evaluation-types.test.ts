@@ -1,0 +1,80 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { contentTypes, deterministicTypes, evaluationTypes, evaluationTypeSpecs, formSpecFor } from '../../../engine/schema/evaluation-types'
+import { evaluationTypeFields, sharedFields } from '../../../engine/evaluation-types/config-schema'
+import { evaluationTypeDefinition, evaluationTypeDefinitions } from '../../../engine/evaluation-types/registry'
+import type { FormSection } from '../../../engine/evaluation-types/spec'
+import { createProviders, evaluate, evaluatorConfigSchema } from '../../../engine'
+
+const root = join(import.meta.dirname, '../../..')
+const typesDir = join(root, 'engine/evaluation-types')
+const form = readFileSync(join(root, 'components/editor/EvaluatorForm.vue'), 'utf8')
+const panel = readFileSync(join(root, 'components/editor/NodePanel.vue'), 'utf8')
+const providers = createProviders({ env: {} })
+
+describe('evaluation type registry', () => {
+  it('has one folder per type, each with a definition in all three lists, in the same order', () => {
+    const folders = readdirSync(typesDir).filter(name => statSync(join(typesDir, name)).isDirectory()).sort()
+    expect([...evaluationTypes].sort()).toEqual(folders)
+    expect(evaluationTypeSpecs.map(spec => spec.type)).toEqual(evaluationTypes)
+    expect(Object.keys(evaluationTypeFields)).toEqual(evaluationTypes)
+    expect(evaluationTypeDefinitions.map(definition => definition.type)).toEqual(evaluationTypes)
+    // The editor's components import the specs: they stay plain data, without zod.
+    for (const file of ['spec.ts', 'specs.ts', ...folders.map(folder => `${folder}/spec.ts`)]) {
+      expect(readFileSync(join(typesDir, file), 'utf8'), file).not.toMatch(/from '(zod|node:[a-z_]+)'/)
+    }
+  })
+
+  it('gives every type a schema, an evaluate function, its inputs and its form sections', () => {
+    for (const spec of evaluationTypeSpecs) {
+      const definition = evaluationTypeDefinition(spec.type)
+      expect(definition, spec.type).toMatchObject(spec)
+      expect(definition.fields, spec.type).toBe(evaluationTypeFields[spec.type])
+      expect(typeof definition.evaluate, spec.type).toBe('function')
+      expect(spec.label.length, spec.type).toBeGreaterThan(2)
+      expect(spec.description.length, spec.type).toBeGreaterThan(10)
+      expect(spec.inputs.length, spec.type).toBeGreaterThan(0)
+      expect(spec.sections.length, spec.type).toBeGreaterThan(0)
+      // A judged type picks its judge in the form; a deterministic one has no judge to pick.
+      expect(spec.sections.includes('judge'), spec.type).toBe(spec.usesJudge)
+      expect(spec.judgesContent && !spec.inputs.includes('content'), spec.type).toBe(false)
+      for (const group of definition.exclusive ?? []) {
+        for (const key of typeof group === 'string' ? [group] : group) expect(Object.keys(definition.fields), `${spec.type}: ${key}`).toContain(key)
+      }
+      for (const key of Object.keys(definition.fields)) expect(Object.keys(sharedFields), `${spec.type}: ${key}`).not.toContain(key)
+    }
+  })
+
+  it('derives the editor tables and the type lists from the specs', () => {
+    expect(contentTypes).toEqual(['scoring', 'criteria', 'rubric', 'metrics'])
+    expect(deterministicTypes).toEqual(['scorers', 'trace'])
+    expect(formSpecFor(undefined).type).toBe('scoring')
+    expect(formSpecFor('trace').inputs).toEqual(['trace'])
+    expect(panel).toContain('formSpecFor(props.node.config.evaluation_type).inputs')
+    // Every section a type asks for is one the form places.
+    const sections = new Set<FormSection>(evaluationTypeSpecs.flatMap(spec => spec.sections))
+    for (const section of sections) expect(form, section).toContain(`shows('${section}')`)
+  })
+
+  it('validates each type with its own variant of the config union', async () => {
+    const minimal: Record<string, Record<string, unknown>> = {
+      criteria: { criteria: [{ name: 'accuracy' }] },
+      comparison: { compare_inputs: ['one answer', 'another answer'] },
+      scorers: { preset: 'standard' },
+    }
+    for (const type of evaluationTypes) {
+      const parsed = evaluatorConfigSchema.parse({ evaluation_type: type, model: 'local:heuristic', ...minimal[type] })
+      expect(parsed.evaluation_type).toBe(type)
+    }
+    // A field of another type is validated, then set aside (not passed on to this type).
+    expect(evaluatorConfigSchema.parse({ evaluation_type: 'trace', criteria: [{ name: 'accuracy' }] })).not.toHaveProperty('criteria')
+    expect(evaluatorConfigSchema.safeParse({ evaluation_type: 'trace', criteria: 'accuracy' }).success).toBe(false)
+    await expect(evaluate({ evaluation_type: 'grading' }, { content: 'x' }, { providers }))
+      .rejects.toThrow(`Invalid evaluator config: evaluation_type: must be one of ${evaluationTypes.join(', ')}.`)
+    await expect(evaluate({ evaluation_type: 'criteria', model: 'local:heuristic', criteria: [{ name: 'a' }], metrics: [{ name: 'Relevance' }] }, { content: 'x' }, { providers }))
+      .rejects.toThrow('Invalid evaluator config: metrics: is only used by evaluation_type "metrics".')
+    await expect(evaluate({ evaluation_type: 'criteria', model: 'local:heuristic', criteria: [{ name: 'a' }], scorers: [{ type: 'regex' }], preset: 'standard' }, { content: 'x' }, { providers }))
+      .rejects.toThrow('Invalid evaluator config: scorers: is only used by evaluation_type "scorers".')
+  })
+})
