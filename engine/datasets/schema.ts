@@ -1,0 +1,59 @@
+import { z } from 'zod'
+
+/**
+ * Datasets: named lists of cases a workflow (or an evaluator alone) runs over, and what a dataset
+ * run records of each case. Browser-safe.
+ */
+
+export const verdicts = ['pass', 'fail'] as const
+export type Verdict = (typeof verdicts)[number]
+
+/** What a person judged of the case: their verdict, a score 0–1, a reference answer. */
+export const expectedSchema = z.object({
+  verdict: z.enum(verdicts).optional(),
+  score: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').optional(),
+  reference: z.string().optional(),
+}).strict()
+export type Expected = z.infer<typeof expectedSchema>
+
+const caseIdSchema = z.string().trim().min(1, 'is required').max(200, 'is longer than 200 characters')
+  .refine(id => id !== '__proto__', 'is a reserved name')
+
+export const datasetCaseSchema = z.object({
+  id: caseIdSchema,
+  /** The workflow's input fields, or `content` / `context` / `reference` / `candidates` for an evaluator alone. */
+  input: z.record(z.string(), z.unknown()),
+  expected: expectedSchema.optional(),
+  tags: z.array(z.string().trim().min(1, 'is empty')).optional(),
+}).strict()
+export type DatasetCase = z.infer<typeof datasetCaseSchema>
+
+export const datasetNameSchema = z.string().trim().min(1, 'is required').max(200, 'is longer than 200 characters')
+
+/** A dataset as stored: its cases in order, ids unique. */
+export interface Dataset {
+  name: string
+  cases: DatasetCase[]
+}
+
+/** What a dataset run ran on: a saved workflow, or an evaluator config alone. */
+export type DatasetTarget = { workflow_id: string } | { evaluator: true }
+
+/** One run of one case (a case runs `repeat` times). */
+export interface CaseResult {
+  case_id: string
+  /** 1-based. */
+  repeat: number
+  status: 'succeeded' | 'errored'
+  /** The run's verdict (an evaluator alone: `passed`); absent when errored. */
+  verdict?: Verdict
+  /** The `overall_score` of the scored evaluator step, when one ran. */
+  score?: number
+  /** That evaluator's `confidence`, when it gave one. */
+  confidence?: number
+  run_id?: string
+  latency_ms?: number
+  tokens?: { input: number, output: number }
+  /** Why the case errored: the provider down, a timeout, judge output invalid after retries. */
+  error?: string | null
+}
