@@ -32,7 +32,7 @@ function runLine(r: ReportResult): string {
   return parts.join(', ')
 }
 
-export function reportToJunit(report: DatasetReport): string {
+export function datasetReportToJunit(report: DatasetReport): string {
   const suite = report.dataset.name
   const summaries = summarizeCases(report.results)
   const flaky = new Set(report.flaky)

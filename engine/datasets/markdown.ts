@@ -18,7 +18,7 @@ export function markdownText(text: string): string {
 }
 
 /** A code span that holds any text: its fence longer than the longest run of backticks inside. */
-export function code(text: string): string {
+export function markdownCode(text: string): string {
   const flat = text.replace(/[\r\n]+/g, ' ')
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map(run => run.length))
   const fence = '`'.repeat(longest + 1)
@@ -37,8 +37,8 @@ function capped(lines: string[]): string[] {
   return lines.length > LIST_CAP ? [...lines.slice(0, LIST_CAP), `- … and ${lines.length - LIST_CAP} more`] : lines
 }
 
-export function reportToMarkdown(report: DatasetReport): string {
-  const target = 'workflow_id' in report.target ? `workflow ${code(report.target.workflow_id)}` : 'an evaluator config'
+export function datasetReportToMarkdown(report: DatasetReport): string {
+  const target = 'workflow_id' in report.target ? `workflow ${markdownCode(report.target.workflow_id)}` : 'an evaluator config'
   const lines = [
     `# Dataset ${markdownText(report.dataset.name)} (version ${report.dataset.version})`,
     '',
@@ -131,9 +131,9 @@ function baselineSection(report: DatasetReport): string[] {
     '',
     `${b.regressions.length} regressions (passed before, fail now), ${b.fixes.length} fixes; McNemar's exact test p = ${b.mcnemar_p}.`,
     '',
-    ...caseList('Regressions', b.regressions.map(id => `- ${code(id)}`)),
-    ...caseList('Fixes', b.fixes.map(id => `- ${code(id)}`)),
-    ...caseList('Largest score drops', drops.map(d => `- ${code(d.case_id)}: ${d.before} → ${d.after} (${d.delta})`)),
+    ...caseList('Regressions', b.regressions.map(id => `- ${markdownCode(id)}`)),
+    ...caseList('Fixes', b.fixes.map(id => `- ${markdownCode(id)}`)),
+    ...caseList('Largest score drops', drops.map(d => `- ${markdownCode(d.case_id)}: ${d.before} → ${d.after} (${d.delta})`)),
   ]
 }
 
@@ -141,13 +141,13 @@ function casesSection(report: DatasetReport): string[] {
   const failed: string[] = []
   const errored: string[] = []
   for (const [id, s] of summarizeCases(report.results)) {
-    if (s.outcome === 'failed') failed.push(`- ${code(id)}${s.score === null ? '' : `: score ${Math.round(s.score * 1e4) / 1e4}`}`)
-    else if (s.outcome === 'errored') errored.push(`- ${code(id)}: ${markdownText(clip(s.error ?? 'errored'))}`)
+    if (s.outcome === 'failed') failed.push(`- ${markdownCode(id)}${s.score === null ? '' : `: score ${Math.round(s.score * 1e4) / 1e4}`}`)
+    else if (s.outcome === 'errored') errored.push(`- ${markdownCode(id)}: ${markdownText(clip(s.error ?? 'errored'))}`)
   }
   return [
     ...caseList('Failed cases', failed),
     ...caseList('Errored cases', errored),
-    ...caseList('Flaky cases (verdicts differ across repeats)', report.flaky.map(id => `- ${code(id)}`)),
+    ...caseList('Flaky cases (verdicts differ across repeats)', report.flaky.map(id => `- ${markdownCode(id)}`)),
   ]
 }
 

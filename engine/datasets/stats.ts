@@ -27,7 +27,8 @@ export function wilsonInterval(successes: number, n: number, z = Z95): Interval 
   const denominator = 1 + z2 / n
   const center = (p + z2 / (2 * n)) / denominator
   const half = (z / denominator) * Math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-  return [Math.max(0, center - half), Math.min(1, center + half)]
+  // At 0 or n successes the bound is exactly 0 or 1; computed, it can miss by a rounding error.
+  return [successes === 0 ? 0 : Math.max(0, center - half), successes === n ? 1 : Math.min(1, center + half)]
 }
 
 /** mulberry32: a small, fast 32-bit generator; returns uniform numbers in [0, 1). */
