@@ -117,7 +117,7 @@ function agreementSection(report: DatasetReport): string[] {
     ...(a.recommended_threshold === null ? [] : [`- recommended pass threshold ${a.recommended_threshold} (κ ${num(best?.kappa ?? null)})`]),
     '',
     ...(a.reliability.length
-      ? [row(['confidence', 'cases', 'accuracy']), row(['---', '---:', '---:']), ...a.reliability.map(b => row([`${b.confidence[0]}–${b.confidence[1]}`, b.cases, b.accuracy])), '']
+      ? [row(['confidence', 'cases', 'accuracy']), row(['---', '---:', '---:']), ...a.reliability.map(b => row([`[${b.confidence[0]}, ${b.confidence[1]}${b.confidence[1] === 1 ? ']' : ')'}`, b.cases, b.accuracy])), '']
       : []),
   ]
 }
@@ -129,7 +129,7 @@ function baselineSection(report: DatasetReport): string[] {
   return [
     `## Against ${markdownText(b.report)}`,
     '',
-    `${b.regressions.length} regressions (passed before, fail now), ${b.fixes.length} fixes; McNemar's exact test p = ${b.mcnemar_p}.`,
+    `Regressions (passed before, fail now): ${b.regressions.length}; fixes (failed before, pass now): ${b.fixes.length}; McNemar's exact test on the cases judged both times: p = ${b.mcnemar_p}.`,
     '',
     ...caseList('Regressions', b.regressions.map(id => `- ${markdownCode(id)}`)),
     ...caseList('Fixes', b.fixes.map(id => `- ${markdownCode(id)}`)),
