@@ -31,15 +31,40 @@ export function wilsonInterval(successes: number, n: number, z = Z95): Interval 
   return [successes === 0 ? 0 : Math.max(0, center - half), successes === n ? 1 : Math.min(1, center + half)]
 }
 
+/** mulberry32's step: the next state and the 32-bit output drawn from it. */
+function mulberry32Output(state: number): number {
+  let t = Math.imul(state ^ (state >>> 15), state | 1)
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+  return (t ^ (t >>> 14)) >>> 0
+}
+const MULBERRY32_INCREMENT = 0x6d2b79f5
+
 /** mulberry32: a small, fast 32-bit generator; returns uniform numbers in [0, 1). */
 export function mulberry32(seed: number): () => number {
   let state = seed >>> 0
   return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+    state = (state + MULBERRY32_INCREMENT) >>> 0
+    return mulberry32Output(state) / 4294967296
+  }
+}
+
+/**
+ * Uniform indices 0…n − 1 from the mulberry32 stream of a seed (the same draws as
+ * ⌊mulberry32(seed)() · n⌋), a batch at a time: the bootstraps' hot loops, without a closure
+ * call per draw.
+ */
+export class IndexSampler {
+  private state: number
+  constructor(seed: number) { this.state = seed >>> 0 }
+
+  /** Fills `out` with indices below n. */
+  fill(out: Uint32Array, n: number): void {
+    let state = this.state
+    for (let i = 0; i < out.length; i++) {
+      state = (state + MULBERRY32_INCREMENT) >>> 0
+      out[i] = (mulberry32Output(state) * n) / 4294967296
+    }
+    this.state = state
   }
 }
 
@@ -64,11 +89,13 @@ export function bootstrapMeanInterval(values: ArrayLike<number>, { resamples = 2
   const n = values.length
   if (n === 0) return null
   const data = Float64Array.from(values)
-  const random = mulberry32(seed)
+  const sampler = new IndexSampler(seed)
+  const draws = new Uint32Array(n)
   const means = new Float64Array(resamples)
   for (let r = 0; r < resamples; r++) {
+    sampler.fill(draws, n)
     let sum = 0
-    for (let i = 0; i < n; i++) sum += data[(random() * n) | 0]!
+    for (let i = 0; i < n; i++) sum += data[draws[i]!]!
     means[r] = sum / n
   }
   return percentileInterval(means)
@@ -129,13 +156,15 @@ export const confusionCode = (expectedPass: boolean, judgedPass: boolean) => (ex
 export function bootstrapKappaInterval(codes: Uint8Array, { resamples = 1000, seed = BOOTSTRAP_SEED }: BootstrapOptions = {}): Interval | null {
   const n = codes.length
   if (n === 0) return null
-  const random = mulberry32(seed)
+  const sampler = new IndexSampler(seed)
+  const draws = new Uint32Array(n)
   const kappas = new Float64Array(resamples)
   const cells = new Uint32Array(4)
   let defined = 0
   for (let r = 0; r < resamples; r++) {
+    sampler.fill(draws, n)
     cells.fill(0)
-    for (let i = 0; i < n; i++) cells[codes[(random() * n) | 0]!]!++
+    for (let i = 0; i < n; i++) cells[codes[draws[i]!]!]!++
     const kappa = cohenKappa(cells[0]!, cells[1]!, cells[2]!, cells[3]!)
     if (kappa !== null) kappas[defined++] = kappa
   }

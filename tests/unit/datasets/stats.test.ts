@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  averageRanks, bootstrapKappaInterval, bootstrapMeanInterval, cohenKappa, confusionCode, mcnemarExact, mulberry32,
+  averageRanks, bootstrapKappaInterval, IndexSampler, bootstrapMeanInterval, cohenKappa, confusionCode, mcnemarExact, mulberry32,
   nearestRank, percentileInterval, spearman, wilsonInterval,
 } from '../../../engine/datasets/stats'
 
@@ -49,7 +49,7 @@ describe('McNemar exact test on the discordant pairs', () => {
   })
 })
 
-describe("Cohen's κ = (po − pe) / (1 − pe)", () => {
+describe('Cohen\'s κ = (po − pe) / (1 − pe)', () => {
   it('pins a small table by hand', () => {
     // expected pass: 20 judged pass, 5 judged fail; expected fail: 10 judged pass, 15 judged fail; n = 50
     // po = 35/50 = 0.7; pe = (25/50)(30/50) + (25/50)(20/50) = 0.3 + 0.2 = 0.5; κ = 0.2/0.5 = 0.4
@@ -66,7 +66,7 @@ describe("Cohen's κ = (po − pe) / (1 − pe)", () => {
   })
 })
 
-describe("Spearman's ρ with average ranks", () => {
+describe('Spearman\'s ρ with average ranks', () => {
   it('gives tied values the mean of their ranks', () => {
     expect([...averageRanks([10, 20, 20, 30, 20])]).toEqual([1, 3, 3, 5, 3])
   })
@@ -89,6 +89,13 @@ describe('bootstraps', () => {
     expect(xs).toEqual(Array.from({ length: 1000 }, () => b()))
     expect(xs.every(x => x >= 0 && x < 1)).toBe(true)
     expect(mulberry32(43)()).not.toBe(xs[0])
+  })
+  it('draws the same indices in batches as ⌊mulberry32() · n⌋ one at a time', () => {
+    const random = mulberry32(9), sampler = new IndexSampler(9)
+    const first = new Uint32Array(500), second = new Uint32Array(500)
+    sampler.fill(first, 37)
+    sampler.fill(second, 37)
+    expect([...first, ...second]).toEqual(Array.from({ length: 1000 }, () => Math.floor(random() * 37)))
   })
   it('takes the percentiles at ⌊0.025·B⌋ and ⌈0.975·B⌉ − 1', () => {
     // B = 2,000 values 0…1999 shuffled: the 51st (50) and the 1,950th (1949)
