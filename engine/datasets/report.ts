@@ -35,6 +35,7 @@
  * - Rates, scores, κ and intervals are rounded to 4 decimals, p-values to 4 significant digits.
  */
 import { JudgeflowError } from '../errors'
+import { mean } from '../evaluator/arithmetic'
 import { agreementOf, type Agreement, type LabelledCase } from './agreement'
 import { compareWithBaseline, type BaselineComparison } from './baseline'
 import { evaluateGates, type DatasetGates, type GateResult } from './gates'
@@ -138,7 +139,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
     ? compareWithBaseline(summaries, caseIds, input.baseline.results, input.baseline.dataset_run_id ?? input.baseline_label ?? 'baseline')
     : undefined
   const passRate = passed + failed === 0 ? null : passed / (passed + failed)
-  const meanScore = scores.length ? scores.reduce((s, x) => s + x, 0) / scores.length : null
+  const meanScore = scores.length ? mean(scores) : null
   const meanOptions: BootstrapOptions = { seed, resamples: input.bootstrap?.mean_resamples }
 
   return {
