@@ -6,6 +6,7 @@
  */
 import { summarizeCases } from './outcomes'
 import type { DatasetReport, ReportResult } from './report'
+import { round4 } from './stats'
 
 // Characters XML 1.0 does not allow at all (controls other than tab, newline, return; lone surrogates; U+FFFE/F).
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
@@ -42,7 +43,7 @@ export function datasetReportToJunit(report: DatasetReport): string {
     const ms = summary.runs.reduce((sum, r) => sum + (r.latency_ms ?? 0), 0)
     totalMs += ms
     const properties = [
-      ...(summary.score === null ? [] : [property('score', Math.round(summary.score * 1e4) / 1e4)]),
+      ...(summary.score === null ? [] : [property('score', round4(summary.score))]),
       ...(summary.verdict === null ? [] : [property('verdict', summary.verdict)]),
       ...summary.runs.flatMap(r => (r.run_id === null ? [] : [property(`run_id.${r.repeat}`, r.run_id)])),
       ...(flaky.has(id) ? [property('flaky', 'true')] : []),

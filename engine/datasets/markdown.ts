@@ -5,7 +5,7 @@
  */
 import { summarizeCases } from './outcomes'
 import type { DatasetReport } from './report'
-import type { Interval } from './stats'
+import { round4, type Interval } from './stats'
 
 /** The most cases a list shows before "… and N more". */
 export const LIST_CAP = 20
@@ -141,7 +141,7 @@ function casesSection(report: DatasetReport): string[] {
   const failed: string[] = []
   const errored: string[] = []
   for (const [id, s] of summarizeCases(report.results)) {
-    if (s.outcome === 'failed') failed.push(`- ${markdownCode(id)}${s.score === null ? '' : `: score ${Math.round(s.score * 1e4) / 1e4}`}`)
+    if (s.outcome === 'failed') failed.push(`- ${markdownCode(id)}${s.score === null ? '' : `: score ${round4(s.score)}`}`)
     else if (s.outcome === 'errored') errored.push(`- ${markdownCode(id)}: ${markdownText(clip(s.error ?? 'errored'))}`)
   }
   return [
