@@ -7,8 +7,9 @@ import { benchLoad } from './load'
 import { benchEvaluator, benchHeuristic } from './evaluator'
 import { benchScorers } from './scorers'
 import { benchTrace } from './trace'
+import { benchDatasets } from './datasets'
 
-const benches: Record<string, () => Promise<void>> = { executor: benchExecutor, evaluator: benchEvaluator, heuristic: benchHeuristic, scorers: benchScorers, trace: benchTrace, api: benchApiThroughput, followers: benchFollowers, editor: benchEditor, load: benchLoad }
+const benches: Record<string, () => Promise<void>> = { executor: benchExecutor, evaluator: benchEvaluator, heuristic: benchHeuristic, scorers: benchScorers, trace: benchTrace, api: benchApiThroughput, followers: benchFollowers, editor: benchEditor, load: benchLoad, datasets: benchDatasets }
 const only = process.argv[2]
 
 if (only) {

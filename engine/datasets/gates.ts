@@ -1,0 +1,74 @@
+/**
+ * The gates a dataset run is held to, and the CLI's exit code. A gate decides on the unrounded
+ * figure; its `actual` is the report's (rounded) one. A gate with nothing to measure (no judged
+ * case for `min_pass_rate`, no κ for `min_kappa`, no baseline for `no_regressions`) has a null
+ * `actual` and fails.
+ */
+import { round4 } from './stats'
+
+export type GateName = 'min_pass_rate' | 'min_kappa' | 'no_regressions' | 'max_errors'
+
+export interface DatasetGates {
+  min_pass_rate?: number
+  min_kappa?: number
+  no_regressions?: boolean
+  /** Errored cases allowed; 0 unless given. */
+  max_errors?: number
+}
+
+export interface GateResult {
+  gate: GateName
+  required: number
+  actual: number | null
+  passed: boolean
+}
+
+export interface GateFigures {
+  pass_rate: number | null
+  kappa: number | null
+  /** Null without a baseline. */
+  regressions: number | null
+  errored: number
+}
+
+const EPSILON = 1e-9
+const roundOrNull = (x: number | null) => (x === null ? null : round4(x))
+
+/** The gates asked for, in a fixed order; `max_errors` (default 0) is always among them. */
+export function evaluateGates(gates: DatasetGates, figures: GateFigures): GateResult[] {
+  const results: GateResult[] = []
+  if (gates.min_pass_rate !== undefined) {
+    const actual = figures.pass_rate
+    results.push({ gate: 'min_pass_rate', required: gates.min_pass_rate, actual: roundOrNull(actual), passed: actual !== null && actual >= gates.min_pass_rate - EPSILON })
+  }
+  if (gates.min_kappa !== undefined) {
+    const actual = figures.kappa
+    results.push({ gate: 'min_kappa', required: gates.min_kappa, actual: roundOrNull(actual), passed: actual !== null && actual >= gates.min_kappa - EPSILON })
+  }
+  if (gates.no_regressions) {
+    results.push({ gate: 'no_regressions', required: 0, actual: figures.regressions, passed: figures.regressions === 0 })
+  }
+  const maxErrors = gates.max_errors ?? 0
+  results.push({ gate: 'max_errors', required: maxErrors, actual: figures.errored, passed: figures.errored <= maxErrors })
+  return results
+}
+
+export interface GatedReport {
+  errored: number
+  gates: readonly GateResult[]
+}
+
+/** Every gate of the report holds. */
+export function gatesHold(report: GatedReport): boolean {
+  return report.gates.every(g => g.passed)
+}
+
+/**
+ * `judgeflow test`'s exit code: 2 when errored cases exceed `max_errors` (0 when the report has no
+ * such gate), since the figures then rest on too few cases; else 1 when a gate fails; else 0.
+ */
+export function exitCodeOf(report: GatedReport): 0 | 1 | 2 {
+  const maxErrors = report.gates.find(g => g.gate === 'max_errors')?.required ?? 0
+  if (report.errored > maxErrors) return 2
+  return gatesHold(report) ? 0 : 1
+}

@@ -1,0 +1,88 @@
+/**
+ * A dataset report as JUnit XML, so CI systems list the failed cases natively: one <testsuite>
+ * named after the dataset, one <testcase> per case (classname the dataset's name, name the case
+ * id) with its score and verdict as properties; a failed case carries a <failure>, an errored one
+ * an <error> with its message.
+ */
+import { summarizeCases } from './outcomes'
+import type { DatasetReport, ReportResult } from './report'
+import { round4 } from './stats'
+
+// Characters XML 1.0 does not allow at all (controls other than tab, newline, return; lone surrogates; U+FFFE/F).
+const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&apos;', '\n': '&#10;', '\r': '&#13;', '\t': '&#9;' }
+
+/** Text for an attribute value: markup and quotes escaped, line breaks and tabs kept as character references. */
+export function xmlAttribute(value: string | number): string {
+  return String(value).replace(INVALID_XML, '\uFFFD').replace(/[&<>"'\n\r\t]/g, ch => ENTITIES[ch]!)
+}
+
+/** Text for element content: markup escaped, line breaks kept as they are. */
+export function xmlText(value: string): string {
+  return value.replace(INVALID_XML, '\uFFFD').replace(/[&<>]/g, ch => ENTITIES[ch]!)
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3)
+const property = (name: string, value: string | number) => `<property name="${xmlAttribute(name)}" value="${xmlAttribute(value)}"/>`
+
+function runLine(r: ReportResult): string {
+  const parts = [`repeat ${r.repeat}: ${r.status === 'errored' ? 'errored' : (r.verdict ?? 'no verdict')}`]
+  if (r.score !== null) parts.push(`score ${r.score}`)
+  if (r.run_id !== null) parts.push(`run ${r.run_id}`)
+  if (r.error !== null) parts.push(r.error)
+  return parts.join(', ')
+}
+
+export function datasetReportToJunit(report: DatasetReport): string {
+  const suite = report.dataset.name
+  const summaries = summarizeCases(report.results)
+  const flaky = new Set(report.flaky)
+  const testcases: string[] = []
+  let totalMs = 0
+  for (const [id, summary] of summaries) {
+    const ms = summary.runs.reduce((sum, r) => sum + (r.latency_ms ?? 0), 0)
+    totalMs += ms
+    const properties = [
+      ...(summary.score === null ? [] : [property('score', round4(summary.score))]),
+      ...(summary.verdict === null ? [] : [property('verdict', summary.verdict)]),
+      ...summary.runs.flatMap(r => (r.run_id === null ? [] : [property(`run_id.${r.repeat}`, r.run_id)])),
+      ...(flaky.has(id) ? [property('flaky', 'true')] : []),
+    ]
+    const details = xmlText(summary.runs.map(runLine).join('\n'))
+    const body = summary.outcome === 'errored'
+      ? `<error message="${xmlAttribute(summary.error ?? 'errored')}" type="errored">${details}</error>`
+      : summary.outcome === 'failed'
+        ? `<failure message="${xmlAttribute(failureMessage(summary.runs))}" type="fail">${details}</failure>`
+        : ''
+    testcases.push(`    <testcase classname="${xmlAttribute(suite)}" name="${xmlAttribute(id)}" time="${seconds(ms)}">`
+      + (properties.length ? `\n      <properties>${properties.join('')}</properties>` : '')
+      + (body ? `\n      ${body}` : '')
+      + '\n    </testcase>')
+  }
+  const kappa = report.agreement?.kappa ?? null
+  const counts = `tests="${summaries.size}" failures="${report.failed}" errors="${report.errored}" skipped="0" time="${seconds(totalMs)}"`
+  const suiteProperties = [
+    property('dataset_id', report.dataset.id),
+    property('dataset_version', report.dataset.version),
+    ...(report.pass_rate === null ? [] : [property('pass_rate', report.pass_rate)]),
+    ...(kappa === null ? [] : [property('kappa', kappa)]),
+    ...report.gates.map(g => property(`gate.${g.gate}`, `${g.passed ? 'passed' : 'failed'} (required ${g.required}, actual ${g.actual ?? 'none'})`)),
+  ]
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="judgeflow" ${counts}>`,
+    `  <testsuite name="${xmlAttribute(suite)}" ${counts}>`,
+    `    <properties>${suiteProperties.join('')}</properties>`,
+    ...testcases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n')
+}
+
+function failureMessage(runs: readonly ReportResult[]): string {
+  const failing = runs.filter(r => r.status === 'succeeded' && r.verdict !== 'pass')
+  const scores = failing.flatMap(r => (r.score === null ? [] : [r.score]))
+  const which = runs.length > 1 ? `${failing.length} of ${runs.length} runs failed` : 'verdict fail'
+  return scores.length ? `${which} (score ${scores.join(', ')})` : which
+}

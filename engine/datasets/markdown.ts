@@ -1,0 +1,156 @@
+/**
+ * A dataset report as Markdown (for `judgeflow test --markdown`, a CI job summary or a pull
+ * request comment): the figures first, then the gates, the agreement with people, the baseline,
+ * and the failed, errored and flaky cases, each list capped.
+ */
+import { summarizeCases } from './outcomes'
+import type { DatasetReport } from './report'
+import { round4, type Interval } from './stats'
+
+/** The most cases a list shows before "… and N more". */
+export const LIST_CAP = 20
+
+const GATE_LABELS = { min_pass_rate: 'pass rate ≥', min_kappa: 'κ ≥', no_regressions: 'regressions ≤', max_errors: 'errored cases ≤' } as const
+
+/** Text safe inside a table cell or a list item: Markdown's punctuation escaped, on one line. */
+export function markdownText(text: string): string {
+  return text.replace(/[\\`*_[\]<>|#~!]/g, '\\$&').replace(/\s*[\r\n]+\s*/g, ' ')
+}
+
+/** A code span that holds any text: its fence longer than the longest run of backticks inside. */
+export function markdownCode(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, ' ')
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map(run => run.length))
+  const fence = '`'.repeat(longest + 1)
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : ''
+  return `${fence}${pad}${flat}${pad}${fence}`
+}
+
+const num = (x: number | null) => (x === null ? '—' : String(x))
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`
+const ci = (interval: Interval | null, format: (x: number) => string = String) => (interval ? ` (95 % CI ${format(interval[0])}–${format(interval[1])})` : '')
+const row = (cells: ReadonlyArray<string | number>) => `| ${cells.join(' | ')} |`
+const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
+
+/** At most LIST_CAP lines, then "… and N more". */
+function capped(lines: string[]): string[] {
+  return lines.length > LIST_CAP ? [...lines.slice(0, LIST_CAP), `- … and ${lines.length - LIST_CAP} more`] : lines
+}
+
+export function datasetReportToMarkdown(report: DatasetReport): string {
+  const target = 'workflow_id' in report.target ? `workflow ${markdownCode(report.target.workflow_id)}` : 'an evaluator config'
+  const lines = [
+    `# Dataset ${markdownText(report.dataset.name)} (version ${report.dataset.version})`,
+    '',
+    `Target: ${target}.`,
+    '',
+    row(['', '']),
+    row(['---', '---:']),
+    row(['cases', report.cases]),
+    row(['passed', report.passed]),
+    row(['failed', report.failed]),
+    row(['errored (not in the pass rate)', report.errored]),
+    row(['pass rate', report.pass_rate === null ? '—' : `${pct(report.pass_rate)}${ci(report.pass_rate_ci, pct)}`]),
+    row(['mean score', `${num(report.mean_score)}${ci(report.mean_score_ci)}`]),
+    row(['flaky cases', report.flaky.length]),
+    row(['latency p50 / p95', `${num(report.latency_ms.p50)} ms / ${num(report.latency_ms.p95)} ms`]),
+    row(['latency total', `${(report.latency_ms.total / 1000).toFixed(1)} s`]),
+    row(['tokens in / out', `${report.tokens.input} / ${report.tokens.output}`]),
+    '',
+    ...gatesSection(report),
+    ...tagsSection(report),
+    ...agreementSection(report),
+    ...baselineSection(report),
+    ...casesSection(report),
+  ]
+  return `${lines.join('\n').trimEnd()}\n`
+}
+
+function gatesSection(report: DatasetReport): string[] {
+  if (!report.gates.length) return []
+  const failed = report.gates.filter(g => !g.passed)
+  return [
+    '## Gates',
+    '',
+    failed.length ? `**${failed.length} of ${report.gates.length} gates failed: ${failed.map(g => g.gate).join(', ')}.**` : `**Every gate holds (${report.gates.length}).**`,
+    '',
+    row(['gate', 'required', 'actual', '']),
+    row(['---', '---:', '---:', ':---:']),
+    ...report.gates.map(g => row([g.gate, `${GATE_LABELS[g.gate]} ${g.required}`, num(g.actual), g.passed ? '✅' : '❌'])),
+    '',
+  ]
+}
+
+function tagsSection(report: DatasetReport): string[] {
+  const tags = Object.keys(report.by_tag).sort()
+  if (!tags.length) return []
+  return [
+    '## By tag',
+    '',
+    row(['tag', 'cases', 'passed', 'pass rate']),
+    row(['---', '---:', '---:', '---:']),
+    ...tags.map((tag) => {
+      const t = report.by_tag[tag]!
+      return row([markdownText(tag), t.cases, t.passed, t.pass_rate === null ? '—' : pct(t.pass_rate)])
+    }),
+    '',
+  ]
+}
+
+function agreementSection(report: DatasetReport): string[] {
+  const a = report.agreement
+  if (!a) return []
+  const c = a.confusion
+  const best = a.threshold_sweep.find(s => s.threshold === a.recommended_threshold)
+  return [
+    `## Agreement with people (${a.labelled} labelled cases)`,
+    '',
+    row(['', 'judged pass', 'judged fail']),
+    row(['---', '---:', '---:']),
+    row(['expected pass', c.pass_pass, c.pass_fail]),
+    row(['expected fail', c.fail_pass, c.fail_fail]),
+    '',
+    `- accuracy ${num(a.accuracy)} (always answering the majority verdict: ${num(a.baseline_accuracy)})`,
+    `- Cohen's κ ${num(a.kappa)}${ci(a.kappa_ci)}`,
+    `- fail precision ${num(a.fail_precision)}, fail recall ${num(a.fail_recall)}`,
+    `- Spearman's ρ (judged vs expected score) ${num(a.spearman)}`,
+    ...(a.recommended_threshold === null ? [] : [`- recommended pass threshold ${a.recommended_threshold} (κ ${num(best?.kappa ?? null)})`]),
+    '',
+    ...(a.reliability.length
+      ? [row(['confidence', 'cases', 'accuracy']), row(['---', '---:', '---:']), ...a.reliability.map(b => row([`[${b.confidence[0]}, ${b.confidence[1]}${b.confidence[1] === 1 ? ']' : ')'}`, b.cases, b.accuracy])), '']
+      : []),
+  ]
+}
+
+function baselineSection(report: DatasetReport): string[] {
+  const b = report.baseline
+  if (!b) return []
+  const drops = b.score_deltas.filter(d => d.delta < 0).sort((x, y) => x.delta - y.delta)
+  return [
+    `## Against ${markdownText(b.report)}`,
+    '',
+    `Regressions (passed before, fail now): ${b.regressions.length}; fixes (failed before, pass now): ${b.fixes.length}; McNemar's exact test on the cases judged both times: p = ${b.mcnemar_p}.`,
+    '',
+    ...caseList('Regressions', b.regressions.map(id => `- ${markdownCode(id)}`)),
+    ...caseList('Fixes', b.fixes.map(id => `- ${markdownCode(id)}`)),
+    ...caseList('Largest score drops', drops.map(d => `- ${markdownCode(d.case_id)}: ${d.before} → ${d.after} (${d.delta})`)),
+  ]
+}
+
+function casesSection(report: DatasetReport): string[] {
+  const failed: string[] = []
+  const errored: string[] = []
+  for (const [id, s] of summarizeCases(report.results)) {
+    if (s.outcome === 'failed') failed.push(`- ${markdownCode(id)}${s.score === null ? '' : `: score ${round4(s.score)}`}`)
+    else if (s.outcome === 'errored') errored.push(`- ${markdownCode(id)}: ${markdownText(clip(s.error ?? 'errored'))}`)
+  }
+  return [
+    ...caseList('Failed cases', failed),
+    ...caseList('Errored cases', errored),
+    ...caseList('Flaky cases (verdicts differ across repeats)', report.flaky.map(id => `- ${markdownCode(id)}`)),
+  ]
+}
+
+function caseList(title: string, lines: string[]): string[] {
+  return lines.length ? [`### ${title} (${lines.length})`, '', ...capped(lines), ''] : []
+}

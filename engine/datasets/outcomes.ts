@@ -1,0 +1,82 @@
+/**
+ * One outcome per case, whatever its `repeat`: errored when any of its runs errored, else failed
+ * when any run's verdict is not `pass`, else passed. A case no run has reported on yet (a
+ * cancelled dataset run) has no outcome.
+ */
+import type { CaseResult, Verdict } from './schema'
+
+export type CaseOutcome = 'passed' | 'failed' | 'errored'
+
+/** What the summary reads of a run: a CaseResult, or a result row of an earlier report (nulls for absent fields). */
+export type CaseRun = Pick<CaseResult, 'case_id' | 'repeat' | 'status'> & {
+  verdict?: Verdict | null
+  score?: number | null
+  confidence?: number | null
+  error?: string | null
+}
+
+export interface CaseSummary<R extends CaseRun = CaseResult> {
+  outcome: CaseOutcome
+  /** The case's judged verdict (passed ⇒ pass, failed ⇒ fail); null when errored. */
+  verdict: Verdict | null
+  /** The mean score of its runs that succeeded with a score; null when errored or none gave one. */
+  score: number | null
+  /** The mean `confidence` of those runs; null when errored or none gave one. */
+  confidence: number | null
+  /** Its succeeded runs' verdicts differ. */
+  flaky: boolean
+  /** The first error of its errored runs. */
+  error: string | null
+  /** Its runs, by repeat. */
+  runs: R[]
+}
+
+interface Tally<R> {
+  runs: R[]
+  errored: boolean
+  passes: number
+  fails: number
+  scoreSum: number
+  scored: number
+  confidenceSum: number
+  confident: number
+  error: string | null
+}
+
+/** Each case's summary by id, in the order of first appearance; one pass over the results. */
+export function summarizeCases<R extends CaseRun>(results: readonly R[]): Map<string, CaseSummary<R>> {
+  const tallies = new Map<string, Tally<R>>()
+  for (const result of results) {
+    let tally = tallies.get(result.case_id)
+    if (!tally) {
+      tally = { runs: [], errored: false, passes: 0, fails: 0, scoreSum: 0, scored: 0, confidenceSum: 0, confident: 0, error: null }
+      tallies.set(result.case_id, tally)
+    }
+    tally.runs.push(result)
+    if (result.status === 'errored') {
+      tally.errored = true
+      tally.error ??= result.error ?? 'errored'
+      continue
+    }
+    // A succeeded run without a verdict is not a pass.
+    if (result.verdict === 'pass') tally.passes++
+    else tally.fails++
+    if (typeof result.score === 'number') { tally.scoreSum += result.score; tally.scored++ }
+    if (typeof result.confidence === 'number') { tally.confidenceSum += result.confidence; tally.confident++ }
+  }
+  const summaries = new Map<string, CaseSummary<R>>()
+  for (const [id, t] of tallies) {
+    const outcome: CaseOutcome = t.errored ? 'errored' : t.fails > 0 ? 'failed' : 'passed'
+    const judged = outcome !== 'errored'
+    summaries.set(id, {
+      outcome,
+      verdict: judged ? (outcome === 'passed' ? 'pass' : 'fail') : null,
+      score: judged && t.scored ? t.scoreSum / t.scored : null,
+      confidence: judged && t.confident ? t.confidenceSum / t.confident : null,
+      flaky: t.passes > 0 && t.fails > 0,
+      error: t.error,
+      runs: t.runs.length > 1 ? t.runs.sort((a, b) => a.repeat - b.repeat) : t.runs,
+    })
+  }
+  return summaries
+}

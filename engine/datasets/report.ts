@@ -1,0 +1,194 @@
+/**
+ * The dataset run report (DESIGN.md, "Datasets"; snake_case, names fixed), built from the runs'
+ * results in one pass. What each figure means:
+ *
+ * - A case counts once whatever its `repeat`: errored if any of its runs errored (reported apart,
+ *   never a pass), else failed if any run's verdict is not `pass`, else passed. A case no run has
+ *   reported on (a cancelled run) is in `cases` but in none of passed / failed / errored.
+ * - flaky: the cases whose succeeded runs gave both verdicts.
+ * - pass_rate = passed / (passed + failed): errored cases are left out of the denominator, as they
+ *   were not judged. pass_rate_ci: the Wilson score interval, z = 1.959964 (95 %).
+ * - A case's score is the mean of its runs' scores; mean_score is the mean of those over the cases
+ *   that have one (errored cases left out); mean_score_ci: bootstrap percentile interval, 2,000
+ *   resamples of cases, seeded (the same data give the same interval).
+ * - by_tag: per tag, the cases carrying it, those passed, and passed / (passed + failed).
+ * - latency_ms: p50 and p95 (nearest rank) over every run that reported one, and their total;
+ *   tokens: totals over every run.
+ * - agreement (present when some case has expected.verdict or expected.score), over the labelled
+ *   cases that did not error, the judged verdict being the case's as above:
+ *   confusion `<expected>_<judged>`; accuracy = (pass_pass + fail_fail) / n;
+ *   baseline_accuracy = the majority expected verdict's share;
+ *   κ = (po − pe) / (1 − pe), po = accuracy, pe = P(expected pass)·P(judged pass) +
+ *   P(expected fail)·P(judged fail); κ is null when pe = 1 (both sides gave every case one and the
+ *   same verdict: nothing to agree on); kappa_ci: bootstrap percentile, 1,000 resamples, resamples
+ *   with an undefined κ left out;
+ *   fail_precision = fail_fail / (fail_fail + pass_fail), fail_recall = fail_fail / (fail_fail +
+ *   fail_pass), null when the denominator is 0;
+ *   spearman: ρ between the case's score and expected.score, average ranks for ties, null under 3
+ *   pairs or without variance;
+ *   threshold_sweep: κ of (score ≥ t ⇒ pass) against expected verdicts, t = 0.00, 0.05, …, 1.00,
+ *   over the cases with both; recommended_threshold: the t of the highest κ, ties going to the t
+ *   closest to 0.5 (then the lower);
+ *   reliability: accuracy in confidence bands [0, 0.2), [0.2, 0.4), [0.4, 0.6), [0.6, 0.8),
+ *   [0.8, 1.0] (a case's confidence is its runs' mean); bands without cases are left out.
+ * - baseline: see baseline.ts; gates and exit codes: see gates.ts.
+ * - Rates, scores, κ and intervals are rounded to 4 decimals, p-values to 4 significant digits.
+ */
+import { JudgeflowError } from '../errors'
+import { mean } from '../evaluator/arithmetic'
+import { agreementOf, type Agreement, type LabelledCase } from './agreement'
+import { compareWithBaseline, type BaselineComparison } from './baseline'
+import { evaluateGates, type DatasetGates, type GateResult } from './gates'
+import { summarizeCases, type CaseRun } from './outcomes'
+import type { CaseResult, DatasetCase, DatasetTarget, Verdict } from './schema'
+import { bootstrapMeanInterval, kappaOf, nearestRank, round4, roundInterval, wilsonInterval, type BootstrapOptions, type Interval } from './stats'
+
+export interface TagStats {
+  cases: number
+  passed: number
+  pass_rate: number | null
+}
+
+/** One run of one case as the report lists it: absent fields are null. */
+export interface ReportResult extends CaseRun {
+  verdict: Verdict | null
+  score: number | null
+  run_id: string | null
+  latency_ms: number | null
+  error: string | null
+  confidence?: number
+  tokens?: { input: number, output: number }
+}
+
+export interface DatasetReport {
+  dataset: { id: string, name: string, version: number }
+  target: DatasetTarget
+  /** The dataset run this report is of, when it is of a stored one. */
+  dataset_run_id?: string
+  cases: number
+  passed: number
+  failed: number
+  errored: number
+  pass_rate: number | null
+  pass_rate_ci: Interval | null
+  mean_score: number | null
+  mean_score_ci: Interval | null
+  by_tag: Record<string, TagStats>
+  flaky: string[]
+  latency_ms: { p50: number | null, p95: number | null, total: number }
+  tokens: { input: number, output: number }
+  agreement?: Agreement
+  baseline?: BaselineComparison
+  gates: GateResult[]
+  results: ReportResult[]
+}
+
+export interface DatasetReportInput {
+  dataset: { id: string, name: string, version: number, cases: readonly DatasetCase[] }
+  target: DatasetTarget
+  results: readonly CaseResult[]
+  gates?: DatasetGates
+  baseline?: DatasetReport
+  /** The baseline's name in the report when it has no `dataset_run_id` (e.g. its file name). */
+  baseline_label?: string
+  dataset_run_id?: string
+  /** The bootstraps' resamples and seed (defaults: 2,000 / 1,000 resamples, a fixed seed). */
+  bootstrap?: { seed?: number, mean_resamples?: number, kappa_resamples?: number }
+}
+
+export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
+  const { dataset, results } = input
+  const summaries = summarizeCases(results)
+  const caseIds = dataset.cases.map(c => c.id)
+  const known = new Set(caseIds)
+  for (const id of summaries.keys()) {
+    if (!known.has(id)) throw new JudgeflowError('INVALID_INPUT', `a result names case "${id}", which is not in dataset "${dataset.name}" version ${dataset.version}`)
+  }
+
+  let passed = 0, failed = 0, errored = 0
+  const flaky: string[] = []
+  const scores: number[] = []
+  const tags = new Map<string, { cases: number, passed: number, failed: number }>()
+  const labelled: LabelledCase[] = []
+  let hasLabels = false
+  for (const c of dataset.cases) {
+    const summary = summaries.get(c.id)
+    const outcome = summary?.outcome
+    if (outcome === 'passed') passed++
+    else if (outcome === 'failed') failed++
+    else if (outcome === 'errored') errored++
+    if (summary?.flaky) flaky.push(c.id)
+    if (summary && summary.score !== null) scores.push(summary.score)
+    for (const tag of new Set(c.tags ?? [])) {
+      const t = tags.get(tag) ?? { cases: 0, passed: 0, failed: 0 }
+      t.cases++
+      if (outcome === 'passed') t.passed++
+      else if (outcome === 'failed') t.failed++
+      tags.set(tag, t)
+    }
+    const expected = c.expected
+    if (expected && (expected.verdict !== undefined || expected.score !== undefined)) {
+      hasLabels = true
+      if (summary?.verdict) labelled.push({ expected, verdict: summary.verdict, score: summary.score, confidence: summary.confidence })
+    }
+  }
+
+  const seed = input.bootstrap?.seed
+  const agreement = hasLabels ? agreementOf(labelled, { seed, resamples: input.bootstrap?.kappa_resamples }) : undefined
+  const baseline = input.baseline
+    ? compareWithBaseline(summaries, caseIds, input.baseline.results, input.baseline.dataset_run_id ?? input.baseline_label ?? 'baseline')
+    : undefined
+  const passRate = passed + failed === 0 ? null : passed / (passed + failed)
+  const meanScore = scores.length ? mean(scores) : null
+  const meanOptions: BootstrapOptions = { seed, resamples: input.bootstrap?.mean_resamples }
+
+  return {
+    dataset: { id: dataset.id, name: dataset.name, version: dataset.version },
+    target: input.target,
+    ...(input.dataset_run_id === undefined ? {} : { dataset_run_id: input.dataset_run_id }),
+    cases: dataset.cases.length,
+    passed,
+    failed,
+    errored,
+    pass_rate: passRate === null ? null : round4(passRate),
+    pass_rate_ci: roundInterval(wilsonInterval(passed, passed + failed)),
+    mean_score: meanScore === null ? null : round4(meanScore),
+    mean_score_ci: roundInterval(bootstrapMeanInterval(scores, meanOptions)),
+    by_tag: Object.fromEntries([...tags].map(([tag, t]) => [tag, { cases: t.cases, passed: t.passed, pass_rate: t.passed + t.failed ? round4(t.passed / (t.passed + t.failed)) : null }])),
+    flaky,
+    ...runTotals(results),
+    ...(agreement ? { agreement } : {}),
+    ...(baseline ? { baseline } : {}),
+    gates: input.gates
+      ? evaluateGates(input.gates, { pass_rate: passRate, kappa: agreement ? kappaOf(agreement.confusion) : null, regressions: baseline ? baseline.regressions.length : null, errored })
+      : [],
+    results: caseIds.flatMap(id => (summaries.get(id)?.runs ?? []).map(reportResult)),
+  }
+}
+
+/** Latency percentiles and totals, token totals, over every run. */
+function runTotals(results: readonly CaseResult[]): Pick<DatasetReport, 'latency_ms' | 'tokens'> {
+  const latencies = new Float64Array(results.length)
+  let timed = 0, total = 0, input = 0, output = 0
+  for (const r of results) {
+    if (typeof r.latency_ms === 'number') { latencies[timed++] = r.latency_ms; total += r.latency_ms }
+    if (r.tokens) { input += r.tokens.input; output += r.tokens.output }
+  }
+  const sorted = latencies.subarray(0, timed).sort()
+  return { latency_ms: { p50: nearestRank(sorted, 50), p95: nearestRank(sorted, 95), total }, tokens: { input, output } }
+}
+
+function reportResult(r: CaseResult): ReportResult {
+  return {
+    case_id: r.case_id,
+    repeat: r.repeat,
+    status: r.status,
+    verdict: r.verdict ?? null,
+    score: r.score ?? null,
+    run_id: r.run_id ?? null,
+    latency_ms: r.latency_ms ?? null,
+    error: r.error ?? null,
+    ...(r.confidence === undefined ? {} : { confidence: r.confidence }),
+    ...(r.tokens === undefined ? {} : { tokens: r.tokens }),
+  }
+}

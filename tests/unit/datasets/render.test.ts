@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest'
+import { datasetReportToJunit, xmlAttribute, xmlText } from '../../../engine/datasets/junit'
+import { LIST_CAP, datasetReportToMarkdown, markdownCode, markdownText } from '../../../engine/datasets/markdown'
+import { buildDatasetReport } from '../../../engine/datasets/report'
+import type { CaseResult } from '../../../engine/datasets/schema'
+import { dataset, results } from './fixture'
+
+const before: CaseResult[] = ['a', 'b', 'd'].map(case_id => ({ case_id, repeat: 1, status: 'succeeded', verdict: case_id === 'a' ? 'fail' : 'pass', score: 0.7 }))
+const baseline = buildDatasetReport({ dataset, target: { evaluator: true }, results: before, dataset_run_id: 'dr-1' })
+const report = buildDatasetReport({ dataset, target: { workflow_id: 'wf-1' }, results, baseline, gates: { min_pass_rate: 0.5, min_kappa: 0.5, max_errors: 1 } })
+
+describe('Markdown', () => {
+  const markdown = datasetReportToMarkdown(report)
+
+  it('matches its snapshot', () => {
+    expect(markdown).toMatchSnapshot()
+  })
+  it('shows the figures, the gates with ✅ / ❌, agreement, baseline and the cases', () => {
+    expect(markdown).toContain('| pass rate | 50.0 % (95 % CI 15.0 %–85.0 %) |')
+    expect(markdown).toContain('**1 of 3 gates failed: min_kappa.**')
+    expect(markdown).toContain('| min_pass_rate | pass rate ≥ 0.5 | 0.5 | ✅ |')
+    expect(markdown).toContain('| min_kappa | κ ≥ 0.5 | 0.4 | ❌ |')
+    expect(markdown).toContain('| expected pass | 1 | 1 |')
+    expect(markdown).toContain('## Against dr-1')
+    expect(markdown).toContain('### Regressions (2)\n\n- `b`\n- `d`')
+    expect(markdown).toContain('### Errored cases (1)\n\n- `c`: provider down: 503 \\<Service & "Unavailable"\\>')
+    expect(markdown).toContain('### Flaky cases (verdicts differ across repeats) (1)\n\n- `b`')
+  })
+  it('caps case lists with "and N more"', () => {
+    const many = { ...dataset, cases: Array.from({ length: LIST_CAP + 5 }, (_, i) => ({ id: `q${i}`, input: {} })) }
+    const failing: CaseResult[] = many.cases.map(c => ({ case_id: c.id, repeat: 1, status: 'succeeded', verdict: 'fail', score: 0.1 }))
+    const text = datasetReportToMarkdown(buildDatasetReport({ dataset: many, target: { evaluator: true }, results: failing }))
+    expect(text).toContain(`### Failed cases (${LIST_CAP + 5})`)
+    expect(text).toContain(`- \`q${LIST_CAP - 1}\`: score 0.1\n- … and 5 more`)
+    expect(text).not.toContain(`\`q${LIST_CAP}\``)
+    expect(text).toContain('Target: an evaluator config.')
+  })
+  it('escapes text and fences ids holding backticks', () => {
+    expect(markdownText('a | b *c*\nd')).toBe('a \\| b \\*c\\* d')
+    expect(markdownCode('x`y')).toBe('``x`y``')
+    expect(markdownCode('`x')).toBe('`` `x ``')
+  })
+})
+
+describe('JUnit XML', () => {
+  const xml = datasetReportToJunit(report)
+
+  it('matches its snapshot', () => {
+    expect(xml).toMatchSnapshot()
+  })
+  it('has one testsuite with the counts and one testcase per case that ran', () => {
+    expect(xml.match(/<testsuite /g)).toHaveLength(1)
+    expect(xml).toContain('<testsuite name="support" tests="5" failures="2" errors="1" skipped="0" time="5.500">')
+    expect(xml.match(/<testcase /g)).toHaveLength(5)
+    expect(xml).toContain('<testcase classname="support" name="a" time="0.300">')
+  })
+  it('marks failed cases with <failure> and errored ones with <error>, escaped', () => {
+    expect(xml).toMatch(/name="b"[^]*?<failure message="1 of 2 runs failed \(score 0.4\)" type="fail">repeat 1: pass, score 0.7, run b1\nrepeat 2: fail, score 0.4, run b2<\/failure>/)
+    expect(xml).toContain('<error message="provider down: 503 &lt;Service &amp; &quot;Unavailable&quot;&gt;" type="errored">repeat 1: errored, run c1, provider down: 503 &lt;Service &amp; "Unavailable"&gt;\nrepeat 2: pass, score 0.9, run c2</error>')
+    expect(xml).toMatch(/name="a" time="0.300">\n {6}<properties><property name="score" value="0.85"\/><property name="verdict" value="pass"\/>/)
+    expect(xml).not.toMatch(/name="a"[^]*?<(failure|error)[^]*?name="b"/)
+  })
+  it('escapes markup, quotes and characters XML does not allow', () => {
+    expect(xmlAttribute('a<b>&"c\'\nd')).toBe('a&lt;b&gt;&amp;&quot;c&apos;&#10;d')
+    expect(xmlText('a\u0000b\u001Fc\uD800d 😀')).toBe('a\uFFFDb\uFFFDc\uFFFDd 😀')
+    const odd = { ...dataset, name: 'a&b', cases: [{ id: '<q "1">', input: {} }] }
+    const text = datasetReportToJunit(buildDatasetReport({ dataset: odd, target: { evaluator: true }, results: [{ case_id: '<q "1">', repeat: 1, status: 'succeeded', verdict: 'pass' }] }))
+    expect(text).toContain('<testcase classname="a&amp;b" name="&lt;q &quot;1&quot;&gt;" time="0.000">')
+  })
+})

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest'
+import { recommendedThreshold } from '../../../engine/datasets/agreement'
+import { exitCodeOf, gatesHold } from '../../../engine/datasets/gates'
+import { buildDatasetReport } from '../../../engine/datasets/report'
+import type { CaseResult } from '../../../engine/datasets/schema'
+import { dataset, results } from './fixture'
+
+const target = { workflow_id: 'wf-1' }
+
+describe('a report of cases run twice (fixture.ts)', () => {
+  const report = buildDatasetReport({ dataset, target, results })
+
+  it('counts each case once: errored when any run errored, else failed when any run failed', () => {
+    expect(report).toMatchObject({ dataset: { id: 'ds-1', name: 'support', version: 3 }, target, cases: 6, passed: 2, failed: 2, errored: 1 })
+    // c's second run passed, but c errored once: never a pass.
+    expect(report.flaky).toEqual(['b'])
+  })
+  it('leaves errored cases out of the pass rate and scores', () => {
+    // pass_rate = 2 / (2 + 2); mean_score = (0.85 + 0.55 + 0.25 + 0.95) / 4 = 0.65
+    expect(report.pass_rate).toBe(0.5)
+    expect(report.mean_score).toBe(0.65)
+    // Wilson 2 of 4: centre (0.5 + 0.480182) / 1.960365 = 0.5, half 0.999795 · √(0.0625 + 0.060023) = 0.349961 → [0.150039, 0.849961]
+    expect(report.pass_rate_ci).toEqual([0.15, 0.85])
+    expect(report.mean_score_ci![0]).toBeLessThan(0.65)
+    expect(report.mean_score_ci![1]).toBeGreaterThan(0.65)
+  })
+  it('breaks down by tag', () => {
+    // billing: a passed, b failed, c errored; refunds: c errored, d failed
+    expect(report.by_tag).toEqual({ billing: { cases: 3, passed: 1, pass_rate: 0.5 }, refunds: { cases: 2, passed: 0, pass_rate: 0 } })
+  })
+  it('totals latency (nearest-rank percentiles) and tokens over every run', () => {
+    // 100 … 1000 ms: p50 the 5th, p95 the 10th; 9 runs with tokens
+    expect(report.latency_ms).toEqual({ p50: 500, p95: 1000, total: 5500 })
+    expect(report.tokens).toEqual({ input: 90, output: 45 })
+  })
+  it('lists every run in case order, then by repeat, absent fields null', () => {
+    expect(report.results.map(r => `${r.case_id}${r.repeat}`)).toEqual(['a1', 'a2', 'b1', 'b2', 'c1', 'c2', 'd1', 'd2', 'e1', 'e2'])
+    expect(report.results[4]).toEqual({ case_id: 'c', repeat: 1, status: 'errored', verdict: null, score: null, run_id: 'c1', latency_ms: 1000, error: 'provider down: 503 <Service & "Unavailable">' })
+    expect(report.results[0]).toMatchObject({ verdict: 'pass', score: 0.9, confidence: 0.9, error: null })
+  })
+  it('has no baseline and no gates unless asked', () => {
+    expect(report).not.toHaveProperty('baseline')
+    expect(report.gates).toEqual([])
+  })
+  it('refuses a result of a case the dataset does not have', () => {
+    expect(() => buildDatasetReport({ dataset, target, results: [...results, { case_id: 'zz', repeat: 1, status: 'errored' }] })).toThrow(/case "zz", which is not in dataset "support" version 3/)
+  })
+})
+
+describe('agreement with the labels', () => {
+  const { agreement } = buildDatasetReport({ dataset, target, results })
+
+  it('uses the labelled cases that did not error', () => {
+    // a: pass/pass, b: fail/fail, d: pass/fail (c errored)
+    expect(agreement).toMatchObject({ labelled: 3, confusion: { pass_pass: 1, pass_fail: 1, fail_pass: 0, fail_fail: 1 } })
+    // accuracy 2/3; majority expected verdict (pass) 2/3
+    expect(agreement).toMatchObject({ accuracy: 0.6667, baseline_accuracy: 0.6667 })
+    // po = 2/3; pe = (2/3)(1/3) + (1/3)(2/3) = 4/9; κ = (2/9)/(5/9) = 0.4
+    expect(agreement!.kappa).toBe(0.4)
+    // fail precision = 1/(1 + 1), recall = 1/(1 + 0)
+    expect(agreement).toMatchObject({ fail_precision: 0.5, fail_recall: 1 })
+    // judged 0.85, 0.55, 0.25 → ranks 3, 2, 1; expected 0.9, 0.3, 0.5 → ranks 3, 1, 2; ρ = 1/√(2·2) = 0.5
+    expect(agreement!.spearman).toBe(0.5)
+  })
+  it('sweeps thresholds and recommends the best, ties going to the one closest to 0.5', () => {
+    // t ≤ 0.25: all pass, κ 0; 0.25 < t ≤ 0.55: a, b pass, d fails: po 1/3, pe 5/9, κ −0.5;
+    // 0.55 < t ≤ 0.85: a passes, κ 0.4; t > 0.85: all fail, κ 0
+    const kappaAt = Object.fromEntries(agreement!.threshold_sweep.map(s => [s.threshold, s.kappa]))
+    expect(agreement!.threshold_sweep).toHaveLength(21)
+    expect([kappaAt[0], kappaAt[0.25], kappaAt[0.3], kappaAt[0.55], kappaAt[0.6], kappaAt[0.85], kappaAt[0.9], kappaAt[1]]).toEqual([0, 0, -0.5, -0.5, 0.4, 0.4, 0, 0])
+    expect(agreement!.recommended_threshold).toBe(0.6)
+    expect(recommendedThreshold([{ threshold: 0.3, kappa: 0.5 }, { threshold: 0.7, kappa: 0.5 }, { threshold: 0.9, kappa: null }])).toBe(0.3)
+    expect(recommendedThreshold([{ threshold: 0.5, kappa: null }])).toBeNull()
+  })
+  it('tabulates accuracy by confidence band, leaving empty bands out', () => {
+    // d: 0.3 (wrong); b: (0.5 + 0.7)/2 = 0.6, the lower bound of its band (right); a: 0.875 (right)
+    expect(agreement!.reliability).toEqual([
+      { confidence: [0.2, 0.4], cases: 1, accuracy: 0 },
+      { confidence: [0.6, 0.8], cases: 1, accuracy: 1 },
+      { confidence: [0.8, 1], cases: 1, accuracy: 1 },
+    ])
+  })
+  it('has a κ interval that is the same on every build', () => {
+    const again = buildDatasetReport({ dataset, target, results })
+    expect(again.agreement!.kappa_ci).toEqual(agreement!.kappa_ci)
+    expect(again.mean_score_ci).toEqual(buildDatasetReport({ dataset, target, results }).mean_score_ci)
+  })
+  it('is absent when no case is labelled', () => {
+    const unlabelled = { ...dataset, cases: dataset.cases.map(({ expected: _, ...c }) => c) }
+    expect(buildDatasetReport({ dataset: unlabelled, target, results })).not.toHaveProperty('agreement')
+  })
+})
+
+describe('against a baseline', () => {
+  // Before: a failed 0.6, b passed 0.8, c passed 0.7, d passed 0.7, e passed 0.95.
+  const before: CaseResult[] = [['a', 'fail', 0.6], ['b', 'pass', 0.8], ['c', 'pass', 0.7], ['d', 'pass', 0.7], ['e', 'pass', 0.95]]
+    .map(([case_id, verdict, score]) => ({ case_id: case_id as string, repeat: 1, status: 'succeeded', verdict: verdict as 'pass' | 'fail', score: score as number }))
+  const baseline = buildDatasetReport({ dataset, target, results: before, dataset_run_id: 'dr-1' })
+  const report = buildDatasetReport({ dataset, target, results, baseline, gates: { no_regressions: true, max_errors: 1 } })
+
+  it('lists regressions and fixes, and tests them with McNemar', () => {
+    // c errored now: neither. b = 2 regressions, c = 1 fix: n = 3, 2·(1 + 3)/8 = 1
+    expect(report.baseline).toMatchObject({ report: 'dr-1', regressions: ['b', 'd'], fixes: ['a'], mcnemar_p: 1 })
+  })
+  it('gives the score delta of every case scored both times', () => {
+    expect(report.baseline!.score_deltas).toEqual([
+      { case_id: 'a', before: 0.6, after: 0.85, delta: 0.25 },
+      { case_id: 'b', before: 0.8, after: 0.55, delta: -0.25 },
+      { case_id: 'd', before: 0.7, after: 0.25, delta: -0.45 },
+      { case_id: 'e', before: 0.95, after: 0.95, delta: 0 },
+    ])
+  })
+  it('fails the no-regressions gate and names a baseline without a run id by its label', () => {
+    expect(report.gates).toEqual([
+      { gate: 'no_regressions', required: 0, actual: 2, passed: false },
+      { gate: 'max_errors', required: 1, actual: 1, passed: true },
+    ])
+    const unnamed = buildDatasetReport({ dataset, target, results: before })
+    expect(buildDatasetReport({ dataset, target, results, baseline: unnamed, baseline_label: 'last-week.json' }).baseline!.report).toBe('last-week.json')
+  })
+})
+
+describe('gates and exit codes', () => {
+  const withGates = (gates: Parameters<typeof buildDatasetReport>[0]['gates']) => buildDatasetReport({ dataset, target, results, gates })
+
+  it('checks each gate asked for, max_errors always (default 0)', () => {
+    const report = withGates({ min_pass_rate: 0.5, min_kappa: 0.5, max_errors: 1 })
+    expect(report.gates).toEqual([
+      { gate: 'min_pass_rate', required: 0.5, actual: 0.5, passed: true },
+      { gate: 'min_kappa', required: 0.5, actual: 0.4, passed: false },
+      { gate: 'max_errors', required: 1, actual: 1, passed: true },
+    ])
+    expect(gatesHold(report)).toBe(false)
+    expect(exitCodeOf(report)).toBe(1)
+  })
+  it('exits 0 when every gate holds, 2 when errored cases exceed max_errors', () => {
+    expect(exitCodeOf(withGates({ min_pass_rate: 0.5, max_errors: 1 }))).toBe(0)
+    expect(gatesHold(withGates({ min_pass_rate: 0.5, max_errors: 1 }))).toBe(true)
+    expect(withGates({}).gates).toEqual([{ gate: 'max_errors', required: 0, actual: 1, passed: false }])
+    expect(exitCodeOf(withGates({ min_pass_rate: 0.5 }))).toBe(2)
+    // Without gates, errored cases are still held to 0.
+    expect(exitCodeOf(buildDatasetReport({ dataset, target, results }))).toBe(2)
+  })
+  it('fails a gate with nothing to measure', () => {
+    expect(withGates({ no_regressions: true, max_errors: 5 }).gates[0]).toEqual({ gate: 'no_regressions', required: 0, actual: null, passed: false })
+    const none = buildDatasetReport({ dataset, target, results: [], gates: { min_pass_rate: 0.9, min_kappa: 0.2 } })
+    expect(none.gates.slice(0, 2).map(g => [g.actual, g.passed])).toEqual([[null, false], [null, false]])
+  })
+})
