@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { caseOutcome, scoredStep } from '../../../engine/datasets/outcome'
+import { caseOutcome, scoredStep } from '../../../engine/datasets/case-run'
 import type { RunResult, StepSummary } from '../../../engine/executor/types'
 import type { Workflow } from '../../../engine/schema/workflow'
 
