@@ -9,7 +9,7 @@ export interface CaseTask {
 }
 
 /** How a case's run ended: a result to keep, or refused by the provider for its rate (to run again later). */
-export type CaseOutcome
+export type CaseRunOutcome
   = | { kind: 'result', result: CaseResult }
     | { kind: 'rate_limited', retryAfterMs?: number, error: string }
 
@@ -19,7 +19,7 @@ export interface RunCasesOptions {
   /** Runs in flight at most (the pacer lowers it while the provider rate-limits). */
   concurrency: number
   /** Runs one case; rejects only for a failure of judgeflow itself, which stops the whole dataset run. */
-  execute: (task: CaseTask, signal: AbortSignal) => Promise<CaseOutcome>
+  execute: (task: CaseTask, signal: AbortSignal) => Promise<CaseRunOutcome>
   /** Keeps a finished case's result; awaited before the case counts as done. */
   commit: (result: CaseResult) => void | Promise<void>
   /** Stops starting cases, and aborts those in flight. */
@@ -51,7 +51,7 @@ export async function runCases(options: RunCasesOptions): Promise<void> {
   const launch = (task: CaseTask) => {
     pacer.started()
     const running = (async () => {
-      let outcome: CaseOutcome
+      let outcome: CaseRunOutcome
       try {
         outcome = await options.execute(task, signal)
       }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { runCases, type CaseOutcome, type CaseTask } from '../../../engine/datasets/runner'
+import { runCases, type CaseRunOutcome, type CaseTask } from '../../../engine/datasets/runner'
 import type { CaseResult } from '../../../engine/datasets/schema'
 
 const tasks = (n: number, repeat = 1): CaseTask[] => Array.from({ length: n }, (_, i) => ({ case_id: `c${i + 1}`, repeat }))
-const pass = (task: CaseTask): CaseOutcome => ({ kind: 'result', result: { ...task, status: 'succeeded', verdict: 'pass' } })
+const pass = (task: CaseTask): CaseRunOutcome => ({ kind: 'result', result: { ...task, status: 'succeeded', verdict: 'pass' } })
 const tick = (ms = 1) => new Promise(resolve => setTimeout(resolve, ms))
 
 describe('runCases', () => {
