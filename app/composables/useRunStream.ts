@@ -10,11 +10,16 @@ export interface RunEventView {
   result?: { status: string, verdict: string | null }
 }
 
+const RUN_EVENTS = ['run.started', 'step.started', 'step.succeeded', 'step.failed', 'step.skipped', 'step.cancelled', 'step.retrying', 'run.finished'] as const
+
 export function useRunStream() {
   const statuses = ref<Record<string, { status: string, attempt: number }>>({})
   const events = ref<RunEventView[]>([])
   const finished = ref<RunEventView['result'] | null>(null)
-  let source: EventSource | null = null
+  const stream = useEventStream(RUN_EVENTS, (type, event: RunEventView) => {
+    apply(event)
+    if (type === 'run.finished') stream.close()
+  })
 
   function apply(event: RunEventView) {
     events.value.push(event)
@@ -25,24 +30,11 @@ export function useRunStream() {
   }
 
   function follow(runId: string) {
-    stop()
     statuses.value = {}
     events.value = []
     finished.value = null
-    source = new EventSource(`/api/runs/${runId}/events`)
-    for (const type of ['run.started', 'step.started', 'step.succeeded', 'step.failed', 'step.skipped', 'step.cancelled', 'step.retrying', 'run.finished']) {
-      source.addEventListener(type, (message) => {
-        apply(JSON.parse((message as MessageEvent).data))
-        if (type === 'run.finished') stop()
-      })
-    }
+    stream.connect(`/api/runs/${runId}/events`)
   }
 
-  function stop() {
-    source?.close()
-    source = null
-  }
-
-  onBeforeUnmount(stop)
-  return { statuses, events, finished, follow, stop }
+  return { statuses, events, finished, follow, stop: stream.close }
 }

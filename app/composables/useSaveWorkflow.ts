@@ -1,5 +1,6 @@
 import type { Ref } from 'vue'
-import { useWorkflowStore, type WorkflowDoc } from '~/stores/workflow'
+import { useWorkflowStore } from '~/stores/workflow'
+import type { SavedWorkflow, WorkflowDetail } from '~/utils/api'
 
 /** A save refused because another version was saved after the one being edited. */
 export interface SaveConflict {
@@ -21,7 +22,7 @@ export function useSaveWorkflow(message: Ref<string>) {
 
   async function saveOn(baseVersion: number): Promise<boolean> {
     try {
-      const saved = await $fetch<{ version: number }>(`/api/workflows/${store.id}`, { method: 'PUT', body: { ...store.doc, base_version: baseVersion } })
+      const saved = await $fetch<SavedWorkflow>(`/api/workflows/${store.id}`, { method: 'PUT', body: { ...store.doc, base_version: baseVersion } })
       store.markSaved(saved.version)
       conflict.value = null
       message.value = `Saved version ${saved.version}.`
@@ -40,7 +41,7 @@ export function useSaveWorkflow(message: Ref<string>) {
 
   async function reload() {
     try {
-      const workflow = await $fetch<{ id: string, version: number, definition: WorkflowDoc }>(`/api/workflows/${store.id}`)
+      const workflow = await $fetch<WorkflowDetail>(`/api/workflows/${store.id}`)
       store.load(workflow.id, workflow.version, workflow.definition)
       conflict.value = null
       message.value = `Loaded version ${workflow.version}.`

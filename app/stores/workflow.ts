@@ -1,24 +1,12 @@
 import { defineStore } from 'pinia'
 import { toRaw } from 'vue'
 import { connectionProblem, freshId } from '~/utils/graph'
+import type { Workflow, WorkflowEdge, WorkflowNode } from '../../engine/schema/workflow'
 
-export interface DocNode {
-  id: string
-  type: string
-  name?: string
-  config: Record<string, unknown>
-  pinned?: Array<string | Record<string, unknown>>
-  position?: { x: number, y: number }
-  timeout_ms?: number
-}
-export interface DocEdge { from: string, to: string, when?: string }
-export interface WorkflowDoc {
-  name: string
-  description?: string
-  nodes: DocNode[]
-  edges: DocEdge[]
-  settings?: Record<string, unknown>
-}
+/** The document edited: a workflow as the API stores and validates it (types only: zod is not loaded here). */
+export type WorkflowDoc = Workflow
+export type DocNode = WorkflowNode
+export type DocEdge = WorkflowEdge
 
 const HISTORY_LIMIT = 100
 /** What a new step starts with: enough for its form to show what it is. */

@@ -1,36 +1,19 @@
 /** The run inspector's views of GET /api/runs/:id: pure functions, no framework. */
 import type { EvaluatorResult, RankedCandidate } from '../../engine/schema/evaluator'
 import { mean, roundScore } from '../../engine/evaluator/arithmetic'
+// Types only: the presenter's return type is the API's answer (its fields are plain JSON values).
+import type { presentRun } from '../../server/utils/present'
+
+/** GET /api/runs/:id: a run with every step, as the server presents it. */
+export type RunDetail = Extract<ReturnType<typeof presentRun>, { steps: unknown }>
+type PresentedStep = RunDetail['steps'][string]
+type PresentedAttempt = PresentedStep['history'][number]
 
 /** One attempt of one step as the API presents it; fields a view does not read may be absent. */
-export interface StepAttemptView {
-  attempt: number
-  status: string
-  input?: unknown
-  output?: unknown
-  branch?: string | null
-  error?: unknown
-  /** Why the step was skipped. */
-  reason?: string | null
-  /** Why a retry re-ran its target; recorded with the step but not part of the API's answer today. */
-  rerun?: { target: string, reason: string } | null
-  usage?: { input_tokens: number, output_tokens: number } | null
-  cached?: boolean | null
-  pinned?: boolean | null
-  started_at?: number | null
-  finished_at?: number | null
-  duration_ms?: number | null
-}
+export type StepAttemptView = Pick<PresentedAttempt, 'attempt' | 'status'> & Partial<PresentedAttempt>
 export interface StepView extends StepAttemptView { attempts: number, history: StepAttemptView[] }
-export interface RunView {
-  id: string
-  status: string
-  verdict?: string | null
-  duration_ms?: number | null
-  /** The workflow as run; its `nodes` give the order and the types. */
-  definition?: unknown
-  steps?: Record<string, StepView>
-}
+/** A run as the views read it: GET /api/runs/:id, of which they need only some fields. */
+export type RunView = Pick<RunDetail, 'id' | 'status'> & Partial<Omit<RunDetail, 'id' | 'status' | 'steps'>> & { steps?: Record<string, StepView> }
 
 type Evaluation = Pick<EvaluatorResult, 'passed' | 'overall_score' | 'criteria_scores'> & Partial<EvaluatorResult>
 

@@ -1,0 +1,69 @@
+import type { Ref } from 'vue'
+import type { Judgment } from '~~/engine/experiments/schema'
+import type { ExperimentView, StartedRound } from '~/utils/api'
+
+const errorOf = (e: unknown) => (e as { data?: { message?: string } }).data?.message ?? (e as Error).message
+
+/**
+ * What the experiment page asks of the API: rounds started and followed, a variant adopted or
+ * added, judgments corrected. `message` says how the last one went.
+ */
+export function useExperimentActions(id: Ref<string>, experiment: Ref<ExperimentView | undefined>, refresh: () => Promise<void>) {
+  const message = ref('')
+  /** The round shown; the latest when none was chosen. */
+  const selected = ref<number | null>(null)
+  const { progress, running, follow, followStarted } = useRoundProgress(id, async (number) => {
+    selected.value = number
+    await refresh()
+  })
+  onMounted(() => {
+    const open = experiment.value?.rounds.find(r => r.status === 'running' || r.status === 'judging')
+    if (open) follow(open.number)
+  })
+
+  async function startRound() {
+    message.value = ''
+    try {
+      const started = await $fetch<StartedRound>(`/api/experiments/${id.value}/rounds`, { method: 'POST' })
+      followStarted(started.number)
+    }
+    catch (e) {
+      message.value = errorOf(e)
+    }
+  }
+  async function cancelRound() {
+    const open = experiment.value?.rounds.at(-1)
+    if (open) await $fetch(`/api/experiments/${id.value}/rounds/${open.number}/cancel`, { method: 'POST' }).catch(() => undefined)
+  }
+  async function adopt(variant: string) {
+    await $fetch(`/api/experiments/${id.value}/adopt`, { method: 'POST', body: { variant } })
+    message.value = `${variant} is now the current best: the next round compares the others with it.`
+    await refresh()
+  }
+  /** Adds a variant whose config is JSON text; false when it was not added. */
+  async function addVariant(variantId: string, configText: string): Promise<boolean> {
+    try {
+      const config = JSON.parse(configText)
+      const { id: _id, rounds: _rounds, ...definition } = experiment.value!
+      await $fetch(`/api/experiments/${id.value}`, { method: 'PUT', body: { ...definition, variants: [...definition.variants, { id: variantId, config }] } })
+      await refresh()
+      return true
+    }
+    catch (e) {
+      message.value = errorOf(e)
+      return false
+    }
+  }
+  async function saveCorrections(round: number, judgments: Judgment[]) {
+    try {
+      await $fetch(`/api/experiments/${id.value}/rounds/${round}/judgments`, { method: 'PUT', body: { judgments } })
+      message.value = 'Corrections saved; the report is recomputed.'
+      await refresh()
+    }
+    catch (e) {
+      message.value = errorOf(e)
+    }
+  }
+
+  return { message, selected, progress, running, startRound, cancelRound, adopt, addVariant, saveCorrections }
+}
