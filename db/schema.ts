@@ -119,3 +119,52 @@ export const experimentRounds = sqliteTable('experiment_rounds', {
   createdAt: integer('created_at').notNull(),
   finishedAt: integer('finished_at'),
 }, t => [uniqueIndex('experiment_rounds_number').on(t.experimentId, t.number)])
+
+/** Datasets: named lists of cases. Every import or edit is a new version; a dataset run records the version it ran on. */
+export const datasets = sqliteTable('datasets', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  currentVersion: integer('current_version').notNull(),
+  caseCount: integer('case_count').notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+}, t => [uniqueIndex('datasets_name').on(t.name)])
+
+export const datasetVersions = sqliteTable('dataset_versions', {
+  datasetId: text('dataset_id').notNull().references(() => datasets.id, { onDelete: 'cascade' }),
+  version: integer('version').notNull(),
+  cases: text('cases', { mode: 'json' }).notNull().$type<unknown[]>(),
+  caseCount: integer('case_count').notNull(),
+  createdAt: integer('created_at').notNull(),
+}, t => [primaryKey({ columns: [t.datasetId, t.version] })])
+
+/** A run of a workflow (or an evaluator alone) over every case of a dataset version. */
+export const datasetRuns = sqliteTable('dataset_runs', {
+  id: text('id').primaryKey(),
+  datasetId: text('dataset_id').notNull().references(() => datasets.id, { onDelete: 'cascade' }),
+  datasetVersion: integer('dataset_version').notNull(),
+  /** `{ workflow_id, workflow_version }`, or `{ evaluator: <config> }`. */
+  target: text('target', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
+  /** concurrency, repeat, score_step, gates, baseline_run_id. */
+  options: text('options', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
+  status: text('status').notNull(),
+  error: text('error', { mode: 'json' }).$type<unknown>(),
+  report: text('report', { mode: 'json' }).$type<Record<string, unknown>>(),
+  createdAt: integer('created_at').notNull(),
+  finishedAt: integer('finished_at'),
+}, t => [index('dataset_runs_dataset_created').on(t.datasetId, t.createdAt), index('dataset_runs_status').on(t.status)])
+
+/**
+ * One row per case and repeat, written before its run starts (with the run's id) and again when
+ * the run ends: after a restart, a case with a result is never run again, and a case whose run
+ * was under way is followed to that run's end rather than started anew.
+ */
+export const datasetRunCases = sqliteTable('dataset_run_cases', {
+  datasetRunId: text('dataset_run_id').notNull().references(() => datasetRuns.id, { onDelete: 'cascade' }),
+  caseId: text('case_id').notNull(),
+  repeat: integer('repeat').notNull(),
+  status: text('status').notNull(),
+  runId: text('run_id'),
+  result: text('result', { mode: 'json' }).$type<Record<string, unknown>>(),
+  updatedAt: integer('updated_at').notNull(),
+}, t => [primaryKey({ columns: [t.datasetRunId, t.caseId, t.repeat] })])
