@@ -1,5 +1,5 @@
 import type { ExperimentRoundRow } from '../db'
-import { finalRunStatuses, JudgeflowError, type Providers, type SerializedError } from '../engine'
+import { JudgeflowError, type Providers, type SerializedError } from '../engine'
 import { parseStored } from './stored'
 import { experimentSchema, type Experiment, type Judgment, type RoundSummary } from '../engine/experiments'
 import { judgeOutput } from '../engine/experiments/judge'
@@ -126,7 +126,8 @@ export class Rounds {
       const found = await this.experiment(round.experimentId)
       if (!found) throw new JudgeflowError('INVALID_INPUT', `experiment "${round.experimentId}" does not exist`)
       const { experiment } = found
-      await Promise.all(round.runs.map(r => this.settled(r.run_id)))
+      // A run that no longer exists (its workflow was deleted) is judged as failed, like any run that left no output.
+      await Promise.all(round.runs.map(r => this.deps.runs.whenEnded(r.run_id, SETTLED_CHECK_MS).catch(() => undefined)))
       if ((await store.experiments.round(round.experimentId, round.number))?.status === 'cancelled') return
       await this.save(round, { status: 'judging' })
       const model = experiment.judge_model ?? providers.defaultJudgeModel()
@@ -168,27 +169,6 @@ export class Rounds {
     const workflow = (await workflows.get(name)) ?? (byName ? await workflows.get(byName.id) : null)
     if (!workflow) throw new JudgeflowError('INVALID_INPUT', `target.workflow_id: no workflow has the id or name "${name}"`)
     return workflow
-  }
-
-  /** Resolves when the run has ended: told by the run service, checked now and then for runs another process took over. */
-  private settled(runId: string): Promise<void> {
-    const { store, runs } = this.deps
-    return new Promise((resolve) => {
-      let done = false
-      const finish = () => {
-        if (done) return
-        done = true
-        stop()
-        clearInterval(timer)
-        resolve()
-      }
-      const check = async () => {
-        if (finalRunStatuses.has((await store.runs.get(runId))?.status ?? 'failed')) finish()
-      }
-      const stop = runs.subscribe(runId, (row) => { if (row.type === 'run.finished') finish() })
-      const timer = setInterval(() => void check(), SETTLED_CHECK_MS)
-      void check()
-    })
   }
 
   /** Resolves with the round once it has ended, hearing its changes. */

@@ -7,7 +7,7 @@
  */
 import type { Journal, ResponseCache, RunEvent } from '../engine'
 import type {
-  ExperimentRoundRow, ExperimentRow, Lease, NewRun, RunEventRow, RunLease, RunRow, RunSummaryRow, StepRunRow, Takeover, WorkflowRow, WorkflowWithDefinition,
+  DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases, ExperimentRoundRow, ExperimentRow, Lease, NewRun, RunEventRow, RunLease, RunRow, RunSummaryRow, StepRunRow, Takeover, WorkflowRow, WorkflowWithDefinition,
 } from '../db'
 
 export type { Lease }
@@ -93,12 +93,37 @@ export interface SettingsRepository {
   set(key: string, value: unknown): MaybePromise<void>
 }
 
+type DatasetRunPatch = Partial<Pick<DatasetRunRow, 'status' | 'error' | 'report' | 'finishedAt'>>
+
+export interface DatasetRepository {
+  list(): MaybePromise<DatasetRow[]>
+  /** The dataset with the cases of its current version, or of `version`; null when either is not found. */
+  get(id: string, version?: number): MaybePromise<DatasetWithCases | null>
+  findByName(name: string): MaybePromise<DatasetRow | null>
+  versions(id: string): MaybePromise<Array<{ version: number, caseCount: number, createdAt: number }>>
+  create(name: string, cases: unknown[]): MaybePromise<DatasetWithCases>
+  /** New cases make a new version; a name alone does not. */
+  update(id: string, fields: { name?: string, cases?: unknown[] }): MaybePromise<DatasetWithCases | null>
+  delete(id: string): MaybePromise<boolean>
+  createRun(run: Pick<DatasetRunRow, 'datasetId' | 'datasetVersion' | 'target' | 'options'>): MaybePromise<DatasetRunRow>
+  getRun(id: string): MaybePromise<DatasetRunRow | null>
+  /** A dataset's runs, newest first, without their reports. */
+  runs(datasetId: string): MaybePromise<Array<Omit<DatasetRunRow, 'report'>>>
+  /** Dataset runs still going on. */
+  openRuns(): MaybePromise<DatasetRunRow[]>
+  updateRun(id: string, patch: DatasetRunPatch): MaybePromise<void>
+  runCases(datasetRunId: string): MaybePromise<DatasetRunCaseRow[]>
+  /** A case's run as under way (written before the run starts), or its result. */
+  saveRunCase(row: Omit<DatasetRunCaseRow, 'updatedAt'>): MaybePromise<void>
+}
+
 export interface Store {
   workflows: WorkflowRepository
   runs: RunRepository
   leases: LeaseRepository
   experiments: ExperimentRepository
   settings: SettingsRepository
+  datasets: DatasetRepository
   /** The LLM response cache, kept with the rest so it survives restarts. */
   cache: ResponseCache
   close(): MaybePromise<void>

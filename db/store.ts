@@ -4,6 +4,10 @@ import { GroupCommit } from './group-commit'
 import { journalFor, storeEvent } from './run-recorder'
 import { claimOrphanedRuns, claimOrphanToInterrupt } from './run-takeover'
 import { createSqliteResponseCache } from './repositories/cache'
+import {
+  createDataset, createDatasetRun, deleteDataset, findDatasetByName, getDataset, getDatasetRun, listDatasetRunCases, listDatasetRuns, listDatasets,
+  listDatasetVersions, listOpenDatasetRuns, saveDatasetRunCase, updateDataset, updateDatasetRun,
+} from './repositories/datasets'
 import { createExperiment, createRound, deleteExperiment, getExperiment, getRound, listExperiments, listOpenRounds, listRounds, updateExperiment, updateRound } from './repositories/experiments'
 import { getRunLease, releaseLeases, renewLeases } from './repositories/run-leases'
 import { createRun, finishRun, getRun, listEventsAfter, listRuns, listStepRuns, markRunStarted, runStatuses } from './repositories/runs'
@@ -61,6 +65,22 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       createRound: (experimentId, currentBest) => createRound(db, experimentId, currentBest),
       updateRound: (id, patch) => updateRound(db, id, patch),
       openRounds: () => listOpenRounds(db),
+    },
+    datasets: {
+      list: () => listDatasets(db),
+      get: (id, version) => getDataset(db, id, version),
+      findByName: name => findDatasetByName(db, name),
+      versions: id => listDatasetVersions(db, id),
+      create: (name, cases) => createDataset(db, name, cases),
+      update: (id, fields) => updateDataset(db, id, fields),
+      delete: id => deleteDataset(db, id),
+      createRun: run => createDatasetRun(db, run),
+      getRun: id => getDatasetRun(db, id),
+      runs: datasetId => listDatasetRuns(db, datasetId),
+      openRuns: () => listOpenDatasetRuns(db),
+      updateRun: (id, patch) => updateDatasetRun(db, id, patch),
+      runCases: datasetRunId => listDatasetRunCases(db, datasetRunId),
+      saveRunCase: row => saveDatasetRunCase(db, row),
     },
     settings: {
       get: key => getSetting(db, key),

@@ -1,4 +1,4 @@
-import { Execution, JudgeflowError, prepareInput, serializeError, validatedWorkflow, type EvaluationServices, type Providers, type RunOptions, type RunResult, type StepRegistry, type StorageLimits, type Workflow } from '../../engine'
+import { Execution, finalRunStatuses, JudgeflowError, prepareInput, serializeError, validatedWorkflow, type EvaluationServices, type Providers, type RunOptions, type RunResult, type StepRegistry, type StorageLimits, type Workflow } from '../../engine'
 import type { RunEventRow, RunRow } from '../../db'
 import type { Store } from '../store'
 import { withDeadline } from './deadline'
@@ -38,6 +38,8 @@ export interface ResumeOutcome {
 }
 
 export interface StartRun {
+  /** The run's id, when the caller recorded it before starting the run (a dataset run does); a new one otherwise. */
+  id?: string
   definition: Record<string, unknown>
   workflowId?: string | null
   workflowVersion?: number | null
@@ -53,6 +55,8 @@ interface Prepared {
 
 /** How long a workflow's deletion waits for its cancelled runs to stop. */
 export const STOP_WAIT_MS = 10_000
+/** How often `whenEnded` looks at a run no event of this process tells about. */
+const ENDED_CHECK_MS = 5_000
 
 /**
  * Runs workflows durably: every event and step is committed before the executor moves on
@@ -187,6 +191,43 @@ export class RunService {
     return this.writes.subscribe(runId, listener)
   }
 
+  /**
+   * Resolves with the run's row once it has ended: told by `run.finished`, and checked now and then
+   * for a run another process took over (which sends this process no events).
+   */
+  whenEnded(runId: string, checkEveryMs = ENDED_CHECK_MS): Promise<RunRow> {
+    const { store } = this.deps
+    return new Promise((resolve, reject) => {
+      let done = false
+      const check = async () => {
+        try {
+          const run = await store.runs.get(runId)
+          if (!run) throw new JudgeflowError('NOT_FOUND', `run "${runId}" does not exist`)
+          if (!done && finalRunStatuses.has(run.status)) finish(run)
+        }
+        catch (error) {
+          if (done) return
+          done = true
+          stop()
+          clearInterval(timer)
+          reject(error)
+        }
+      }
+      const finish = (run: RunRow) => {
+        if (done) return
+        done = true
+        stop()
+        clearInterval(timer)
+        resolve(run)
+      }
+      const stop = this.subscribe(runId, (row) => {
+        if (row.type === 'run.finished') void check()
+      })
+      const timer = setInterval(() => void check(), checkEveryMs)
+      void check()
+    })
+  }
+
   isActive(runId: string): boolean {
     return this.active.has(runId) || this.queue.some(item => item.run.id === runId)
   }
@@ -268,7 +309,7 @@ export class RunService {
     const workflow = this.validated.get(request.definition, request.workflowId, request.workflowVersion)
     const input = prepareInput(workflow, { ...this.deps, input: request.input })
     const run = await this.deps.store.runs.create({
-      workflowId: request.workflowId, workflowVersion: request.workflowVersion, definition: request.definition,
+      id: request.id, workflowId: request.workflowId, workflowVersion: request.workflowVersion, definition: request.definition,
       input, options: request.options ?? {}, status: 'queued', lease: this.leases.next(),
     })
     return { run, workflow, input }
