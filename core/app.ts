@@ -4,6 +4,7 @@ import {
   type EvaluationServices, type Providers, type StepRegistry, type VectorCache,
 } from '../engine'
 import { DEFAULT_DB_PATH, type JudgeflowConfig } from './config'
+import { DatasetRuns } from './datasets'
 import { Rounds } from './rounds'
 import { RunService } from './runs/run-service'
 import type { Store } from './store'
@@ -36,6 +37,8 @@ export interface Judgeflow {
   handle: DbHandle
   runs: RunService
   rounds: Rounds
+  /** Runs of workflows (or an evaluator alone) over datasets. */
+  datasets: DatasetRuns
   /** This app's novelty memory, shared by all its trace evaluations. */
   traceCache: VectorCache
   /**
@@ -66,8 +69,9 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
     leaseMs: config.runs.leaseMs, maxResumes: config.runs.maxResumes, shutdownGraceMs: config.runs.shutdownGraceMs,
   })
   const rounds = new Rounds({ store, runs, providers })
+  const datasets = new DatasetRuns({ store, runs, registry })
   return {
-    config, registry, metrics, scorers, providers, store, runs, rounds, traceCache, evaluation,
+    config, registry, metrics, scorers, providers, store, runs, rounds, datasets, traceCache, evaluation,
     handle: (store as Store & { handle?: DbHandle }).handle!,
     async loadCustomModules() {
       return {
@@ -76,6 +80,7 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
       }
     },
     async close(graceMs) {
+      await datasets.close()
       await runs.drain(graceMs)
       await store.close()
     },

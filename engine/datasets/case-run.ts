@@ -30,7 +30,7 @@ export function scoredStep(workflow: Workflow, result: RunResult, scoreStep?: st
  * `confidence`. A run the provider refused for its rate: `rate_limited`, to be run again. Any other
  * failure, a cancelled run, or a run with no verdict at all: `errored`, never a pass.
  */
-export function caseOutcome(task: CaseTask, workflow: Workflow, run: FinishedCaseRun, options: { scoreStep?: string } = {}): CaseRunOutcome {
+export function caseRunOutcome(task: CaseTask, workflow: Workflow, run: FinishedCaseRun, options: { scoreStep?: string } = {}): CaseRunOutcome {
   const base: CaseResult = { ...task, status: 'errored', run_id: run.id, latency_ms: Math.round(run.latency_ms), ...(run.tokens ? { tokens: run.tokens } : {}) }
   const { result } = run
   if (result.status !== 'succeeded') {

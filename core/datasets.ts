@@ -1,0 +1,342 @@
+import { randomUUID } from 'node:crypto'
+import { z } from 'zod'
+import type { DatasetRunCaseRow, DatasetRunRow, RunRow, StepRunRow } from '../db'
+import { JudgeflowError, validatedWorkflow, type RunResult, type StepRegistry, type StepSummary, type Workflow } from '../engine'
+import {
+  buildDatasetReport, caseRunOutcome, runCases, type CaseResult, type CaseRunOutcome, type CaseTask, type DatasetCase, type DatasetGates, type DatasetReport,
+} from '../engine/datasets'
+import type { RunService } from './runs/run-service'
+import type { Store } from './store'
+
+/** What the evaluator-alone workflow passes from a case's input to the evaluator. */
+const EVALUATOR_FIELDS = ['content', 'context', 'reference', 'candidates', 'actual', 'expected', 'original', 'trace', 'user_query', 'submission'] as const
+/** The evaluator input's aliases (the agent-output evaluator's names), passed as the fields they stand for. */
+const FIELD_ALIASES: Record<string, string> = { user_query: 'context', submission: 'content' }
+const DEFAULT_CONCURRENCY = 8
+/** Why a dataset run stops when its process stops: its case runs are left to resume, not cancelled. */
+const STOPPING = 'the process is stopping'
+
+export const datasetRunRequestSchema = z.object({
+  /** The dataset's id or name. */
+  dataset: z.string().min(1, 'is required'),
+  /** Its current version unless given. */
+  version: z.number().int().min(1).optional(),
+  /** A saved workflow (id or name), or an evaluator config judged alone. */
+  target: z.union([
+    z.object({ workflow_id: z.string().min(1, 'is required') }).strict(),
+    z.object({ evaluator: z.record(z.string(), z.unknown()) }).strict(),
+  ], { error: 'give { "workflow_id": … } or { "evaluator": { … } }' }),
+  concurrency: z.number().int().min(1).max(64).default(DEFAULT_CONCURRENCY),
+  repeat: z.number().int().min(1).max(20).default(1),
+  /** The evaluator step whose `overall_score` is a case's score (the last evaluator that ran unless given). */
+  score_step: z.string().min(1).optional(),
+  gates: z.object({
+    min_pass_rate: z.number().min(0).max(1).optional(),
+    min_kappa: z.number().min(-1).max(1).optional(),
+    no_regressions: z.boolean().optional(),
+    max_errors: z.number().int().min(0).optional(),
+  }).strict().optional(),
+  /** An earlier dataset run of the same dataset to compare with. */
+  baseline_run_id: z.string().min(1).optional(),
+}).strict()
+export type DatasetRunRequest = z.input<typeof datasetRunRequestSchema>
+
+/** A dataset run's progress as its followers hear it. */
+export interface DatasetRunProgress {
+  id: string
+  status: string
+  total: number
+  done: number
+  passed: number
+  failed: number
+  errored: number
+}
+
+interface StoredOptions {
+  concurrency: number
+  repeat: number
+  score_step?: string
+  gates?: DatasetGates
+  baseline_run_id?: string
+}
+
+type StoredTarget = { workflow_id: string, workflow_version: number } | { evaluator: Record<string, unknown>, fields: string[] }
+
+interface ResolvedTarget {
+  definition: Record<string, unknown>
+  workflow: Workflow
+  workflowId: string | null
+  workflowVersion: number | null
+}
+
+export interface DatasetRunsDeps {
+  store: Store
+  runs: RunService
+  registry: StepRegistry
+}
+
+/**
+ * Dataset runs: a saved workflow, or an evaluator config alone, run over every case of a dataset
+ * version, `repeat` times, through the run service (each case's run is a normal run). Durable:
+ * a case's row is written with its run's id before the run starts and with its result when the
+ * run ends, so after a restart finished cases are kept, a run under way is followed to its end,
+ * and nothing finished runs twice. Under rate limits the run slows down (see AdaptivePacer).
+ */
+export class DatasetRuns {
+  private readonly going = new Map<string, { controller: AbortController, progress: DatasetRunProgress, done: Promise<void> }>()
+  private readonly listeners = new Map<string, Set<(progress: DatasetRunProgress) => void>>()
+
+  constructor(private readonly deps: DatasetRunsDeps) {}
+
+  /** Checks the request (a user error naming the field otherwise), records the dataset run and starts it. */
+  async start(raw: DatasetRunRequest): Promise<DatasetRunRow> {
+    const parsed = datasetRunRequestSchema.safeParse(raw)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!
+      throw new JudgeflowError('INVALID_INPUT', `${issue.path.join('.') || 'the request'}: ${issue.message}`)
+    }
+    const request = parsed.data
+    const { store } = this.deps
+    const found = (await store.datasets.get(request.dataset)) ?? await this.byName(request.dataset)
+    if (!found) throw new JudgeflowError('NOT_FOUND', `dataset "${request.dataset}" does not exist`)
+    const dataset = request.version ? await store.datasets.get(found.id, request.version) : found
+    if (!dataset) throw new JudgeflowError('INVALID_INPUT', `version: dataset "${found.name}" has no version ${request.version} (its current is ${found.currentVersion})`)
+    const target = await this.storedTarget(request.target, dataset.cases as DatasetCase[])
+    // Checked now, so a workflow or config that cannot run is refused before any case starts.
+    const resolved = await this.resolve(target)
+    if (request.score_step) {
+      const node = resolved.workflow.nodes.find(n => n.id === request.score_step)
+      if (node?.type !== 'evaluator') throw new JudgeflowError('INVALID_INPUT', `score_step: the workflow has no evaluator step "${request.score_step}"`)
+    }
+    if (request.baseline_run_id) {
+      const baseline = await store.datasets.getRun(request.baseline_run_id)
+      if (!baseline || baseline.datasetId !== dataset.id) throw new JudgeflowError('INVALID_INPUT', `baseline_run_id: "${request.baseline_run_id}" is not a run of dataset "${dataset.name}"`)
+    }
+    const options: StoredOptions = { concurrency: request.concurrency, repeat: request.repeat, score_step: request.score_step, gates: request.gates, baseline_run_id: request.baseline_run_id }
+    const row = await store.datasets.createRun({ datasetId: dataset.id, datasetVersion: dataset.version, target: target as Record<string, unknown>, options: options as unknown as Record<string, unknown> })
+    this.launch(row)
+    return row
+  }
+
+  /** Picks up the dataset runs a previous process left going; how many. */
+  async resumeOpen(): Promise<number> {
+    const open = await this.deps.store.datasets.openRuns()
+    for (const row of open) if (!this.going.has(row.id)) this.launch(row)
+    return open.length
+  }
+
+  /** Stops a dataset run going on here: no case starts, those in flight are cancelled; false when it is not going on here. */
+  cancel(id: string): boolean {
+    const going = this.going.get(id)
+    if (!going) return false
+    going.controller.abort(new JudgeflowError('CANCELLED', 'the dataset run was cancelled'))
+    return true
+  }
+
+  /** The progress of a dataset run going on here, or null. */
+  progress(id: string): DatasetRunProgress | null {
+    const going = this.going.get(id)
+    return going ? { ...going.progress } : null
+  }
+
+  /** Hears the dataset run's progress at each finished case, and its end; call the result to stop. */
+  subscribe(id: string, listener: (progress: DatasetRunProgress) => void): () => void {
+    let set = this.listeners.get(id)
+    if (!set) this.listeners.set(id, set = new Set())
+    set.add(listener)
+    return () => {
+      set.delete(listener)
+      if (!set.size) this.listeners.delete(id)
+    }
+  }
+
+  /** Resolves once the dataset run going on here has ended (at once when it is not going on). */
+  async whenDone(id: string): Promise<void> {
+    await this.going.get(id)?.done
+  }
+
+  /** Stops every dataset run going on here (at shutdown); they resume at the next start. */
+  async close(): Promise<void> {
+    for (const going of this.going.values()) going.controller.abort(new JudgeflowError('CANCELLED', STOPPING))
+    await Promise.allSettled([...this.going.values()].map(g => g.done))
+  }
+
+  private async byName(name: string) {
+    const row = await this.deps.store.datasets.findByName(name)
+    return row ? this.deps.store.datasets.get(row.id) : null
+  }
+
+  private async storedTarget(target: z.infer<typeof datasetRunRequestSchema>['target'], cases: readonly DatasetCase[]): Promise<StoredTarget> {
+    if ('evaluator' in target) {
+      const present = new Set(cases.flatMap(c => Object.keys(c.input)))
+      return { evaluator: target.evaluator, fields: EVALUATOR_FIELDS.filter(f => present.has(f)) }
+    }
+    const { workflows } = this.deps.store
+    const byName = (await workflows.list()).find(w => w.name === target.workflow_id)
+    const workflow = (await workflows.get(target.workflow_id)) ?? (byName ? await workflows.get(byName.id) : null)
+    if (!workflow) throw new JudgeflowError('INVALID_INPUT', `target.workflow_id: no workflow has the id or name "${target.workflow_id}"`)
+    return { workflow_id: workflow.id, workflow_version: workflow.version }
+  }
+
+  private async resolve(target: StoredTarget): Promise<ResolvedTarget> {
+    if ('evaluator' in target) {
+      const definition = evaluatorWorkflow(target.evaluator, target.fields)
+      return { definition, workflow: validatedWorkflow(definition, this.deps.registry), workflowId: null, workflowVersion: null }
+    }
+    const stored = await this.deps.store.workflows.get(target.workflow_id, target.workflow_version)
+    if (!stored) throw new JudgeflowError('INVALID_INPUT', `target.workflow_id: workflow "${target.workflow_id}" version ${target.workflow_version} no longer exists`)
+    return { definition: stored.definition, workflow: validatedWorkflow(stored.definition, this.deps.registry), workflowId: stored.id, workflowVersion: stored.version }
+  }
+
+  private launch(row: DatasetRunRow): void {
+    const controller = new AbortController()
+    const progress: DatasetRunProgress = { id: row.id, status: 'running', total: 0, done: 0, passed: 0, failed: 0, errored: 0 }
+    const done = this.execute(row, controller.signal, progress).catch(async (error: unknown) => {
+      progress.status = 'failed'
+      await this.deps.store.datasets.updateRun(row.id, { status: 'failed', error: { message: (error as Error).message }, finishedAt: Date.now() })
+    }).finally(() => {
+      this.going.delete(row.id)
+      this.tell(progress)
+    })
+    this.going.set(row.id, { controller, progress, done })
+  }
+
+  private tell(progress: DatasetRunProgress): void {
+    for (const listener of [...this.listeners.get(progress.id) ?? []]) listener({ ...progress })
+  }
+
+  private async execute(row: DatasetRunRow, signal: AbortSignal, progress: DatasetRunProgress): Promise<void> {
+    const { store, runs } = this.deps
+    const options = row.options as unknown as StoredOptions
+    const dataset = await store.datasets.get(row.datasetId, row.datasetVersion)
+    if (!dataset) throw new JudgeflowError('NOT_FOUND', `dataset version ${row.datasetVersion} no longer exists`)
+    const cases = dataset.cases as DatasetCase[]
+    const byId = new Map(cases.map(c => [c.id, c]))
+    const target = await this.resolve(row.target as unknown as StoredTarget)
+    const key = (caseId: string, repeat: number) => `${caseId}#${repeat}`
+    const existing = new Map((await store.datasets.runCases(row.id)).map(c => [key(c.caseId, c.repeat), c]))
+    const results: CaseResult[] = []
+    const underWay = new Map<string, string>()
+    for (const [k, c] of existing) {
+      if (c.status === 'running' && c.runId) underWay.set(k, c.runId)
+      else if (c.result) results.push(c.result as unknown as CaseResult)
+    }
+    const tasks: CaseTask[] = []
+    for (const c of cases) {
+      for (let repeat = 1; repeat <= options.repeat; repeat++) {
+        const done = existing.get(key(c.id, repeat))
+        if (!done || done.status === 'running') tasks.push({ case_id: c.id, repeat })
+      }
+    }
+    Object.assign(progress, { total: cases.length * options.repeat, done: results.length })
+    for (const result of results) count(progress, result)
+    this.tell(progress)
+    // Repeats measure how the answers vary: each asks the model anew.
+    const runOptions = options.repeat > 1 ? { cache: false } : {}
+
+    const execute = async (task: CaseTask, abort: AbortSignal): Promise<CaseRunOutcome> => {
+      const k = key(task.case_id, task.repeat)
+      // A run under way at the last stop is followed; a case run again (rate-limited) gets a new run.
+      let runId = underWay.get(k)
+      underWay.delete(k)
+      if (!runId || !(await store.runs.get(runId))) {
+        runId ??= randomUUID()
+        const saved: Omit<DatasetRunCaseRow, 'updatedAt'> = { datasetRunId: row.id, caseId: task.case_id, repeat: task.repeat, status: 'running', runId, result: null }
+        await store.datasets.saveRunCase(saved)
+        try {
+          await runs.start({ id: runId, definition: target.definition, workflowId: target.workflowId, workflowVersion: target.workflowVersion, input: byId.get(task.case_id)!.input, options: runOptions })
+        }
+        catch (error) {
+          if (!(error instanceof JudgeflowError) || error.category === 'system') throw error
+          if (error.code === 'TOO_MANY_RUNS') return { kind: 'rate_limited', retryAfterMs: 1_000, error: error.message }
+          return { kind: 'result', result: { ...task, status: 'errored', run_id: runId, error: error.message } }
+        }
+      }
+      const stop = () => {
+        if ((abort.reason as Error | undefined)?.message !== STOPPING) runs.cancel(runId)
+      }
+      abort.addEventListener('abort', stop, { once: true })
+      let ended: RunRow
+      try {
+        ended = await runs.whenEnded(runId)
+      }
+      finally {
+        abort.removeEventListener('abort', stop)
+      }
+      const steps = await store.runs.steps(runId)
+      return caseRunOutcome(task, target.workflow, { id: runId, result: runResultOf(ended, steps), latency_ms: ended.durationMs ?? 0, tokens: tokensOf(steps) }, { scoreStep: options.score_step })
+    }
+
+    await runCases({
+      tasks,
+      concurrency: options.concurrency,
+      signal,
+      execute,
+      commit: async (result) => {
+        await store.datasets.saveRunCase({ datasetRunId: row.id, caseId: result.case_id, repeat: result.repeat, status: result.status, runId: result.run_id ?? null, result: result as unknown as Record<string, unknown> })
+        results.push(result)
+        progress.done++
+        count(progress, result)
+        this.tell(progress)
+      },
+    })
+    if (signal.aborted && (signal.reason as Error | undefined)?.message === STOPPING) return
+    const baselineRow = options.baseline_run_id ? await store.datasets.getRun(options.baseline_run_id) : null
+    const report = buildDatasetReport({
+      dataset: { id: dataset.id, name: dataset.name, version: dataset.version, cases },
+      target: 'evaluator' in (row.target as object) ? { evaluator: true } : { workflow_id: target.workflowId! },
+      results,
+      gates: options.gates,
+      baseline: (baselineRow?.report ?? undefined) as DatasetReport | undefined,
+      dataset_run_id: row.id,
+    })
+    progress.status = signal.aborted ? 'cancelled' : 'finished'
+    await store.datasets.updateRun(row.id, { status: progress.status, report: report as unknown as Record<string, unknown>, finishedAt: Date.now() })
+  }
+}
+
+function count(progress: DatasetRunProgress, result: CaseResult): void {
+  if (result.status === 'errored') progress.errored++
+  else if (result.verdict === 'pass') progress.passed++
+  else progress.failed++
+}
+
+/**
+ * The workflow that judges a case with an evaluator alone: the input, then the evaluator with the
+ * case's fields that it reads (`content`, `context`, `reference`, `candidates`, …) passed on.
+ */
+export function evaluatorWorkflow(config: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const passed: Record<string, string> = {}
+  for (const field of fields) {
+    const as = FIELD_ALIASES[field] ?? field
+    if (as === field || !fields.includes(as)) passed[as] = `{{input.${field}}}`
+  }
+  return {
+    name: 'Evaluator alone',
+    nodes: [{ id: 'input', type: 'input' }, { id: 'evaluator', type: 'evaluator', config: { ...config, ...passed } }],
+    edges: [{ from: 'input', to: 'evaluator' }],
+  }
+}
+
+/** The run's result as the executor summarised it, from its stored row and steps (the last attempt of each). */
+export function runResultOf(run: RunRow, steps: readonly StepRunRow[]): RunResult {
+  const summaries: Record<string, StepSummary> = {}
+  for (const step of [...steps].sort((a, b) => a.attempt - b.attempt)) {
+    summaries[step.nodeId] = { status: step.status as StepSummary['status'], attempts: step.attempt, output: step.output ?? null, error: (step.error ?? null) as StepSummary['error'] }
+  }
+  return {
+    status: run.status as RunResult['status'], verdict: (run.verdict ?? null) as RunResult['verdict'], output: run.output ?? null,
+    error: (run.error ?? null) as RunResult['error'], steps: summaries, duration_ms: run.durationMs ?? 0,
+  }
+}
+
+/** Tokens over every attempt of every step. */
+function tokensOf(steps: readonly StepRunRow[]): { input: number, output: number } {
+  let input = 0
+  let output = 0
+  for (const step of steps) {
+    input += step.usage?.input_tokens ?? 0
+    output += step.usage?.output_tokens ?? 0
+  }
+  return { input, output }
+}

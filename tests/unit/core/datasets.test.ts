@@ -1,0 +1,180 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createJudgeflow, loadConfig, type Judgeflow } from '../../../core'
+import { createSqliteStore, openDatabase } from '../../../db'
+import type { DatasetReport } from '../../../engine/datasets'
+import { FakeLLM } from '../../support/fake-llm'
+
+const fake = new FakeLLM()
+beforeAll(async () => {
+  await fake.start()
+})
+afterAll(async () => {
+  await fake.stop()
+})
+
+let app: Judgeflow | undefined
+afterEach(async () => {
+  await app?.close(0)
+  app = undefined
+  fake.reset()
+})
+
+/** An answer, then a criteria judge on the LLM: the fake scores an answer holding "good" 0.9, else 0.2. */
+const gate = {
+  name: 'Support answers',
+  nodes: [
+    { id: 'in', type: 'input', config: { fields: { question: { type: 'string', required: true } } } },
+    { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer {{input.question}}' } },
+    { id: 'judge', type: 'evaluator', config: { evaluation_type: 'criteria', model: 'openai:gpt-4o-mini', pass_threshold: 0.7, criteria: [{ name: 'helpful', description: 'Helps', weight: 1 }] } },
+  ],
+  edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }],
+}
+
+function scripted(options: { limitFirst?: number, downFor?: string } = {}) {
+  let limited = 0
+  fake.onRequest((request) => {
+    const body = JSON.stringify(request.body)
+    if (options.limitFirst && limited < options.limitFirst) {
+      limited++
+      return { status: 429, headers: { 'retry-after-ms': '30' }, json: { error: { message: 'Rate limit reached' } } }
+    }
+    if (request.body.response_format) {
+      const good = body.includes('good answer')
+      return { json: { criteria_scores: { helpful: good ? 0.9 : 0.2 }, feedback: good ? 'Helpful.' : 'Not helpful.', suggestions: [] } }
+    }
+    if (options.downFor && body.includes(options.downFor)) return { status: 500, json: { error: { message: 'upstream down' } } }
+    return { text: body.includes('refund') ? 'a good answer about refunds' : 'a vague reply' }
+  })
+}
+
+function makeApp(dbPath = ':memory:', env: Record<string, string> = {}) {
+  const config = loadConfig({ ...fake.env(), JUDGEFLOW_LLM_MAX_RETRIES: '0', ...env })
+  return createJudgeflow(config, { store: createSqliteStore(openDatabase(dbPath)) })
+}
+
+const cases = [
+  { id: 'q1', input: { question: 'How do I get a refund?' }, expected: { verdict: 'pass' as const }, tags: ['billing'] },
+  { id: 'q2', input: { question: 'Where is my refund?' }, expected: { verdict: 'pass' as const }, tags: ['billing'] },
+  { id: 'q3', input: { question: 'What is the weather?' }, expected: { verdict: 'pass' as const } },
+  { id: 'q4', input: { question: 'Tell me a joke' }, expected: { verdict: 'fail' as const } },
+]
+
+async function finished(app: Judgeflow, id: string) {
+  await app.datasets.whenDone(id)
+  const row = (await app.store.datasets.getRun(id))!
+  return { row, report: row.report as unknown as DatasetReport }
+}
+
+describe('dataset runs', () => {
+  it('runs a saved workflow over every case as normal runs, and reports verdicts, scores and agreement', async () => {
+    scripted()
+    app = makeApp()
+    const workflow = await app.store.workflows.create(gate)
+    const dataset = await app.store.datasets.create('support', cases)
+    const heard: number[] = []
+    const started = await app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, concurrency: 2, gates: { min_pass_rate: 0.9 } })
+    app.datasets.subscribe(started.id, p => heard.push(p.done))
+    const { row, report } = await finished(app, started.id)
+    expect(row.status).toBe('finished')
+    expect(report).toMatchObject({ dataset: { id: dataset.id, name: 'support', version: 1 }, target: { workflow_id: workflow.id }, cases: 4, passed: 2, failed: 2, errored: 0, pass_rate: 0.5 })
+    expect(report.agreement).toMatchObject({ labelled: 4, confusion: { pass_pass: 2, pass_fail: 1, fail_pass: 0, fail_fail: 1 } })
+    expect(report.gates).toContainEqual(expect.objectContaining({ gate: 'min_pass_rate', passed: false }))
+    expect(heard.at(-1)).toBe(4)
+    const q1 = report.results.find(r => r.case_id === 'q1')!
+    expect(q1).toMatchObject({ status: 'succeeded', verdict: 'pass', score: 0.9 })
+    // Each case ran as a normal run of the workflow, at the version the dataset run started on.
+    expect(await app.store.runs.get(q1.run_id!)).toMatchObject({ workflowId: workflow.id, workflowVersion: 1, status: 'succeeded', input: { question: 'How do I get a refund?' } })
+  })
+
+  it('slows down under a storm of 429s instead of erroring cases, and reports a provider failure as errored, never a pass', async () => {
+    scripted({ limitFirst: 6, downFor: 'weather' })
+    app = makeApp()
+    await app.store.workflows.create(gate)
+    await app.store.datasets.create('support', cases)
+    const started = await app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, concurrency: 4 })
+    const { report } = await finished(app, started.id)
+    expect(report.results.map(r => [r.case_id, r.status]).sort()).toEqual([['q1', 'succeeded'], ['q2', 'succeeded'], ['q3', 'errored'], ['q4', 'succeeded']])
+    expect(report).toMatchObject({ passed: 2, failed: 1, errored: 1 })
+    expect(report.results.find(r => r.case_id === 'q3')!.error).toMatch(/HTTP 500/)
+  })
+
+  it('judges with an evaluator config alone, passing the case\'s content and context', async () => {
+    app = makeApp()
+    await app.store.datasets.create('answers', [
+      { id: 'a', input: { content: 'Refunds take five days.', context: 'How long do refunds take?' } },
+      { id: 'b', input: { content: 'Maybe.', context: 'How long do refunds take?' } },
+    ])
+    const started = await app.datasets.start({ dataset: 'answers', target: { evaluator: { evaluation_type: 'scoring', model: 'local:heuristic', pass_threshold: 0.5 } } })
+    const { report } = await finished(app, started.id)
+    expect(report.target).toEqual({ evaluator: true })
+    expect(report.results.map(r => r.status)).toEqual(['succeeded', 'succeeded'])
+    const run = (await app.store.runs.get(report.results[0]!.run_id!))!
+    expect(run.workflowId).toBeNull()
+    expect((run.definition as { nodes: Array<{ config?: Record<string, unknown> }> }).nodes[1]!.config).toMatchObject({ content: '{{input.content}}', context: '{{input.context}}' })
+  })
+
+  it('refuses a request naming what is wrong', async () => {
+    app = makeApp()
+    await app.store.datasets.create('support', cases)
+    await expect(app.datasets.start({ dataset: 'nope', target: { workflow_id: 'x' } })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'dataset "nope" does not exist' })
+    await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'x' } })).rejects.toMatchObject({ message: 'target.workflow_id: no workflow has the id or name "x"' })
+    await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'x' }, concurrency: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/^concurrency: /) })
+    await app.store.workflows.create(gate)
+    await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, score_step: 'draft' })).rejects.toMatchObject({ message: 'score_step: the workflow has no evaluator step "draft"' })
+  })
+
+  it('after a restart, keeps the finished cases, follows a run that was under way, and runs no finished case twice', async () => {
+    scripted()
+    const { mkdtempSync } = await import('node:fs')
+    const { join } = await import('node:path')
+    const { tmpdir } = await import('node:os')
+    const dbPath = join(mkdtempSync(join(tmpdir(), 'judgeflow-ds-')), 'db.sqlite')
+    app = makeApp(dbPath)
+    await app.store.workflows.create(gate)
+    await app.store.datasets.create('support', cases)
+    const started = await app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, concurrency: 1 })
+    // Stop once two cases are done, as a process stopping would (the dataset run stays "running").
+    await new Promise<void>((resolve) => {
+      const stop = app!.datasets.subscribe(started.id, (p) => {
+        if (p.done >= 2) {
+          stop()
+          resolve()
+        }
+      })
+    })
+    await app.close(0)
+    const before = await (async () => {
+      const again = makeApp(dbPath)
+      const rows = await again.store.datasets.runCases(started.id)
+      await again.close(0)
+      return rows
+    })()
+    const finishedBefore = before.filter(r => r.status !== 'running').map(r => r.runId)
+    expect(finishedBefore.length).toBeGreaterThanOrEqual(2)
+    const callsBefore = fake.requests.length
+
+    app = makeApp(dbPath)
+    await app.runs.resumeUnfinished()
+    expect(await app.datasets.resumeOpen()).toBe(1)
+    const { row, report } = await finished(app, started.id)
+    expect(row.status).toBe('finished')
+    expect(report.results).toHaveLength(4)
+    expect(report.results.map(r => r.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded'])
+    // The finished cases kept their runs; the rest ran once each (an LLM call and a judge call per case).
+    for (const runId of finishedBefore) expect(report.results.some(r => r.run_id === runId)).toBe(true)
+    expect(fake.requests.length - callsBefore).toBeLessThanOrEqual(2 * (4 - finishedBefore.length))
+  })
+
+  it('cancels: no case starts after, and the dataset run ends cancelled with what was done', async () => {
+    fake.onRequest(async () => ({ text: 'slow', delayMs: 300 }))
+    app = makeApp()
+    await app.store.workflows.create({ ...gate, nodes: gate.nodes.slice(0, 2), edges: gate.edges.slice(0, 1) })
+    await app.store.datasets.create('support', cases)
+    const started = await app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, concurrency: 1 })
+    await new Promise(resolve => setTimeout(resolve, 50))
+    expect(app.datasets.cancel(started.id)).toBe(true)
+    const { row } = await finished(app, started.id)
+    expect(row.status).toBe('cancelled')
+    expect(fake.requests.length).toBe(1)
+  })
+})
