@@ -5,6 +5,7 @@ import { backupCommand } from './commands/backup'
 import { evalCommand } from './commands/eval'
 import { experimentCommand } from './commands/experiment'
 import { runCommand } from './commands/run'
+import { testCommand, TEST_USAGE } from './commands/test'
 import { validateCommand } from './commands/validate'
 
 const USAGE = `judgeflow — LLM quality gates
@@ -16,8 +17,10 @@ Usage:
   judgeflow experiment report <judgments.json> [--markdown]
   judgeflow backup <file> [--db <path>]
   judgeflow experiment run <experiment.json|.yaml> [--markdown] [--judgments <out.json>]
+  ${TEST_USAGE}
 
-Exit codes: 0 ok (verdict pass or none; eval: passed), 1 verdict fail (eval: not passed), 2 invalid input or error.
+Exit codes: 0 ok (verdict pass or none; eval: passed; test: every gate holds), 1 verdict fail (eval: not passed; test: a gate fails),
+2 invalid input or error (test: also more errored cases than --max-errors).
 Keys come from the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY (and OPENAI_BASE_URL, ANTHROPIC_BASE_URL).`
 
 /** Runs one command with the configuration read from `env` (the process's environment by default). */
@@ -31,6 +34,7 @@ export async function main(argv: string[], io: Io = processIo, env?: Env): Promi
       case 'eval': return await evalCommand(args, io, config)
       case 'experiment': return await experimentCommand(args, io, config)
       case 'backup': return await backupCommand(args, io, config)
+      case 'test': return await testCommand(args, io, config, io === processIo && process.stderr.isTTY === true)
       case undefined:
       case '-h':
       case '--help':
@@ -38,7 +42,7 @@ export async function main(argv: string[], io: Io = processIo, env?: Env): Promi
         io.out(USAGE)
         return command === undefined ? 2 : 0
       default:
-        io.err(`Unknown command "${command}". Commands: validate, run, eval, experiment, backup.`)
+        io.err(`Unknown command "${command}". Commands: validate, run, eval, test, experiment, backup.`)
         return 2
     }
   }

@@ -1,0 +1,169 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { basename } from 'node:path'
+import { parseArgs } from 'node:util'
+import type { JudgeflowConfig } from '../../core/config'
+import type { DatasetRunProgress } from '../../core/datasets'
+import { JudgeflowError, readEvaluatorConfigFile } from '../../engine'
+import {
+  buildDatasetReport, datasetReportToJunit, datasetReportToMarkdown, exitCodeOf, formatFromName, parseDatasetFile, type DatasetGates, type DatasetReport,
+} from '../../engine/datasets'
+import { withApp } from '../app'
+import { readJsonFile, type Io } from '../io'
+
+export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | judgeflow test --config <evaluator.json|.toml> --dataset <file>'
+  + ' [--concurrency N] [--repeat N] [--min-pass-rate R] [--min-kappa K] [--baseline <report.json> --no-regressions] [--max-errors N]'
+  + ' [--report <out.json>] [--junit <out.xml>] [--markdown] [--score-step <node id>] [--db <path>]'
+
+/**
+ * `judgeflow test`: a workflow (or an evaluator config alone) over every case of a dataset file,
+ * gated. Exit 0 every gate holds, 1 a gate fails (the report names which), 2 invalid input or
+ * more errored cases than --max-errors (0 by default).
+ */
+export async function testCommand(args: string[], io: Io, config: JudgeflowConfig, terminal = false): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      'dataset': { type: 'string' },
+      'config': { type: 'string' },
+      'concurrency': { type: 'string' },
+      'repeat': { type: 'string' },
+      'min-pass-rate': { type: 'string' },
+      'min-kappa': { type: 'string' },
+      'baseline': { type: 'string' },
+      'no-regressions': { type: 'boolean' },
+      'max-errors': { type: 'string' },
+      'report': { type: 'string' },
+      'junit': { type: 'string' },
+      'markdown': { type: 'boolean' },
+      'score-step': { type: 'string' },
+      'db': { type: 'string' },
+    },
+  })
+  const [workflowFile] = positionals
+  if (!values.dataset || (!workflowFile) === (!values.config)) {
+    io.err(`test needs ${values.dataset ? '' : 'a dataset and '}either a workflow file or --config: ${TEST_USAGE}`)
+    return 2
+  }
+  const whole = (flag: string, min: number, max: number) => numberFlag(values[flag as keyof typeof values] as string | undefined, flag, { min, max, whole: true })
+  const share = (flag: string, min = 0) => numberFlag(values[flag as keyof typeof values] as string | undefined, flag, { min, max: 1 })
+  const gates: DatasetGates = { max_errors: whole('max-errors', 0, 1_000_000) ?? 0 }
+  const minPassRate = share('min-pass-rate')
+  const minKappa = share('min-kappa', -1)
+  if (minPassRate !== undefined) gates.min_pass_rate = minPassRate
+  if (minKappa !== undefined) gates.min_kappa = minKappa
+  if (values['no-regressions']) {
+    if (!values.baseline) throw new JudgeflowError('INVALID_INPUT', '--no-regressions needs --baseline <report.json>: the report of an earlier run of the same dataset.')
+    gates.no_regressions = true
+  }
+  const baseline = values.baseline ? readBaseline(values.baseline, config.maxJsonDepth) : undefined
+
+  const format = formatFromName(values.dataset)
+  if (!format) throw new JudgeflowError('INVALID_INPUT', `--dataset "${values.dataset}": name a .csv, .jsonl, .json or .yaml file.`)
+  const text = readText(values.dataset, 'dataset')
+  const parsed = parseDatasetFile(text, format, { where: `the dataset file "${values.dataset}"`, maxDepth: config.maxJsonDepth })
+  const name = parsed.name ?? basename(values.dataset).replace(/\.[^.]+$/, '')
+  const target = workflowFile
+    ? { definition: readJsonFile(workflowFile, 'workflow', config.maxJsonDepth) as Record<string, unknown> }
+    : { evaluator: await readEvaluatorConfigFile(values.config!) }
+
+  const report = await withApp(config, values.db, async (app) => {
+    // With --db the dataset is kept under its name: a file that changed is its next version.
+    const known = await app.store.datasets.findByName(name)
+    const dataset = (known ? await app.store.datasets.update(known.id, { cases: parsed.cases }) : null) ?? await app.store.datasets.create(name, parsed.cases)
+    let request
+    if (target.definition) {
+      const workflow = await app.store.workflows.create({ ...target.definition, name: String(target.definition.name ?? name) })
+      request = { workflow_id: workflow.id }
+    }
+    else {
+      request = { evaluator: target.evaluator }
+    }
+    const started = await app.datasets.start({
+      dataset: dataset.id,
+      target: request,
+      concurrency: whole('concurrency', 1, 64),
+      repeat: whole('repeat', 1, 20),
+      score_step: values['score-step'],
+    })
+    const stop = app.datasets.subscribe(started.id, progressPrinter(io, terminal))
+    await app.datasets.whenDone(started.id)
+    stop()
+    const row = (await app.store.datasets.getRun(started.id))!
+    if (row.status !== 'finished') throw new JudgeflowError('INTERNAL', `the dataset run ${row.status}: ${(row.error as { message?: string } | null)?.message ?? 'no reason given'}`)
+    const stored = row.report as unknown as DatasetReport
+    // The report again, with the gates and the baseline file.
+    return buildDatasetReport({
+      dataset: { id: stored.dataset.id, name, version: stored.dataset.version, cases: parsed.cases },
+      target: stored.target,
+      results: stored.results.map(r => ({
+        ...r, verdict: r.verdict ?? undefined, score: r.score ?? undefined, run_id: r.run_id ?? undefined, latency_ms: r.latency_ms ?? undefined,
+      })),
+      gates,
+      baseline,
+      baseline_label: values.baseline ? basename(values.baseline) : undefined,
+    })
+  })
+  if (values.report) writeFileSync(values.report, `${JSON.stringify(report, null, 2)}\n`)
+  if (values.junit) writeFileSync(values.junit, datasetReportToJunit(report))
+  io.out(values.markdown ? datasetReportToMarkdown(report) : summary(report))
+  return exitCodeOf(report)
+}
+
+function numberFlag(raw: string | undefined, flag: string, range: { min: number, max: number, whole?: boolean }): number | undefined {
+  if (raw === undefined) return undefined
+  const value = Number(raw)
+  if (raw.trim() === '' || !Number.isFinite(value) || value < range.min || value > range.max || (range.whole && !Number.isInteger(value))) {
+    throw new JudgeflowError('INVALID_INPUT', `--${flag} must be ${range.whole ? 'a whole number' : 'a number'} from ${range.min} to ${range.max}, not "${raw}".`)
+  }
+  return value
+}
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  }
+  catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    throw new JudgeflowError('INVALID_INPUT', `Cannot read the ${what} file "${path}"${code === 'ENOENT' ? ': it does not exist' : `: ${(error as Error).message}`}.`)
+  }
+}
+
+function readBaseline(path: string, maxDepth: number): DatasetReport {
+  const value = readJsonFile(path, 'baseline report', maxDepth) as Partial<DatasetReport> | null
+  if (!value || typeof value !== 'object' || !Array.isArray(value.results) || !value.dataset) {
+    throw new JudgeflowError('INVALID_INPUT', `The baseline report "${path}" is not a dataset run report (written by judgeflow test --report).`)
+  }
+  return value as DatasetReport
+}
+
+/** A progress bar redrawn in place on a terminal; otherwise a plain line at every tenth of the cases. */
+function progressPrinter(io: Io, terminal: boolean): (progress: DatasetRunProgress) => void {
+  let lastTenth = -1
+  return (p) => {
+    if (!p.total) return
+    const counts = `${p.done}/${p.total} · ${p.passed} passed · ${p.failed} failed · ${p.errored} errored`
+    if (terminal) {
+      const width = 24
+      const filled = Math.round((p.done / p.total) * width)
+      process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${counts}${p.done === p.total ? '\n' : ''}`)
+      return
+    }
+    const tenth = Math.floor((p.done / p.total) * 10)
+    if (tenth === lastTenth) return
+    lastTenth = tenth
+    io.err(counts)
+  }
+}
+
+function summary(report: DatasetReport): string {
+  const percent = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)} %`)
+  const lines = [
+    `${report.dataset.name}: ${report.passed} passed, ${report.failed} failed, ${report.errored} errored of ${report.cases} cases`,
+    `pass rate ${percent(report.pass_rate)}${report.pass_rate_ci ? ` (95 % CI ${percent(report.pass_rate_ci[0])}–${percent(report.pass_rate_ci[1])})` : ''}`,
+  ]
+  if (report.agreement) lines.push(`judge agreement: κ ${report.agreement.kappa ?? '—'} on ${report.agreement.labelled} labelled cases, accuracy ${percent(report.agreement.accuracy)}`)
+  if (report.baseline) lines.push(`against ${report.baseline.report}: ${report.baseline.regressions.length} regressions, ${report.baseline.fixes.length} fixes (McNemar p = ${report.baseline.mcnemar_p})`)
+  for (const gate of report.gates) lines.push(`${gate.passed ? 'ok  ' : 'FAIL'} ${gate.gate}: required ${gate.required}, actual ${gate.actual ?? '—'}`)
+  return lines.join('\n')
+}

@@ -1,0 +1,72 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { main } from '../../../cli/main'
+import type { DatasetReport } from '../../../engine/datasets'
+
+const examples = join(import.meta.dirname, '../../../examples')
+const gate = join(examples, 'quality-gate.json')
+const dataset = join(examples, 'datasets/support-questions.csv')
+
+async function cli(args: string[]) {
+  const out: string[] = []
+  const err: string[] = []
+  const code = await main(args, { out: text => out.push(text), err: text => err.push(text) }, {})
+  return { code, out: out.join('\n'), err: err.join('\n') }
+}
+
+describe('judgeflow test', () => {
+  it('runs the offline quality gate over the labelled example dataset: the report, JUnit, and the judge\'s agreement', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-test-'))
+    const { code, out, err } = await cli(['test', gate, '--dataset', dataset, '--report', join(dir, 'r.json'), '--junit', join(dir, 'r.xml'), '--concurrency', '4'])
+    expect(code).toBe(0)
+    expect(out).toContain('support-questions: 5 passed, 7 failed, 0 errored of 12 cases')
+    // Not a terminal: plain progress lines on stderr, ending with every case done.
+    expect(err.split('\n').at(-1)).toBe('12/12 · 5 passed · 7 failed · 0 errored')
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as DatasetReport
+    expect(report).toMatchObject({ dataset: { name: 'support-questions', version: 1 }, cases: 12, passed: 5, failed: 7, errored: 0 })
+    // One disagreement: "login-1" (no access to the email) was labelled fail, and the judge passed it.
+    expect(report.agreement).toMatchObject({ labelled: 12, confusion: { pass_pass: 4, pass_fail: 0, fail_pass: 1, fail_fail: 7 } })
+    expect(report.by_tag.billing).toEqual({ cases: 3, passed: 0, pass_rate: 0 })
+    const junit = readFileSync(join(dir, 'r.xml'), 'utf8')
+    expect(junit.match(/<testcase /g)).toHaveLength(12)
+    expect(junit.match(/<failure /g)).toHaveLength(7)
+  })
+
+  it('exits 1 when a gate fails and says which; against a baseline, --no-regressions holds when nothing regressed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-test-'))
+    const failed = await cli(['test', gate, '--dataset', dataset, '--min-pass-rate', '0.9', '--min-kappa', '0.5', '--report', join(dir, 'base.json')])
+    expect(failed.code).toBe(1)
+    expect(failed.out).toContain('FAIL min_pass_rate: required 0.9, actual 0.4167')
+    expect(failed.out).toContain('ok   min_kappa: required 0.5')
+    const again = await cli(['test', gate, '--dataset', dataset, '--baseline', join(dir, 'base.json'), '--no-regressions', '--markdown'])
+    expect(again.code).toBe(0)
+    expect(again.out).toMatch(/^# Dataset support-questions/)
+  })
+
+  it('exits 2 for invalid input, and when more cases error than --max-errors allows', async () => {
+    expect((await cli(['test', gate])).err).toContain('test needs a dataset and either a workflow file or --config')
+    expect(await cli(['test', gate, '--dataset', dataset, '--concurrency', '0'])).toMatchObject({ code: 2, err: '--concurrency must be a whole number from 1 to 64, not "0".' })
+    expect(await cli(['test', gate, '--dataset', dataset, '--no-regressions'])).toMatchObject({ code: 2, err: expect.stringContaining('--no-regressions needs --baseline') })
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-test-'))
+    writeFileSync(join(dir, 'bad.csv'), 'id,question,expected_verdict\nq1,hi,maybe\n')
+    expect(await cli(['test', gate, '--dataset', join(dir, 'bad.csv')])).toMatchObject({ code: 2, err: expect.stringContaining('line 2, expected_verdict: "maybe" is not a verdict') })
+    // An LLM step with no pinned output and no key: each case's run is refused, so every case errors.
+    const unpinned = JSON.parse(readFileSync(gate, 'utf8')) as { nodes: Array<{ pinned?: unknown }> }
+    for (const node of unpinned.nodes) delete node.pinned
+    writeFileSync(join(dir, 'unpinned.json'), JSON.stringify(unpinned))
+    const errored = await cli(['test', join(dir, 'unpinned.json'), '--dataset', dataset, '--max-errors', '2'])
+    expect(errored.code).toBe(2)
+    expect(errored.out).toContain('0 passed, 0 failed, 12 errored of 12 cases')
+  })
+
+  it('judges with an evaluator config alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-test-'))
+    writeFileSync(join(dir, 'judge.json'), JSON.stringify({ evaluation_type: 'scoring', model: 'local:heuristic', pass_threshold: 0.5 }))
+    writeFileSync(join(dir, 'answers.jsonl'), `${JSON.stringify({ id: 'a', input: { content: 'Open Settings, choose Forgot password and follow the email link.', context: 'How do I reset my password?' } })}\n`)
+    const { code, out } = await cli(['test', '--config', join(dir, 'judge.json'), '--dataset', join(dir, 'answers.jsonl')])
+    expect(code).toBe(0)
+    expect(out).toContain('answers: 1 passed, 0 failed, 0 errored of 1 cases')
+  })
+})
