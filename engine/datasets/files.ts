@@ -69,6 +69,29 @@ export function parseDatasetFile(text: string, format: DatasetFormat, options: P
   return { name: parsed.name, cases: parsed.cases }
 }
 
+/**
+ * Cases given as values (an API body, an edit in the table): each checked as a file's row would be,
+ * refused whole with each problem named by case number (1-based) and field.
+ */
+export function checkCases(list: readonly unknown[], where = 'the dataset'): DatasetCase[] {
+  const problems: Problem[] = []
+  const cases: DatasetCase[] = []
+  const numbers: number[] = []
+  list.forEach((item, index) => {
+    const parsed = validateCase(item, index + 1, problems)
+    if (parsed) {
+      cases.push(parsed)
+      numbers.push(index + 1)
+    }
+  })
+  if (!problems.length) checkIds(cases, numbers, problems, 'case')
+  if (problems.length) throw rowsRefused(where, problems, 'case')
+  if (cases.length > MAX_DATASET_CASES) {
+    throw new JudgeflowError('INVALID_INPUT', `${where} has ${cases.length} cases, more than the ${MAX_DATASET_CASES} a dataset may hold: split it.`)
+  }
+  return cases
+}
+
 interface ReadResult {
   name?: string
   cases: DatasetCase[]
@@ -255,18 +278,18 @@ function finishCase(fields: { id?: string, input: Record<string, unknown>, expec
   return draft
 }
 
-function checkIds(cases: DatasetCase[], lines: number[], problems: Problem[]): void {
+function checkIds(cases: DatasetCase[], lines: number[], problems: Problem[], unit: 'line' | 'case' = 'line'): void {
   const firstLine = new Map<string, number>()
   cases.forEach((item, index) => {
     const line = lines[index]!
     const earlier = firstLine.get(item.id)
     if (earlier === undefined) firstLine.set(item.id, line)
-    else problems.push({ line, field: 'id', message: `"${clip(item.id)}" is already the id of the case on line ${earlier}; ids are unique within a dataset` })
+    else problems.push({ line, field: 'id', message: `"${clip(item.id)}" is already the id of ${unit === 'line' ? `the case on line ${earlier}` : `case ${earlier}`}; ids are unique within a dataset` })
   })
 }
 
-function rowsRefused(where: string, problems: Problem[]): JudgeflowError {
-  const listed = problems.slice(0, MAX_LISTED_PROBLEMS).map(p => `line ${p.line}, ${p.field}: ${p.message}`)
+function rowsRefused(where: string, problems: Problem[], unit: 'line' | 'case' = 'line'): JudgeflowError {
+  const listed = problems.slice(0, MAX_LISTED_PROBLEMS).map(p => `${unit} ${p.line}, ${p.field}: ${p.message}`)
   const more = problems.length > MAX_LISTED_PROBLEMS ? `; and ${problems.length - MAX_LISTED_PROBLEMS} more` : ''
   const noun = problems.length === 1 ? 'a problem' : `${problems.length} problems`
   return new JudgeflowError('INVALID_INPUT', `${where} has ${noun}, so nothing was imported: ${listed.join('; ')}${more}.`, {

@@ -26,7 +26,11 @@ export default defineNitroPlugin(async (nitroApp) => {
   runs.watchLeases(reportTakeover)
   const rounds = await app.rounds.resume()
   if (rounds) console.info(`judgeflow: following ${rounds} unfinished experiment round(s)`)
+  const datasetRuns = await app.datasets.resumeOpen()
+  if (datasetRuns) console.info(`judgeflow: resumed ${datasetRuns} unfinished dataset run(s)`)
   nitroApp.hooks.hook('close', async () => {
+    // Dataset runs stop waiting (they resume at the next start); their case runs drain with the rest.
+    await app.datasets.close()
     await runs.drain()
     await evaluationWorkers?.close()
     if (traceCacheFile) saveTraceCache(app.traceCache, traceCacheFile)

@@ -103,3 +103,12 @@ describe('export', () => {
 it('knows formats by file name', () => {
   expect(['a.csv', 'b.JSONL', 'c.ndjson', 'd.json', 'e.yml', 'f.yaml', 'g.txt'].map(formatFromName)).toEqual(['csv', 'jsonl', 'jsonl', 'json', 'yaml', 'yaml', null])
 })
+
+describe('cases given as values', () => {
+  it('checks each as a row, naming the case by number, and refuses them whole', async () => {
+    const { checkCases } = await import('../../../engine/datasets/files')
+    expect(checkCases([{ input: { q: 'a' } }, { id: 'b', input: {} }])).toEqual([{ id: 'case-1', input: { q: 'a' } }, { id: 'b', input: {} }])
+    expect(refusal(() => checkCases([{ id: 'a', input: {} }, { id: 'a', input: {} }, { id: 'c' }]))).toBe('the dataset has a problem, so nothing was imported: case 3, input: is required.')
+    expect(refusal(() => checkCases([{ id: 'a', input: {} }, { id: 'a', input: {} }]))).toContain('case 2, id: "a" is already the id of case 1')
+  })
+})
