@@ -1,0 +1,101 @@
+import Database from 'better-sqlite3'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { FakeLLM } from '../support/fake-llm'
+import { parseSse, startAppServer, waitFor, type AppServer } from '../support/app-server'
+
+const fake = new FakeLLM()
+const servers: AppServer[] = []
+beforeAll(async () => {
+  await fake.start()
+})
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.stop('SIGKILL')
+  fake.reset()
+})
+afterAll(async () => {
+  await fake.stop()
+})
+
+/** An LLM answer judged offline: one LLM call per case. */
+const answers = {
+  name: 'Answers',
+  nodes: [
+    { id: 'in', type: 'input', config: { fields: { question: { type: 'string', required: true } } } },
+    { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer {{input.question}}' } },
+    { id: 'judge', type: 'evaluator', config: { evaluation_type: 'scoring', model: 'local:heuristic', pass_threshold: 0.3, context: '{{input.question}}' } },
+  ],
+  edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }],
+}
+
+async function server(env: Record<string, string> = {}, dbPath?: string) {
+  const s = await startAppServer({ dbPath, env: { ...fake.env(), ...env } })
+  servers.push(s)
+  return s
+}
+
+const csv = ['id,question,tags,expected_verdict', ...Array.from({ length: 10 }, (_, i) => `q${i + 1},What is step ${i + 1} of the reset?,reset,pass`)].join('\n')
+
+describe('datasets over HTTP', () => {
+  it('imports a CSV, runs a workflow over it with live progress, and gives the report as JSON, Markdown and JUnit', async () => {
+    fake.onRequest(request => ({ text: `Step: ${JSON.stringify(request.body).match(/step \d+/)?.[0]} of the reset is to open Settings.` }))
+    const app = await server()
+    expect((await app.api('/api/workflows', { body: answers })).status).toBe(201)
+    const bad = await app.api('/api/datasets', { body: { name: 'x', format: 'csv', text: 'id,question,expected_score\nq1,a,2\n' } })
+    expect(bad).toMatchObject({ status: 400, body: { message: 'the CSV file has a problem, so nothing was imported: line 2, expected_score: "2" is not a score between 0 and 1.' } })
+    const imported = await app.api('/api/datasets', { body: { name: 'reset questions', format: 'csv', text: csv } })
+    expect(imported).toMatchObject({ status: 201, body: { name: 'reset questions', version: 1, case_count: 10 } })
+    expect((await app.api('/api/datasets', { body: { name: 'reset questions', cases: [{ input: {} }] } })).status).toBe(409)
+
+    const started = await app.api('/api/dataset-runs', { body: { dataset: 'reset questions', target: { workflow_id: 'Answers' }, concurrency: 3, gates: { min_pass_rate: 0.9 } } })
+    expect(started).toMatchObject({ status: 202, body: { status: 'running', dataset_version: 1 } })
+    const events = parseSse(await (await fetch(`${app.url}/api/dataset-runs/${started.body.id}/events`)).text())
+    expect(events.at(-1)).toMatchObject({ event: 'finished', data: { status: 'finished' } })
+    const run = await app.api(`/api/dataset-runs/${started.body.id}`)
+    expect(run.body).toMatchObject({ status: 'finished', progress: { done: 10, errored: 0 }, report: { cases: 10, errored: 0, gates: expect.arrayContaining([expect.objectContaining({ gate: 'min_pass_rate' })]) } })
+    // Every case ran as a normal run of the workflow, which the inspector opens.
+    const caseRun = await app.api(`/api/runs/${run.body.report.results[0].run_id}`)
+    expect(caseRun).toMatchObject({ status: 200, body: { status: 'succeeded' } })
+    const markdown = await app.api(`/api/dataset-runs/${started.body.id}/report?format=markdown`)
+    expect(markdown.headers.get('content-type')).toMatch(/^text\/markdown/)
+    expect(markdown.body).toMatch(/^# Dataset reset questions/)
+    const junit = await app.api(`/api/dataset-runs/${started.body.id}/report?format=junit`)
+    expect(String(junit.body).match(/<testcase /g)).toHaveLength(10)
+
+    const exported = await app.api(`/api/datasets/${imported.body.id}/export?format=csv`)
+    expect(exported.headers.get('content-disposition')).toBe('attachment; filename="reset-questions-v1.csv"')
+    expect(String(exported.body).split('\n')[0]).toBe('id,question,tags,expected_verdict,expected_score,reference')
+    const edited = await app.api(`/api/datasets/${imported.body.id}`, { method: 'PUT', body: { cases: [{ id: 'only', input: { question: 'Why?' } }] } })
+    expect(edited.body).toMatchObject({ version: 2, case_count: 1 })
+    expect((await app.api(`/api/datasets/${imported.body.id}?version=1`)).body.cases).toHaveLength(10)
+    expect((await app.api(`/api/datasets/${imported.body.id}/runs`)).body).toHaveLength(1)
+  })
+
+  it('a server killed mid-run: the next one resumes the dataset run, keeps the finished cases and runs none of them twice', async () => {
+    fake.onRequest(request => ({ text: `The answer to ${JSON.stringify(request.body).match(/step \d+/)?.[0]}.`, delayMs: 250 }))
+    const first = await server()
+    await first.api('/api/workflows', { body: answers })
+    await first.api('/api/datasets', { body: { name: 'reset questions', format: 'csv', text: csv } })
+    const started = await first.api('/api/dataset-runs', { body: { dataset: 'reset questions', target: { workflow_id: 'Answers' }, concurrency: 2 } })
+    const db = new Database(first.dbPath, { readonly: true })
+    const doneCases = () => db.prepare(`select case_id as caseId, run_id as runId from dataset_run_cases where dataset_run_id = ? and status != 'running'`).all(started.body.id) as Array<{ caseId: string, runId: string }>
+    await waitFor(() => doneCases().length >= 3, 20_000, 'three finished cases')
+    await first.stop('SIGKILL')
+    const finishedBefore = doneCases()
+    db.close()
+    const asked = (caseId: string) => fake.requests.filter(r => JSON.stringify(r.body).includes(`step ${caseId.slice(1)} `)).length
+
+    // Leases of the killed process expire quickly here, so the next server takes its runs over at once.
+    const second = await server({ JUDGEFLOW_RUN_LEASE_MS: '1000' }, first.dbPath)
+    const report = await waitFor(async () => {
+      const { body } = await second.api(`/api/dataset-runs/${started.body.id}`)
+      return body.status === 'finished' && body.report
+    }, 30_000, 'the dataset run to finish')
+    expect(report).toMatchObject({ cases: 10, errored: 0 })
+    for (const { caseId, runId } of finishedBefore) {
+      expect(report.results.find((r: { case_id: string }) => r.case_id === caseId).run_id).toBe(runId)
+      expect(asked(caseId)).toBe(1)
+    }
+    // A case under way at the kill resumes from its committed steps: asked again at most once.
+    for (let i = 1; i <= 10; i++) expect(asked(`q${i}`)).toBeLessThanOrEqual(2)
+  }, 60_000)
+})
