@@ -12,8 +12,8 @@ import { loadTemplatesOnFirstStart } from '../utils/templates'
  */
 export default defineNitroPlugin(async (nitroApp) => {
   const app = useJudgeflow()
-  const { runs, handle, config } = app
-  const templates = loadTemplatesOnFirstStart(handle.db)
+  const { runs, store, config } = app
+  const templates = await loadTemplatesOnFirstStart(store)
   if (templates) console.info(`judgeflow: loaded ${templates} template workflows`)
   const { metricsDir, scorersDir } = config.evaluation
   const custom = await app.loadCustomModules()
@@ -27,10 +27,10 @@ export default defineNitroPlugin(async (nitroApp) => {
   const rounds = await app.rounds.resume()
   if (rounds) console.info(`judgeflow: following ${rounds} unfinished experiment round(s)`)
   nitroApp.hooks.hook('close', async () => {
-    await runs.drain()
+    // The app lets its runs finish (up to the shutdown grace) and closes the store; the workers and trace cache go after.
+    await app.close()
     await evaluationWorkers?.close()
     if (traceCacheFile) saveTraceCache(app.traceCache, traceCacheFile)
-    await app.store.close()
   })
 })
 
