@@ -1,12 +1,11 @@
 import { createJudgeflow, type Judgeflow, type JudgeflowConfig } from '../core'
-import { createSqliteStore, openDatabase } from '../db'
 
 /**
  * The app a command works with: its runs kept in the database at `dbPath`, or in memory for the
  * command's life. The custom metrics and scorers folders are loaded, as the server loads them.
  */
 export async function openApp(config: JudgeflowConfig, dbPath?: string): Promise<Judgeflow> {
-  const app = createJudgeflow(config, { store: createSqliteStore(openDatabase(dbPath ?? ':memory:', config.db)) })
+  const app = createJudgeflow({ ...config, db: { ...config.db, path: dbPath ?? ':memory:' } })
   try {
     await app.loadCustomModules()
   }

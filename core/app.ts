@@ -1,4 +1,4 @@
-import { createSqliteStore, openDatabase, type DbHandle } from '../db'
+import { createSqliteStore, openDatabase } from '../db'
 import {
   createProviders, createTraceCache, defaultRegistry, loadMetricsFolder, loadScorersFolder, MetricRegistry, ScorerRegistry,
   type EvaluationServices, type Providers, type StepRegistry, type VectorCache,
@@ -33,8 +33,6 @@ export interface Judgeflow {
   scorers: ScorerRegistry
   providers: Providers
   store: Store
-  /** The SQLite handle when the store is the SQLite one (routes not yet moved to `store` use it). */
-  handle: DbHandle
   runs: RunService
   rounds: Rounds
   /** Runs of workflows (or an evaluator alone) over datasets. */
@@ -72,7 +70,6 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   const datasets = new DatasetRuns({ store, runs, registry })
   return {
     config, registry, metrics, scorers, providers, store, runs, rounds, datasets, traceCache, evaluation,
-    handle: (store as Store & { handle?: DbHandle }).handle!,
     async loadCustomModules() {
       return {
         metrics: await loadMetricsFolder(config.evaluation.metricsDir, metrics),

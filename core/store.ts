@@ -10,7 +10,9 @@ import type {
   DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases, ExperimentRoundRow, ExperimentRow, Lease, NewRun, RunEventRow, RunLease, RunRow, RunSummaryRow, StepRunRow, Takeover, WorkflowRow, WorkflowWithDefinition,
 } from '../db'
 
-export type { Lease }
+export type {
+  ExperimentRoundRow, ExperimentRow, Lease, RunEventRow, RunRow, RunSummaryRow, StepRunRow, WorkflowRow, WorkflowWithDefinition,
+}
 
 export type MaybePromise<T> = T | Promise<T>
 
@@ -27,6 +29,11 @@ export interface WorkflowRepository {
   update(id: string, definition: Definition, options?: { baseVersions?: readonly number[] }): MaybePromise<WorkflowWithDefinition | null>
   /** Deletes the workflow with its versions and runs. */
   delete(id: string): MaybePromise<boolean>
+  /**
+   * Creates the workflows the first time it is asked with `marker` (a setting, set in the same
+   * transaction); the number created, 0 every later time.
+   */
+  seed(marker: string, definitions: Definition[]): MaybePromise<number>
 }
 
 export interface RunRepository {
@@ -81,6 +88,8 @@ export interface ExperimentRepository {
   delete(id: string): MaybePromise<boolean>
   rounds(experimentId: string): MaybePromise<ExperimentRoundRow[]>
   round(experimentId: string, number: number): MaybePromise<ExperimentRoundRow | null>
+  /** Whether the round exists, read without its runs, judgments and report. */
+  roundExists(experimentId: string, number: number): MaybePromise<boolean>
   /** A new round numbered after the last one. */
   createRound(experimentId: string, currentBest: string): MaybePromise<ExperimentRoundRow>
   updateRound(id: string, patch: RoundPatch): MaybePromise<void>

@@ -8,11 +8,13 @@ import {
   createDataset, createDatasetRun, deleteDataset, findDatasetByName, getDataset, getDatasetRun, listDatasetRunCases, listDatasetRuns, listDatasets,
   listDatasetVersions, listOpenDatasetRuns, saveDatasetRunCase, updateDataset, updateDatasetRun,
 } from './repositories/datasets'
-import { createExperiment, createRound, deleteExperiment, getExperiment, getRound, listExperiments, listOpenRounds, listRounds, updateExperiment, updateRound } from './repositories/experiments'
+import {
+  createExperiment, createRound, deleteExperiment, getExperiment, getRound, listExperiments, listOpenRounds, listRounds, roundExists, updateExperiment, updateRound,
+} from './repositories/experiments'
 import { getRunLease, releaseLeases, renewLeases } from './repositories/run-leases'
 import { createRun, finishRun, getRun, listEventsAfter, listRuns, listStepRuns, markRunStarted, runStatuses } from './repositories/runs'
 import { getSetting, setSetting } from './repositories/settings'
-import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, updateWorkflow } from './repositories/workflows'
+import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, seedWorkflows, updateWorkflow } from './repositories/workflows'
 
 /**
  * The application's store in one SQLite database. Run writes go through a group commit: the
@@ -30,6 +32,7 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       create: definition => createWorkflow(db, definition),
       update: (id, definition, options) => updateWorkflow(db, id, definition, options),
       delete: id => deleteWorkflow(db, id),
+      seed: (marker, definitions) => seedWorkflows(db, marker, definitions),
     },
     runs: {
       create: run => writes.write(() => createRun(db, run)),
@@ -62,6 +65,7 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       delete: id => deleteExperiment(db, id),
       rounds: experimentId => listRounds(db, experimentId),
       round: (experimentId, number) => getRound(db, experimentId, number),
+      roundExists: (experimentId, number) => roundExists(db, experimentId, number),
       createRound: (experimentId, currentBest) => createRound(db, experimentId, currentBest),
       updateRound: (id, patch) => updateRound(db, id, patch),
       openRounds: () => listOpenRounds(db),

@@ -1,6 +1,6 @@
 import { Execution, finalRunStatuses, JudgeflowError, prepareInput, serializeError, validatedWorkflow, type EvaluationServices, type Providers, type RunOptions, type RunResult, type StepRegistry, type StorageLimits, type Workflow } from '../../engine'
 import type { RunEventRow, RunRow } from '../../db'
-import type { Store } from '../store'
+import type { MaybePromise, Store } from '../store'
 import { withDeadline } from './deadline'
 import { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES, LeaseKeeper, leaseIsFree, newLeaseOwner } from './leases'
 import { endEvent, reportWriteFailure, RunWriter } from './run-writer'
@@ -139,11 +139,11 @@ export class RunService {
   /**
    * Ends every queued or running run of a workflow, then calls `remove` (which deletes the
    * workflow with its runs) in the same turn, so no run of it writes after its rows are gone.
-   * No run of the workflow starts meanwhile; starts under way are waited for, then cancelled
-   * with the rest. Every subscriber gets each run's `run.finished`. Runs still going after
+   * No run of the workflow starts meanwhile, nor before `remove` has resolved; starts under way
+   * are waited for, then cancelled with the rest. Every subscriber gets each run's `run.finished`. Runs still going after
    * `waitMs` are returned and `remove` is not called.
    */
-  async deleteWorkflowWith<T>(workflowId: string, remove: () => T, waitMs = STOP_WAIT_MS): Promise<{ removed: T } | { stillRunning: string[] }> {
+  async deleteWorkflowWith<T>(workflowId: string, remove: () => MaybePromise<T>, waitMs = STOP_WAIT_MS): Promise<{ removed: T } | { stillRunning: string[] }> {
     this.closing.set(workflowId, (this.closing.get(workflowId) ?? 0) + 1)
     try {
       await Promise.all([...this.starts].filter(s => s.workflowId === workflowId).map(s => s.settled))
@@ -151,7 +151,7 @@ export class RunService {
         .filter(run => run.workflowId === workflowId).map(run => run.id)
       await withDeadline(Promise.all(ids.map(id => this.stop(id))), waitMs)
       const stillRunning = ids.filter(id => this.active.has(id))
-      return stillRunning.length ? { stillRunning } : { removed: remove() }
+      return stillRunning.length ? { stillRunning } : { removed: await remove() }
     }
     finally {
       const waiting = this.closing.get(workflowId)! - 1

@@ -3,6 +3,7 @@ import { JudgeflowError } from '../../engine/errors'
 import type { Db } from '../client'
 import { workflows, workflowVersions } from '../schema'
 import { prepared } from '../prepared'
+import { getSetting, setSetting } from './settings'
 
 export type WorkflowRow = typeof workflows.$inferSelect
 export interface WorkflowWithDefinition extends WorkflowRow {
@@ -70,4 +71,14 @@ function versionConflict(current: number, baseVersions: readonly number[]): Judg
 /** Deletes the workflow with its versions and runs. */
 export function deleteWorkflow(db: Db, id: string): boolean {
   return db.delete(workflows).where(eq(workflows.id, id)).run().changes > 0
+}
+
+/** Creates the workflows unless the setting `marker` is set, and sets it, in one transaction; the number created. */
+export function seedWorkflows(db: Db, marker: string, definitions: Definition[]): number {
+  if (getSetting(db, marker)) return 0
+  return db.transaction(() => {
+    for (const definition of definitions) createWorkflow(db, definition)
+    setSetting(db, marker, true)
+    return definitions.length
+  })
 }

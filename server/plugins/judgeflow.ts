@@ -12,8 +12,8 @@ import { loadTemplatesOnFirstStart } from '../utils/templates'
  */
 export default defineNitroPlugin(async (nitroApp) => {
   const app = useJudgeflow()
-  const { runs, handle, config } = app
-  const templates = loadTemplatesOnFirstStart(handle.db)
+  const { runs, store, config } = app
+  const templates = await loadTemplatesOnFirstStart(store)
   if (templates) console.info(`judgeflow: loaded ${templates} template workflows`)
   const { metricsDir, scorersDir } = config.evaluation
   const custom = await app.loadCustomModules()
@@ -29,12 +29,11 @@ export default defineNitroPlugin(async (nitroApp) => {
   const datasetRuns = await app.datasets.resumeOpen()
   if (datasetRuns) console.info(`judgeflow: resumed ${datasetRuns} unfinished dataset run(s)`)
   nitroApp.hooks.hook('close', async () => {
-    // Dataset runs stop waiting (they resume at the next start); their case runs drain with the rest.
-    await app.datasets.close()
-    await runs.drain()
+    // The app stops its dataset runs (they resume at the next start), lets its runs finish (up to
+    // the shutdown grace) and closes the store; the workers and trace cache go after.
+    await app.close()
     await evaluationWorkers?.close()
     if (traceCacheFile) saveTraceCache(app.traceCache, traceCacheFile)
-    await app.store.close()
   })
 })
 

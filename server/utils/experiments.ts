@@ -1,4 +1,4 @@
-import type { ExperimentRoundRow } from '../../db'
+import type { ExperimentRoundRow } from '../../core'
 import type { Experiment, Judgment, RoundSummary } from '../../engine/experiments'
 import { roundReport } from '../../engine/experiments/round'
 import { JudgeflowError } from '../../engine/errors'

@@ -1,4 +1,4 @@
-import type { RunRow, RunSummaryRow, StepRunRow, WorkflowWithDefinition } from '../../db'
+import type { RunRow, RunSummaryRow, StepRunRow, WorkflowWithDefinition } from '../../core'
 import { validateWorkflow, type StepRegistry } from '../../engine'
 
 export function presentWorkflow(workflow: WorkflowWithDefinition, registry: StepRegistry) {

@@ -1,4 +1,3 @@
-import { getRound, runStatuses } from '../../db'
 import { finalRunStatuses } from '../../engine'
 import { useJudgeflow } from './context'
 
@@ -27,6 +26,9 @@ class RoundProgress {
   private readonly timer: NodeJS.Timeout
   private latest: RoundMessage | undefined
   private scheduled = false
+  /** The refresh under way, and whether another was asked for meanwhile (it reads again after). */
+  private refreshing = false
+  private stale = false
   private closed = false
 
   constructor(private readonly key: string, private readonly experimentId: string, private readonly number: number) {
@@ -38,7 +40,8 @@ class RoundProgress {
   add(subscriber: Subscriber): () => void {
     this.subscribers.add(subscriber)
     if (this.latest) subscriber(this.latest)
-    else this.refresh()
+    // A refresh under way tells every follower, this one included.
+    else if (!this.refreshing) this.refresh()
     return () => {
       this.subscribers.delete(subscriber)
       if (!this.subscribers.size) this.close()
@@ -55,17 +58,36 @@ class RoundProgress {
     })
   }
 
+  /** One refresh at a time: one asked for while another reads runs right after it. */
   private refresh(): void {
     if (this.closed) return
-    const { handle } = useJudgeflow()
-    const round = getRound(handle.db, this.experimentId, this.number)
+    if (this.refreshing) {
+      this.stale = true
+      return
+    }
+    this.refreshing = true
+    this.read()
+      .catch(error => console.error(`judgeflow: the progress of round ${this.number} of experiment ${this.experimentId} could not be read:`, error))
+      .finally(() => {
+        this.refreshing = false
+        if (!this.stale) return
+        this.stale = false
+        this.refresh()
+      })
+  }
+
+  private async read(): Promise<void> {
+    const { store } = useJudgeflow()
+    const round = await store.experiments.round(this.experimentId, this.number)
+    if (this.closed) return
     if (!round) {
       for (const subscriber of [...this.subscribers]) subscriber(null)
       return this.close()
     }
     const ids = round.runs.map(r => r.run_id)
     this.followRuns(ids)
-    const statuses = runStatuses(handle.db, ids)
+    const statuses = await store.runs.statuses(ids)
+    if (this.closed) return
     const runs = round.runs.map(r => ({ ...r, status: statuses.get(r.run_id) ?? 'unknown' }))
     const progress = { number: this.number, status: round.status, total: runs.length, done: runs.filter(r => finalRunStatuses.has(r.status)).length, judged: round.judgments.length, runs }
     const message: RoundMessage = { event: FINAL_ROUND.has(round.status) ? 'round.finished' : 'progress', data: JSON.stringify(progress) }

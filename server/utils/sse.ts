@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import type { RunEventRow } from '../../db'
+import type { RunEventRow } from '../../core'
 import { JudgeflowError } from '../../engine/errors'
 import { judgeflowConfig } from './config'
 

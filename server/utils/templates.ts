@@ -1,7 +1,7 @@
 import abTest from '../../examples/ab-test.json'
 import feedbackLoop from '../../examples/feedback-loop.json'
 import qualityGate from '../../examples/quality-gate.json'
-import { createWorkflow, getSetting, setSetting, type Db } from '../../db'
+import type { Store } from '../../core'
 
 /** The evaluator plan's three flow patterns, shipped as templates that run offline. */
 export const templates: ReadonlyArray<{ id: string, definition: Record<string, unknown> & { name: string } }> = [
@@ -11,11 +11,6 @@ export const templates: ReadonlyArray<{ id: string, definition: Record<string, u
 ]
 
 /** On a new database, the templates become workflows once, so a first start has something to run. */
-export function loadTemplatesOnFirstStart(db: Db): number {
-  if (getSetting(db, 'templates_loaded')) return 0
-  return db.transaction(() => {
-    for (const template of templates) createWorkflow(db, structuredClone(template.definition))
-    setSetting(db, 'templates_loaded', true)
-    return templates.length
-  })
+export async function loadTemplatesOnFirstStart(store: Store): Promise<number> {
+  return await store.workflows.seed('templates_loaded', templates.map(template => structuredClone(template.definition)))
 }

@@ -1,4 +1,3 @@
-import { listRounds } from '../../../db'
 import { useJudgeflow } from '../../utils/context'
 import { experimentOf } from '../../utils/experiments'
 import { routeId } from '../../utils/http'
@@ -6,7 +5,7 @@ import { routeId } from '../../utils/http'
 /** The experiment with every round (runs, judgments, report). */
 export default defineEventHandler(async (event) => {
   const { id, experiment } = await experimentOf(routeId(event))
-  const rounds = listRounds(useJudgeflow().handle.db, id).map(r => ({
+  const rounds = (await useJudgeflow().store.experiments.rounds(id)).map(r => ({
     number: r.number, status: r.status, current_best: r.currentBest, runs: r.runs, judgments: r.judgments,
     report: r.report, error: r.error, created_at: r.createdAt, finished_at: r.finishedAt,
   }))

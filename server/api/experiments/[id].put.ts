@@ -1,10 +1,9 @@
-import { updateExperiment } from '../../../db'
 import { experimentSchema } from '../../../engine/experiments'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, readBodyWith, routeId } from '../../utils/http'
 
 export default defineEventHandler(async (event) => {
   const definition = await readBodyWith(event, experimentSchema)
-  if (!updateExperiment(useJudgeflow().handle.db, routeId(event), definition)) notFound('experiment', routeId(event))
+  if (!await useJudgeflow().store.experiments.update(routeId(event), definition)) notFound('experiment', routeId(event))
   return { id: routeId(event), ...definition }
 })

@@ -1,4 +1,3 @@
-import { createExperiment } from '../../../db'
 import { experimentSchema } from '../../../engine/experiments'
 import { useJudgeflow } from '../../utils/context'
 import { readBodyWith } from '../../utils/http'
@@ -6,7 +5,7 @@ import { readBodyWith } from '../../utils/http'
 /** Creates (or imports) an experiment: documents with answer keys, the step under test, variants. */
 export default defineEventHandler(async (event) => {
   const definition = await readBodyWith(event, experimentSchema)
-  const row = createExperiment(useJudgeflow().handle.db, definition)
+  const row = await useJudgeflow().store.experiments.create(definition)
   setResponseStatus(event, 201)
   return { id: row.id, ...definition }
 })

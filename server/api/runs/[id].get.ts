@@ -1,12 +1,11 @@
-import { getRun, listStepRuns } from '../../../db'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, routeId } from '../../utils/http'
 import { presentRun } from '../../utils/present'
 
 /** A run with every step's input, output, error, attempts, timings and usage. */
-export default defineEventHandler((event) => {
-  const { db } = useJudgeflow().handle
-  const run = getRun(db, routeId(event))
+export default defineEventHandler(async (event) => {
+  const { store } = useJudgeflow()
+  const run = await store.runs.get(routeId(event))
   if (!run) notFound('run', routeId(event))
-  return presentRun(run, listStepRuns(db, run.id))
+  return presentRun(run, await store.runs.steps(run.id))
 })

@@ -1,5 +1,4 @@
 import { STOP_WAIT_MS } from '../../../core'
-import { deleteWorkflow, getWorkflow } from '../../../db'
 import { JudgeflowError } from '../../../engine'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, routeId } from '../../utils/http'
@@ -9,10 +8,10 @@ import { notFound, routeId } from '../../utils/http'
  * first (their event streams end with `run.finished`); a run that does not stop in time is a 409.
  */
 export default defineEventHandler(async (event) => {
-  const { handle, runs } = useJudgeflow()
+  const { store, runs } = useJudgeflow()
   const id = routeId(event)
-  if (!getWorkflow(handle.db, id)) notFound('workflow', id)
-  const outcome = await runs.deleteWorkflowWith(id, () => deleteWorkflow(handle.db, id))
+  if (!await store.workflows.get(id)) notFound('workflow', id)
+  const outcome = await runs.deleteWorkflowWith(id, () => store.workflows.delete(id))
   if ('stillRunning' in outcome) {
     const named = outcome.stillRunning.map(r => `"${r}"`).join(', ')
     throw new JudgeflowError('STILL_RUNNING', `${outcome.stillRunning.length > 1 ? 'Runs' : 'Run'} ${named} of this workflow did not stop within ${STOP_WAIT_MS / 1000} s of being cancelled; try the deletion again.`)

@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { getWorkflow } from '../../../db'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, readQueryWith, routeId } from '../../utils/http'
 import { presentWorkflow } from '../../utils/present'
@@ -9,8 +8,8 @@ const querySchema = z.object({ version: z.coerce.number().int().positive().optio
 
 export default defineEventHandler(async (event) => {
   const { version } = await readQueryWith(event, querySchema)
-  const { handle, registry } = useJudgeflow()
-  const workflow = getWorkflow(handle.db, routeId(event), version)
+  const { store, registry } = useJudgeflow()
+  const workflow = await store.workflows.get(routeId(event), version)
   if (!workflow) notFound(version ? `version ${version} of a workflow` : 'workflow', routeId(event))
   // The version as an entity tag: send it back in If-Match to save only over this version.
   setResponseHeader(event, 'etag', etagOf(workflow.version))

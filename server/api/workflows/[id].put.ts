@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { updateWorkflow } from '../../../db'
 import { workflowSchema } from '../../../engine'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, readBodyWith, routeId } from '../../utils/http'
@@ -17,8 +16,8 @@ const updateSchema = workflowSchema.extend({ base_version: z.number().int().posi
 export default defineEventHandler(async (event) => {
   const { base_version, ...definition } = await readBodyWith(event, updateSchema)
   const ifMatch = ifMatchVersions(event)
-  const { handle, registry } = useJudgeflow()
-  const workflow = updateWorkflow(handle.db, routeId(event), definition, { baseVersions: acceptedVersions(ifMatch, base_version) })
+  const { store, registry } = useJudgeflow()
+  const workflow = await store.workflows.update(routeId(event), definition, { baseVersions: acceptedVersions(ifMatch, base_version) })
   if (!workflow) notFound('workflow', routeId(event))
   setResponseHeader(event, 'etag', etagOf(workflow.version))
   return presentWorkflow(workflow, registry)

@@ -1,8 +1,7 @@
-import { listWorkflows } from '../../../db'
 import { useJudgeflow } from '../../utils/context'
 
-export default defineEventHandler(() => {
-  return listWorkflows(useJudgeflow().handle.db).map(w => ({
+export default defineEventHandler(async () => {
+  return (await useJudgeflow().store.workflows.list()).map(w => ({
     id: w.id, name: w.name, description: w.description, current_version: w.currentVersion, created_at: w.createdAt, updated_at: w.updatedAt,
   }))
 })

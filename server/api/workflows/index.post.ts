@@ -1,4 +1,3 @@
-import { createWorkflow } from '../../../db'
 import { workflowSchema } from '../../../engine'
 import { useJudgeflow } from '../../utils/context'
 import { readBodyWith } from '../../utils/http'
@@ -7,7 +6,8 @@ import { presentWorkflow } from '../../utils/present'
 /** Creates a workflow (version 1). Engine-level problems are returned, not refused, so drafts can be saved. */
 export default defineEventHandler(async (event) => {
   const definition = await readBodyWith(event, workflowSchema)
-  const { handle, registry } = useJudgeflow()
+  const { store, registry } = useJudgeflow()
+  const workflow = await store.workflows.create(definition)
   setResponseStatus(event, 201)
-  return presentWorkflow(createWorkflow(handle.db, definition), registry)
+  return presentWorkflow(workflow, registry)
 })

@@ -68,3 +68,20 @@ describe('runs repository', () => {
     expect(listRuns(handle.db, wf.id, { before: 2000 })).toHaveLength(1)
   })
 })
+
+describe('the SQLite store', () => {
+  it('seeds workflows once per marker, and tells whether a round exists', async () => {
+    const { createSqliteStore } = await import('../../../db')
+    handle = openDatabase(':memory:')
+    const store = createSqliteStore(handle)
+    expect(await store.workflows.seed('templates_loaded', [{ name: 'A' }, { name: 'B' }])).toBe(2)
+    expect(await store.workflows.seed('templates_loaded', [{ name: 'A' }, { name: 'B' }])).toBe(0)
+    expect((await store.workflows.list()).map(w => w.name).sort()).toEqual(['A', 'B'])
+    expect(await store.settings.get('templates_loaded')).toBe(true)
+    const experiment = await store.experiments.create({ name: 'E', current_best: 'a' })
+    const round = await store.experiments.createRound(experiment.id, 'a')
+    expect(await store.experiments.roundExists(experiment.id, round.number)).toBe(true)
+    expect(await store.experiments.roundExists(experiment.id, round.number + 1)).toBe(false)
+    expect(await store.experiments.roundExists('nope', round.number)).toBe(false)
+  })
+})

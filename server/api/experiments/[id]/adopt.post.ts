@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { updateExperiment } from '../../../../db'
 import { JudgeflowError } from '../../../../engine'
 import { useJudgeflow } from '../../../utils/context'
 import { experimentOf } from '../../../utils/experiments'
@@ -10,6 +9,6 @@ export default defineEventHandler(async (event) => {
   const { variant } = await readBodyWith(event, z.object({ variant: z.string().min(1, 'is required') }))
   const { id, experiment } = await experimentOf(routeId(event))
   if (!experiment.variants.some(v => v.id === variant)) throw new JudgeflowError('INVALID_BODY', `variant: "${variant}" is not a variant of this experiment (${experiment.variants.map(v => v.id).join(', ')})`)
-  updateExperiment(useJudgeflow().handle.db, id, { ...experiment, current_best: variant })
+  await useJudgeflow().store.experiments.update(id, { ...experiment, current_best: variant })
   return { id, current_best: variant }
 })

@@ -1,4 +1,3 @@
-import { getRun } from '../../../../db'
 import { useJudgeflow } from '../../../utils/context'
 import { notFound, routeId } from '../../../utils/http'
 
@@ -8,8 +7,8 @@ import { notFound, routeId } from '../../../utils/http'
  * marked interrupted with the reason (200). Anything else is a 409 saying why.
  */
 export default defineEventHandler(async (event) => {
-  const { handle, runs } = useJudgeflow()
-  const run = getRun(handle.db, routeId(event))
+  const { store, runs } = useJudgeflow()
+  const run = await store.runs.get(routeId(event))
   if (!run) notFound('run', routeId(event))
   if (await runs.cancelOrInterrupt(run.id) === 'interrupted') return { id: run.id, status: 'interrupted' }
   setResponseStatus(event, 202)

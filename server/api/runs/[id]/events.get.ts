@@ -1,4 +1,4 @@
-import { getRun, listEventsAfter, type RunEventRow } from '../../../../db'
+import type { RunEventRow } from '../../../../core'
 import { finalRunStatuses } from '../../../../engine'
 import { useJudgeflow } from '../../../utils/context'
 import { notFound, routeId } from '../../../utils/http'
@@ -10,12 +10,12 @@ import { openEventStream, streamTurn } from '../../../utils/sse'
  */
 export default defineEventHandler(async (event) => {
   await streamTurn()
-  const { handle, runs } = useJudgeflow()
-  const run = getRun(handle.db, routeId(event))
+  const { store, runs } = useJudgeflow()
+  const run = await store.runs.get(routeId(event))
   if (!run) notFound('run', routeId(event))
   const after = Number(getHeader(event, 'last-event-id') ?? getQuery(event).after ?? 0) || 0
   // A finished run with nothing after Last-Event-ID: 204 tells EventSource to stop reconnecting.
-  if (finalRunStatuses.has(run.status) && !runs.isActive(run.id) && !listEventsAfter(handle.db, run.id, after, 1).length) {
+  if (finalRunStatuses.has(run.status) && !runs.isActive(run.id) && !(await store.runs.eventsAfter(run.id, after, 1)).length) {
     setResponseStatus(event, 204)
     return null
   }
@@ -32,7 +32,7 @@ export default defineEventHandler(async (event) => {
   // Subscribe before reading the log so nothing committed in between is missed; duplicates are dropped by id.
   const unsubscribe = runs.subscribe(run.id, row => (replaying ? live.push(row) : send(row)))
   stream.onClose(unsubscribe)
-  for (let page = listEventsAfter(handle.db, run.id, after, 100); page.length; page = listEventsAfter(handle.db, run.id, lastSent, 100)) {
+  for (let page = await store.runs.eventsAfter(run.id, after, 100); page.length; page = await store.runs.eventsAfter(run.id, lastSent, 100)) {
     for (const row of page) {
       send(row)
       await stream.drained()
@@ -41,7 +41,7 @@ export default defineEventHandler(async (event) => {
   }
   replaying = false
   for (const row of live) send(row)
-  const current = getRun(handle.db, run.id)
+  const current = await store.runs.get(run.id)
   if (current && finalRunStatuses.has(current.status) && !runs.isActive(run.id)) stream.end()
   await stream.done
 })

@@ -1,10 +1,9 @@
-import { getWorkflow } from '../../../../db'
 import { useJudgeflow } from '../../../utils/context'
 import { notFound, routeId } from '../../../utils/http'
 
 /** The workflow file, as `judgeflow run` and import take it. */
-export default defineEventHandler((event) => {
-  const workflow = getWorkflow(useJudgeflow().handle.db, routeId(event))
+export default defineEventHandler(async (event) => {
+  const workflow = await useJudgeflow().store.workflows.get(routeId(event))
   if (!workflow) notFound('workflow', routeId(event))
   const filename = `${workflow.name.replace(/[^\w.-]+/g, '-').replace(/^-|-$/g, '') || 'workflow'}.json`
   setResponseHeader(event, 'content-disposition', `attachment; filename="${filename}"`)

@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { getWorkflow, listRuns } from '../../../../db'
 import { useJudgeflow } from '../../../utils/context'
 import { notFound, readQueryWith, routeId } from '../../../utils/http'
 import { presentRunSummary } from '../../../utils/present'
@@ -12,7 +11,7 @@ const querySchema = z.object({
 /** The workflow's runs, newest first, as summaries; `before` (a created_at) pages back. */
 export default defineEventHandler(async (event) => {
   const query = await readQueryWith(event, querySchema)
-  const { db } = useJudgeflow().handle
-  if (!getWorkflow(db, routeId(event))) notFound('workflow', routeId(event))
-  return listRuns(db, routeId(event), query).map(run => presentRunSummary(run))
+  const { store } = useJudgeflow()
+  if (!await store.workflows.get(routeId(event))) notFound('workflow', routeId(event))
+  return (await store.runs.list(routeId(event), query)).map(run => presentRunSummary(run))
 })

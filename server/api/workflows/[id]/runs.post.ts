@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { getWorkflow } from '../../../../db'
 import { runOptionsSchema } from '../../../../engine'
 import { useJudgeflow } from '../../../utils/context'
 import { notFound, readBodyWith, routeId } from '../../../utils/http'
@@ -12,8 +11,8 @@ const bodySchema = z.object({
 /** Starts a run of the current version and answers at once; the run goes on in the background. */
 export default defineEventHandler(async (event) => {
   const { input, options } = await readBodyWith(event, bodySchema)
-  const { handle, runs } = useJudgeflow()
-  const workflow = getWorkflow(handle.db, routeId(event))
+  const { store, runs } = useJudgeflow()
+  const workflow = await store.workflows.get(routeId(event))
   if (!workflow) notFound('workflow', routeId(event))
   const run = await runs.start({ definition: workflow.definition, workflowId: workflow.id, workflowVersion: workflow.version, input, options })
   setResponseStatus(event, 202)

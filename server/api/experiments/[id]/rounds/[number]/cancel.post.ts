@@ -1,12 +1,11 @@
-import { getRound } from '../../../../../../db'
 import { useJudgeflow } from '../../../../../utils/context'
 import { saveRound } from '../../../../../utils/experiments'
 import { notFound, routeId } from '../../../../../utils/http'
 
 /** Cancels a round still going: its runs are cancelled (or marked interrupted when no process holds them). */
 export default defineEventHandler(async (event) => {
-  const { handle, runs } = useJudgeflow()
-  const round = getRound(handle.db, routeId(event), Number(getRouterParam(event, 'number')))
+  const { store, runs } = useJudgeflow()
+  const round = await store.experiments.round(routeId(event), Number(getRouterParam(event, 'number')))
   if (!round) notFound('round', String(getRouterParam(event, 'number')))
   if (round.status !== 'running' && round.status !== 'judging') return { number: round.number, status: round.status }
   // A run that has already ended, or that another live process holds, is left as it is.

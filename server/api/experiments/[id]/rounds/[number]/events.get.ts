@@ -1,4 +1,3 @@
-import { roundExists } from '../../../../../../db'
 import { useJudgeflow } from '../../../../../utils/context'
 import { notFound, routeId } from '../../../../../utils/http'
 import { followRound } from '../../../../../utils/round-progress'
@@ -10,10 +9,10 @@ import { openEventStream, streamTurn } from '../../../../../utils/sse'
  */
 export default defineEventHandler(async (event) => {
   await streamTurn()
-  const { handle } = useJudgeflow()
+  const { store } = useJudgeflow()
   const number = Number(getRouterParam(event, 'number'))
   // Many followers may connect at once: the check reads one column, not the round's runs and report.
-  if (!roundExists(handle.db, routeId(event), number)) notFound('round', String(number))
+  if (!await store.experiments.roundExists(routeId(event), number)) notFound('round', String(number))
   const stream = openEventStream(event)
   const stop = followRound(routeId(event), number, (message) => {
     if (message) stream.write(message.event, message.data)

@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { getRound, listRounds, updateRound } from '../../../../../../db'
 import { JudgeflowError } from '../../../../../../engine'
 import { judgmentProblems, judgmentSchema, type Judgment } from '../../../../../../engine/experiments'
 import { useJudgeflow } from '../../../../../utils/context'
@@ -12,16 +11,16 @@ import { badRequest, notFound, readBodyWith, routeId } from '../../../../../util
  */
 export default defineEventHandler(async (event) => {
   const { judgments } = await readBodyWith(event, z.object({ judgments: z.array(judgmentSchema).min(1) }))
-  const { handle } = useJudgeflow()
+  const { store } = useJudgeflow()
   const { experiment } = await experimentOf(routeId(event))
-  const round = getRound(handle.db, routeId(event), Number(getRouterParam(event, 'number')))
+  const round = await store.experiments.round(routeId(event), Number(getRouterParam(event, 'number')))
   if (!round) notFound('round', String(getRouterParam(event, 'number')))
   if (round.status !== 'finished') throw new JudgeflowError('ROUND_NOT_FINISHED', `round ${round.number} is ${round.status}: judgments can be corrected once it has finished`)
   const judged = [...round.runs, ...(round.judgments as Judgment[])]
   const problems = judgmentProblems(judgments, { number: round.number, judged, currentBest: round.currentBest, documents: experiment.documents })
   if (problems.length) throw badRequest(problems)
-  const history = historyOf(listRounds(handle.db, round.experimentId).filter(r => r.number < round.number))
+  const history = historyOf((await store.experiments.rounds(round.experimentId)).filter(r => r.number < round.number))
   const report = reportFor(experiment, round.currentBest, judgments, history)
-  updateRound(handle.db, round.id, { judgments, report })
+  await store.experiments.updateRound(round.id, { judgments, report })
   return { number: round.number, judgments, report }
 })
