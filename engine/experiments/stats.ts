@@ -87,7 +87,8 @@ export function summarizeVariant(judgments: readonly Judgment[], documents: read
     return { document: judgment.document, run: judgment.run, ...runScore(judgment, document.problems) }
   })
   const scores = runs.map(r => r.score)
-  const docMeans = Object.fromEntries(documents.filter(d => runs.some(r => r.document === d.id)).map(d => [d.id, round(mean(runs.filter(r => r.document === d.id).map(r => r.score)))]))
+  const scoresOf = (documentId: string) => runs.filter(r => r.document === documentId).map(r => r.score)
+  const docMeans = Object.fromEntries(documents.filter(d => runs.some(r => r.document === d.id)).map(d => [d.id, round(mean(scoresOf(d.id)))]))
   const means = Object.values(docMeans)
   const rates = categoryRates(judgments, documents)
   const overallSd = round(sampleSd(scores))

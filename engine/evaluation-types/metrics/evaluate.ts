@@ -74,7 +74,12 @@ export async function evaluateMetrics(ctx: EvaluationContext, metrics: ResolvedM
   const overall100 = roundScore(scores.reduce((sum, s, i) => sum + s.score * metrics[i]!.weight, 0))
   const overall_score = roundScore(overall100 / 100)
   const heuristic = metrics.every(m => isHeuristic(m.model) && !m.definition.score)
-  const factors = { agreement: 1, margin: marginOf(overall_score, ctx.config.pass_threshold), validity: clamp01(1 - 0.1 * ctx.stats.reasks), judge: heuristic ? HEURISTIC_CONFIDENCE_CAP : 1 }
+  const factors = {
+    agreement: 1,
+    margin: marginOf(overall_score, ctx.config.pass_threshold),
+    validity: clamp01(1 - 0.1 * ctx.stats.reasks),
+    judge: heuristic ? HEURISTIC_CONFIDENCE_CAP : 1,
+  }
   const base = baseResult(ctx)
   const models = [...new Set(metrics.filter(m => !m.definition.score).map(m => m.model))]
   const unfollowed = metrics.filter(m => !m.definition.score && isHeuristic(m.model) && !m.builtin_instruction).map(m => m.name)

@@ -7,7 +7,8 @@ beforeAll(async () => { await fake.start() })
 afterAll(async () => { await fake.stop() })
 beforeEach(() => fake.reset())
 
-const providers = (env: Record<string, string> = fake.env()) => createProviders({ env, cache: new MemoryResponseCache(), retry: { baseDelayMs: 1, maxDelayMs: 5 } })
+const providers = (env: Record<string, string> = fake.env()) =>
+  createProviders({ env, cache: new MemoryResponseCache(), retry: { baseDelayMs: 1, maxDelayMs: 5 } })
 const criteria = (config: Partial<EvaluatorConfigInput> = {}): EvaluatorConfigInput => ({
   evaluation_type: 'criteria', model: 'openai:gpt-4o-mini',
   criteria: [{ name: 'relevance', description: 'Answers the question', weight: 0.5 }, { name: 'accuracy', description: 'Facts are right', weight: 0.5 }],
