@@ -1,5 +1,5 @@
 /**
- * The dataset run report (DESIGN.md, "Datasets"; snake_case, names fixed), built from the runs'
+ * The dataset run report (snake_case; its names are a public format, fixed), built from the runs'
  * results in one pass. What each figure means:
  *
  * - A case counts once whatever its `repeat`: errored if any of its runs errored (reported apart,

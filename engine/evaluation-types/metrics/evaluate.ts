@@ -69,7 +69,7 @@ function keyRemedy(metric: ResolvedMetric): string {
 export async function evaluateMetrics(ctx: EvaluationContext, metrics: ResolvedMetric[]): Promise<EvaluatorResult> {
   const submission = requireText(ctx.input.content, 'submission')
   for (const metric of metrics) if (!metric.definition.score && !isHeuristic(metric.model)) ctx.providers.check(metric.model, `metric "${metric.name}"`, keyRemedy(metric))
-  // One metric after another unless the config opts into concurrency (FR-014).
+  // One metric after another unless the config opts into concurrency.
   const scores = await mapLimit(metrics, limitOf(ctx.config, true), metric => scoreOne(ctx, metric, submission))
   const overall100 = roundScore(scores.reduce((sum, s, i) => sum + s.score * metrics[i]!.weight, 0))
   const overall_score = roundScore(overall100 / 100)

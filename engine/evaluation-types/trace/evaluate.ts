@@ -11,7 +11,7 @@ import { baseResult } from '../result'
 type TraceConfig = ResolvedEvaluatorConfig<EvaluatorConfigOf<'trace'>>
 type TraceOptions = NonNullable<TraceConfig['trace']>
 
-/** No embedder unless one is chosen: novelty is then the seed's 0.5. */
+/** No embedder unless one is chosen: novelty is then 0.5, neither new nor repeated. */
 async function embedderFor(choice: TraceOptions['embedder'], modelPath: string | undefined): Promise<Embedder | null> {
   if (choice === 'hashed') return hashedEmbedder
   if (choice !== 'transformers') return null
