@@ -19,7 +19,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       'vue/multi-word-component-names': 'off',
       '@stylistic/max-statements-per-line': 'off',
+      // Long strings, template literals, URLs and regular expressions stay whole, so a message can be found by grep.
+      '@stylistic/max-len': ['error', { code: 160, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
     },
+  },
+  {
+    // To be wrapped: these files are being edited elsewhere; remove this block once their long lines are wrapped.
+    files: ['server/**', 'core/store.ts', 'db/store.ts', 'db/repositories/**'],
+    rules: { '@stylistic/max-len': 'off' },
   },
   {
     // The engine is framework-free: the CLI, the server and the tests drive the same code, passing in what it needs.

@@ -9,7 +9,18 @@ import { benchScorers } from './scorers'
 import { benchTrace } from './trace'
 import { benchDatasets } from './datasets'
 
-const benches: Record<string, () => Promise<void>> = { executor: benchExecutor, evaluator: benchEvaluator, heuristic: benchHeuristic, scorers: benchScorers, trace: benchTrace, api: benchApiThroughput, followers: benchFollowers, editor: benchEditor, load: benchLoad, datasets: benchDatasets }
+const benches: Record<string, () => Promise<void>> = {
+  executor: benchExecutor,
+  evaluator: benchEvaluator,
+  heuristic: benchHeuristic,
+  scorers: benchScorers,
+  trace: benchTrace,
+  api: benchApiThroughput,
+  followers: benchFollowers,
+  editor: benchEditor,
+  load: benchLoad,
+  datasets: benchDatasets,
+}
 const only = process.argv[2]
 
 if (only) {

@@ -87,7 +87,10 @@ export class Rounds {
           for (let run = 1; run <= experiment.runs_per_document; run++) {
             // Each run asks the model anew: the rubric measures the spread between runs. The definition
             // is the variant's, not a stored version's, so the run names its workflow but no version.
-            const row = await runs.start({ definition: variantDefinition, workflowId: workflow.id, workflowVersion: null, input: { [experiment.target.input_field]: document.text }, options: { cache: false } })
+            const row = await runs.start({
+              definition: variantDefinition, workflowId: workflow.id, workflowVersion: null,
+              input: { [experiment.target.input_field]: document.text }, options: { cache: false },
+            })
             started.push({ variant: variant.id, document: document.id, run, run_id: row.id })
           }
         }

@@ -6,6 +6,7 @@ import { listStepRuns, type RunEventRow, type StepRunRow } from './repositories/
 import { prepared } from './prepared'
 
 const STEP_COLUMNS = ['status', 'input', 'output', 'branch', 'error', 'reason', 'rerun', 'usage', 'cached', 'pinned', 'startedAt', 'finishedAt', 'durationMs'] as const
+type StepPlaceholders = Record<(typeof STEP_COLUMNS)[number], ReturnType<typeof sql.placeholder>>
 
 function statements(db: Db) {
   return prepared(db, 'run-recorder', () => ({
@@ -15,7 +16,7 @@ function statements(db: Db) {
     }).returning({ id: runEvents.id }).prepare(),
     upsertStep: db.insert(stepRuns).values({
       runId: sql.placeholder('runId'), nodeId: sql.placeholder('nodeId'), attempt: sql.placeholder('attempt'),
-      ...Object.fromEntries(STEP_COLUMNS.map(column => [column, sql.placeholder(column)])) as Record<(typeof STEP_COLUMNS)[number], ReturnType<typeof sql.placeholder>>,
+      ...Object.fromEntries(STEP_COLUMNS.map(column => [column, sql.placeholder(column)])) as StepPlaceholders,
     }).onConflictDoUpdate({
       target: [stepRuns.runId, stepRuns.nodeId, stepRuns.attempt],
       set: Object.fromEntries(STEP_COLUMNS.map(column => [column, sql.raw(`excluded.${stepRuns[column].name}`)])),

@@ -149,7 +149,10 @@ export const useWorkflowStore = defineStore('workflow', {
         ids.set(node.id, id)
       }
       this.change((doc) => {
-        for (const node of data.nodes) doc.nodes.push({ ...clone(node), id: ids.get(node.id)!, position: { x: (node.position?.x ?? 0) + 40, y: (node.position?.y ?? 0) + 40 } })
+        for (const node of data.nodes) {
+          const position = { x: (node.position?.x ?? 0) + 40, y: (node.position?.y ?? 0) + 40 }
+          doc.nodes.push({ ...clone(node), id: ids.get(node.id)!, position })
+        }
         for (const edge of data.edges) doc.edges.push({ ...edge, from: ids.get(edge.from)!, to: ids.get(edge.to)! })
       })
       this.selected = [...ids.values()]

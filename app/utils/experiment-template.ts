@@ -1,5 +1,5 @@
 /**
- * A new experiment shaped as the rubric's §6 suggests: 2 documents of different domains, 10
+ * A new experiment in the suggested shape: 2 documents of different domains, 10
  * problems each (3 critical, 4 major, 3 minor; 6 main, 2 adjacent, 2 subtle), 3 bonus candidates
  * per document, 2 runs per document per variant. Every count is a starting point to edit.
  */

@@ -50,7 +50,8 @@ export async function experimentCommand(args: string[], io: Io, config: Judgeflo
   const report = experimentReport({ experiment: experiment.name, current_best: experiment.current_best, documents: experiment.documents, judgments })
   if (values.judgments) {
     const { writeFileSync } = await import('node:fs')
-    writeFileSync(values.judgments, JSON.stringify({ experiment: experiment.name, current_best: experiment.current_best, documents: experiment.documents, judgments }, null, 2))
+    const saved = { experiment: experiment.name, current_best: experiment.current_best, documents: experiment.documents, judgments }
+    writeFileSync(values.judgments, JSON.stringify(saved, null, 2))
   }
   print(report)
   return 0

@@ -41,7 +41,8 @@ export async function runCommand(args: string[], io: Io, config: JudgeflowConfig
     io.err('The run stopped before it could finish.')
     return 2
   }
-  io.out(JSON.stringify({ id, status: result.status, verdict: result.verdict, output: result.output, steps: result.steps, duration_ms: result.duration_ms }, null, 2))
+  const { status, verdict, output, steps, duration_ms } = result
+  io.out(JSON.stringify({ id, status, verdict, output, steps, duration_ms }, null, 2))
   if (result.status !== 'succeeded') {
     io.err(result.error?.message ?? `The run ended ${result.status}.`)
     return 2

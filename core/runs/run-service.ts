@@ -181,7 +181,9 @@ export class RunService {
   async cancelOrInterrupt(runId: string): Promise<'cancelling' | 'interrupted'> {
     if (this.cancel(runId)) return 'cancelling'
     const now = this.now()
-    const reason = await this.deps.store.leases.claimToInterrupt(runId, { owner: this.owner, now, lease: this.leases.next(), isFree: lease => leaseIsFree(lease, this.owner, now) })
+    const reason = await this.deps.store.leases.claimToInterrupt(runId, {
+      owner: this.owner, now, lease: this.leases.next(), isFree: lease => leaseIsFree(lease, this.owner, now),
+    })
     await this.writes.finish(runId, endEvent('interrupted', { code: 'CANCELLED', category: 'user', message: reason }))
     return 'interrupted'
   }

@@ -267,7 +267,11 @@ function validateCase(value: unknown, line: number, problems: Problem[]): Datase
   return null
 }
 
-function finishCase(fields: { id?: string, input: Record<string, unknown>, expected: Expected, tags?: string[] }, line: number, problems: Problem[]): DatasetCase {
+function finishCase(
+  fields: { id?: string, input: Record<string, unknown>, expected: Expected, tags?: string[] },
+  line: number,
+  problems: Problem[],
+): DatasetCase {
   const draft: DatasetCase = { id: fields.id ?? `case-${line}`, input: fields.input }
   if (Object.keys(fields.expected).length) draft.expected = fields.expected
   if (fields.tags?.length) draft.tags = fields.tags

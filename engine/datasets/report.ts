@@ -1,5 +1,5 @@
 /**
- * The dataset run report (DESIGN.md, "Datasets"; snake_case, names fixed), built from the runs'
+ * The dataset run report (snake_case; its names are a public format, fixed), built from the runs'
  * results in one pass. What each figure means:
  *
  * - A case counts once whatever its `repeat`: errored if any of its runs errored (reported apart,
@@ -154,13 +154,22 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
     pass_rate_ci: roundInterval(wilsonInterval(passed, passed + failed)),
     mean_score: meanScore === null ? null : round4(meanScore),
     mean_score_ci: roundInterval(bootstrapMeanInterval(scores, meanOptions)),
-    by_tag: Object.fromEntries([...tags].map(([tag, t]) => [tag, { cases: t.cases, passed: t.passed, pass_rate: t.passed + t.failed ? round4(t.passed / (t.passed + t.failed)) : null }])),
+    by_tag: Object.fromEntries([...tags].map(([tag, t]) => [tag, {
+      cases: t.cases,
+      passed: t.passed,
+      pass_rate: t.passed + t.failed ? round4(t.passed / (t.passed + t.failed)) : null,
+    }])),
     flaky,
     ...runTotals(results),
     ...(agreement ? { agreement } : {}),
     ...(baseline ? { baseline } : {}),
     gates: input.gates
-      ? evaluateGates(input.gates, { pass_rate: passRate, kappa: agreement ? kappaOf(agreement.confusion) : null, regressions: baseline ? baseline.regressions.length : null, errored })
+      ? evaluateGates(input.gates, {
+          pass_rate: passRate,
+          kappa: agreement ? kappaOf(agreement.confusion) : null,
+          regressions: baseline ? baseline.regressions.length : null,
+          errored,
+        })
       : [],
     results: caseIds.flatMap(id => (summaries.get(id)?.runs ?? []).map(reportResult)),
   }

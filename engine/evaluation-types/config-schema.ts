@@ -49,7 +49,7 @@ export const sharedFields = {
   per_criterion: z.boolean().default(false),
   /**
    * Judge calls at once (criteria, comparison orders, samples: 4 when not given). The metric
-   * suite judges one metric after another (FR-014) unless `concurrency` is given.
+   * suite judges one metric after another unless `concurrency` is given.
    */
   concurrency: z.number().int().min(1).max(16).optional(),
   /** One judge call at a time, in order, whatever `concurrency` says. */

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { modelRefSchema } from '../schema/common'
 
-/** The judge's LLM parameters, shared by the config's top level, `[llm_default]` and each metric (agent-output-evaluator-spec FR-019). */
+/** The judge's LLM parameters, shared by the config's top level, `[llm_default]` and each metric. */
 export const llmParams = {
   model: modelRefSchema.optional(),
   /** Accepted with `model` holding only the model name. */

@@ -1,4 +1,4 @@
-/** The evaluator's arithmetic: pure functions, pinned by tests against the seeds' numbers. */
+/** The evaluator's arithmetic: pure functions, pinned by tests against hand-computed numbers. */
 import type { RubricGrade } from '../schema/evaluator'
 
 /** Scores are kept to 6 decimals so 0.5·0.9 + 0.5·0.8 is 0.85, not 0.8500000000000001. */

@@ -58,6 +58,11 @@ export function resolveEvaluatorConfig(raw: unknown, defaultModel: string): Reso
   })
   const weights = checkWeights(criteria, 'criteria', problems)
   if (problems.length) throw invalidConfig(problems)
-  const declared = { model: modelRefOf(config.model, config.provider) ?? own?.declared, temperature: config.temperature, max_tokens: config.max_tokens, max_retries: config.max_retries }
+  const declared = {
+    model: modelRefOf(config.model, config.provider) ?? own?.declared,
+    temperature: config.temperature,
+    max_tokens: config.max_tokens,
+    max_retries: config.max_retries,
+  }
   return { ...config, model, temperature: config.temperature ?? 0, max_retries: config.max_retries ?? 2, declared, criteria, weights, grades }
 }

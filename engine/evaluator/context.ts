@@ -59,7 +59,7 @@ export const DEFAULT_CONCURRENCY = 4
 
 /**
  * How many judge calls run at once. `sequential: true` means one; the metric suite is one by
- * default too (agent-output-evaluator-spec FR-014) and runs concurrently only when `concurrency` is given.
+ * default too and runs concurrently only when `concurrency` is given.
  */
 export function limitOf(config: Pick<ResolvedEvaluatorConfig, 'sequential' | 'concurrency'>, sequentialByDefault = false): number {
   if (config.sequential) return 1

@@ -93,11 +93,18 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
   }
   const heuristic = createHeuristicJudge({ context: input.context, reference: input.reference })
   const ctx: EvaluationContext = {
-    config, input, providers: deps.providers, metrics: deps.metrics ?? defaultMetrics, scorers: deps.scorers ?? defaultScorerRegistry, stats: newStats(), heuristic,
-    traceCache: deps.traceCache ?? sharedTraceCache(), trace: deps.trace ?? { limits: DEFAULT_TRACE_CACHE }, signal: deps.signal, candidateIds: deps.candidateIds,
+    config, input, providers: deps.providers,
+    metrics: deps.metrics ?? defaultMetrics, scorers: deps.scorers ?? defaultScorerRegistry, stats: newStats(), heuristic,
+    traceCache: deps.traceCache ?? sharedTraceCache(), trace: deps.trace ?? { limits: DEFAULT_TRACE_CACHE },
+    signal: deps.signal, candidateIds: deps.candidateIds,
   }
   const result = await definition.evaluate(ctx, prepared)
-  return { ...result, judge: { ...result.judge, calls: ctx.stats.calls, cached_calls: ctx.stats.cached_calls, reasks: ctx.stats.reasks }, usage: { ...ctx.stats.usage }, latency_ms: Math.round((performance.now() - started) * 100) / 100 }
+  return {
+    ...result,
+    judge: { ...result.judge, calls: ctx.stats.calls, cached_calls: ctx.stats.cached_calls, reasks: ctx.stats.reasks },
+    usage: { ...ctx.stats.usage },
+    latency_ms: Math.round((performance.now() - started) * 100) / 100,
+  }
 }
 
 export * from '../scorers'

@@ -4,7 +4,7 @@ import { JudgeflowError } from '../errors'
 import { assertJsonShape, DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
 
 /**
- * The metric suite's TOML (agent-output-evaluator-spec): `[llm_default]` and `[[metrics]]`
+ * The metric suite's TOML: `[llm_default]` and `[[metrics]]`
  * (also `[[metric]]`), each metric with name, weight, model (or provider + model),
  * system_instruction, temperature, max_tokens, max_retries. Top-level keys are the evaluator
  * config's (default_model, default_provider, enabled_metrics, metric_weights, pass_threshold,

@@ -39,7 +39,10 @@ export function prepareInput(workflow: Workflow, deps: { registry: StepRegistry,
 }
 
 /** Everything checked before a run starts: the definition, the input, the keys. */
-export function prepareRun(raw: unknown, deps: { registry: StepRegistry, providers: Providers, input?: unknown }): { workflow: Workflow, input: Record<string, unknown> } {
+export function prepareRun(
+  raw: unknown,
+  deps: { registry: StepRegistry, providers: Providers, input?: unknown },
+): { workflow: Workflow, input: Record<string, unknown> } {
   const workflow = validatedWorkflow(raw, deps.registry)
   return { workflow, input: prepareInput(workflow, deps) }
 }

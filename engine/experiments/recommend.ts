@@ -1,6 +1,6 @@
 /**
- * Seed §4: the regression-weighted difference, the recommendation table and convergence; and the
- * whole report from judgments alone.
+ * The regression-weighted difference, the recommendation table and convergence; and the whole
+ * report from judgments alone.
  */
 import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
@@ -53,7 +53,7 @@ export function compareWithBest(variantId: string, variant: VariantSummary, best
   return { ...base, decision: 'current_best', reason: `Keep the current best: ${variantId} is ${adjusted} points ${adjusted < 0 ? 'lower' : 'higher'}, under the 0.5 that counts as an improvement.` }
 }
 
-/** Seed §4: three rounds in a row improving by less than 0.5 → "may have converged". */
+/** Three rounds in a row improving by less than 0.5 → "may have converged". */
 export function convergenceOf(improvements: readonly number[]): { state: 'may_have_converged' | 'continue', improvements: number[] } {
   const last = improvements.slice(-CONVERGENCE_ROUNDS)
   const converged = last.length === CONVERGENCE_ROUNDS && last.every(step => step < CONVERGENCE_STEP)

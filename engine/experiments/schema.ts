@@ -34,7 +34,7 @@ export const testDocumentSchema = z.object({
   /** The document under review; optional in a judgments file, which only needs the answer key. */
   text: z.string().optional(),
   problems: z.array(problemSchema).min(1, 'needs at least one problem in its answer key'),
-  /** Findings outside the key that would earn a bonus (3–5 per document in the seed). */
+  /** Findings outside the key that would earn a bonus (typically 3–5 per document). */
   bonus_candidates: z.array(z.string()).optional(),
 })
 export type TestDocument = z.infer<typeof testDocumentSchema>
@@ -55,7 +55,10 @@ export const judgmentSchema = z.object({
 })
 export type Judgment = z.infer<typeof judgmentSchema>
 
-/** A previous round, from history (seed §5: the current best is not re-run). */
+/**
+ * A previous round, from history. The current best is not run again in a round: its judgments
+ * from the last round that judged it are reused.
+ */
 export const roundSummarySchema = z.object({
   round: z.number().int().min(1),
   /** The best variant after the round, and how much the round improved on the best before it. */
@@ -82,10 +85,10 @@ export const variantSchema = z.object({
 })
 export type Variant = z.infer<typeof variantSchema>
 
-/** An experiment (seed §6 defaults: 2 documents, 10 problems each, 2 runs per document per variant). */
+/** An experiment (suggested: 2 documents of 10 problems each; 2 runs per document per variant by default). */
 export const experimentSchema = z.object({
   name: z.string().min(1, 'is required').max(200),
-  /** What is in and out of scope for bonuses and penalties (the rubric's perspective). */
+  /** What is in and out of scope for bonuses and penalties: the perspective the judge takes. */
   scope: z.string().default(''),
   documents: z.array(testDocumentSchema.extend({ text: z.string().min(1, 'is empty: the document under review is needed to run a round') })).min(1, 'needs at least one document'),
   /** The workflow whose step is varied, the step, and the input field that receives the document. */

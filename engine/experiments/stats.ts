@@ -1,14 +1,14 @@
 /**
- * The variant-scoring rubric's statistics, exactly as the seed writes them. Pure functions; every
- * one is pinned by tests with hand-computed numbers.
+ * The statistics that score prompt variants: run scores, means and spreads per document, category
+ * rates, regressions. Pure functions; every one is pinned by tests with hand-computed numbers.
  */
 import { JudgeflowError } from '../errors'
 import { mean, sampleSd } from '../evaluator/arithmetic'
 import { MARKS, type Judgment, type Mark, type Problem, type TestDocument } from './schema'
 
-/** Bonuses counted per run at most (seed §2). */
+/** Bonuses counted per run at most; more are listed but add nothing. */
 export const BONUS_CAP = 5
-/** A category rate this much below the current best's is a regression (seed §3). */
+/** A category rate this much below the current best's is a regression. */
 export const REGRESSION_DROP = 0.15
 const EPSILON = 1e-9
 const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** digits
@@ -38,7 +38,7 @@ export function runScore(judgment: Judgment, problems: readonly Problem[]) {
   }
 }
 
-/** Seed §7: SD ≤ 0.5 high, ≤ 1.0 medium, else low. */
+/** Stability from the SD of the run scores: ≤ 0.5 high, ≤ 1.0 medium, else low. */
 export function stabilityOf(sd: number): 'high' | 'medium' | 'low' {
   return sd <= 0.5 + EPSILON ? 'high' : sd <= 1.0 + EPSILON ? 'medium' : 'low'
 }
@@ -87,7 +87,8 @@ export function summarizeVariant(judgments: readonly Judgment[], documents: read
     return { document: judgment.document, run: judgment.run, ...runScore(judgment, document.problems) }
   })
   const scores = runs.map(r => r.score)
-  const docMeans = Object.fromEntries(documents.filter(d => runs.some(r => r.document === d.id)).map(d => [d.id, round(mean(runs.filter(r => r.document === d.id).map(r => r.score)))]))
+  const scoresOf = (documentId: string) => runs.filter(r => r.document === documentId).map(r => r.score)
+  const docMeans = Object.fromEntries(documents.filter(d => runs.some(r => r.document === d.id)).map(d => [d.id, round(mean(scoresOf(d.id)))]))
   const means = Object.values(docMeans)
   const rates = categoryRates(judgments, documents)
   const overallSd = round(sampleSd(scores))

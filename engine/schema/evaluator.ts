@@ -80,7 +80,7 @@ export interface EvaluatorResult {
   scorer_results?: ScorerResult[]
   /** Trace scoring: the factors, the profile and the overrides that fired. */
   trace?: Record<string, unknown>
-  /** Metric suite (agent-output-evaluator-spec's EvaluationResult, scores 0–100). */
+  /** Metric suite: each metric's score (0–100) and comment. */
   metrics?: MetricScore[]
   /** Metric suite: the weight each metric counted with. */
   metric_weights?: Record<string, number>

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-/** The structured-edit data of DESIGN.md's scorer contract. */
+/** The structured-edit data the edit scorers compare: operations on a document's blocks. */
 export const operationSchema = z.object({
   type: z.enum(['insert', 'update', 'delete', 'replace']),
   targetBlockId: z.string().optional(),
@@ -18,8 +18,8 @@ export const blockSchema = z.object({
 export type Block = z.infer<typeof blockSchema>
 
 /**
- * An expected pattern: `{ page?, pattern, ignore_case? }`, or a plain string as the scorer guide
- * writes them (`"要約|まとめ|サマリー"`), which is that pattern looked for on every page.
+ * An expected pattern: `{ page?, pattern, ignore_case? }`, or a plain string (`"要約|まとめ|サマリー"`),
+ * which is that pattern looked for on every page.
  */
 export const contentPatternSchema = z.preprocess(value => (typeof value === 'string' ? { pattern: value } : value), z.object({
   page: z.string().optional(),

@@ -4,7 +4,7 @@ import type { ScorerContext, ScorerDefinition } from './types'
 type Details = Record<string, unknown>
 
 /**
- * A scorer as users write it (scorer-design-guide's interface): `score(actual, expected)` from 0
+ * A scorer as users write it: `score(actual, expected)` from 0
  * to 1 and `getDetails(actual, expected)` for debugging (`details` is accepted too), on a plain
  * object or a class instance. Both also receive `{ original, options }` as a third argument.
  */
@@ -40,7 +40,7 @@ export function toDefinition(scorer: CustomScorer, fallbackType?: string, source
     label: typeof scorer.label === 'string' ? scorer.label : type,
     description: typeof scorer.description === 'string' ? scorer.description : '',
     defaultThreshold: threshold,
-    // The guide's two calls, made one after the other on the scorer itself.
+    // The interface's two calls, made one after the other on the scorer itself.
     measure: (actual, expected, ctx) => ({
       score: scorer.score(actual, expected, ctx),
       details: details ? scorer[details]!(actual, expected, ctx) : {},

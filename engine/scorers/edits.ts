@@ -1,4 +1,4 @@
-/** Shared matching of structured edits (scorer-design-guide): targets, operation keys, page contents. */
+/** Shared matching of structured edits: targets, operation keys, page contents. */
 import { contentPatternSchema, editOutputSchema, expectedEditSchema, originalSchema, type Block, type EditOutput, type ExpectedEdit, type Operation, type Original } from '../schema/scorers'
 import { JudgeflowError } from '../errors'
 import { parseData, type ScorerContext, type ScorerDefinition } from './types'

@@ -3,7 +3,11 @@ import type { ScorerConfig, ScorerResult } from '../schema/scorers'
 import { defaultScorerRegistry, type ScorerRegistry } from './registry'
 
 /** Runs each configured scorer: AND for `passed` (every scorer at or above its threshold), weighted mean for the score. */
-export function runScorers(configs: readonly ScorerConfig[], data: { actual: unknown, expected: unknown, original: unknown }, registry: ScorerRegistry = defaultScorerRegistry): { results: ScorerResult[], overall: number, passed: boolean } {
+export function runScorers(
+  configs: readonly ScorerConfig[],
+  data: { actual: unknown, expected: unknown, original: unknown },
+  registry: ScorerRegistry = defaultScorerRegistry,
+): { results: ScorerResult[], overall: number, passed: boolean } {
   const run = {}
   const results = configs.map((config): ScorerResult => {
     const scorer = registry.get(config.type)!

@@ -1,6 +1,6 @@
 import type { ScorerConfig } from '../schema/scorers'
 
-/** The guide's three combinations. */
+/** Three ready-made scorer lists: standard, strict (higher thresholds, no hallucination allowed) and operation-focused. */
 export const SCORER_PRESETS: Record<'standard' | 'strict' | 'operation-focused', ScorerConfig[]> = {
   'standard': [
     { type: 'operation-accuracy', weight: 1.0, threshold: 0.8, options: {} },

@@ -43,8 +43,9 @@ export class ScorerRegistry {
   }
 
   /**
-   * Registers a scorer written to the guide's interface: a plain object or a class instance, its
-   * methods possibly on the prototype, called on the scorer itself (so `this` is the instance).
+   * Registers a scorer written to the custom-scorer interface (custom.ts): a plain object or a
+   * class instance, its methods possibly on the prototype, called on the scorer itself (so `this`
+   * is the instance).
    * `fallbackType` names a scorer that has no `type` of its own (a custom module: its file name);
    * `source` (the module's path) is named in errors.
    */

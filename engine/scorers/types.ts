@@ -17,15 +17,15 @@ export interface ScorerOutcome {
 }
 
 /**
- * A scorer measures one quality aspect, deterministically, from 0 to 1 (scorer-design-guide), and
- * says what it found, from one pass over the data. Custom scorers keep the guide's interface,
+ * A scorer measures one quality aspect, deterministically, from 0 to 1, and says what it found,
+ * from one pass over the data. Custom scorers keep their own interface,
  * `score(actual, expected)` and `getDetails(actual, expected)` (see custom.ts).
  */
 export interface ScorerDefinition {
   type: string
   label: string
   description: string
-  /** The guide's threshold for this scorer; a config's `threshold` replaces it. */
+  /** The threshold this scorer suggests; a config's `threshold` replaces it. */
   defaultThreshold: number
   measure(actual: unknown, expected: unknown, ctx: ScorerContext): ScorerOutcome
 }

@@ -13,7 +13,7 @@ export const TRACE_FACTORS = ['complexity', 'novelty', 'tool_diversity', 'outcom
 const weights = (complexity: number, novelty: number, tool_diversity: number, outcome_confidence: number): TraceWeights =>
   ({ complexity, novelty, tool_diversity, outcome_confidence })
 
-/** The seed's table: finance and medical trust the outcome most, code values using many tools. */
+/** The built-in profiles: finance and medical trust the outcome most, code values using many tools. */
 export const DEFAULT_PROFILES: Readonly<Record<string, Readonly<TraceWeights>>> = Object.freeze({
   default: weights(0.25, 0.35, 0.15, 0.25),
   finance: weights(0.20, 0.25, 0.10, 0.45),
@@ -30,7 +30,7 @@ const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined 
 
 /**
  * The profile for a trace's domain: a custom profile first, then a built-in one, else `default`.
- * An unknown domain is not an error: the seed scores it with the default weights, silently.
+ * An unknown domain is not an error: it is scored with the default weights, silently.
  */
 export function profileFor(domain: string | undefined, custom: Readonly<Record<string, TraceWeights>> = {}): { name: string, weights: TraceWeights } {
   const name = domain ?? 'default'

@@ -47,7 +47,7 @@ export interface ScoreTraceOptions {
   cache?: NoveltyMemory
   /** Which of the cache's entries novelty compares with (all of them when left out). */
   window?: CacheWindow
-  /** Left out or `null`, there is no embedder and novelty is the seed's 0.5. */
+  /** Left out or `null`, there is no embedder and novelty is 0.5: neither new nor repeated. */
   embedder?: Embedder | null
 }
 
@@ -98,7 +98,7 @@ export interface OverrideFacts {
   success: boolean
 }
 
-/** The seed's three overrides, in its order, each on the result of the one before. */
+/** The three overrides, in this order, each on the result of the one before. */
 export function applyOverrides(score: number, facts: OverrideFacts): { score: number, overrides: TraceOverride[] } {
   const overrides: TraceOverride[] = []
   if (facts.steps === 1 && facts.first_step_type === 'thought') {

@@ -12,7 +12,7 @@ export interface TraceCacheSettings {
   ttlMs: number
 }
 
-/** The seed's cache: 1,000 vectors for one hour. */
+/** The default cache: 1,000 vectors for one hour. */
 export const DEFAULT_TRACE_CACHE: Readonly<TraceCacheSettings> = Object.freeze({ maxElements: 1000, ttlMs: 3_600_000 })
 /** 100,000 × 384 floats is about 150 MB, and a scan of it some tens of milliseconds. */
 export const MAX_TRACE_CACHE_SIZE = 100_000

@@ -246,7 +246,10 @@ function simdScan(maxElements: number, dimensions: number): SimdScan | undefined
   const bytes = queryAt + dimensions * 8
   try {
     const instance = new WebAssembly.Instance(scanModule)
-    const { memory, scan } = instance.exports as { memory: WebAssembly.Memory, scan: (rows: number, norms: number, query: number, dims: number, from: number, to: number) => number }
+    const { memory, scan } = instance.exports as {
+      memory: WebAssembly.Memory
+      scan: (rows: number, norms: number, query: number, dims: number, from: number, to: number) => number
+    }
     const missing = Math.ceil(bytes / 65536) - memory.buffer.byteLength / 65536
     if (missing > 0) memory.grow(missing)
     return {

@@ -85,7 +85,7 @@ test('an evaluator without content judges the step leading into it, and is warne
   await setField(page, 'content', '{{steps.llm_2.text}}')
   await expect(warnings).toHaveCount(0)
 
-  // The rubric: with no grades the default bands are shown; the starter is the plan's A/B/C/D/F.
+  // The rubric: with no grades the default bands are shown; the starter is the default A/B/C/D/F.
   await page.getByLabel('Evaluation type').selectOption('rubric')
   const defaults = page.getByTestId('rubric-defaults')
   await expect(defaults).toContainText('No grades listed: the default bands are used.')

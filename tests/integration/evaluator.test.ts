@@ -106,7 +106,7 @@ describe('the evaluator step in the server', () => {
   })
 })
 
-describe('the evaluator-block plan in the server', () => {
+describe('evaluator steps in the server', () => {
   it('an evaluator without content judges its upstream step\'s text; include_feedback false asks for no feedback and returns none', async () => {
     fake.reset()
     const draft = 'Open Settings, choose "Forgot password" and follow the emailed link.'

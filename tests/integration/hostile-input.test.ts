@@ -29,7 +29,10 @@ afterAll(async () => {
 })
 
 /** A raw HTTP request, so Host and Transfer-Encoding are exactly what the test says. */
-function raw(path: string, options: { method?: string, headers?: Record<string, string>, body?: string } = {}): Promise<{ status: number, headers: Record<string, unknown>, body: string }> {
+function raw(
+  path: string,
+  options: { method?: string, headers?: Record<string, string>, body?: string } = {},
+): Promise<{ status: number, headers: Record<string, unknown>, body: string }> {
   const url = new URL(server.url)
   return new Promise((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers }, (res) => {

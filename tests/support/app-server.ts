@@ -13,7 +13,10 @@ export interface AppServer {
   process: ChildProcess
   output(): string
   stop(signal?: NodeJS.Signals): Promise<void>
-  api<T = any>(path: string, init?: { method?: string, body?: unknown, headers?: Record<string, string> }): Promise<{ status: number, body: T, headers: Headers }>
+  api<T = any>(
+    path: string,
+    init?: { method?: string, body?: unknown, headers?: Record<string, string> },
+  ): Promise<{ status: number, body: T, headers: Headers }>
 }
 
 export function tempDbPath(): string {

@@ -10,6 +10,7 @@ export function useFakeJudge() {
   beforeAll(async () => { await fake.start() })
   afterAll(async () => { await fake.stop() })
   beforeEach(() => fake.reset())
-  const providers = (env: Record<string, string> = fake.env()) => createProviders({ env, cache: new MemoryResponseCache(), retry: { baseDelayMs: 1, maxDelayMs: 5 } })
+  const providers = (env: Record<string, string> = fake.env()) =>
+    createProviders({ env, cache: new MemoryResponseCache(), retry: { baseDelayMs: 1, maxDelayMs: 5 } })
   return { fake, providers }
 }

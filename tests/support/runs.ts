@@ -8,7 +8,12 @@ import { waitFor, type AppServer } from './app-server'
  * The run once it has ended (succeeded, failed, cancelled or interrupted): its `run.finished` heard
  * from the run service, or the stored run when it had ended already.
  */
-export function runEnded(runs: RunService, read: (runId: string) => RunRow | null | Promise<RunRow | null>, runId: string, timeoutMs = 10_000): Promise<RunRow> {
+export function runEnded(
+  runs: RunService,
+  read: (runId: string) => RunRow | null | Promise<RunRow | null>,
+  runId: string,
+  timeoutMs = 10_000,
+): Promise<RunRow> {
   return new Promise((resolve, reject) => {
     let done = false
     const end = async () => {

@@ -1,7 +1,7 @@
 import { builtinSteps, defineStep, StepRegistry, createProviders, type ExecuteOptions, type RunEvent } from '../../engine'
 import { z } from 'zod'
 
-/** The quality gate of DESIGN.md with pinned LLM and judge outputs, so it runs offline. */
+/** A quality gate (draft, judge, check, retry the draft up to 3 times) with pinned LLM and judge outputs, so it runs offline. */
 export function qualityGate(pinnedDraft: string[], judgePassed: boolean[]) {
   return {
     name: 'Quality gate',

@@ -45,7 +45,11 @@ type OrderVerdict = { scores: Record<string, Record<string, number>>, reasons: R
 
 function validateOrder(labels: readonly string[], names: readonly string[]) {
   return (json: unknown): Validation<OrderVerdict> => {
-    const parsed = z.object({ candidates: z.record(z.string(), z.object({ criteria_scores: z.record(z.string(), z.unknown()), reason: z.string().optional() })), feedback: z.string().optional(), suggestions: z.array(z.string()).optional() }).safeParse(json)
+    const parsed = z.object({
+      candidates: z.record(z.string(), z.object({ criteria_scores: z.record(z.string(), z.unknown()), reason: z.string().optional() })),
+      feedback: z.string().optional(),
+      suggestions: z.array(z.string()).optional(),
+    }).safeParse(json)
     if (!parsed.success) return { ok: false, problem: 'the JSON does not have the requested shape (candidates → criteria_scores)' }
     const scores: OrderVerdict['scores'] = {}
     const reasons: Record<string, string> = {}
@@ -89,7 +93,9 @@ export async function evaluateComparison(ctx: EvaluationContext, candidates: Can
     }
     else {
       verdict = await askJudge(ctx.providers, config.model, {
-        prompt: comparisonPrompt({ context: input.context, candidates: shown, criteria: config.criteria!, weights: config.weights, includeFeedback: config.include_feedback }),
+        prompt: comparisonPrompt({
+          context: input.context, candidates: shown, criteria: config.criteria!, weights: config.weights, includeFeedback: config.include_feedback,
+        }),
         jsonSchema: comparisonJsonSchema(labels, names, config.include_feedback),
         validate: validateOrder(labels, names),
         temperature: config.temperature, maxTokens: config.max_tokens, maxRetries: config.max_retries, cache: config.cache,
@@ -112,7 +118,8 @@ export async function evaluateComparison(ctx: EvaluationContext, candidates: Can
   const sorted = [...ranking].sort((a, b) => b.overall_score - a.overall_score)
   sorted.forEach((entry, i) => { entry.rank = i > 0 && sorted[i - 1]!.overall_score - entry.overall_score < TIE ? sorted[i - 1]!.rank : i + 1 })
   const [first, second] = sorted
-  const topFlips = second ? flips(overallByOrder[candidates.findIndex(c => c.id === first!.id)]!, overallByOrder[candidates.findIndex(c => c.id === second.id)]!) : false
+  const overallOf = (id: string) => overallByOrder[candidates.findIndex(c => c.id === id)]!
+  const topFlips = second ? flips(overallOf(first!.id), overallOf(second.id)) : false
   const tie = !!second && (second.rank === first!.rank || (topFlips && first!.overall_score - second.overall_score < 0.1))
   const best = first!
   const factors = {

@@ -40,7 +40,10 @@ export function comparisonAnswerSchema(labels: readonly string[], names: readonl
     criteria_scores: z.strictObject(Object.fromEntries(names.map(name => [name, z.number()]))),
     reason: z.string(),
   })
-  return z.strictObject({ candidates: z.strictObject(Object.fromEntries(labels.map(label => [label, candidate()]))), ...(includeFeedback ? feedbackFields : {}) })
+  return z.strictObject({
+    candidates: z.strictObject(Object.fromEntries(labels.map(label => [label, candidate()]))),
+    ...(includeFeedback ? feedbackFields : {}),
+  })
 }
 
 export function comparisonJsonSchema(labels: readonly string[], names: readonly string[], includeFeedback = true) {

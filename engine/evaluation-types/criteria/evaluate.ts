@@ -52,7 +52,10 @@ async function judgeGroup(ctx: EvaluationContext, group: readonly Criterion[], s
   }
   const names = group.map(c => c.name)
   return askJudge(ctx.providers, config.model, {
-    prompt: criteriaPrompt({ content, context: input.context, reference: input.reference, criteria: group, weights: config.weights, grades: config.grades, includeFeedback: config.include_feedback }),
+    prompt: criteriaPrompt({
+      content, context: input.context, reference: input.reference, criteria: group,
+      weights: config.weights, grades: config.grades, includeFeedback: config.include_feedback,
+    }),
     jsonSchema: criteriaJsonSchema(names, config.include_feedback),
     validate: validateVerdict(names),
     temperature: config.temperature,

@@ -69,12 +69,17 @@ function keyRemedy(metric: ResolvedMetric): string {
 export async function evaluateMetrics(ctx: EvaluationContext, metrics: ResolvedMetric[]): Promise<EvaluatorResult> {
   const submission = requireText(ctx.input.content, 'submission')
   for (const metric of metrics) if (!metric.definition.score && !isHeuristic(metric.model)) ctx.providers.check(metric.model, `metric "${metric.name}"`, keyRemedy(metric))
-  // One metric after another unless the config opts into concurrency (FR-014).
+  // One metric after another unless the config opts into concurrency.
   const scores = await mapLimit(metrics, limitOf(ctx.config, true), metric => scoreOne(ctx, metric, submission))
   const overall100 = roundScore(scores.reduce((sum, s, i) => sum + s.score * metrics[i]!.weight, 0))
   const overall_score = roundScore(overall100 / 100)
   const heuristic = metrics.every(m => isHeuristic(m.model) && !m.definition.score)
-  const factors = { agreement: 1, margin: marginOf(overall_score, ctx.config.pass_threshold), validity: clamp01(1 - 0.1 * ctx.stats.reasks), judge: heuristic ? HEURISTIC_CONFIDENCE_CAP : 1 }
+  const factors = {
+    agreement: 1,
+    margin: marginOf(overall_score, ctx.config.pass_threshold),
+    validity: clamp01(1 - 0.1 * ctx.stats.reasks),
+    judge: heuristic ? HEURISTIC_CONFIDENCE_CAP : 1,
+  }
   const base = baseResult(ctx)
   const models = [...new Set(metrics.filter(m => !m.definition.score).map(m => m.model))]
   const unfollowed = metrics.filter(m => !m.definition.score && isHeuristic(m.model) && !m.builtin_instruction).map(m => m.name)

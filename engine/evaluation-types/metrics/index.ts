@@ -9,7 +9,7 @@ import { METRIC_DEFAULT_MODEL, metricsSpec } from './spec'
 
 /**
  * The metric suite: each metric its own judge call, model and settings (resolved in
- * engine/evaluator/metrics/resolve.ts); its built-in default judge is not the server's (FR-019).
+ * engine/evaluator/metrics/resolve.ts); its built-in default judge is not the server's.
  */
 export const metricsType = defineEvaluationType<EvaluatorConfigOf<'metrics'>, ResolvedMetric[]>({
   ...metricsSpec,

@@ -18,7 +18,7 @@ export const metricsFields = {
   llm_default: llmDefaultSchema.optional(),
   /** The metrics with weights (the three defaults when none is named anywhere). */
   metrics: z.array(metricConfigSchema).max(30).optional(),
-  /** The model of every metric that names none, after `[llm_default]` (FR-016). */
+  /** The model of every metric that names none, after `[llm_default]`. */
   default_model: z.string().min(1).optional(),
   default_provider: llmParams.provider,
   /** Only these metrics are called and weighted (the others' weights are left out and the rest rescaled). */

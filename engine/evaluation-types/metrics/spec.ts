@@ -1,6 +1,6 @@
 import { defineEvaluationTypeSpec } from '../spec'
 
-/** The metric suite's built-in default judge (agent-output-evaluator-spec FR-019), not the server's default judge. */
+/** The metric suite's built-in default judge, not the server's default judge. */
 export const METRIC_DEFAULT_MODEL = 'anthropic:claude-sonnet-4-5-20250929'
 
 export const metricsSpec = defineEvaluationTypeSpec({

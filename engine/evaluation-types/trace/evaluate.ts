@@ -11,7 +11,7 @@ import { baseResult } from '../result'
 type TraceConfig = ResolvedEvaluatorConfig<EvaluatorConfigOf<'trace'>>
 type TraceOptions = NonNullable<TraceConfig['trace']>
 
-/** No embedder unless one is chosen: novelty is then the seed's 0.5. */
+/** No embedder unless one is chosen: novelty is then 0.5, neither new nor repeated. */
 async function embedderFor(choice: TraceOptions['embedder'], modelPath: string | undefined): Promise<Embedder | null> {
   if (choice === 'hashed') return hashedEmbedder
   if (choice !== 'transformers') return null
@@ -75,6 +75,11 @@ export async function evaluateTrace(ctx: EvaluationContext<TraceConfig>): Promis
     grade: null,
     confidence: confidenceOf(factors),
     confidence_factors: factors,
-    trace: { score: scored.score, C, N, D, O, factors: scored.factors, profile: scored.profile, weights: scored.weights, overrides: scored.overrides, counts: scored.counts, novelty_source: scored.novelty_source, embedder: scored.embedder, cache: { fresh: options.fresh_cache === true, ttl_ms: window.ttlMs ?? kept.ttlMs, size: window.maxElements ?? kept.maxElements } },
+    trace: {
+      score: scored.score, C, N, D, O,
+      factors: scored.factors, profile: scored.profile, weights: scored.weights, overrides: scored.overrides, counts: scored.counts,
+      novelty_source: scored.novelty_source, embedder: scored.embedder,
+      cache: { fresh: options.fresh_cache === true, ttl_ms: window.ttlMs ?? kept.ttlMs, size: window.maxElements ?? kept.maxElements },
+    },
   }
 }

@@ -3,7 +3,9 @@ import { z } from 'zod'
 export const traceFields = {
   trace: z.object({
     /** Custom domain profiles: weights complexity, novelty, tool_diversity, outcome_confidence summing to 1.0. */
-    profiles: z.record(z.string(), z.object({ complexity: z.number(), novelty: z.number(), tool_diversity: z.number(), outcome_confidence: z.number() })).optional(),
+    profiles: z.record(z.string(), z.object({
+      complexity: z.number(), novelty: z.number(), tool_diversity: z.number(), outcome_confidence: z.number(),
+    })).optional(),
     /** Score against an empty novelty cache of its own instead of the process-wide one. */
     fresh_cache: z.boolean().optional(),
     /** `none` (the default: novelty 0.5), `hashed` (offline hashed n-grams), or `transformers` (when installed with a local model). */

@@ -27,7 +27,10 @@ function segmenter(lang: Lang, granularity: Granularity): Intl.Segmenter {
 const SPACE = /\s/u
 const CJK_STOP = /[。、！？]/u
 
-/** Where a window of about `size` characters from `start` should end: after a line break, else before a space or after CJK punctuation, else at its full length. */
+/**
+ * Where a window of about `size` characters from `start` should end: after a line break, else
+ * before a space or after CJK punctuation, else at its full length.
+ */
 function windowEnd(text: string, start: number, size: number): number {
   const limit = start + size
   if (limit >= text.length) return text.length

@@ -26,7 +26,7 @@ export const builtinMetrics: readonly MetricDefinition[] = [
   { name: 'LLMPlain', description: 'General quality, by the instruction you give it.', systemInstruction: LLM_PLAIN_INSTRUCTION },
 ]
 
-/** The metrics used when a config lists none (agent-output-evaluator-spec, user story 1). */
+/** The metrics used when a config lists none. */
 export const DEFAULT_METRICS = ['ClarityCoherence', 'Coverage', 'Relevance']
 
 /** Built-in and custom metrics, found by name. */

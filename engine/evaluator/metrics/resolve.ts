@@ -3,7 +3,7 @@ import { checkWeights, invalidConfig, modelRefOf, type ConfigProblem } from '../
 import type { ResolvedEvaluatorConfig } from '../config'
 import { builtinMetrics, DEFAULT_METRICS, type MetricDefinition, type MetricRegistry } from './registry'
 
-/** Built-in LLM defaults (FR-019), under `[llm_default]` and each metric's own settings; the model is METRIC_DEFAULT_MODEL. */
+/** Built-in LLM defaults, under `[llm_default]` and each metric's own settings; the model is METRIC_DEFAULT_MODEL. */
 export const METRIC_DEFAULTS = { temperature: 0, max_tokens: undefined as number | undefined, max_retries: 3 }
 
 type MetricsConfig = ResolvedEvaluatorConfig<EvaluatorConfigOf<'metrics'>>

@@ -43,7 +43,10 @@ function remoteTraceCache(id: number): NoveltyMemory {
 
 async function run(id: number, job: Extract<ToWorker, { type: 'evaluate' }>['job']) {
   try {
-    const result = await evaluate(job.config, job.input, { providers: offlineProviders(job.defaultJudge), metrics, scorers, candidateIds: job.candidateIds, traceCache: remoteTraceCache(id), trace: setup.trace, runner: null })
+    const result = await evaluate(job.config, job.input, {
+      providers: offlineProviders(job.defaultJudge), metrics, scorers, candidateIds: job.candidateIds,
+      traceCache: remoteTraceCache(id), trace: setup.trace, runner: null,
+    })
     send({ type: 'done', id, result })
   }
   catch (error) {

@@ -103,7 +103,12 @@ export class EvaluationPool implements EvaluationRunner {
   }
 
   private start(): void {
-    const setup: WorkerSetup = { metricsDir: this.options.metricsDir, scorersDir: this.options.scorersDir, traceDimensions: this.traceCache.dimensions, trace: this.options.trace ?? { limits: DEFAULT_TRACE_CACHE } }
+    const setup: WorkerSetup = {
+      metricsDir: this.options.metricsDir,
+      scorersDir: this.options.scorersDir,
+      traceDimensions: this.traceCache.dimensions,
+      trace: this.options.trace ?? { limits: DEFAULT_TRACE_CACHE },
+    }
     const worker = startWorker(this.options.entry, setup)
     const slot: Slot = { worker, ready: false }
     this.slots.push(slot)

@@ -87,7 +87,13 @@ function checkBlocks(blocks: readonly Block[], expected: ExpectedEdit, original:
  * From operations alone: an operation on a block that does not exist, or an insert no expected
  * insert accounts for (same target and position), brings in content that was not there.
  */
-function checkOperations(actual: EditOutput, expected: ExpectedEdit, positions: Map<string, number>, idOf: (op: Operation) => string | undefined, slots: InsertSlots): Findings {
+function checkOperations(
+  actual: EditOutput,
+  expected: ExpectedEdit,
+  positions: Map<string, number>,
+  idOf: (op: Operation) => string | undefined,
+  slots: InsertSlots,
+): Findings {
   const expectedDeletes = new Set<string>()
   const expectedTargets = new Set<string>()
   for (const op of expected.operations) {

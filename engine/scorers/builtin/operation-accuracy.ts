@@ -9,6 +9,11 @@ export const operationAccuracy = defineEditScorer({
   defaultThreshold: 0.8,
   analyze({ actual, expected, targets }) {
     const { matched, unmatched } = matchOperations(actual.operations, expected.operations, targets())
-    return { score: ratio(matched, expected.operations.length), matchedOperations: matched, totalExpectedOperations: expected.operations.length, unmatchedOperations: unmatched }
+    return {
+      score: ratio(matched, expected.operations.length),
+      matchedOperations: matched,
+      totalExpectedOperations: expected.operations.length,
+      unmatchedOperations: unmatched,
+    }
   },
 })

@@ -15,7 +15,15 @@ function analyze(actual: EditOutput, expected: ExpectedEdit, original: Original,
   const applicationSuccessRate = actual.operations.length ? ratio(applied, actual.operations.length) : expected.operations.length ? 0 : 1
   const content = checkPatterns(actual, expected.patterns)
   const contentScore = ratio(content.matchedPatterns, content.totalPatterns)
-  return { score: Math.round((0.6 * applicationSuccessRate + 0.4 * contentScore) * 1e6) / 1e6, applicationSuccessRate, contentScore, appliedOperations: applied, totalOperations: actual.operations.length, failedOperations: failed, contentIssues: content.contentIssues }
+  return {
+    score: Math.round((0.6 * applicationSuccessRate + 0.4 * contentScore) * 1e6) / 1e6,
+    applicationSuccessRate,
+    contentScore,
+    appliedOperations: applied,
+    totalOperations: actual.operations.length,
+    failedOperations: failed,
+    contentIssues: content.contentIssues,
+  }
 }
 
 export const operationResult = defineEditScorer({

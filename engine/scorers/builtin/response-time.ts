@@ -2,7 +2,7 @@ import { JudgeflowError } from '../../errors'
 import { defineScorer } from '../types'
 
 /**
- * The guide's worked example of a custom scorer: 1 up to `max_acceptable_ms` (options, 5,000 by
+ * A small scorer of the kind users write: 1 up to `max_acceptable_ms` (options, 5,000 by
  * default), then a linear penalty reaching 0 at twice the limit.
  */
 export const responseTime = defineScorer({

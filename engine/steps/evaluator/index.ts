@@ -42,7 +42,8 @@ export const evaluatorStep = defineStep({
     }
     const fallback = config.llm_default as { model?: string, provider?: string } | undefined
     const models = [modelRefOf(config.model as string | undefined, config.provider as string | undefined), modelRefOf(fallback?.model, fallback?.provider)]
-    for (const metric of (config.metrics as Array<{ model?: string, provider?: string }> | undefined) ?? []) models.push(modelRefOf(metric.model, metric.provider))
+    const metrics = (config.metrics as Array<{ model?: string, provider?: string }> | undefined) ?? []
+    for (const metric of metrics) models.push(modelRefOf(metric.model, metric.provider))
     return models.filter((m): m is string => !!m && m.includes(':') && !m.startsWith('local:'))
   },
   async run({ config, node, providers, evaluation, signal, cache }) {

@@ -51,7 +51,7 @@ export function judgesContent(config: Record<string, unknown>): boolean {
 }
 
 /**
- * The evaluator-block plan's `extractContent`: without `content`, the step judges the text of
+ * What an evaluator step judges by default: without `content`, the step judges the text of
  * the one step that leads into it (an LLM's `text`). With none or several, it cannot tell which.
  */
 export function contentFromGraph(config: Record<string, unknown>, upstream: readonly UpstreamStep[]): GraphDefaults {

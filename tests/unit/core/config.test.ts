@@ -48,7 +48,7 @@ describe('the configuration', () => {
     expect(() => loadConfig({ JUDGEFLOW_EVAL_WORKERS: '-1' })).toThrow('JUDGEFLOW_EVAL_WORKERS must be a whole number of worker threads (0 runs evaluations on the main thread), not "-1".')
   })
 
-  it('reads the trace cache from JUDGEFLOW_TRACE_CACHE_SIZE and JUDGEFLOW_TRACE_CACHE_TTL_MS, else the seed\'s 1,000 for an hour', () => {
+  it('reads the trace cache from JUDGEFLOW_TRACE_CACHE_SIZE and JUDGEFLOW_TRACE_CACHE_TTL_MS, else 1,000 for an hour', () => {
     expect(loadConfig({}).trace.cache).toEqual({ maxElements: 1000, ttlMs: 3_600_000 })
     expect(loadConfig({ JUDGEFLOW_TRACE_CACHE_SIZE: '250', JUDGEFLOW_TRACE_CACHE_TTL_MS: ' 60000 ' }).trace.cache).toEqual({ maxElements: 250, ttlMs: 60_000 })
     expect(loadConfig({ JUDGEFLOW_TRACE_CACHE_SIZE: '' }).trace.cache).toEqual({ maxElements: 1000, ttlMs: 3_600_000 })

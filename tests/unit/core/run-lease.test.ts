@@ -32,7 +32,10 @@ const chain = (ms: number) => ({
 })
 
 function service(clock: { now: number }, extra: { owner?: string, maxResumes?: number } = {}) {
-  const created = new RunService({ store: createSqliteStore(handle), registry: options.registry, providers: options.providers, leaseMs: LEASE_MS, now: () => clock.now, ...extra })
+  const created = new RunService({
+    store: createSqliteStore(handle), registry: options.registry, providers: options.providers,
+    leaseMs: LEASE_MS, now: () => clock.now, ...extra,
+  })
   services.push(created)
   return created
 }

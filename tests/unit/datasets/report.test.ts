@@ -67,7 +67,8 @@ describe('agreement with the labels', () => {
     // 0.55 < t ≤ 0.85: a passes, κ 0.4; t > 0.85: all fail, κ 0
     const kappaAt = Object.fromEntries(agreement!.threshold_sweep.map(s => [s.threshold, s.kappa]))
     expect(agreement!.threshold_sweep).toHaveLength(21)
-    expect([kappaAt[0], kappaAt[0.25], kappaAt[0.3], kappaAt[0.55], kappaAt[0.6], kappaAt[0.85], kappaAt[0.9], kappaAt[1]]).toEqual([0, 0, -0.5, -0.5, 0.4, 0.4, 0, 0])
+    expect([kappaAt[0], kappaAt[0.25], kappaAt[0.3], kappaAt[0.55], kappaAt[0.6], kappaAt[0.85], kappaAt[0.9], kappaAt[1]])
+      .toEqual([0, 0, -0.5, -0.5, 0.4, 0.4, 0, 0])
     expect(agreement!.recommended_threshold).toBe(0.6)
     expect(recommendedThreshold([{ threshold: 0.3, kappa: 0.5 }, { threshold: 0.7, kappa: 0.5 }, { threshold: 0.9, kappa: null }])).toBe(0.3)
     expect(recommendedThreshold([{ threshold: 0.5, kappa: null }])).toBeNull()

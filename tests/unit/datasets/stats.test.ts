@@ -10,7 +10,7 @@ describe('Wilson score interval, z = 1.959964', () => {
     // centre = (0.942953 + 3.841459/596) / 1.012891 = 0.949398 / 1.012891 = 0.937316
     // half = (1.959964 / 1.012891) · √(0.942953·0.057047/298 + 3.841459/(4·298²))
     //      = 1.935019 · √(0.000180512 + 0.0000108144) = 1.935019 · 0.0138321 = 0.026765
-    // → [0.910550, 0.964081], the [0.911, 0.964] of DESIGN.md's example
+    // → [0.910550, 0.964081], reported rounded as [0.911, 0.964]
     const [lo, hi] = wilsonInterval(281, 298)!
     expect(lo).toBeCloseTo(0.910550, 5)
     expect(hi).toBeCloseTo(0.964081, 5)
@@ -54,7 +54,7 @@ describe('Cohen\'s κ = (po − pe) / (1 − pe)', () => {
     // expected pass: 20 judged pass, 5 judged fail; expected fail: 10 judged pass, 15 judged fail; n = 50
     // po = 35/50 = 0.7; pe = (25/50)(30/50) + (25/50)(20/50) = 0.3 + 0.2 = 0.5; κ = 0.2/0.5 = 0.4
     expect(cohenKappa(20, 5, 10, 15)).toBeCloseTo(0.4, 12)
-    // DESIGN.md's table 80/5/7/28: po = 0.9, pe = (85·87 + 35·33)/120² = 0.59375, κ = 0.30625/0.40625 = 49/65
+    // The table 80/5/7/28: po = 0.9, pe = (85·87 + 35·33)/120² = 0.59375, κ = 0.30625/0.40625 = 49/65
     expect(cohenKappa(80, 5, 7, 28)).toBeCloseTo(49 / 65, 12)
   })
   it('is 1 for perfect agreement, 0 for chance, null when pe = 1 or nothing is labelled', () => {

@@ -7,7 +7,8 @@ beforeAll(async () => { await fake.start() })
 afterAll(async () => { await fake.stop() })
 beforeEach(() => fake.reset())
 
-const providers = (env: Record<string, string> = fake.env()) => createProviders({ env, cache: new MemoryResponseCache(), retry: { baseDelayMs: 1, maxDelayMs: 5 } })
+const providers = (env: Record<string, string> = fake.env()) =>
+  createProviders({ env, cache: new MemoryResponseCache(), retry: { baseDelayMs: 1, maxDelayMs: 5 } })
 const criteria = (config: Partial<EvaluatorConfigInput> = {}): EvaluatorConfigInput => ({
   evaluation_type: 'criteria', model: 'openai:gpt-4o-mini',
   criteria: [{ name: 'relevance', description: 'Answers the question', weight: 0.5 }, { name: 'accuracy', description: 'Facts are right', weight: 0.5 }],
@@ -19,7 +20,7 @@ const verdict = (scores: Record<string, unknown>, extra: Record<string, unknown>
 })
 
 describe('criteria, scoring and rubric judges', () => {
-  it('computes the plan seed example: relevance 0.9, accuracy 0.8, weights 0.5/0.5 → 0.85, passed at 0.7', async () => {
+  it('computes a weighted score: relevance 0.9, accuracy 0.8, weights 0.5/0.5 → 0.85, passed at 0.7', async () => {
     fake.script(verdict({ relevance: 0.9, accuracy: 0.8 }, { overall_score: 0.1 }))
     const result = await evaluate(criteria(), input, { providers: providers() })
     expect(result).toMatchObject({

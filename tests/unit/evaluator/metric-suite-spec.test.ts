@@ -1,7 +1,6 @@
 /**
- * The metric suite as agent-output-evaluator-spec.md words it: the built-in default model
- * (FR-019) and its missing key (FR-018), no unknown keys, default_model / default_provider
- * (FR-016), enabled_metrics and metric_weights (EvaluationConfig), one metric after another (FR-014).
+ * The metric suite's settings: the built-in default model and its missing key, no unknown keys,
+ * default_model / default_provider, enabled_metrics and metric_weights, one metric after another.
  */
 import { describe, expect, it } from 'vitest'
 import { evaluate, parseMetricSuiteToml, runWorkflow } from '../../../engine'
@@ -18,7 +17,7 @@ const metricOf = (body: any) => {
 const SCORES: Record<string, number> = { ClarityCoherence: 80, Coverage: 60, Relevance: 90, LLMPlain: 50 }
 const byMetric = () => fake.onRequest(r => ({ json: { score: SCORES[metricOf(r.body)], evaluator_comment: `${metricOf(r.body)} comment` } }))
 
-describe('the built-in default model (FR-019, FR-018)', () => {
+describe('the built-in default model and its missing key', () => {
   it('is anthropic:claude-sonnet-4-5-20250929, whatever keys the server has', async () => {
     byMetric()
     const result = await evaluate({ evaluation_type: 'metrics', metrics: [{ name: 'Relevance' }] }, input, { providers: providers() })
@@ -89,7 +88,7 @@ describe('keys the suite does not know are refused by name', () => {
 })
 
 describe('the spec\'s fields', () => {
-  it('default_model / default_provider (FR-016) give every metric without its own model; top-level settings come after [llm_default]', async () => {
+  it('default_model / default_provider give every metric without its own model; top-level settings come after [llm_default]', async () => {
     byMetric()
     const result = await evaluate(parseMetricSuiteToml(`
 default_model = "gpt-4o-mini"
@@ -159,7 +158,7 @@ model = "openai:gpt-4o-mini"
   })
 })
 
-describe('one metric after another (FR-014)', () => {
+describe('one metric after another', () => {
   it('by default: never two judge calls at once, in the configured order', async () => {
     fake.onRequest(r => ({ delayMs: 30, json: { score: SCORES[metricOf(r.body)], evaluator_comment: 'ok' } }))
     await evaluate({ evaluation_type: 'metrics', model: 'openai:gpt-4o-mini', metrics: [{ name: 'Relevance' }, { name: 'Coverage' }, { name: 'ClarityCoherence' }] }, input, { providers: providers() })

@@ -18,7 +18,7 @@ const metricOf = (system: string) => (system.includes('clarity and coherence') ?
 const systemOf = (body: any): string => (typeof body.system === 'string' ? body.system : body.messages[0].content)
 
 describe('metric suite', () => {
-  it('scores each metric in its own call, 0–100, and weights them (the seed\'s EvaluationResult)', async () => {
+  it('scores each metric in its own call, 0–100, and weights them into one EvaluationResult', async () => {
     fake.onRequest((r) => {
       const name = metricOf(systemOf(r.body))
       return { json: { score: { ClarityCoherence: 80, Coverage: 60, Relevance: 90, LLMPlain: 0 }[name], evaluator_comment: `${name} comment` } }

@@ -16,13 +16,13 @@ const financeTrace = {
 }
 
 describe('the trace evaluation type', () => {
-  it('scores the note\'s worked example through the evaluator: 0.724 on a fresh cache', async () => {
+  it('scores the hand-worked finance example through the evaluator: 0.724 on a fresh cache', async () => {
     const result = await evaluate({ evaluation_type: 'trace', pass_threshold: 0.7, trace: { fresh_cache: true } }, { trace: financeTrace }, { providers })
     expect(result).toMatchObject({ passed: true, overall_score: 0.724, trace: { C: 0.425, N: 0.5, D: 1, O: 0.92, profile: 'finance', overrides: [] } })
     expect(result.criteria_scores).toEqual({ complexity: 0.425, novelty: 0.5, tool_diversity: 1, outcome_confidence: 0.92 })
   })
 
-  it('with no embedder configured, novelty is 0.5 every time, as the seed says', async () => {
+  it('with no embedder configured, novelty is 0.5 every time', async () => {
     const trace = { ...financeTrace, task: { objective: `unique objective ${Math.random()}` } }
     const results = [await evaluate({ evaluation_type: 'trace' }, { trace }, { providers }), await evaluate({ evaluation_type: 'trace' }, { trace }, { providers })]
     for (const result of results) {

@@ -3,7 +3,7 @@ import { defaultRegistry, topologicalOrder, buildGraph, validateWorkflow } from 
 import { qualityGate } from '../../support/workflows'
 
 describe('validateWorkflow', () => {
-  it('accepts the quality gate of DESIGN.md', () => {
+  it('accepts the quality gate: draft, judge, condition, retry, outputs', () => {
     const result = validateWorkflow(qualityGate(['a'], [true]), defaultRegistry)
     expect(result.problems).toEqual([])
     expect(result.ok).toBe(true)

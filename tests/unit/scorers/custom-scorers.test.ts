@@ -6,7 +6,7 @@ import { createProviders, evaluate, loadScorersFolder, ScorerRegistry, type Scor
 
 const providers = createProviders({ env: {} })
 
-/** The guide's example, as written there: state in a constructor field, methods on the prototype. */
+/** A custom scorer as users write them: state in a constructor field, methods on the prototype. */
 class ResponseTimeScorer {
   constructor(private maxAcceptableMs: number) {}
 
@@ -26,7 +26,7 @@ const folderWith = (files: Record<string, string>) => {
   return folder
 }
 
-describe('custom scorers in the guide\'s form', () => {
+describe('custom scorers written to the score / getDetails interface', () => {
   it('registers a class instance (score and getDetails on the prototype) and runs it with its own fields', async () => {
     const registry = new ScorerRegistry()
     expect(registry.register(new ResponseTimeScorer(1000), 'response-budget')).toBe('response-budget')

@@ -81,7 +81,7 @@ describe('content-quality', () => {
     ])
   })
 
-  it('accepts the guide\'s plain-string patterns, each looked for on every page', () => {
+  it('accepts plain-string patterns, each looked for on every page', () => {
     const { score, details } = run('content-quality', actual, { patterns: ['要約|まとめ|サマリー', '.*Cart.*Cart.*Cart.*', '(?i)CART ADDED', 'CHECKOUT'] })
     expect(score).toBe(0.75)
     expect(details.contentIssues).toEqual(['Page \'(all)\': Pattern \'CHECKOUT\' not found in content: \'このページのまとめです。\nCart added. Cart updated. Cart emptied.\''])
@@ -163,7 +163,7 @@ describe('anti-hallucination', () => {
 })
 
 describe('everyday checks', () => {
-  it('response-time: the guide\'s custom scorer example', () => {
+  it('response-time: full marks up to the limit, then down linearly', () => {
     expect(run('response-time', { durationMs: 1200 }, {}, {}, { max_acceptable_ms: 2000 }).score).toBe(1)
     expect(run('response-time', { durationMs: 3000 }, {}, {}, { max_acceptable_ms: 2000 }).score).toBe(0.5)
     expect(run('response-time', { durationMs: 5000 }, {}, {}, { max_acceptable_ms: 2000 })).toEqual({ score: 0, details: { responseTimeMs: 5000, maxAcceptableMs: 2000, passed: false } })

@@ -32,13 +32,15 @@ describe('the browser the tests use', () => {
 
   it('installs Playwright\'s Chromium when none is present', async () => {
     const bare = machine([], { 'npx playwright install chromium': playwright })
-    expect(await resolveBrowser({ systemPath: missing, playwrightPath: playwright, isRoot: false, ...bare })).toEqual({ executablePath: playwright, system: false })
+    expect(await resolveBrowser({ systemPath: missing, playwrightPath: playwright, isRoot: false, ...bare }))
+      .toEqual({ executablePath: playwright, system: false })
     expect(bare.commands).toEqual(['npx playwright install chromium'])
   })
 
   it('falls back to Debian\'s package as root when the download is unreachable', async () => {
     const offline = machine(['/usr/bin/apt-get'], { 'apt-get update -qq': '/var/lib/apt/lists', 'apt-get install -y -qq chromium': missing })
-    expect(await resolveBrowser({ systemPath: missing, playwrightPath: playwright, isRoot: true, ...offline })).toEqual({ executablePath: missing, system: true })
+    expect(await resolveBrowser({ systemPath: missing, playwrightPath: playwright, isRoot: true, ...offline }))
+      .toEqual({ executablePath: missing, system: true })
     expect(offline.commands).toEqual(['npx playwright install chromium', 'apt-get update -qq', 'apt-get install -y -qq chromium'])
   })
 

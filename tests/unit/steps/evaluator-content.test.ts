@@ -1,5 +1,5 @@
 /**
- * evaluator-block-plan.md's `extractContent`: an evaluator step without `content` judges the text
+ * What an evaluator step judges by default: an evaluator step without `content` judges the text
  * of its single upstream step; with none or several it cannot tell which, and says so.
  */
 import { describe, expect, it } from 'vitest'

@@ -7,7 +7,7 @@ import {
   parseTrace, profileFor, scoreTrace, toolDiversityOf, traceText, VectorCache, type OverrideFacts, type ReasoningTrace, type TraceStep,
 } from '../../../engine/trace'
 
-/** The seed's finance example: the note works it out to C 0.425, N 0.5, D 1, O 0.92 → 0.724. */
+/** A finance trace worked out by hand: C 0.425, N 0.5, D 1, O 0.92 → 0.724. */
 const financeTrace = (domain = 'finance'): ReasoningTrace => ({
   '@context': 'https://openknowledgepulse.org/schema/v1',
   '@type': 'ReasoningTrace',
@@ -194,7 +194,7 @@ describe('novelty', () => {
     expect(expired.novelty_source).toBe('default')
   })
 
-  it('is the seed\'s 0.5 when no embedder is given: the hashed embedder is an option, not the default', async () => {
+  it('is 0.5 when no embedder is given: the hashed embedder is an option, not the default', async () => {
     const cache = new VectorCache()
     const first = await scoreTrace(financeTrace(), { cache })
     const again = await scoreTrace(financeTrace(), { cache })
@@ -227,7 +227,7 @@ describe('novelty', () => {
     expect(result.novelty_source).toBe('embedder')
     expect(result.factors.novelty).toBeCloseTo(Math.min(1, Math.max(0, 1 - closest)), 6)
     expect(cache.size).toBe(1000) // at maxElements: the oldest made room for it
-    // Its speed (the seed's budget is 100 ms) is measured by `npm run bench`.
+    // Its speed (the target is 100 ms) is measured by `npm run bench`.
   })
 })
 
@@ -255,7 +255,7 @@ describe('the transformers embedder', () => {
 describe('trace validation', () => {
   const raw = () => JSON.parse(JSON.stringify(financeTrace())) as Record<string, any>
 
-  it('accepts the seed\'s trace and defaults the domain', () => {
+  it('accepts the finance trace and defaults the domain', () => {
     const { metadata, ...rest } = raw()
     const { task_domain: _, ...noDomain } = metadata
     expect(parseTrace({ ...rest, metadata: noDomain }).metadata.task_domain).toBe('default')

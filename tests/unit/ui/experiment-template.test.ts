@@ -4,7 +4,7 @@ import { experimentSchema } from '../../../engine/experiments/schema'
 import { experimentTemplate } from '../../../app/utils/experiment-template'
 
 describe('the new-experiment template', () => {
-  it('follows the rubric\'s §6 and is a valid experiment', () => {
+  it('has the suggested documents, problems, bonus candidates and runs, and is a valid experiment', () => {
     const experiment = experimentSchema.parse(parse(experimentTemplate()))
     expect(experiment.documents).toHaveLength(2)
     expect(experiment.runs_per_document).toBe(2)
