@@ -112,8 +112,12 @@ export class DatasetRuns {
       const baseline = await store.datasets.getRun(request.baseline_run_id)
       if (!baseline || baseline.datasetId !== dataset.id) throw new JudgeflowError('INVALID_INPUT', `baseline_run_id: "${request.baseline_run_id}" is not a run of dataset "${dataset.name}"`)
     }
-    const options: StoredOptions = { concurrency: request.concurrency, repeat: request.repeat, score_step: request.score_step, gates: request.gates, baseline_run_id: request.baseline_run_id }
-    const row = await store.datasets.createRun({ datasetId: dataset.id, datasetVersion: dataset.version, target: target as Record<string, unknown>, options: options as unknown as Record<string, unknown> })
+    const options: StoredOptions = {
+      concurrency: request.concurrency, repeat: request.repeat, score_step: request.score_step, gates: request.gates, baseline_run_id: request.baseline_run_id,
+    }
+    const row = await store.datasets.createRun({
+      datasetId: dataset.id, datasetVersion: dataset.version, target: target as Record<string, unknown>, options: options as unknown as Record<string, unknown>,
+    })
     this.launch(row)
     return row
   }
@@ -185,7 +189,8 @@ export class DatasetRuns {
     }
     const stored = await this.deps.store.workflows.get(target.workflow_id, target.workflow_version)
     if (!stored) throw new JudgeflowError('INVALID_INPUT', `target.workflow_id: workflow "${target.workflow_id}" version ${target.workflow_version} no longer exists`)
-    return { definition: stored.definition, workflow: validatedWorkflow(stored.definition, this.deps.registry), workflowId: stored.id, workflowVersion: stored.version }
+    const workflow = validatedWorkflow(stored.definition, this.deps.registry)
+    return { definition: stored.definition, workflow, workflowId: stored.id, workflowVersion: stored.version }
   }
 
   private launch(row: DatasetRunRow): void {
@@ -244,7 +249,10 @@ export class DatasetRuns {
         const saved: Omit<DatasetRunCaseRow, 'updatedAt'> = { datasetRunId: row.id, caseId: task.case_id, repeat: task.repeat, status: 'running', runId, result: null }
         await store.datasets.saveRunCase(saved)
         try {
-          await runs.start({ id: runId, definition: target.definition, workflowId: target.workflowId, workflowVersion: target.workflowVersion, input: byId.get(task.case_id)!.input, options: runOptions })
+          await runs.start({
+            id: runId, definition: target.definition, workflowId: target.workflowId, workflowVersion: target.workflowVersion,
+            input: byId.get(task.case_id)!.input, options: runOptions,
+          })
         }
         catch (error) {
           if (!(error instanceof JudgeflowError) || error.category === 'system') throw error
@@ -264,7 +272,8 @@ export class DatasetRuns {
         abort.removeEventListener('abort', stop)
       }
       const steps = await store.runs.steps(runId)
-      return caseRunOutcome(task, target.workflow, { id: runId, result: runResultOf(ended, steps), latency_ms: ended.durationMs ?? 0, tokens: tokensOf(steps) }, { scoreStep: options.score_step })
+      const finishedRun = { id: runId, result: runResultOf(ended, steps), latency_ms: ended.durationMs ?? 0, tokens: tokensOf(steps) }
+      return caseRunOutcome(task, target.workflow, finishedRun, { scoreStep: options.score_step })
     }
 
     await runCases({
@@ -273,7 +282,10 @@ export class DatasetRuns {
       signal,
       execute,
       commit: async (result) => {
-        await store.datasets.saveRunCase({ datasetRunId: row.id, caseId: result.case_id, repeat: result.repeat, status: result.status, runId: result.run_id ?? null, result: result as unknown as Record<string, unknown> })
+        await store.datasets.saveRunCase({
+          datasetRunId: row.id, caseId: result.case_id, repeat: result.repeat, status: result.status, runId: result.run_id ?? null,
+          result: result as unknown as Record<string, unknown>,
+        })
         results.push(result)
         progress.done++
         count(progress, result)

@@ -7,7 +7,8 @@
  */
 import type { Journal, ResponseCache, RunEvent } from '../engine'
 import type {
-  DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases, ExperimentRoundRow, ExperimentRow, Lease, NewRun, RunEventRow, RunLease, RunRow, RunSummaryRow, StepRunRow, Takeover, WorkflowRow, WorkflowWithDefinition,
+  DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases, ExperimentRoundRow, ExperimentRow, Lease, NewRun, RunEventRow, RunLease, RunRow,
+  RunSummaryRow, StepRunRow, Takeover, WorkflowRow, WorkflowWithDefinition,
 } from '../db'
 
 export type {

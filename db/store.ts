@@ -9,7 +9,8 @@ import {
   listDatasetVersions, listOpenDatasetRuns, saveDatasetRunCase, updateDataset, updateDatasetRun,
 } from './repositories/datasets'
 import {
-  createExperiment, createRound, deleteExperiment, getExperiment, getRound, listExperiments, listOpenRounds, listRounds, roundExists, updateExperiment, updateRound,
+  createExperiment, createRound, deleteExperiment, getExperiment, getRound, listExperiments, listOpenRounds, listRounds, roundExists,
+  updateExperiment, updateRound,
 } from './repositories/experiments'
 import { getRunLease, releaseLeases, renewLeases } from './repositories/run-leases'
 import { createRun, finishRun, getRun, listEventsAfter, listRuns, listStepRuns, markRunStarted, runStatuses } from './repositories/runs'

@@ -45,7 +45,8 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     io.err(`test needs ${values.dataset ? '' : 'a dataset and '}either a workflow file or --config: ${TEST_USAGE}`)
     return 2
   }
-  const whole = (flag: string, min: number, max: number) => numberFlag(values[flag as keyof typeof values] as string | undefined, flag, { min, max, whole: true })
+  const flagValue = (flag: string) => values[flag as keyof typeof values] as string | undefined
+  const whole = (flag: string, min: number, max: number) => numberFlag(flagValue(flag), flag, { min, max, whole: true })
   const share = (flag: string, min = 0) => numberFlag(values[flag as keyof typeof values] as string | undefined, flag, { min, max: 1 })
   const gates: DatasetGates = { max_errors: whole('max-errors', 0, 1_000_000) ?? 0 }
   const minPassRate = share('min-pass-rate')

@@ -100,6 +100,9 @@ export function listDatasetRunCases(db: Db, datasetRunId: string): DatasetRunCas
 export function saveDatasetRunCase(db: Db, row: Omit<DatasetRunCaseRow, 'updatedAt'>): void {
   const values = { ...row, updatedAt: Date.now() }
   db.insert(datasetRunCases).values(values)
-    .onConflictDoUpdate({ target: [datasetRunCases.datasetRunId, datasetRunCases.caseId, datasetRunCases.repeat], set: { status: values.status, runId: values.runId, result: values.result, updatedAt: values.updatedAt } })
+    .onConflictDoUpdate({
+      target: [datasetRunCases.datasetRunId, datasetRunCases.caseId, datasetRunCases.repeat],
+      set: { status: values.status, runId: values.runId, result: values.result, updatedAt: values.updatedAt },
+    })
     .run()
 }

@@ -22,7 +22,9 @@ export function createExperiment(db: Db, definition: { name: string, current_bes
 }
 
 export function updateExperiment(db: Db, id: string, definition: { name: string, current_best: string } & Record<string, unknown>): ExperimentRow | null {
-  const result = db.update(experiments).set({ name: definition.name, definition, currentBest: definition.current_best, updatedAt: Date.now() }).where(eq(experiments.id, id)).run()
+  const result = db.update(experiments)
+    .set({ name: definition.name, definition, currentBest: definition.current_best, updatedAt: Date.now() })
+    .where(eq(experiments.id, id)).run()
   return result.changes ? getExperiment(db, id) : null
 }
 
@@ -36,7 +38,8 @@ export function listRounds(db: Db, experimentId: string): ExperimentRoundRow[] {
 
 /** Whether the round exists, read without its runs, judgments and report. */
 export function roundExists(db: Db, experimentId: string, number: number): boolean {
-  return !!db.select({ id: experimentRounds.id }).from(experimentRounds).where(and(eq(experimentRounds.experimentId, experimentId), eq(experimentRounds.number, number))).get()
+  return !!db.select({ id: experimentRounds.id }).from(experimentRounds)
+    .where(and(eq(experimentRounds.experimentId, experimentId), eq(experimentRounds.number, number))).get()
 }
 
 export function getRound(db: Db, experimentId: string, number: number): ExperimentRoundRow | null {

@@ -68,11 +68,16 @@ export function markRunStarted(db: Db, id: string, lease: { owner: string, expir
     .where(eq(runs.id, sql.placeholder('id'))).prepare()).run({ id, leaseOwner: lease.owner, leaseExpiresAt: lease.expiresAt, startedAt: now })
 }
 
-export function finishRun(db: Db, id: string, end: { status: string, verdict?: string | null, output?: unknown, error?: unknown, durationMs?: number }, now = Date.now()): void {
+export function finishRun(
+  db: Db, id: string, end: { status: string, verdict?: string | null, output?: unknown, error?: unknown, durationMs?: number }, now = Date.now(),
+): void {
   prepared(db, 'runs.finish', () => db.update(runs)
     .set(placeholders(['status', 'verdict', 'output', 'error', 'finishedAt', 'durationMs']))
     .where(eq(runs.id, sql.placeholder('id'))).prepare())
-    .run({ id, status: end.status, verdict: end.verdict ?? null, output: end.output ?? null, error: end.error ?? null, finishedAt: now, durationMs: end.durationMs ?? null })
+    .run({
+      id, status: end.status, verdict: end.verdict ?? null, output: end.output ?? null, error: end.error ?? null,
+      finishedAt: now, durationMs: end.durationMs ?? null,
+    })
 }
 
 /** The statuses of the given runs, in one query. */

@@ -37,7 +37,8 @@ export function listWorkflowVersions(db: Db, id: string) {
 export function createWorkflow(db: Db, definition: Definition, now = Date.now()): WorkflowWithDefinition {
   const id = crypto.randomUUID()
   return db.transaction((tx) => {
-    tx.insert(workflows).values({ id, name: definition.name, description: definition.description ?? null, currentVersion: 1, createdAt: now, updatedAt: now }).run()
+    tx.insert(workflows)
+      .values({ id, name: definition.name, description: definition.description ?? null, currentVersion: 1, createdAt: now, updatedAt: now }).run()
     tx.insert(workflowVersions).values({ workflowId: id, version: 1, definition, createdAt: now }).run()
     return { id, name: definition.name, description: definition.description ?? null, currentVersion: 1, createdAt: now, updatedAt: now, version: 1, definition }
   })
@@ -48,7 +49,9 @@ export function createWorkflow(db: Db, definition: Definition, now = Date.now())
  * the save applies only while the current version is one of them (the version the change was made
  * on): otherwise it throws VERSION_CONFLICT with the current version, and nothing is written.
  */
-export function updateWorkflow(db: Db, id: string, definition: Definition, options: { now?: number, baseVersions?: readonly number[] } = {}): WorkflowWithDefinition | null {
+export function updateWorkflow(
+  db: Db, id: string, definition: Definition, options: { now?: number, baseVersions?: readonly number[] } = {},
+): WorkflowWithDefinition | null {
   const { now = Date.now(), baseVersions } = options
   return db.transaction((tx) => {
     const row = tx.select().from(workflows).where(eq(workflows.id, id)).get()
@@ -56,7 +59,9 @@ export function updateWorkflow(db: Db, id: string, definition: Definition, optio
     if (baseVersions && !baseVersions.includes(row.currentVersion)) throw versionConflict(row.currentVersion, baseVersions)
     const version = row.currentVersion + 1
     tx.insert(workflowVersions).values({ workflowId: id, version, definition, createdAt: now }).run()
-    tx.update(workflows).set({ name: definition.name, description: definition.description ?? null, currentVersion: version, updatedAt: now }).where(eq(workflows.id, id)).run()
+    tx.update(workflows)
+      .set({ name: definition.name, description: definition.description ?? null, currentVersion: version, updatedAt: now })
+      .where(eq(workflows.id, id)).run()
     return { ...row, name: definition.name, description: definition.description ?? null, currentVersion: version, updatedAt: now, version, definition }
   })
 }

@@ -89,7 +89,8 @@ class RoundProgress {
     const statuses = await store.runs.statuses(ids)
     if (this.closed) return
     const runs = round.runs.map(r => ({ ...r, status: statuses.get(r.run_id) ?? 'unknown' }))
-    const progress = { number: this.number, status: round.status, total: runs.length, done: runs.filter(r => finalRunStatuses.has(r.status)).length, judged: round.judgments.length, runs }
+    const done = runs.filter(r => finalRunStatuses.has(r.status)).length
+    const progress = { number: this.number, status: round.status, total: runs.length, done, judged: round.judgments.length, runs }
     const message: RoundMessage = { event: FINAL_ROUND.has(round.status) ? 'round.finished' : 'progress', data: JSON.stringify(progress) }
     if (message.data === this.latest?.data) return
     this.latest = message

@@ -3,7 +3,7 @@ import feedbackLoop from '../../examples/feedback-loop.json'
 import qualityGate from '../../examples/quality-gate.json'
 import type { Store } from '../../core'
 
-/** The evaluator plan's three flow patterns, shipped as templates that run offline. */
+/** Three flow patterns, shipped as templates that run offline. */
 export const templates: ReadonlyArray<{ id: string, definition: Record<string, unknown> & { name: string } }> = [
   { id: 'quality-gate', definition: qualityGate },
   { id: 'feedback-loop', definition: feedbackLoop },
