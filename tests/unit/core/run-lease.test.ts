@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { hostname } from 'node:os'
 import { eq } from 'drizzle-orm'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { holderIsGone, RunService } from '../../../core'
 import { createRun, createSqliteStore, getRun, listEventsAfter, markRunStarted, openDatabase, storeEvent, type DbHandle, type RunEventRow } from '../../../db'
 import { runs as runsTable } from '../../../db/schema'
@@ -88,7 +88,9 @@ describe('run leases', () => {
     const clock = { now: T0 }
     const here = service(clock)
     const runs = await Promise.all([here.start({ definition: chain(60_000) }), here.start({ definition: chain(60_000) })])
-    await new Promise(resolve => setTimeout(resolve, 20))
+    // Both runs are in their long step: nothing more is written until it ends.
+    const inSecondStep = (runId: string) => listEventsAfter(handle!.db, runId).some(e => e.type === 'step.started' && e.nodeId === 'second')
+    await vi.waitFor(() => expect(runs.every(run => inSecondStep(run.id))).toBe(true))
     clock.now = T0 + 5_000
     await here.heartbeat()
     for (const run of runs) expect(getRun(handle.db, run.id)!.leaseExpiresAt).toBe(T0 + 5_000 + LEASE_MS)
@@ -97,8 +99,7 @@ describe('run leases', () => {
     handle.db.update(runsTable).set({ leaseOwner: 'another-host:1:new', leaseExpiresAt: T0 + 99_000 }).where(eq(runsTable.id, taken.id)).run()
     const eventsBefore = listEventsAfter(handle.db, taken.id).length
     await here.heartbeat()
-    await new Promise(resolve => setTimeout(resolve, 50))
-    expect(here.isActive(taken.id)).toBe(false)
+    await vi.waitFor(() => expect(here.isActive(taken.id)).toBe(false))
     expect(here.isActive(kept.id)).toBe(true)
     expect(getRun(handle.db, taken.id)).toMatchObject({ status: 'running', leaseOwner: 'another-host:1:new' })
     expect(listEventsAfter(handle.db, taken.id)).toHaveLength(eventsBefore)
