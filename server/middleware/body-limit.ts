@@ -2,6 +2,8 @@ import type { IncomingMessage } from 'node:http'
 import { JudgeflowError } from '../../engine/errors'
 import { judgeflowConfig } from '../utils/config'
 
+/** How long a connection whose body was refused stays open after the 413, for the client to read it. */
+const LINGER_MS = 2_000
 /** Where h3's readRawBody looks for a body that was already read. */
 const RAW_BODY = Symbol.for('h3RawBody')
 
@@ -15,9 +17,10 @@ export default defineEventHandler(async (event) => {
   /** Refuses request bodies over the limit (JUDGEFLOW_MAX_BODY_BYTES, 1 MiB by default) with 413. */
   const limit = judgeflowConfig().server.maxBodyBytes
   const tooLarge = () => {
-    // The rest of the body is never read: the connection closes after the answer.
-    setResponseHeader(event, 'connection', 'close')
-    event.node.res.once('finish', () => event.node.req.destroy())
+    // The rest of the body is not kept: Node discards what still arrives, and the connection is
+    // closed a little after the answer — not at once, which would reset it before a client still
+    // sending has read the 413 (a lingering close, as web servers do).
+    event.node.res.once('finish', () => setTimeout(() => event.node.req.destroy(), LINGER_MS).unref())
     return new JudgeflowError('BODY_TOO_LARGE', `The request body is larger than ${limit} bytes (JUDGEFLOW_MAX_BODY_BYTES).`)
   }
   const declared = Number(getRequestHeader(event, 'content-length'))

@@ -9,7 +9,7 @@ export default defineEventHandler(async (event) => {
   const row = await store.datasets.getRun(routeId(event))
   if (!row) notFound('dataset run', routeId(event))
   const stream = openEventStream(event)
-  const send = (progress: { status: string }) => {
+  const send = (progress: { id: string, status: string }) => {
     if (progress.status === 'running') return stream.write('progress', JSON.stringify(progress))
     stream.write('finished', JSON.stringify(progress))
     stream.end()
