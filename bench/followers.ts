@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import { FakeLLM } from '../tests/support/fake-llm'
 import { startAppServer } from '../tests/support/app-server'
+import { startReviewRound } from '../tests/support/experiments'
 import { median, report } from './lib'
 
 const FOLLOWERS = 300
@@ -34,14 +35,7 @@ export async function benchFollowers() {
   fake.onRequest(() => ({ text: 'review: unlimited liability', delayMs: 60_000 }))
   const server = await startAppServer({ env: { ...fake.env(), JUDGEFLOW_MAX_SSE_PER_CLIENT: '1000' } })
   try {
-    const reviewer = { name: 'Reviewer', nodes: [{ id: 'in', type: 'input' }, { id: 'review', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Review {{input.document}}' } }], edges: [{ from: 'in', to: 'review' }] }
-    await server.api('/api/workflows', { body: reviewer })
-    const { body: experiment } = await server.api('/api/experiments', { body: {
-      name: 'followed', target: { workflow_id: 'Reviewer', node: 'review' }, variants: [{ id: 'a' }, { id: 'b', config: { prompt: 'Carefully review {{input.document}}' } }],
-      current_best: 'a', runs_per_document: 4, judge_model: 'local:heuristic',
-      documents: ['d1', 'd2'].map(id => ({ id, text: contract, problems: [{ id: 'P1', category: 'main', criteria: 'unlimited liability' }] })),
-    } })
-    await server.api(`/api/experiments/${experiment.id}/rounds`, { method: 'POST' })
+    const { experiment } = await startReviewRound(server, { name: 'followed', documents: ['d1', 'd2'].map(id => ({ id, text: contract })), runs_per_document: 4 })
     const slowest: number[] = []
     const setup: number[] = []
     for (let burst = 0; burst < BURSTS; burst++) {

@@ -8,7 +8,7 @@
 import type { Journal, ResponseCache, RunEvent } from '../engine'
 import type {
   DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases, ExperimentRoundRow, ExperimentRow, Lease, NewRun, RunEventRow, RunLease, RunRow,
-  RunSummaryRow, StepRunRow, Takeover, WorkflowRow, WorkflowWithDefinition,
+  RunSummaryRow, StepRunRow, Takeover, TakeoverOptions, WorkflowRow, WorkflowWithDefinition,
 } from '../db'
 
 export type {
@@ -54,17 +54,8 @@ export interface RunRepository {
   journal(runId: string): MaybePromise<Journal>
 }
 
-export interface ClaimOptions {
-  owner: string
-  now: number
-  lease: Lease
-  /** Resumes in a row without a new committed step after which a run is given up. */
-  maxResumes: number
-  /** Whether the lease may be taken (expired, or its holder gone). */
-  isFree: (lease: RunLease) => boolean
-  /** Runs this process already has. */
-  skip: (runId: string) => boolean
-}
+/** What claiming orphaned runs needs: the claimer, the clock, the new lease, the resume limit and the liveness check. */
+export type ClaimOptions = TakeoverOptions
 
 export interface LeaseRepository {
   /** Extends every unfinished run `lease.owner` holds; the ids renewed. */

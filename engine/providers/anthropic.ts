@@ -1,19 +1,13 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import { JudgeflowError } from '../errors'
+import { lazySdkClient } from './sdk'
 import type { ProviderAdapter } from './types'
 
 const DEFAULT_MAX_TOKENS = 4096
 
 /** Anthropic Messages; structured output is a forced tool call whose input is the JSON. */
 export function createAnthropicAdapter(env: Record<string, string | undefined>): ProviderAdapter {
-  // Loaded on the first call, like the OpenAI SDK.
-  let client: Promise<Anthropic> | undefined
-  const getClient = () => (client ??= import('@anthropic-ai/sdk').then(({ default: AnthropicClient }) => new AnthropicClient({
-    apiKey: env.ANTHROPIC_API_KEY,
-    baseURL: env.ANTHROPIC_BASE_URL || undefined,
-    maxRetries: 0,
-    timeout: 10 * 60_000,
-  })))
+  const getClient = lazySdkClient(async () => (await import('@anthropic-ai/sdk')).default, env, 'ANTHROPIC')
   return {
     id: 'anthropic',
     keyVariable: 'ANTHROPIC_API_KEY',

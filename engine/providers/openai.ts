@@ -1,17 +1,11 @@
 import type OpenAI from 'openai'
 import { JudgeflowError } from '../errors'
+import { lazySdkClient } from './sdk'
 import type { ProviderAdapter } from './types'
 
 /** OpenAI Chat Completions, or any compatible server (Ollama, vLLM, LM Studio, llama.cpp) via OPENAI_BASE_URL. */
 export function createOpenAIAdapter(env: Record<string, string | undefined>): ProviderAdapter {
-  // The SDK is loaded on the first call, so commands that call no model start fast.
-  let client: Promise<OpenAI> | undefined
-  const getClient = () => (client ??= import('openai').then(({ default: OpenAIClient }) => new OpenAIClient({
-    apiKey: env.OPENAI_API_KEY,
-    baseURL: env.OPENAI_BASE_URL || undefined,
-    maxRetries: 0,
-    timeout: 10 * 60_000,
-  })))
+  const getClient = lazySdkClient(async () => (await import('openai')).default, env, 'OPENAI')
   return {
     id: 'openai',
     keyVariable: 'OPENAI_API_KEY',

@@ -1,17 +1,12 @@
 import { hostname } from 'node:os'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FakeLLM, lastUserText } from '../support/fake-llm'
-import { readSse, startAppServer, tempDbPath, waitFor, type AppServer } from '../support/app-server'
+import { lastUserText } from '../support/fake-llm'
+import { readSse, tempDbPath, useServersWithFakeLLM, waitFor } from '../support/app-server'
+import { runWhen } from '../support/runs'
 import { llmChain } from '../support/workflows'
 
-const fake = new FakeLLM()
-const servers: AppServer[] = []
-beforeAll(async () => { await fake.start() })
-afterAll(async () => {
-  for (const s of servers) await s.stop('SIGKILL')
-  await fake.stop()
-})
+const { fake, start } = useServersWithFakeLLM({ beforeAll, afterAll })
 
 const workflow = llmChain(['a', 'b', 'c'])
 const asksStepB = () => fake.requests.some(r => lastUserText(r).startsWith('step b'))
@@ -19,8 +14,7 @@ const asksStepB = () => fake.requests.some(r => lastUserText(r).startsWith('step
 /** A server on a new database starts a run of `workflow` and is SIGKILLed once step b has been asked. */
 async function killedAtStepB(env: Record<string, string> = fake.env(), stepBAsked = asksStepB) {
   const dbPath = tempDbPath()
-  const first = await startAppServer({ dbPath, env })
-  servers.push(first)
+  const first = await start({ dbPath, env })
   const { body: wf } = await first.api('/api/workflows', { body: workflow })
   const { body: run } = await first.api(`/api/workflows/${wf.id}/runs`, { body: {} })
   await waitFor(stepBAsked, 10_000, 'step b to be called')
@@ -50,12 +44,8 @@ describe('crash safety', () => {
     db.close()
     expect(committed).toEqual([{ node_id: 'a', status: 'succeeded' }, { node_id: 'b', status: 'running' }])
 
-    const second = await startAppServer({ dbPath, env: fake.env() })
-    servers.push(second)
-    const done = await waitFor(async () => {
-      const { body } = await second.api(`/api/runs/${run.id}`)
-      return body.status === 'succeeded' && body
-    }, 15_000, 'the resumed run to finish')
+    const second = await start({ dbPath, env: fake.env() })
+    const done = await runWhen(second, run.id, body => body.status === 'succeeded', 15_000, 'the resumed run to finish')
     expect(done.output).toBe('answer to c')
     expect(done.steps.a.output.text).toBe('answer to a')
     const calls = fake.requests.map(r => lastUserText(r).split(' ').slice(0, 2).join(' '))
@@ -70,20 +60,15 @@ describe('crash safety', () => {
 
   it('marks a run interrupted, with the reason, when it cannot be resumed', async () => {
     const dbPath = tempDbPath()
-    const first = await startAppServer({ dbPath, env: fake.env() })
-    servers.push(first)
+    const first = await start({ dbPath, env: fake.env() })
     fake.reset()
     fake.onRequest(() => ({ text: 'x', delayMs: 5000 }))
     const { body: wf } = await first.api('/api/workflows', { body: workflow })
     const { body: run } = await first.api(`/api/workflows/${wf.id}/runs`, { body: {} })
     await waitFor(() => fake.requests.length > 0, 5000, 'the first call')
     await first.stop('SIGKILL')
-    const second = await startAppServer({ dbPath, env: { OPENAI_BASE_URL: fake.openaiBaseURL } })
-    servers.push(second)
-    const body = await waitFor(async () => {
-      const { body } = await second.api(`/api/runs/${run.id}`)
-      return body.status !== 'running' && body
-    }, 5000, 'the run to be marked')
+    const second = await start({ dbPath, env: { OPENAI_BASE_URL: fake.openaiBaseURL } })
+    const body = await runWhen(second, run.id, body => body.status !== 'running', 5000, 'the run to be marked')
     expect(body.status).toBe('interrupted')
     expect(body.error.message).toBe('the run could not be resumed after a restart: OPENAI_API_KEY is not set: node "a" uses openai:gpt-4o-mini. Set it in the environment, or pin this step\'s output to run offline.')
   })
@@ -102,12 +87,8 @@ describe('crash safety', () => {
     const expiresAt = Date.now() + 3000
     holdByLiveLookingProcess(dbPath, run.id, expiresAt)
 
-    const second = await startAppServer({ dbPath, env })
-    servers.push(second)
-    const done = await waitFor(async () => {
-      const { body } = await second.api(`/api/runs/${run.id}`)
-      return body.status === 'succeeded' && body
-    }, 20_000, 'the run to be resumed after its lease expired')
+    const second = await start({ dbPath, env })
+    const done = await runWhen(second, run.id, body => body.status === 'succeeded', 20_000, 'the run to be resumed after its lease expired')
     expect(done.output).toBe('answer to c')
     const calls = asked.map(a => a.step)
     expect(calls).toEqual(['a', 'b', 'b', 'c'])
@@ -124,8 +105,7 @@ describe('crash safety', () => {
     const expiresAt = Date.now() + 5000
     holdByLiveLookingProcess(dbPath, run.id, expiresAt)
     // A long lease here: this server looks for expired leases only every 20 s, so the run stays orphaned.
-    const second = await startAppServer({ dbPath, env: { ...fake.env(), JUDGEFLOW_RUN_LEASE_MS: '60000' } })
-    servers.push(second)
+    const second = await start({ dbPath, env: { ...fake.env(), JUDGEFLOW_RUN_LEASE_MS: '60000' } })
 
     const refused = await second.api(`/api/runs/${run.id}/cancel`, { method: 'POST' })
     expect(refused.status).toBe(409)
@@ -151,20 +131,15 @@ describe('crash safety', () => {
     fake.onRequest(request => ({ text: 'x', delayMs: lastUserText(request).startsWith('step b') ? 8000 : 20 }))
     const stepB = () => fake.requests.filter(r => lastUserText(r).startsWith('step b')).length
     const dbPath = tempDbPath()
-    let server = await startAppServer({ dbPath, env: fake.env() })
-    servers.push(server)
+    let server = await start({ dbPath, env: fake.env() })
     const { body: wf } = await server.api('/api/workflows', { body: workflow })
     const { body: run } = await server.api(`/api/workflows/${wf.id}/runs`, { body: {} })
     for (let kill = 1; kill <= 3; kill++) {
       await waitFor(() => stepB() === kill, 10_000, `step b, call ${kill}`)
       await server.stop('SIGKILL')
-      server = await startAppServer({ dbPath, env: fake.env() })
-      servers.push(server)
+      server = await start({ dbPath, env: fake.env() })
     }
-    const failed = await waitFor(async () => {
-      const { body } = await server.api(`/api/runs/${run.id}`)
-      return body.status !== 'running' && body
-    }, 10_000, 'the run to be given up')
+    const failed = await runWhen(server, run.id, body => body.status !== 'running', 10_000, 'the run to be given up')
     expect(failed.status).toBe('failed')
     expect(failed.error).toMatchObject({ code: 'RESUME_LIMIT' })
     expect(failed.error.message).toContain('the run was resumed 2 times after a restart without committing a new step')

@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FakeLLM, lastUserText } from '../support/fake-llm'
-import { startAppServer, tempDbPath, waitFor, type AppServer } from '../support/app-server'
+import { lastUserText } from '../support/fake-llm'
+import { tempDbPath, useServersWithFakeLLM, waitFor } from '../support/app-server'
+import { startReviewRound } from '../support/experiments'
+import { runWhen } from '../support/runs'
 import { llmChain } from '../support/workflows'
 
 /**
@@ -10,13 +12,7 @@ import { llmChain } from '../support/workflows'
  * there after it, unchanged; every run ends succeeded (resumed); the database checks ok.
  */
 const TRIALS = 20
-const fake = new FakeLLM()
-const servers: AppServer[] = []
-beforeAll(async () => { await fake.start() })
-afterAll(async () => {
-  for (const s of servers) await s.stop('SIGKILL')
-  await fake.stop()
-})
+const { fake, start } = useServersWithFakeLLM({ beforeAll, afterAll })
 
 const workflow = llmChain(['a', 'b', 'c', 'd', 'e'])
 /** A seeded random sequence, so a failing trial can be replayed. */
@@ -31,8 +27,7 @@ describe('crash safety, repeated', () => {
     let killedMidRun = 0
     for (let trial = 0; trial < TRIALS; trial++) {
       const dbPath = tempDbPath()
-      const first = await startAppServer({ dbPath, env: fake.env() })
-      servers.push(first)
+      const first = await start({ dbPath, env: fake.env() })
       const { body: wf } = await first.api('/api/workflows', { body: workflow })
       const ids: string[] = []
       for (let i = 0; i < 3; i++) ids.push((await first.api(`/api/workflows/${wf.id}/runs`, { body: {} })).body.id)
@@ -44,13 +39,9 @@ describe('crash safety, repeated', () => {
       if ((db.prepare(`select count(*) as n from runs where status in ('queued', 'running')`).get() as { n: number }).n) killedMidRun++
       db.close()
 
-      const second = await startAppServer({ dbPath, env: fake.env() })
-      servers.push(second)
+      const second = await start({ dbPath, env: fake.env() })
       for (const id of ids) {
-        const run = await waitFor(async () => {
-          const { body } = await second.api(`/api/runs/${id}`)
-          return ['succeeded', 'failed', 'interrupted', 'cancelled'].includes(body.status) && body
-        }, 20_000, `trial ${trial}: run ${id}`)
+        const run = await runWhen(second, id, body => ['succeeded', 'failed', 'interrupted', 'cancelled'].includes(body.status), 20_000, `trial ${trial}: run ${id}`)
         expect(run.status, `trial ${trial}`).toBe('succeeded')
         expect(run.output).toBe('answer to e')
       }
@@ -71,8 +62,7 @@ describe('crash safety, repeated', () => {
     fake.reset()
     fake.onRequest(request => ({ text: `answer to ${lastUserText(request).split(' ')[1]}`, delayMs: lastUserText(request).startsWith('step b') ? 600 : 10 }))
     const dbPath = tempDbPath()
-    const first = await startAppServer({ dbPath, env: fake.env() })
-    servers.push(first)
+    const first = await start({ dbPath, env: fake.env() })
     const { body: wf } = await first.api('/api/workflows', { body: workflow })
     const { body: run } = await first.api(`/api/workflows/${wf.id}/runs`, { body: {} })
     await waitFor(() => fake.requests.some(r => lastUserText(r).startsWith('step b')), 10_000, 'step b in flight')
@@ -82,12 +72,8 @@ describe('crash safety, repeated', () => {
     db.close()
     // The in-flight step was allowed to finish and was committed before the process exited.
     expect(b).toEqual({ status: 'succeeded' })
-    const second = await startAppServer({ dbPath, env: fake.env() })
-    servers.push(second)
-    const done = await waitFor(async () => {
-      const { body } = await second.api(`/api/runs/${run.id}`)
-      return body.status === 'succeeded' && body
-    }, 15_000, 'the run after SIGTERM')
+    const second = await start({ dbPath, env: fake.env() })
+    const done = await runWhen(second, run.id, body => body.status === 'succeeded', 15_000, 'the run after SIGTERM')
     expect(done.output).toBe('answer to e')
     expect(fake.requests.filter(r => lastUserText(r).startsWith('step b'))).toHaveLength(1)
   })
@@ -98,20 +84,12 @@ describe('an experiment round across a crash', () => {
     fake.reset()
     fake.onRequest(request => ({ text: `review: unlimited liability ${lastUserText(request).length}`, delayMs: 300 }))
     const dbPath = tempDbPath()
-    const first = await startAppServer({ dbPath, env: fake.env() })
-    servers.push(first)
-    const reviewer = { name: 'Reviewer', nodes: [{ id: 'in', type: 'input' }, { id: 'review', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Review {{input.document}}' } }], edges: [{ from: 'in', to: 'review' }] }
-    await first.api('/api/workflows', { body: reviewer })
-    const { body: experiment } = await first.api('/api/experiments', { body: {
-      name: 'crash', target: { workflow_id: 'Reviewer', node: 'review' }, variants: [{ id: 'a' }, { id: 'b', config: { prompt: 'Carefully review {{input.document}}' } }], current_best: 'a',
-      judge_model: 'local:heuristic', documents: [{ id: 'd', text: 'Clause 4: unlimited liability.', problems: [{ id: 'P1', category: 'main', criteria: 'unlimited liability' }] }],
-    } })
-    await first.api(`/api/experiments/${experiment.id}/rounds`, { method: 'POST' })
+    const first = await start({ dbPath, env: fake.env() })
+    const { experiment } = await startReviewRound(first, { name: 'crash', documents: [{ id: 'd', text: 'Clause 4: unlimited liability.' }] })
     await waitFor(() => fake.requests.length > 0, 10_000, 'the first call of the round')
     await first.stop('SIGKILL')
 
-    const second = await startAppServer({ dbPath, env: fake.env() })
-    servers.push(second)
+    const second = await start({ dbPath, env: fake.env() })
     expect(second.output()).toContain('following 1 unfinished experiment round(s)')
     const round = await waitFor(async () => {
       const { body } = await second.api(`/api/experiments/${experiment.id}`)

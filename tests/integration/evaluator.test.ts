@@ -2,17 +2,14 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtinSteps, createProviders, MemoryResponseCache, runWorkflow, StepRegistry } from '../../engine'
-import { lastUserText, type FakeLLM } from '../support/fake-llm'
+import { lastUserText } from '../support/fake-llm'
 import { useAppWithFakeLLM, type AppServer } from '../support/app-server'
 import { runEndedOn } from '../support/runs'
 
 const app = useAppWithFakeLLM({ beforeAll, afterAll })
+const { fake } = app
 let server: AppServer
-let fake: FakeLLM
-beforeAll(() => {
-  server = app.server
-  fake = app.fake
-})
+beforeAll(() => { server = app.server })
 
 const example = (name: string) => JSON.parse(readFileSync(resolve(import.meta.dirname, `../../examples/${name}.json`), 'utf8'))
 const registry = new StepRegistry(builtinSteps)

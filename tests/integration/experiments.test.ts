@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { lastUserText, type FakeLLM, type RecordedRequest } from '../support/fake-llm'
+import { lastUserText, type RecordedRequest } from '../support/fake-llm'
 import { readSse, useAppWithFakeLLM, waitFor, type AppServer } from '../support/app-server'
 
 const app = useAppWithFakeLLM({ beforeAll, afterAll })
+const { fake } = app
 let server: AppServer
-let fake: FakeLLM
-beforeAll(() => {
-  server = app.server
-  fake = app.fake
-})
+beforeAll(() => { server = app.server })
 
 const documents = [
   { id: 'contract', text: 'Clause 4: liability is unlimited. Clause 9: renews automatically.', problems: [{ id: 'A1', category: 'main', criteria: 'unlimited liability' }, { id: 'A2', category: 'adjacent', criteria: 'automatic renewal' }] },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeLLM } from '../support/fake-llm'
 import { parseSse, startAppServer, type AppServer } from '../support/app-server'
+import { startReviewRound } from '../support/experiments'
 
 const fake = new FakeLLM()
 let server: AppServer
@@ -21,14 +22,8 @@ const contract = Array.from({ length: 300 }, (_, i) => `Clause ${i + 1}: the sup
 describe('following a round', () => {
   it(`${FOLLOWERS} followers of a running round: the server keeps answering, and every follower hears the same progress to round.finished`, async () => {
     fake.onRequest(() => ({ text: 'review: unlimited liability', delayMs: 5000 }))
-    const reviewer = { name: 'Reviewer', nodes: [{ id: 'in', type: 'input' }, { id: 'review', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Review {{input.document}}' } }], edges: [{ from: 'in', to: 'review' }] }
-    await server.api('/api/workflows', { body: reviewer })
-    const { body: experiment } = await server.api('/api/experiments', { body: {
-      name: 'followed', target: { workflow_id: 'Reviewer', node: 'review' }, variants: [{ id: 'a' }, { id: 'b', config: { prompt: 'Carefully review {{input.document}}' } }],
-      current_best: 'a', runs_per_document: 4, judge_model: 'local:heuristic',
-      documents: ['d1', 'd2'].map(id => ({ id, text: contract, problems: [{ id: 'P1', category: 'main', criteria: 'unlimited liability' }] })),
-    } })
-    expect((await server.api(`/api/experiments/${experiment.id}/rounds`, { method: 'POST' })).status).toBe(202)
+    const { experiment, started } = await startReviewRound(server, { name: 'followed', documents: ['d1', 'd2'].map(id => ({ id, text: contract })), runs_per_document: 4 })
+    expect(started.status).toBe(202)
 
     // Followers connect, 30 at a time, while a health check with a one-second timeout, as a load
     // balancer would probe, goes on until the round ends (the first follower hears its end).

@@ -2,15 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useAppWithFakeLLM, waitFor, type AppServer } from '../support/app-server'
-import type { FakeLLM } from '../support/fake-llm'
 
 const app = useAppWithFakeLLM({ beforeAll, afterAll })
+const { fake } = app
 let server: AppServer
-let fake: FakeLLM
-beforeAll(() => {
-  server = app.server
-  fake = app.fake
-})
+beforeAll(() => { server = app.server })
 
 const live = {
   name: 'Live keys',

@@ -116,3 +116,23 @@ export function useAppWithFakeLLM(hooks: { beforeAll: (fn: () => Promise<void>) 
   })
   return context
 }
+
+/**
+ * A fake LLM server started before the file's tests, and app servers the tests start (`start`, on
+ * the databases they name) as they go: all killed after the file's tests, the fake stopped.
+ */
+export function useServersWithFakeLLM(hooks: { beforeAll: (fn: () => Promise<void>) => void, afterAll: (fn: () => Promise<void>) => void }) {
+  const fake = new FakeLLM()
+  const servers: AppServer[] = []
+  hooks.beforeAll(async () => { await fake.start() })
+  hooks.afterAll(async () => {
+    for (const s of servers) await s.stop('SIGKILL')
+    await fake.stop()
+  })
+  const start = async (options: Parameters<typeof startAppServer>[0]) => {
+    const server = await startAppServer(options)
+    servers.push(server)
+    return server
+  }
+  return { fake, start }
+}

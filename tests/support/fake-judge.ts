@@ -1,4 +1,4 @@
-/** The metric-suite tests' judge: the fake LLM server for the file's tests, and providers that use it. */
+/** The evaluator tests' judge: the fake LLM server for the file's tests, and providers that use it. */
 import { afterAll, beforeAll, beforeEach } from 'vitest'
 import { createProviders, MemoryResponseCache } from '../../engine'
 import { FakeLLM } from './fake-llm'

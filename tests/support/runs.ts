@@ -43,8 +43,13 @@ export async function runEndedOn(server: AppServer, runId: string, timeoutMs = 1
   const response = await fetch(`${server.url}/api/runs/${runId}/events`, { signal: AbortSignal.timeout(timeoutMs) })
   await response.text()
   // A stream refused (too many open) or cut short: then ask until it has ended.
+  return runWhen(server, runId, ended, timeoutMs, `run ${runId} to end`)
+}
+
+/** The run (as GET /api/runs/:id answers it) once `until` holds of it, asked every 25 ms until `timeoutMs`. */
+export function runWhen(server: AppServer, runId: string, until: (run: any) => boolean, timeoutMs: number, what: string): Promise<any> {
   return waitFor(async () => {
     const { body } = await server.api(`/api/runs/${runId}`)
-    return ended(body) && body
-  }, timeoutMs, `run ${runId} to end`)
+    return until(body) && body
+  }, timeoutMs, what)
 }

@@ -3,12 +3,22 @@ import { z } from 'zod'
 
 /** A quality gate (draft, judge, check, retry the draft up to 3 times) with pinned LLM and judge outputs, so it runs offline. */
 export function qualityGate(pinnedDraft: string[], judgePassed: boolean[]) {
+  return gateAround('Quality gate', [
+    { id: 'in', type: 'input', config: { fields: { question: { type: 'string', required: true } } } },
+    { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer: {{input.question}}\n{{steps.judge.feedback}} (attempt {{attempt}})' }, pinned: pinnedDraft },
+    { id: 'judge', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Judge: {{steps.draft.text}}' }, pinned: judgePassed.map((passed, i) => ({ passed, feedback: `feedback ${i + 1}` })) },
+  ])
+}
+
+/**
+ * The rest of a quality gate after its nodes `in`, `draft` and `judge`: check the judge's `passed`,
+ * retry the draft up to 3 times, output the draft (pass) or the judge's feedback (fail).
+ */
+export function gateAround(name: string, [input, draft, judge]: [object, object, object]) {
   return {
-    name: 'Quality gate',
+    name,
     nodes: [
-      { id: 'in', type: 'input', config: { fields: { question: { type: 'string', required: true } } } },
-      { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer: {{input.question}}\n{{steps.judge.feedback}} (attempt {{attempt}})' }, pinned: pinnedDraft },
-      { id: 'judge', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Judge: {{steps.draft.text}}' }, pinned: judgePassed.map((passed, i) => ({ passed, feedback: `feedback ${i + 1}` })) },
+      input, draft, judge,
       { id: 'check', type: 'condition', config: { left: '{{steps.judge.passed}}', op: 'eq', right: true } },
       { id: 'again', type: 'retry', config: { target: 'draft', max_attempts: 3 } },
       { id: 'ok', type: 'output', config: { verdict: 'pass', value: '{{steps.draft.text}}' } },

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createProviders, evaluate, MemoryResponseCache, type EvaluatorConfigInput } from '../../../engine'
-import { FakeLLM, lastUserText, type RecordedRequest } from '../../support/fake-llm'
+import { describe, expect, it } from 'vitest'
+import { evaluate, type EvaluatorConfigInput } from '../../../engine'
+import { useFakeJudge } from '../../support/fake-judge'
+import { lastUserText, type RecordedRequest } from '../../support/fake-llm'
 
-const fake = new FakeLLM()
-beforeAll(async () => { await fake.start() })
-afterAll(async () => { await fake.stop() })
-beforeEach(() => fake.reset())
-
-const providers = (env: Record<string, string> = fake.env()) =>
-  createProviders({ env, cache: new MemoryResponseCache(), retry: { baseDelayMs: 1, maxDelayMs: 5 } })
+const { fake, providers } = useFakeJudge()
 const criteria = (config: Partial<EvaluatorConfigInput> = {}): EvaluatorConfigInput => ({
   evaluation_type: 'criteria', model: 'openai:gpt-4o-mini',
   criteria: [{ name: 'relevance', description: 'Answers the question', weight: 0.5 }, { name: 'accuracy', description: 'Facts are right', weight: 0.5 }],

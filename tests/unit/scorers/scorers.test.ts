@@ -13,20 +13,16 @@ const providers = createProviders({ env: {} })
 
 describe('operation-accuracy', () => {
   it('matches type, target and insert position; says why each miss missed', () => {
-    const expected = { operations: [
-      { type: 'update', targetBlockId: 'b1' },
-      { type: 'insert', targetBlockId: 'b2', position: 'after' },
-      { type: 'delete', targetBlockId: 'b3' },
-      { type: 'insert', targetBlockId: 'b4', position: 'before' },
-      { type: 'replace', targetBlockId: 'b5' },
-    ] }
-    const actual = { operations: [
-      { type: 'update', targetBlockId: 'b1' },
-      { type: 'insert', targetBlockId: 'b2', position: 'after' },
-      { type: 'update', targetBlockId: 'b3' },
-      { type: 'insert', targetBlockId: 'b4', position: 'after' },
-      { type: 'replace', targetBlockId: 'b9' },
-    ] }
+    // Each row: an expected operation, and the one given in its place.
+    const rows = [
+      [{ type: 'update', targetBlockId: 'b1' }, { type: 'update', targetBlockId: 'b1' }],
+      [{ type: 'insert', targetBlockId: 'b2', position: 'after' }, { type: 'insert', targetBlockId: 'b2', position: 'after' }],
+      [{ type: 'delete', targetBlockId: 'b3' }, { type: 'update', targetBlockId: 'b3' }],
+      [{ type: 'insert', targetBlockId: 'b4', position: 'before' }, { type: 'insert', targetBlockId: 'b4', position: 'after' }],
+      [{ type: 'replace', targetBlockId: 'b5' }, { type: 'replace', targetBlockId: 'b9' }],
+    ]
+    const expected = { operations: rows.map(([want]) => want) }
+    const actual = { operations: rows.map(([, given]) => given) }
     const { score, details } = run('operation-accuracy', actual, expected)
     expect(score).toBe(0.4)
     expect(details).toMatchObject({ matchedOperations: 2, totalExpectedOperations: 5 })

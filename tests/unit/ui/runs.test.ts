@@ -4,7 +4,7 @@ import { attemptTimeline, compareRuns, comparisonView, sameValue, shortText, typ
 import { runWorkflow, type StepRecord } from '../../../engine'
 import { stepRow } from '../../../db/run-recorder'
 import { presentRun } from '../../../server/utils/present'
-import { testDeps } from '../../support/workflows'
+import { gateAround, testDeps } from '../../support/workflows'
 
 /** One attempt with presentRun's fields; null where the API sends null. */
 const attempt = (n: number, status: string, fields: Partial<StepAttemptView> = {}): StepAttemptView => ({
@@ -293,22 +293,11 @@ describe('the views of runs made by the engine', () => {
 
   it('draws the evaluator\'s score per attempt of a retried gate', async () => {
     const evaluation = (score: number) => judged(score, score >= 0.7)
-    const workflow = {
-      name: 'gate',
-      nodes: [
-        { id: 'in', type: 'input' },
-        { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: '{{input.question}}' }, pinned: ['one', 'two', 'three'] },
-        { id: 'judge', type: 'evaluator', config: { evaluation_type: 'scoring', pass_threshold: 0.7, content: '{{steps.draft.text}}' }, pinned: [evaluation(0.42), evaluation(0.55), evaluation(0.86)] },
-        { id: 'check', type: 'condition', config: { left: '{{steps.judge.passed}}', op: 'eq', right: true } },
-        { id: 'again', type: 'retry', config: { target: 'draft', max_attempts: 3 } },
-        { id: 'ok', type: 'output', config: { verdict: 'pass', value: '{{steps.draft.text}}' } },
-        { id: 'ko', type: 'output', config: { verdict: 'fail', value: '{{steps.judge.feedback}}' } },
-      ],
-      edges: [
-        { from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }, { from: 'judge', to: 'check' },
-        { from: 'check', to: 'ok', when: 'true' }, { from: 'check', to: 'again', when: 'false' }, { from: 'again', to: 'ko', when: 'exhausted' },
-      ],
-    }
+    const workflow = gateAround('gate', [
+      { id: 'in', type: 'input' },
+      { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: '{{input.question}}' }, pinned: ['one', 'two', 'three'] },
+      { id: 'judge', type: 'evaluator', config: { evaluation_type: 'scoring', pass_threshold: 0.7, content: '{{steps.draft.text}}' }, pinned: [evaluation(0.42), evaluation(0.55), evaluation(0.86)] },
+    ])
     const run = await presented(workflow, { question: 'Why?' })
     const { attempts, series } = attemptTimeline(run)
     expect(attempts.map(a => a.attempt)).toEqual([1, 2, 3])
