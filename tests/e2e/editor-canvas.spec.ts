@@ -61,3 +61,20 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1440, height: 900
     await expect(page.locator('.vue-flow__minimap')).toBeVisible()
   })
 }
+
+test('on a fresh canvas, steps added one after another stay in view, none over another or under the minimap', async ({ page }) => {
+  await page.goto('/')
+  await page.getByRole('button', { name: 'New workflow' }).click()
+  await expect(page.getByTestId('node-in')).toBeVisible()
+  for (const type of ['llm', 'evaluator', 'condition', 'output']) {
+    await page.getByTestId(`add-${type}`).click()
+    await expect(page.getByTestId(`node-${type}`)).toBeInViewport({ ratio: 1 })
+  }
+  const stage = (await page.locator('.stage').boundingBox())!
+  for (const box of await boxes(page.locator('.vue-flow__node'))) {
+    expect(box.x >= stage.x && box.y >= stage.y && box.x + box.width <= stage.x + stage.width && box.y + box.height <= stage.y + stage.height, 'a step outside the view').toBe(true)
+  }
+  await expect(page.locator('.vue-flow__minimap')).toBeVisible()
+  await expectNothingCovered(page)
+  await page.screenshot({ path: 'test-results/e2e/editor-fresh-canvas-steps.png' })
+})

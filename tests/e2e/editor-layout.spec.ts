@@ -21,6 +21,7 @@ test('the editor keeps to the window: no hidden text below it, the palette\'s wh
     const box = (await top.boundingBox())!
     expect(box.height).toBeLessThan(40)
     expect(box.width).toBeGreaterThan(200)
+    expect((await top.locator('.rank').boundingBox())!.height, 'the rank on one line').toBeLessThan(26)
   }
   await ab.scrollIntoViewIfNeeded()
   await page.screenshot({ path: 'test-results/e2e/editor-layout-comparison-1440x900.png' })
