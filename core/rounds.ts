@@ -163,15 +163,9 @@ export class Rounds {
     return open.length
   }
 
-  /** The workflow a round runs: by id, or by its name (so an experiment file can name a workflow it did not create). */
-  private async targetWorkflow(experiment: Experiment) {
-    const { workflows } = this.deps.store
-    const name = experiment.target.workflow_id
-    if (!name) throw new JudgeflowError('INVALID_INPUT', 'target.workflow_id: the server runs a stored workflow: give its id or name (workflow_file is for the command line)')
-    const byName = (await workflows.list()).find(w => w.name === name)
-    const workflow = (await workflows.get(name)) ?? (byName ? await workflows.get(byName.id) : null)
-    if (!workflow) throw new JudgeflowError('INVALID_INPUT', `target.workflow_id: no workflow has the id or name "${name}"`)
-    return workflow
+  /** The workflow a round runs (see `findTargetWorkflow`). */
+  private targetWorkflow(experiment: Experiment) {
+    return findTargetWorkflow(this.deps.store, experiment.target)
   }
 
   /** Resolves with the round once it has ended, hearing its changes. */
@@ -191,4 +185,18 @@ export class Rounds {
       }, reject)
     })
   }
+}
+
+/**
+ * The workflow an experiment varies: by id, or by its name (so an experiment file can name a
+ * workflow it did not create). Checked when an experiment is created and when a round starts.
+ */
+export async function findTargetWorkflow(store: Pick<Store, 'workflows'>, target: Pick<Experiment['target'], 'workflow_id'>) {
+  const { workflows } = store
+  const name = target.workflow_id
+  if (!name) throw new JudgeflowError('INVALID_INPUT', 'target.workflow_id: the server runs a stored workflow: give its id or name (workflow_file is for the command line)')
+  const byName = (await workflows.list()).find(w => w.name === name)
+  const workflow = (await workflows.get(name)) ?? (byName ? await workflows.get(byName.id) : null)
+  if (!workflow) throw new JudgeflowError('INVALID_INPUT', `target.workflow_id: no workflow has the id or name "${name}": choose one of the stored workflows`)
+  return workflow
 }

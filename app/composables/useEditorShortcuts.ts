@@ -2,7 +2,7 @@ import { onKeyStroke, useEventListener, useStorage } from '@vueuse/core'
 import { useWorkflowStore, type DocEdge, type DocNode } from '~/stores/workflow'
 
 /**
- * The editor's keys: undo and redo, save, delete the selection, copy and paste steps (the
+ * The editor's keys: undo and redo (Ctrl+Shift+Z or Ctrl+Y), save, delete the selection, copy and paste steps (the
  * clipboard is kept in localStorage, so steps can be pasted into another workflow); and a warning
  * before unsaved changes are left behind.
  */
@@ -18,6 +18,11 @@ export function useEditorShortcuts(actions: { removeSelection: () => void, save:
     e.preventDefault()
     if (e.shiftKey) store.redo()
     else store.undo()
+  })
+  onKeyStroke(['y', 'Y'], (e) => {
+    if (!(e.ctrlKey || e.metaKey) || typing()) return
+    e.preventDefault()
+    store.redo()
   })
   onKeyStroke('s', (e) => {
     if (!(e.ctrlKey || e.metaKey)) return

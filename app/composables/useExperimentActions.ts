@@ -1,6 +1,7 @@
 import type { Ref } from 'vue'
 import type { Judgment } from '~~/engine/experiments/schema'
 import type { ExperimentView, StartedRound } from '~/utils/api'
+import type { ExperimentTarget } from '~/utils/experiment-template'
 
 const errorOf = (e: unknown) => (e as { data?: { message?: string } }).data?.message ?? (e as Error).message
 
@@ -54,6 +55,18 @@ export function useExperimentActions(id: Ref<string>, experiment: Ref<Experiment
       return false
     }
   }
+  /** Points the experiment at another workflow or step; the next round runs that one. */
+  async function changeTarget(target: ExperimentTarget) {
+    try {
+      const { id: _id, rounds: _rounds, ...definition } = experiment.value!
+      await $fetch(`/api/experiments/${id.value}`, { method: 'PUT', body: { ...definition, target: { ...target } } })
+      message.value = `The target is now step ${target.node} of the chosen workflow.`
+      await refresh()
+    }
+    catch (e) {
+      message.value = errorOf(e)
+    }
+  }
   async function saveCorrections(round: number, judgments: Judgment[]) {
     try {
       await $fetch(`/api/experiments/${id.value}/rounds/${round}/judgments`, { method: 'PUT', body: { judgments } })
@@ -65,5 +78,5 @@ export function useExperimentActions(id: Ref<string>, experiment: Ref<Experiment
     }
   }
 
-  return { message, selected, progress, running, startRound, cancelRound, adopt, addVariant, saveCorrections }
+  return { message, selected, progress, running, startRound, cancelRound, adopt, addVariant, changeTarget, saveCorrections }
 }

@@ -4,6 +4,8 @@ import type { StartedRun } from '~/utils/api'
 import type { RunDetail } from '~/utils/runs'
 
 const errorMessage = (error: unknown, fallback: string) => (error as { data?: { message?: string } }).data?.message ?? fallback
+const invalidMessage = (problems: ReadonlyArray<{ message: string }>) =>
+  `The workflow is invalid and was not saved: ${problems[0]?.message ?? 'see the steps marked on the canvas'}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}.`
 
 /**
  * The editor's runs: the one shown (followed live over SSE, then read whole once it finishes),
@@ -31,18 +33,30 @@ export function useWorkflowRuns(message: Ref<string>, save: () => Promise<boolea
     compared.value = a!.created_at <= b!.created_at ? [a!, b!] : [b!, a!]
     tab.value = 'compare'
   }
-  /** Runs the saved version, saving the editor's changes first; true once the run dialog is done with. */
-  async function start(input: unknown): Promise<boolean> {
-    if (store.dirty && !(await save())) return true
+  /**
+   * Runs the saved version, saving the editor's changes first. A workflow the server would refuse
+   * is not saved: its problems are the answer. Returns what went wrong, to show in the run dialog,
+   * or null once the run started.
+   */
+  async function start(input: unknown): Promise<string | null> {
+    if (store.dirty) {
+      try {
+        const checked = await $fetch<{ ok: boolean, problems: Array<{ message: string }> }>('/api/workflows/validate', { method: 'POST', body: store.doc })
+        if (!checked.ok) return invalidMessage(checked.problems)
+      }
+      catch (error) {
+        return errorMessage(error, 'Could not check the workflow.')
+      }
+      if (!(await save())) return message.value || 'Could not save the workflow.'
+    }
     try {
       const run = await $fetch<StartedRun>(`/api/workflows/${store.id}/runs`, { method: 'POST', body: { input } })
       show(run.id)
       message.value = ''
-      return true
+      return null
     }
     catch (error) {
-      message.value = errorMessage(error, 'Could not start the run.')
-      return false
+      return errorMessage(error, 'Could not start the run.')
     }
   }
   /** Stops the run; one whose process is gone is marked interrupted (the stream then reports its end). */

@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { toRaw } from 'vue'
 import { connectionProblem, freshId } from '~/utils/graph'
+import { switchEvaluationType, type SetAside } from '~/utils/evaluation-type-switch'
 import type { Workflow, WorkflowEdge, WorkflowNode } from '../../engine/schema/workflow'
 
 /** The document edited: a workflow as the API stores and validates it (types only: zod is not loaded here). */
@@ -30,6 +31,11 @@ export const useWorkflowStore = defineStore('workflow', {
     past: [] as WorkflowDoc[],
     future: [] as WorkflowDoc[],
     selected: [] as string[],
+    /**
+     * Per evaluator step, the settings of evaluation types it no longer has (switched away from in
+     * its form), given back when it is switched to one that uses them; never saved.
+     */
+    setAside: {} as Record<string, SetAside>,
     /** Counts changes of `doc`: watch this, not the document, which would be walked deeply each time. */
     revision: 0,
   }),
@@ -54,6 +60,7 @@ export const useWorkflowStore = defineStore('workflow', {
       this.past = []
       this.future = []
       this.selected = []
+      this.setAside = {}
     },
     markSaved(version: number) {
       this.version = version
@@ -109,6 +116,14 @@ export const useWorkflowStore = defineStore('workflow', {
         Object.assign(node, clone(patch))
         if (patch.pinned && !patch.pinned.length) delete node.pinned
       }, `update:${id}:${Object.keys(patch).sort().join(',')}`)
+    },
+    /** Switches an evaluator step's type, its other types' settings set aside rather than lost or saved. */
+    switchEvaluationType(id: string, type: string) {
+      const node = this.nodeById(id)
+      if (!node) return
+      const switched = switchEvaluationType(clone(node.config), type, this.setAside[id] ?? {})
+      this.setAside = { ...this.setAside, [id]: switched.aside }
+      this.change((doc) => { doc.nodes.find(n => n.id === id)!.config = switched.config })
     },
     removeNodes(ids: readonly string[]) {
       if (!ids.length) return

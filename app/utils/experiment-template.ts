@@ -3,7 +3,10 @@
  * problems each (3 critical, 4 major, 3 minor; 6 main, 2 adjacent, 2 subtle), 3 bonus candidates
  * per document, 2 runs per document per variant. Every count is a starting point to edit.
  */
-export function experimentTemplate(): string {
+/** The step an experiment varies: a stored workflow (its id or name), the step, the run input field fed each document. */
+export interface ExperimentTarget { workflow_id: string, node: string, input_field: string }
+
+export function experimentTemplate(target: ExperimentTarget = { workflow_id: 'Reviewer', node: 'review', input_field: 'document' }): string {
   const severities = ['critical', 'critical', 'critical', 'major', 'major', 'major', 'major', 'minor', 'minor', 'minor']
   const categories = ['main', 'main', 'main', 'main', 'main', 'main', 'adjacent', 'adjacent', 'subtle', 'subtle']
   const document = (id: string, letter: string) => [
@@ -20,9 +23,9 @@ export function experimentTemplate(): string {
     'scope: |',
     '  In scope: … (what earns a bonus). Out of scope: … (what earns a penalty).',
     'target:',
-    '  workflow_id: Reviewer   # the id or name of the workflow whose step is varied',
-    '  node: review            # that step',
-    '  input_field: document   # the run input field that receives each document',
+    `  workflow_id: ${JSON.stringify(target.workflow_id)}   # the stored workflow whose step is varied`,
+    `  node: ${JSON.stringify(target.node)}   # that step`,
+    `  input_field: ${JSON.stringify(target.input_field)}   # the run input field that receives each document`,
     'current_best: v1',
     'runs_per_document: 2',
     'judge_model: local:heuristic   # or manual, or a provider model such as openai:gpt-4o-mini',
@@ -31,7 +34,7 @@ export function experimentTemplate(): string {
     '    config: {}',
     '  - id: v2',
     '    config:',
-    '      prompt: "A new prompt: {{input.document}}"',
+    `      prompt: "A new prompt: {{input.${target.input_field}}}"`,
     'documents:',
     ...document('doc-1', 'A'),
     ...document('doc-2', 'B'),

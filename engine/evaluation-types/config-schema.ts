@@ -12,13 +12,14 @@ import { z } from 'zod'
 import { strictObject } from '../schema/unknown-keys'
 import { llmParams } from './llm-params'
 import { evaluationTypes, type EvaluationType } from './specs'
-import { scoringFields } from './scoring/schema'
-import { criteriaFields } from './criteria/schema'
-import { comparisonFields } from './comparison/schema'
-import { rubricFields } from './rubric/schema'
-import { metricsFields } from './metrics/schema'
-import { scorersFields } from './scorers/schema'
-import { traceFields } from './trace/schema'
+import type { EvaluationTypeChecks } from './types'
+import { scoringChecks, scoringFields } from './scoring/schema'
+import { criteriaChecks, criteriaFields } from './criteria/schema'
+import { comparisonChecks, comparisonFields } from './comparison/schema'
+import { rubricChecks, rubricFields } from './rubric/schema'
+import { metricsChecks, metricsFields } from './metrics/schema'
+import { scorersChecks, scorersFields } from './scorers/schema'
+import { traceChecks, traceFields } from './trace/schema'
 
 /** Each type's own fields. */
 export const evaluationTypeFields = {
@@ -30,6 +31,17 @@ export const evaluationTypeFields = {
   scorers: scorersFields,
   trace: traceFields,
 } satisfies Record<EvaluationType, z.ZodRawShape>
+
+/** Each type's checks beyond its schema (its schema.ts): run by a run's config check and by the editor's validation. */
+export const evaluationTypeChecks: { [T in EvaluationType]: EvaluationTypeChecks<EvaluatorConfigOf<T>> } = {
+  scoring: scoringChecks,
+  criteria: criteriaChecks,
+  comparison: comparisonChecks,
+  rubric: rubricChecks,
+  metrics: metricsChecks,
+  scorers: scorersChecks,
+  trace: traceChecks,
+}
 
 /** What every type takes. */
 export const sharedFields = {

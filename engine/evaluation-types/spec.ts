@@ -11,6 +11,35 @@ export type EvaluationInputField = 'content' | 'context' | 'reference' | 'actual
 /** The parts of the evaluator form (components/editor/EvaluatorForm.vue), which places them. */
 export type FormSection = 'judge' | 'candidates' | 'criteria' | 'metrics' | 'scorers' | 'trace' | 'threshold' | 'feedback' | 'rubric'
 
+/**
+ * The config fields each form section edits. A type's own settings are the fields of its sections
+ * plus its `inputs`: the editor keeps the others aside while another type is chosen, so that what
+ * is saved holds the chosen type's settings only (tests/unit/evaluator/evaluation-types.test.ts
+ * checks every type's schema fields are here).
+ */
+export const FORM_SECTION_FIELDS: Readonly<Record<FormSection, readonly string[]>> = {
+  judge: ['model', 'provider'],
+  candidates: ['compare_inputs'],
+  criteria: ['criteria'],
+  metrics: ['metrics', 'llm_default', 'default_model', 'default_provider', 'enabled_metrics', 'metric_weights'],
+  scorers: ['scorers', 'preset'],
+  trace: ['trace_options'],
+  threshold: ['pass_threshold'],
+  feedback: ['include_feedback'],
+  rubric: ['rubric'],
+}
+
+/** The step's config fields that belong to one type or another (the rest, such as temperature, every type takes). */
+export const TYPE_OWNED_FIELDS: ReadonlySet<string> = new Set([
+  ...Object.values(FORM_SECTION_FIELDS).flat(),
+  'content', 'context', 'reference', 'actual', 'expected', 'original', 'trace',
+])
+
+/** The step config fields a type uses: its sections' fields and the step fields it reads. */
+export function fieldsOfSpec(spec: Pick<EvaluationTypeSpec, 'sections' | 'inputs'>): Set<string> {
+  return new Set([...spec.sections.flatMap(section => FORM_SECTION_FIELDS[section]), ...spec.inputs])
+}
+
 export interface EvaluationTypeSpec<T extends string = string> {
   type: T
   label: string

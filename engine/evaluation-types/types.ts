@@ -65,6 +65,12 @@ export interface EvaluationTypeDefinition<C extends EvaluatorConfig = EvaluatorC
   evaluate(ctx: EvaluationContext<ResolvedEvaluatorConfig<C>>, prepared: P): EvaluatorResult | Promise<EvaluatorResult>
 }
 
+/**
+ * A type's checks beyond its schema: browser-safe, exported by its schema.ts and listed in
+ * config-schema.ts, so that the editor's validation runs the very checks a run does.
+ */
+export type EvaluationTypeChecks<C extends EvaluatorConfig = EvaluatorConfig> = Pick<EvaluationTypeDefinition<C>, 'exclusive' | 'judgeDefault' | 'resolve'>
+
 export function defineEvaluationType<C extends EvaluatorConfig, P = undefined>(definition: EvaluationTypeDefinition<C, P>): EvaluationTypeDefinition<C, P> {
   return definition
 }

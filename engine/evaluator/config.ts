@@ -2,7 +2,9 @@ import { formatPath } from '../graph/validate'
 import { evaluatorConfigSchema, type EvaluatorConfig } from '../schema/evaluator'
 import type { Criterion, RubricGrade } from '../schema/evaluator'
 import { invalidConfig, checkWeights, modelRefOf, type ConfigProblem } from '../evaluation-types/checks'
-import { evaluationTypeDefinition, evaluationTypeDefinitions } from '../evaluation-types/registry'
+import { evaluationTypeChecks } from '../evaluation-types/config-schema'
+import type { EvaluationTypeChecks } from '../evaluation-types/types'
+import { evaluationTypeSpec, evaluationTypes } from '../evaluation-types/specs'
 
 export { checkWeights, invalidConfig, modelRefOf, type ConfigProblem }
 
@@ -22,7 +24,7 @@ export interface ResolvedSettings {
 export type ResolvedEvaluatorConfig<C extends EvaluatorConfig = EvaluatorConfig> = C & ResolvedSettings
 
 /** Where each type's exclusive fields belong: a field given to another type is named as a mistake. */
-const exclusiveFields = evaluationTypeDefinitions.flatMap(definition => (definition.exclusive ?? []).map(group => ({ keys: typeof group === 'string' ? [group] : group, type: definition.type })))
+const exclusiveFields = evaluationTypes.flatMap(type => (evaluationTypeChecks[type].exclusive ?? []).map(group => ({ keys: typeof group === 'string' ? [group] : group, type })))
 
 /** Fields of another type that are a mistake here (the others are set aside by the schema). */
 function misplacedFields(raw: Record<string, unknown>, type: string, problems: ConfigProblem[]): void {
@@ -35,7 +37,8 @@ function misplacedFields(raw: Record<string, unknown>, type: string, problems: C
 
 /**
  * Validates an evaluator config before any call and resolves its defaults. Every problem is
- * reported at once, each naming its field.
+ * reported at once, each naming its field. Browser-safe: the editor's validation worker runs it
+ * on each evaluator step, so the editor flags what a run would refuse.
  */
 export function resolveEvaluatorConfig(raw: unknown, defaultModel: string): ResolvedEvaluatorConfig {
   const parsed = evaluatorConfigSchema.safeParse(raw)
@@ -43,7 +46,8 @@ export function resolveEvaluatorConfig(raw: unknown, defaultModel: string): Reso
     throw invalidConfig(parsed.error.issues.map(issue => ({ path: formatPath(issue.path) || '(config)', message: issue.message })))
   }
   const config = parsed.data
-  const definition = evaluationTypeDefinition(config.evaluation_type)
+  // The type's checks (its schema.ts) and whether it asks a judge (its spec): what the server's definition holds too.
+  const definition = { ...evaluationTypeSpec(config.evaluation_type)!, ...(evaluationTypeChecks[config.evaluation_type] as EvaluationTypeChecks) }
   const problems: ConfigProblem[] = []
   const own = definition.judgeDefault?.(config)
   const model = definition.usesJudge ? modelRefOf(config.model, config.provider) ?? own?.declared ?? own?.fallback ?? defaultModel : 'local:deterministic'

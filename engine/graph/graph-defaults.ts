@@ -1,4 +1,5 @@
-import { workflowSchema } from '../schema/workflow'
+import { workflowSchema, type Workflow } from '../schema/workflow'
+import type { Problem } from './validate'
 import type { StepSpecs, UpstreamStep } from '../steps/types'
 import type { Graph } from './topology'
 import { buildGraph } from './topology'
@@ -34,4 +35,22 @@ export function workflowWarnings(raw: unknown, specs: StepSpecs): Warning[] {
     if (warning) warnings.push({ node: node.id, path: `nodes.${node.id}.config.${warning.field}`, message: `node "${node.id}": ${warning.field}: ${warning.message}` })
   }
   return warnings
+}
+
+/**
+ * What each step's run would refuse (StepSpec.runProblems), found before a run, for the steps that
+ * run (a pinned step's output stands in for it): the editor flags them as the run would fail them.
+ */
+export function runProblems(workflow: Workflow, specs: StepSpecs): Problem[] {
+  const graph = buildGraph(workflow)
+  const problems: Problem[] = []
+  for (const node of graph.nodes.values()) {
+    const check = specs.get(node.type)?.runProblems
+    if (!check || node.pinned?.length) continue
+    for (const problem of check(configWithGraphDefaults(graph, node.id, specs))) {
+      const path = `nodes.${node.id}.config.${problem.path}`
+      problems.push({ code: 'invalid_config', node: node.id, path, message: `node "${node.id}": ${path}: ${problem.message}` })
+    }
+  }
+  return problems
 }

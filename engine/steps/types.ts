@@ -62,6 +62,11 @@ export interface StepSpec<C = unknown> {
    * judges its single upstream step's text), or a warning when the graph cannot tell.
    */
   fromGraph?(config: Record<string, unknown>, upstream: readonly UpstreamStep[]): GraphDefaults
+  /**
+   * What the step's run refuses in this config (its graph defaults filled in), found without
+   * running it, each naming its config field: the editor flags these on the step.
+   */
+  runProblems?(config: Record<string, unknown>): ReadonlyArray<{ path: string, message: string }>
 }
 
 /** A node with an edge into the step, and its type's spec. */

@@ -169,9 +169,9 @@ describe('an experiment round, end to end', () => {
     const bad = await server.api('/api/experiments', { method: 'POST', body: { name: 'x', documents, target: { workflow_id: 'nope', node: 'n' }, variants: [{ id: 'a' }], current_best: 'b' } })
     expect(bad.status).toBe(400)
     expect(bad.body.message).toContain('current_best: "b" is not one of the variants (a)')
-    const { body: created } = await server.api('/api/experiments', { method: 'POST', body: { name: 'x', documents, target: { workflow_id: 'nope', node: 'n' }, variants: [{ id: 'a' }], current_best: 'a' } })
-    const round = await server.api(`/api/experiments/${created.id}/rounds`, { method: 'POST' })
-    expect(round.status).toBe(400)
-    expect(round.body.message).toContain('target.workflow_id: no workflow has the id or name "nope"')
+    // A target workflow that does not exist is refused when the experiment is created, not at its first round.
+    const missing = await server.api('/api/experiments', { method: 'POST', body: { name: 'x', documents, target: { workflow_id: 'nope', node: 'n' }, variants: [{ id: 'a' }], current_best: 'a' } })
+    expect(missing.status).toBe(400)
+    expect(missing.body.message).toContain('target.workflow_id: no workflow has the id or name "nope"')
   })
 })

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import type { EvaluatorConfigOf } from '../config-schema'
+import type { EvaluationTypeChecks } from '../types'
 
 export const criterionSchema = z.object({
   name: z.string().min(1, 'is required').max(80).regex(/^[\w][\w .-]*$/, 'must be letters, digits, spaces, "_", "-" or "."')
@@ -11,4 +13,15 @@ export type Criterion = z.infer<typeof criterionSchema>
 /** The criteria, with weights (all or none; none means equal weights). Scoring, rubric and comparison take them too. */
 export const criteriaFields = {
   criteria: z.array(criterionSchema).max(50).optional(),
+}
+
+/** The one criterion judged when a config gives none (scoring always; rubric and comparison by default). */
+export const OVERALL_CRITERION: Criterion = { name: 'overall', description: 'Overall quality of the response for the question or context.' }
+
+export const criteriaChecks: EvaluationTypeChecks<EvaluatorConfigOf<'criteria'>> = {
+  resolve(config, problems) {
+    const criteria = config.criteria ?? []
+    if (!criteria.length) problems.push({ path: 'criteria', message: 'needs at least one criterion for evaluation_type "criteria"' })
+    return { criteria }
+  },
 }

@@ -1,11 +1,10 @@
 import { checkHeuristicModel, isHeuristic } from '../../evaluator/context'
 import { resolveMetrics, type ResolvedMetric } from '../../evaluator/metrics/resolve'
-import { modelRefOf } from '../checks'
 import type { EvaluatorConfigOf } from '../config-schema'
 import { defineEvaluationType } from '../types'
 import { evaluateMetrics } from './evaluate'
-import { metricsFields } from './schema'
-import { METRIC_DEFAULT_MODEL, metricsSpec } from './spec'
+import { metricsChecks, metricsFields } from './schema'
+import { metricsSpec } from './spec'
 
 /**
  * The metric suite: each metric its own judge call, model and settings (resolved in
@@ -14,11 +13,7 @@ import { METRIC_DEFAULT_MODEL, metricsSpec } from './spec'
 export const metricsType = defineEvaluationType<EvaluatorConfigOf<'metrics'>, ResolvedMetric[]>({
   ...metricsSpec,
   fields: metricsFields,
-  exclusive: ['default_model', 'default_provider', 'enabled_metrics', 'metric_weights', 'metrics'],
-  judgeDefault: config => ({ declared: modelRefOf(config.default_model, config.default_provider ?? config.provider), field: 'default_model', fallback: METRIC_DEFAULT_MODEL }),
-  resolve(config, problems) {
-    if (config.model && config.default_model) problems.push({ path: 'default_model', message: 'give the model once: as model or as default_model, not both' })
-  },
+  ...metricsChecks,
   prepare: (config, registries) => resolveMetrics(config, registries.metrics),
   checkModels(config, metrics) {
     // Each metric's key is checked as the suite runs, naming the metric and where its model came from.

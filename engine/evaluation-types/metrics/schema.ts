@@ -1,6 +1,10 @@
 import { z } from 'zod'
 import { strictObject } from '../../schema/unknown-keys'
 import { llmParams } from '../llm-params'
+import { modelRefOf } from '../checks'
+import type { EvaluatorConfigOf } from '../config-schema'
+import type { EvaluationTypeChecks } from '../types'
+import { METRIC_DEFAULT_MODEL } from './spec'
 
 export const metricConfigSchema = strictObject({
   name: z.string().min(1, 'is required'),
@@ -25,4 +29,12 @@ export const metricsFields = {
   enabled_metrics: z.array(z.string().min(1, 'is required')).min(1, 'needs at least one metric').max(30).optional(),
   /** Weights by metric name, for metrics that do not give their own. */
   metric_weights: z.record(z.string(), z.number().min(0, 'must not be negative').max(1, 'must be at most 1')).optional(),
+}
+
+export const metricsChecks: EvaluationTypeChecks<EvaluatorConfigOf<'metrics'>> = {
+  exclusive: ['default_model', 'default_provider', 'enabled_metrics', 'metric_weights', 'metrics'],
+  judgeDefault: config => ({ declared: modelRefOf(config.default_model, config.default_provider ?? config.provider), field: 'default_model', fallback: METRIC_DEFAULT_MODEL }),
+  resolve(config, problems) {
+    if (config.model && config.default_model) problems.push({ path: 'default_model', message: 'give the model once: as model or as default_model, not both' })
+  },
 }

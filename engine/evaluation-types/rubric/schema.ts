@@ -1,5 +1,9 @@
 import { z } from 'zod'
-import { criteriaFields } from '../criteria/schema'
+import { DEFAULT_GRADES } from '../../evaluator/arithmetic'
+import type { ConfigProblem } from '../checks'
+import { criteriaFields, OVERALL_CRITERION } from '../criteria/schema'
+import type { EvaluatorConfigOf } from '../config-schema'
+import type { EvaluationTypeChecks } from '../types'
 
 export const rubricGradeSchema = z.object({
   grade: z.string().min(1, 'is required').max(16),
@@ -11,4 +15,28 @@ export type RubricGrade = z.infer<typeof rubricGradeSchema>
 export const rubricFields = {
   ...criteriaFields,
   rubric: z.object({ grades: z.array(rubricGradeSchema).min(1, 'needs at least one grade').max(20) }).optional(),
+}
+
+/** The bands, sorted high to low: no grade twice, no two at one min_score, and the lowest from 0. */
+export function checkGrades(grades: readonly RubricGrade[], problems: ConfigProblem[]): RubricGrade[] {
+  const seen = new Set<string>()
+  const minScores = new Set<number>()
+  grades.forEach((band, i) => {
+    if (seen.has(band.grade)) problems.push({ path: `rubric.grades[${i}].grade`, message: `grade "${band.grade}" appears more than once` })
+    if (minScores.has(band.min_score)) problems.push({ path: `rubric.grades[${i}].min_score`, message: `${band.min_score} is the min_score of another grade too: the bands overlap` })
+    seen.add(band.grade)
+    minScores.add(band.min_score)
+  })
+  const sorted = [...grades].sort((a, b) => b.min_score - a.min_score)
+  if (sorted.length && sorted.at(-1)!.min_score > 0) {
+    problems.push({ path: 'rubric.grades', message: `scores below ${sorted.at(-1)!.min_score} have no grade: give the lowest grade min_score 0` })
+  }
+  return sorted
+}
+
+export const rubricChecks: EvaluationTypeChecks<EvaluatorConfigOf<'rubric'>> = {
+  resolve: (config, problems) => ({
+    criteria: config.criteria?.length ? config.criteria : [{ ...OVERALL_CRITERION }],
+    grades: checkGrades(config.rubric?.grades ?? DEFAULT_GRADES, problems),
+  }),
 }

@@ -1,12 +1,12 @@
 import type { EvaluatorConfigOf } from '../config-schema'
 import { defineEvaluationType } from '../types'
 import { evaluateTrace } from './evaluate'
-import { traceFields } from './schema'
+import { traceChecks, traceFields } from './schema'
 import { traceSpec } from './spec'
 
 export const traceType = defineEvaluationType<EvaluatorConfigOf<'trace'>>({
   ...traceSpec,
   fields: traceFields,
-  exclusive: ['trace'],
+  ...traceChecks,
   evaluate: ctx => evaluateTrace(ctx),
 })

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import type { EvaluatorConfigOf } from '../config-schema'
+import type { EvaluationTypeChecks } from '../types'
 
 export const traceFields = {
   trace: z.object({
@@ -15,4 +17,8 @@ export const traceFields = {
     /** Novelty compares only with this many most recent traces (at most the process's JUDGEFLOW_TRACE_CACHE_SIZE). */
     cache_size: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').optional(),
   }).strict().optional(),
+}
+
+export const traceChecks: EvaluationTypeChecks<EvaluatorConfigOf<'trace'>> = {
+  exclusive: ['trace'],
 }

@@ -4,7 +4,7 @@ import { DEFAULT_CONFIG_DIR, evaluate, evaluatorModels, findEvaluationType, read
 import { modelRefOf } from '../../evaluator/config'
 import { JudgeflowError } from '../../errors'
 import { defineStep } from '../types'
-import { evaluatorSpec, judgesContent, splitStepConfig } from './spec'
+import { CONTENT_NOT_SET, evaluatorSpec, judgesContent, splitStepConfig } from './spec'
 
 export { evaluatorStepConfigSchema, type EvaluatorStepConfig } from './spec'
 
@@ -55,7 +55,7 @@ export const evaluatorStep = defineStep({
     }
     const evaluatorConfig = { ...fromFile, ...evaluator, ...(cache === false ? { cache: false } : {}) }
     if (content === undefined && judgesContent(evaluatorConfig)) {
-      throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": content is not set: set it to the text to judge, e.g. {{steps.draft.text}} (without it, an evaluator judges the text of the one step leading into it, and this one has none or several).`)
+      throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": ${CONTENT_NOT_SET}.`)
     }
     const result = await evaluate(evaluatorConfig, {
       content: asText(content),

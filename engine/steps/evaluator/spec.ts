@@ -2,6 +2,9 @@ import { z } from 'zod'
 import { evaluatorConfigSchema } from '../../schema/evaluator'
 import { contentTypes, type EvaluationType } from '../../schema/evaluation-types'
 import { defineStepSpec, type GraphDefaults, type UpstreamStep } from '../types'
+import { resolveEvaluatorConfig } from '../../evaluator/config'
+import { JudgeflowError } from '../../errors'
+import type { ConfigProblem } from '../../evaluation-types/checks'
 
 /** The evaluator's config plus what it judges; `config_file` (JSON or TOML) is read at each evaluation. */
 export const evaluatorStepConfigSchema = z.object({
@@ -71,10 +74,37 @@ export function contentFromGraph(config: Record<string, unknown>, upstream: read
   }
 }
 
+/** Why a step that judges one text and has no `content` (none from the graph either) fails when it runs. */
+export const CONTENT_NOT_SET = 'content is not set: set it to the text to judge, e.g. {{steps.draft.text}} (without it, an evaluator judges the text of the one step leading into it, and this one has none or several)'
+
+/**
+ * What the step's run refuses: no content to judge, and what the evaluator's config check
+ * (`resolveEvaluatorConfig`, the run's own) finds beyond the schema, such as a criteria evaluator
+ * without criteria or another type's settings. A config in a file is read only by the run.
+ */
+export function evaluatorRunProblems(config: Record<string, unknown>): ConfigProblem[] {
+  const { data, configFile, evaluator } = splitStepConfig(config)
+  if (configFile) return []
+  const problems: ConfigProblem[] = []
+  if (data.content === undefined && judgesContent(evaluator)) problems.push({ path: 'content', message: CONTENT_NOT_SET.replace(/^content /, '') })
+  // A config the schema refuses is reported by validation, field by field.
+  if (!evaluatorConfigSchema.safeParse(evaluator).success) return problems
+  try {
+    // The model is checked for its form only: which keys the server has is its own business.
+    resolveEvaluatorConfig(evaluator, 'local:heuristic')
+  }
+  catch (error) {
+    if (!(error instanceof JudgeflowError) || !Array.isArray(error.details)) throw error
+    for (const problem of error.details as ConfigProblem[]) problems.push({ ...problem, path: problem.path.replace(/^trace\b/, 'trace_options') })
+  }
+  return problems
+}
+
 export const evaluatorSpec = defineStepSpec({
   type: 'evaluator',
   label: 'Evaluator',
   description: 'Judges LLM output (scoring, criteria, rubric, comparison or a metric suite) and decides pass or fail.',
   configSchema: evaluatorStepConfigSchema,
   fromGraph: contentFromGraph,
+  runProblems: evaluatorRunProblems,
 })

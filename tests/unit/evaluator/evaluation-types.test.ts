@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { contentTypes, deterministicTypes, evaluationTypes, evaluationTypeSpecs, formSpecFor } from '../../../engine/schema/evaluation-types'
 import { evaluationTypeFields, sharedFields } from '../../../engine/evaluation-types/config-schema'
 import { evaluationTypeDefinition, evaluationTypeDefinitions } from '../../../engine/evaluation-types/registry'
-import type { FormSection } from '../../../engine/evaluation-types/spec'
+import { fieldsOfSpec, TYPE_OWNED_FIELDS, type FormSection } from '../../../engine/evaluation-types/spec'
 import { createProviders, evaluate, evaluatorConfigSchema } from '../../../engine'
 
 const root = join(import.meta.dirname, '../../..')
@@ -43,6 +43,18 @@ describe('evaluation type registry', () => {
         for (const key of typeof group === 'string' ? [group] : group) expect(Object.keys(definition.fields), `${spec.type}: ${key}`).toContain(key)
       }
       for (const key of Object.keys(definition.fields)) expect(Object.keys(sharedFields), `${spec.type}: ${key}`).not.toContain(key)
+    }
+  })
+
+  it('names, for the editor, every config field of each type among the fields of its form sections', () => {
+    for (const spec of evaluationTypeSpecs) {
+      // A step's trace settings are its `trace_options` (its `trace` is the data scored).
+      const own = Object.keys(evaluationTypeFields[spec.type]).map(key => (key === 'trace' ? 'trace_options' : key))
+      for (const key of own) {
+        expect(fieldsOfSpec(spec).has(key), `${spec.type}: ${key}`).toBe(true)
+        expect(TYPE_OWNED_FIELDS.has(key), key).toBe(true)
+      }
+      for (const key of Object.keys(sharedFields)) if (!['model', 'provider', 'pass_threshold', 'include_feedback'].includes(key)) expect(TYPE_OWNED_FIELDS.has(key), key).toBe(false)
     }
   })
 

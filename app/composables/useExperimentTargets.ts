@@ -1,0 +1,24 @@
+import type { ExperimentTarget } from '~/utils/experiment-template'
+import type { WorkflowDetail } from '~/utils/api'
+
+interface WorkflowSummary { id: string, name: string }
+
+/**
+ * The stored workflows an experiment can vary, and for one of them the target it would get: its
+ * first LLM step (else its first step) and its input's first field.
+ */
+export function useExperimentTargets() {
+  const { data: workflows } = useFetch<WorkflowSummary[]>('/api/workflows', { key: 'experiment-target-workflows', default: () => [] })
+  const nodesOf = ref<Record<string, string[]>>({})
+
+  async function targetFor(workflowId: string, node?: string): Promise<ExperimentTarget> {
+    const { definition } = await $fetch<WorkflowDetail>(`/api/workflows/${workflowId}`)
+    const steps = definition.nodes.filter(n => n.type !== 'input')
+    nodesOf.value = { ...nodesOf.value, [workflowId]: steps.map(n => n.id) }
+    const fields = Object.keys((definition.nodes.find(n => n.type === 'input')?.config.fields ?? {}) as Record<string, unknown>)
+    const chosen = node && steps.some(n => n.id === node) ? node : (steps.find(n => n.type === 'llm') ?? steps[0])?.id
+    return { workflow_id: workflowId, node: chosen ?? 'review', input_field: fields[0] ?? 'document' }
+  }
+
+  return { workflows, nodesOf, targetFor }
+}

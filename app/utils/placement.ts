@@ -1,0 +1,62 @@
+/** Where things go on the canvas: a new step's free spot, and a fitted view that leaves the minimap's corner empty. */
+export interface Box { x: number, y: number, width: number, height: number }
+export interface Point { x: number, y: number }
+
+/** The room kept between steps. */
+const GAP = 24
+
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width + GAP && b.x < a.x + a.width + GAP && a.y < b.y + b.height + GAP && b.y < a.y + a.height + GAP
+const within = (a: Box, view: Box) =>
+  a.x >= view.x && a.y >= view.y && a.x + a.width <= view.x + view.width && a.y + a.height <= view.y + view.height
+
+/**
+ * The spot nearest `preferred` where a step of `size` covers no other step: searched in rings
+ * around it, the first inside `view`, else the first free one at all.
+ */
+export function freeSpot(preferred: Point, size: { width: number, height: number }, taken: readonly Box[], view: Box): Point {
+  const stepX = (size.width + GAP) / 2
+  const stepY = (size.height + GAP) / 2
+  let outside: Point | undefined
+  for (let ring = 0; ring <= 16; ring++) {
+    const cells: Array<[number, number]> = []
+    for (let i = -ring; i <= ring; i++) {
+      for (let j = -ring; j <= ring; j++) if (Math.max(Math.abs(i), Math.abs(j)) === ring) cells.push([i, j])
+    }
+    cells.sort((a, b) => Math.hypot(a[0] * stepX, a[1] * stepY) - Math.hypot(b[0] * stepX, b[1] * stepY))
+    for (const [i, j] of cells) {
+      const box = { x: Math.round(preferred.x + i * stepX), y: Math.round(preferred.y + j * stepY), ...size }
+      if (taken.some(other => overlaps(box, other))) continue
+      if (within(box, view)) return { x: box.x, y: box.y }
+      outside ??= { x: box.x, y: box.y }
+    }
+  }
+  return outside ?? preferred
+}
+
+/**
+ * The viewport showing every step (`bounds`, in flow coordinates) as large as it fits, with
+ * `padding` as Vue Flow's fitView takes it, outside the corner (`corner`: width and height from the
+ * bottom right) where the minimap sits: the steps either keep left of it or above it, whichever
+ * leaves them larger.
+ */
+export function fitBeside(
+  bounds: Box, canvas: { width: number, height: number }, corner: { width: number, height: number },
+  options: { padding: number, minZoom: number, maxZoom: number },
+) {
+  const areas = [
+    { width: canvas.width - corner.width, height: canvas.height },
+    { width: canvas.width, height: canvas.height - corner.height },
+  ]
+  const zoomFor = (area: { width: number, height: number }) => Math.min(
+    area.width / Math.max(1, bounds.width * (1 + options.padding)),
+    area.height / Math.max(1, bounds.height * (1 + options.padding)),
+  )
+  const area = zoomFor(areas[0]!) >= zoomFor(areas[1]!) ? areas[0]! : areas[1]!
+  const zoom = Math.min(options.maxZoom, Math.max(options.minZoom, zoomFor(area)))
+  return {
+    x: (area.width - bounds.width * zoom) / 2 - bounds.x * zoom,
+    y: (area.height - bounds.height * zoom) / 2 - bounds.y * zoom,
+    zoom,
+  }
+}

@@ -1,0 +1,81 @@
+import { expect, test, type Locator, type Page } from '@playwright/test'
+
+type Box = { x: number, y: number, width: number, height: number }
+const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+const boxes = async (locator: Locator) => Promise.all((await locator.all()).map(async l => (await l.boundingBox())!))
+
+async function expectNothingCovered(page: Page) {
+  const minimap = (await page.locator('.vue-flow__minimap').boundingBox())!
+  const nodes = await boxes(page.locator('.vue-flow__node'))
+  for (const [i, node] of nodes.entries()) {
+    expect(overlap(node, minimap), `step ${i} under the minimap`).toBe(false)
+    for (const other of nodes.slice(i + 1)) expect(overlap(node, other), `steps over each other`).toBe(false)
+  }
+}
+
+test('a step\'s label is shown on it, and kept when saved', async ({ page }) => {
+  await page.goto('/')
+  await page.getByRole('button', { name: 'New workflow' }).click()
+  await page.getByTestId('node-in').click()
+  await page.getByLabel('Label', { exact: true }).fill('Customer question')
+  await page.getByLabel('Label', { exact: true }).press('Tab')
+  await expect(page.getByTestId('node-in')).toContainText('Customer question')
+  await page.keyboard.press('Control+s')
+  await expect(page.getByRole('status').first()).toContainText('Saved version 2')
+  await page.reload()
+  await expect(page.getByTestId('label-in')).toHaveText('Customer question')
+  await page.screenshot({ path: 'test-results/e2e/editor-step-label.png' })
+})
+
+for (const viewport of [{ width: 1280, height: 720 }, { width: 1440, height: 900 }]) {
+  test(`at ${viewport.width}×${viewport.height} the minimap covers no step, and steps from the palette land in view beside the selected one or in the middle`, async ({ page }) => {
+    await page.setViewportSize(viewport)
+    await page.goto('/')
+    await page.getByTestId('template-quality-gate').click()
+    await expect(page.locator('.vue-flow__minimap')).toBeVisible()
+    await expectNothingCovered(page)
+
+    const stage = (await page.locator('.stage').boundingBox())!
+    const inStage = (box: Box) => box.x >= stage.x && box.y >= stage.y
+      && box.x + box.width <= stage.x + stage.width && box.y + box.height <= stage.y + stage.height
+    // Beside the selected step.
+    await page.getByTestId('node-judge').click()
+    const judge = (await page.getByTestId('node-judge').boundingBox())!
+    await page.getByTestId('add-llm').click()
+    const added = (await page.getByTestId('node-llm').boundingBox())!
+    expect(inStage(added)).toBe(true)
+    expect(Math.hypot(added.x - judge.x, added.y - judge.y)).toBeLessThan(400)
+    // Nothing selected: the middle of the view.
+    await page.locator('.vue-flow__pane').click({ position: { x: 5, y: 5 } })
+    await page.getByTestId('add-output').click()
+    const output = (await page.getByTestId('node-output').boundingBox())!
+    expect(inStage(output)).toBe(true)
+    await expect(page.locator('.vue-flow__minimap')).toBeVisible()
+    const nodes = await boxes(page.locator('.vue-flow__node'))
+    for (const [i, node] of nodes.entries()) for (const other of nodes.slice(i + 1)) expect(overlap(node, other), 'steps over each other').toBe(false)
+    await page.screenshot({ path: `test-results/e2e/editor-placement-${viewport.width}x${viewport.height}.png` })
+
+    // The minimap folds away and comes back.
+    await page.getByRole('button', { name: 'Hide the minimap' }).click()
+    await expect(page.locator('.vue-flow__minimap')).toHaveCount(0)
+    await page.getByRole('button', { name: 'Show the minimap' }).click()
+    await expect(page.locator('.vue-flow__minimap')).toBeVisible()
+  })
+}
+
+test('on a fresh canvas, steps added one after another stay in view, none over another or under the minimap', async ({ page }) => {
+  await page.goto('/')
+  await page.getByRole('button', { name: 'New workflow' }).click()
+  await expect(page.getByTestId('node-in')).toBeVisible()
+  for (const type of ['llm', 'evaluator', 'condition', 'output']) {
+    await page.getByTestId(`add-${type}`).click()
+    await expect(page.getByTestId(`node-${type}`)).toBeInViewport({ ratio: 0.99 })
+  }
+  const stage = (await page.locator('.stage').boundingBox())!
+  for (const box of await boxes(page.locator('.vue-flow__node'))) {
+    expect(box.x >= stage.x && box.y >= stage.y && box.x + box.width <= stage.x + stage.width && box.y + box.height <= stage.y + stage.height, 'a step outside the view').toBe(true)
+  }
+  await expect(page.locator('.vue-flow__minimap')).toBeVisible()
+  await expectNothingCovered(page)
+  await page.screenshot({ path: 'test-results/e2e/editor-fresh-canvas-steps.png' })
+})

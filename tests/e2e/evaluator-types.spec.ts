@@ -1,0 +1,102 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { connect, setField } from './helpers'
+
+async function newEvaluator(page: Page) {
+  await page.goto('/')
+  await page.getByRole('button', { name: 'New workflow' }).click()
+  await page.getByTestId('add-llm').click()
+  await page.getByTestId('add-evaluator').click()
+  return page.url().split('/').pop()!
+}
+async function savedConfig(request: APIRequestContext, id: string) {
+  const { definition } = await (await request.get(`/api/workflows/${id}`)).json()
+  return definition.nodes.find((n: { id: string }) => n.id === 'evaluator').config as Record<string, unknown>
+}
+
+test('each evaluation type keeps its settings while the type is switched back and forth; what is saved holds the chosen type\'s only', async ({ page, request }) => {
+  test.setTimeout(60_000)
+  const id = await newEvaluator(page)
+  await connect(page, 'llm', 'evaluator')
+  await page.getByTestId('node-evaluator').click()
+  const type = page.getByLabel('Evaluation type')
+
+  await type.selectOption('criteria')
+  await page.getByRole('button', { name: 'Add criterion' }).click()
+  await setField(page, 'Criterion 1 name', 'accuracy')
+  await page.getByLabel('Criterion 1 weight').fill('1')
+  await type.selectOption('metrics')
+  await page.getByTestId('metric-suite').getByRole('button', { name: 'Use the default three' }).click()
+  await type.selectOption('scorers')
+  await page.getByTestId('scorer-list').getByLabel('Scorer preset').selectOption('strict')
+  await expect(page.getByTestId('set-aside')).toContainText('criteria')
+  await expect(page.getByTestId('set-aside')).toContainText('metrics')
+  await type.selectOption('criteria')
+  await expect(page.getByLabel('Criterion 1 name', { exact: true })).toHaveValue('accuracy')
+  await expect(page.getByTestId('set-aside')).toContainText('preset')
+  await page.screenshot({ path: 'test-results/e2e/evaluator-types-switched-back.png' })
+
+  await page.keyboard.press('Control+s')
+  await expect(page.getByRole('status').first()).toContainText('Saved version')
+  const saved = await savedConfig(request, id)
+  expect(saved).toMatchObject({ evaluation_type: 'criteria', criteria: [{ name: 'accuracy' }] })
+  expect(Object.keys(saved)).not.toContain('metrics')
+  expect(Object.keys(saved)).not.toContain('preset')
+  // Nothing of another type is left on the step for a run to refuse.
+  await expect(page.getByTestId('problems-evaluator')).toHaveCount(0)
+
+  // Rubric → metrics → rubric: the criteria and grades come back.
+  await type.selectOption('rubric')
+  await page.getByRole('button', { name: 'Start from A/B/C/D/F' }).click()
+  await expect(page.getByLabel('Grade 5', { exact: true })).toHaveValue('F')
+  await type.selectOption('metrics')
+  await expect(page.getByLabel('Grade 1', { exact: true })).toHaveCount(0)
+  await page.keyboard.press('Control+s')
+  await expect(page.getByRole('status').first()).toContainText('Saved version')
+  const metrics = await savedConfig(request, id)
+  expect(metrics).toMatchObject({ evaluation_type: 'metrics' })
+  expect(Object.keys(metrics)).not.toContain('rubric')
+  expect(Object.keys(metrics)).not.toContain('criteria')
+  await type.selectOption('rubric')
+  await expect(page.getByLabel('Grade 5', { exact: true })).toHaveValue('F')
+  await expect(page.getByLabel('Criterion 1 name', { exact: true })).toHaveValue('accuracy')
+  await page.screenshot({ path: 'test-results/e2e/evaluator-types-rubric-back.png' })
+})
+
+test('the editor flags on the step what a run would refuse: nothing to judge, a criteria evaluator without criteria', async ({ page }) => {
+  await newEvaluator(page)
+  await page.getByTestId('node-evaluator').click()
+  // No step leads in and no content is set: the run would fail at this step.
+  await expect(page.getByTestId('problems-evaluator')).toContainText('content')
+  await expect(page.getByTestId('panel-problems-evaluator')).toContainText('content: is not set: set it to the text to judge')
+  await expect(page.getByTestId('problems-evaluator')).toContainText('1 problem')
+  await connect(page, 'llm', 'evaluator')
+  await expect(page.getByTestId('problems-evaluator')).toHaveCount(0)
+  await page.getByLabel('Evaluation type').selectOption('criteria')
+  await expect(page.getByTestId('panel-problems-evaluator')).toContainText('needs at least one criterion for evaluation_type "criteria"')
+  await expect(page.getByTestId('problems-evaluator')).toContainText('1 problem')
+  await page.screenshot({ path: 'test-results/e2e/evaluator-run-problems.png' })
+  await page.getByRole('button', { name: 'Add criterion' }).click()
+  await setField(page, 'Criterion 1 name', 'accuracy')
+  // A lone criterion of weight 0: the run would refuse its weights too.
+  await expect(page.getByTestId('panel-problems-evaluator')).toContainText('weights must sum to 1.0')
+  await page.getByLabel('Criterion 1 weight').fill('1')
+  await expect(page.getByTestId('problems-evaluator')).toHaveCount(0)
+})
+
+test('the scorers\' Try it takes plain text as well as JSON', async ({ page }) => {
+  await newEvaluator(page)
+  await page.getByTestId('node-evaluator').click()
+  await page.getByLabel('Evaluation type').selectOption('scorers')
+  const scorers = page.getByTestId('scorer-list')
+  await scorers.getByRole('button', { name: 'Add scorer' }).click()
+  await scorers.getByLabel('Scorer 1 type').selectOption('exact-match')
+  const tryIt = page.getByTestId('try-it')
+  await tryIt.getByText('Try it').click()
+  await tryIt.getByLabel('Try actual').fill('The invoice total is 120 EUR.')
+  await tryIt.getByLabel('Try expected').fill('The invoice total is 120 EUR.')
+  await tryIt.getByRole('button', { name: 'Evaluate' }).click()
+  await expect(tryIt.getByTestId('evaluator-result')).toContainText('passed')
+  await expect(tryIt).not.toContainText('is not valid JSON')
+  await tryIt.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: 'test-results/e2e/evaluator-try-scorers-text.png' })
+})

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { fitBeside, freeSpot } from '../../../app/utils/placement'
+
+const size = { width: 180, height: 70 }
+const view = { x: 0, y: 0, width: 1000, height: 600 }
+
+describe('placing a new step', () => {
+  it('takes the preferred spot when it is free, else the nearest free one inside the view', () => {
+    expect(freeSpot({ x: 400, y: 200 }, size, [], view)).toEqual({ x: 400, y: 200 })
+    const taken = [{ x: 400, y: 200, ...size }]
+    const spot = freeSpot({ x: 400, y: 200 }, size, taken, view)
+    const clear = spot.x >= 400 + 180 + 24 || spot.x + 180 + 24 <= 400 || spot.y >= 200 + 70 + 24 || spot.y + 70 + 24 <= 200
+    expect(clear).toBe(true)
+    expect(Math.hypot(spot.x - 400, spot.y - 200)).toBeLessThan(200)
+  })
+
+  it('prefers a spot inside the view to a nearer one outside it', () => {
+    const spot = freeSpot({ x: 900, y: 200 }, size, [], view)
+    expect(spot.x + size.width).toBeLessThanOrEqual(1000)
+  })
+})
+
+describe('fitting the steps beside the minimap', () => {
+  it('keeps a wide graph above the minimap\'s corner and a tall one left of it', () => {
+    const canvas = { width: 800, height: 500 }
+    const corner = { width: 180, height: 120 }
+    const options = { padding: 0.1, minZoom: 0.2, maxZoom: 1.5 }
+    const wide = { x: 0, y: 0, width: 1300, height: 300 }
+    const v = fitBeside(wide, canvas, corner, options)
+    expect(v.y + (wide.y + wide.height) * v.zoom).toBeLessThanOrEqual(canvas.height - corner.height)
+    expect(v.x + (wide.x + wide.width) * v.zoom).toBeLessThanOrEqual(canvas.width)
+    const tall = { x: 0, y: 0, width: 300, height: 1300 }
+    const t = fitBeside(tall, canvas, corner, options)
+    expect(t.x + (tall.x + tall.width) * t.zoom).toBeLessThanOrEqual(canvas.width - corner.width)
+  })
+})
