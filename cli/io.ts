@@ -4,15 +4,18 @@ import { DEFAULT_MAX_JSON_DEPTH, parseJsonChecked } from '../engine/text/safe-js
 
 /** Reads and parses a JSON file (nested at most `maxDepth` levels), with one sentence naming the file when it cannot. */
 export function readJsonFile(path: string, what: string, maxDepth = DEFAULT_MAX_JSON_DEPTH): unknown {
-  let text: string
+  return parseJson(readTextFile(path, what), `the ${what} file "${path}"`, maxDepth)
+}
+
+/** Reads a text file, with one sentence naming the file when it cannot. */
+export function readTextFile(path: string, what: string): string {
   try {
-    text = readFileSync(path, 'utf8')
+    return readFileSync(path, 'utf8')
   }
   catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     throw new JudgeflowError('INVALID_INPUT', `Cannot read the ${what} file "${path}"${code === 'ENOENT' ? ': it does not exist' : `: ${(error as Error).message}`}.`)
   }
-  return parseJson(text, `the ${what} file "${path}"`, maxDepth)
 }
 
 /** JSON text, refused with a sentence naming `where` when it is not JSON, too deep, or has a `__proto__` key. */

@@ -5,6 +5,7 @@ import { JudgeflowError, validatedWorkflow, type RunResult, type StepRegistry, t
 import {
   buildDatasetReport, caseRunOutcome, runCases, type CaseResult, type CaseRunOutcome, type CaseTask, type DatasetCase, type DatasetGates, type DatasetReport,
 } from '../engine/datasets'
+import { findTargetWorkflow } from './rounds'
 import type { RunService } from './runs/run-service'
 import type { Store } from './store'
 
@@ -143,6 +144,16 @@ export class DatasetRuns {
     return going ? { ...going.progress } : null
   }
 
+  /** The progress of any dataset run: live when it goes on here, else counted from its stored cases. */
+  async progressOf(row: Pick<DatasetRunRow, 'id' | 'status'>): Promise<DatasetRunProgress> {
+    const live = this.progress(row.id)
+    if (live) return live
+    const done = (await this.deps.store.datasets.runCases(row.id)).filter(c => c.status !== 'running' && c.result)
+    const progress: DatasetRunProgress = { id: row.id, status: row.status, total: done.length, done: done.length, passed: 0, failed: 0, errored: 0 }
+    for (const c of done) count(progress, c.result as unknown as CaseResult)
+    return progress
+  }
+
   /** Hears the dataset run's progress at each finished case, and its end; call the result to stop. */
   subscribe(id: string, listener: (progress: DatasetRunProgress) => void): () => void {
     let set = this.listeners.get(id)
@@ -175,10 +186,7 @@ export class DatasetRuns {
       const present = new Set(cases.flatMap(c => Object.keys(c.input)))
       return { evaluator: target.evaluator, fields: EVALUATOR_FIELDS.filter(f => present.has(f)) }
     }
-    const { workflows } = this.deps.store
-    const byName = (await workflows.list()).find(w => w.name === target.workflow_id)
-    const workflow = (await workflows.get(target.workflow_id)) ?? (byName ? await workflows.get(byName.id) : null)
-    if (!workflow) throw new JudgeflowError('INVALID_INPUT', `target.workflow_id: no workflow has the id or name "${target.workflow_id}"`)
+    const workflow = await findTargetWorkflow(this.deps.store, target)
     return { workflow_id: workflow.id, workflow_version: workflow.version }
   }
 

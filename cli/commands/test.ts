@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { JudgeflowConfig } from '../../core/config'
@@ -8,7 +8,7 @@ import {
   buildDatasetReport, datasetReportToJunit, datasetReportToMarkdown, exitCodeOf, formatFromName, parseDatasetFile, type DatasetGates, type DatasetReport,
 } from '../../engine/datasets'
 import { withApp } from '../app'
-import { readJsonFile, type Io } from '../io'
+import { readJsonFile, readTextFile, type Io } from '../io'
 
 export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | judgeflow test --config <evaluator.json|.toml> --dataset <file>'
   + ' [--concurrency N] [--repeat N] [--min-pass-rate R] [--min-kappa K] [--baseline <report.json> --no-regressions] [--max-errors N]'
@@ -61,7 +61,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
 
   const format = formatFromName(values.dataset)
   if (!format) throw new JudgeflowError('INVALID_INPUT', `--dataset "${values.dataset}": name a .csv, .jsonl, .json or .yaml file.`)
-  const text = readText(values.dataset, 'dataset')
+  const text = readTextFile(values.dataset, 'dataset')
   const parsed = parseDatasetFile(text, format, { where: `the dataset file "${values.dataset}"`, maxDepth: config.maxJsonDepth })
   const name = parsed.name ?? basename(values.dataset).replace(/\.[^.]+$/, '')
   const target = workflowFile
@@ -118,16 +118,6 @@ function numberFlag(raw: string | undefined, flag: string, range: { min: number,
     throw new JudgeflowError('INVALID_INPUT', `--${flag} must be ${range.whole ? 'a whole number' : 'a number'} from ${range.min} to ${range.max}, not "${raw}".`)
   }
   return value
-}
-
-function readText(path: string, what: string): string {
-  try {
-    return readFileSync(path, 'utf8')
-  }
-  catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    throw new JudgeflowError('INVALID_INPUT', `Cannot read the ${what} file "${path}"${code === 'ENOENT' ? ': it does not exist' : `: ${(error as Error).message}`}.`)
-  }
 }
 
 function readBaseline(path: string, maxDepth: number): DatasetReport {

@@ -1,3 +1,5 @@
+import { z } from 'zod'
+import { checkCases, datasetFormats, parseDatasetFile, type DatasetCase } from '../../engine/datasets'
 import type { DatasetRow, DatasetRunRow } from '../../db'
 
 /** A dataset as lists show it: no cases. */
@@ -11,4 +13,26 @@ export function presentDatasetRun(row: Omit<DatasetRunRow, 'report'>) {
     id: row.id, dataset_id: row.datasetId, dataset_version: row.datasetVersion, target: row.target, options: row.options,
     status: row.status, error: row.error, created_at: row.createdAt, finished_at: row.finishedAt,
   }
+}
+
+/** A dataset's cases in a request body: a file's text in one of the formats, or the cases as values. */
+export const datasetCasesBody = {
+  format: z.enum(datasetFormats).optional(),
+  text: z.string().optional(),
+  cases: z.array(z.unknown()).optional(),
+}
+
+type CasesBody = { format?: (typeof datasetFormats)[number], text?: string, cases?: unknown[] }
+
+/** The body's `text` and `format` must come together, and not with `cases`. */
+export function checkCasesBody<T extends CasesBody>(schema: z.ZodType<T>) {
+  return schema
+    .refine(body => body.text === undefined || body.cases === undefined, { message: 'give either text (with format) or cases', path: ['text'] })
+    .refine(body => body.text === undefined || body.format !== undefined, { message: 'is required with text: csv, jsonl, json or yaml', path: ['format'] })
+}
+
+/** The cases the body gives, read whole or refused with each bad row named; undefined when it gives none. */
+export function casesOf(body: CasesBody): DatasetCase[] | undefined {
+  if (body.text !== undefined) return parseDatasetFile(body.text, body.format!, { where: `the ${body.format!.toUpperCase()} file` }).cases
+  return body.cases === undefined ? undefined : checkCases(body.cases)
 }

@@ -117,7 +117,7 @@ describe('dataset runs', () => {
     app = makeApp()
     await app.store.datasets.create('support', cases)
     await expect(app.datasets.start({ dataset: 'nope', target: { workflow_id: 'x' } })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'dataset "nope" does not exist' })
-    await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'x' } })).rejects.toMatchObject({ message: 'target.workflow_id: no workflow has the id or name "x"' })
+    await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'x' } })).rejects.toMatchObject({ message: 'target.workflow_id: no workflow has the id or name "x": choose one of the stored workflows' })
     await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'x' }, concurrency: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/^concurrency: /) })
     await app.store.workflows.create(gate)
     await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, score_step: 'draft' })).rejects.toMatchObject({ message: 'score_step: the workflow has no evaluator step "draft"' })
