@@ -4,6 +4,7 @@ import { processIo, type Io } from './io'
 import { backupCommand } from './commands/backup'
 import { evalCommand } from './commands/eval'
 import { experimentCommand } from './commands/experiment'
+import { importCommand, IMPORT_USAGE } from './commands/import'
 import { runCommand } from './commands/run'
 import { testCommand, TEST_USAGE } from './commands/test'
 import { validateCommand } from './commands/validate'
@@ -18,6 +19,7 @@ Usage:
   judgeflow backup <file> [--db <path>]
   judgeflow experiment run <experiment.json|.yaml> [--markdown] [--judgments <out.json>]
   ${TEST_USAGE}
+  ${IMPORT_USAGE}
 
 Exit codes: 0 ok (verdict pass or none; eval: passed; test: every gate holds), 1 verdict fail (eval: not passed; test: a gate fails),
 2 invalid input or error (test: also more errored cases than --max-errors).
@@ -35,6 +37,7 @@ export async function main(argv: string[], io: Io = processIo, env?: Env): Promi
       case 'experiment': return await experimentCommand(args, io, config)
       case 'backup': return await backupCommand(args, io, config)
       case 'test': return await testCommand(args, io, config, io === processIo && process.stderr.isTTY === true)
+      case 'import': return importCommand(args, io)
       case undefined:
       case '-h':
       case '--help':
@@ -42,7 +45,7 @@ export async function main(argv: string[], io: Io = processIo, env?: Env): Promi
         io.out(USAGE)
         return command === undefined ? 2 : 0
       default:
-        io.err(`Unknown command "${command}". Commands: validate, run, eval, test, experiment, backup.`)
+        io.err(`Unknown command "${command}". Commands: validate, run, eval, test, import, experiment, backup.`)
         return 2
     }
   }

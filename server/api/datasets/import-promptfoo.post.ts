@@ -1,0 +1,24 @@
+import { z } from 'zod'
+import { JudgeflowError } from '../../../engine'
+import { datasetNameSchema, importPromptfoo } from '../../../engine/datasets'
+import { useJudgeflow } from '../../utils/context'
+import { presentDatasetSummary } from '../../utils/datasets'
+import { readBodyWith } from '../../utils/http'
+
+const bodySchema = z.object({
+  name: datasetNameSchema.optional(),
+  /** The promptfoo config's text, YAML or JSON; tests in files (file://…) are refused: inline them. */
+  config: z.string().min(1, 'is empty'),
+}).strict()
+
+/** Imports a promptfoo config: creates the dataset of its tests; answers the evaluator, the workflow and what was not mapped. */
+export default defineEventHandler(async (event) => {
+  const body = await readBodyWith(event, bodySchema)
+  const { store } = useJudgeflow()
+  const imported = importPromptfoo(body.config, { name: body.name })
+  if (await store.datasets.findByName(imported.name)) throw new JudgeflowError('CONFLICT', `A dataset named "${imported.name}" already exists: give another name.`)
+  const row = await store.datasets.create(imported.name, imported.cases)
+  setResponseStatus(event, 201)
+  const { evaluator, evaluators, workflow, unmapped, notes } = imported
+  return { dataset: { ...presentDatasetSummary(row), version: row.version }, evaluator, evaluators, ...(workflow ? { workflow } : {}), unmapped, notes }
+})

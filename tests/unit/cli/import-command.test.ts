@@ -1,0 +1,88 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { main } from '../../../cli/main'
+import type { DatasetReport } from '../../../engine/datasets'
+import { FakeLLM, lastUserText } from '../../support/fake-llm'
+
+const example = join(import.meta.dirname, '../../../examples/promptfoo/promptfooconfig.yaml')
+
+/** The support agent's answers, by a word of the question; the Canada answer misses its check. */
+const answers: Record<string, string> = {
+  'refund': 'Hello! You have 30 days from delivery to ask Acme for a refund.',
+  'password': 'Hi, open Settings and choose Reset password; Acme emails you a link.',
+  'A-1001': 'Order A-1001 shipped yesterday and arrives on Friday.',
+  'anyone': 'Hello, yes: Acme support is here to help you.',
+  'cheapest': 'Acme Starter',
+  'invoice': 'Your invoices are on the Billing page of your Acme account.',
+  'Canada': 'We do not ship outside the United States yet.',
+}
+
+const fake = new FakeLLM()
+beforeAll(async () => {
+  await fake.start()
+  fake.onRequest((request) => {
+    const text = lastUserText(request)
+    // The rubric's judge (structured output) finds the refund answer impolite; the agent answers by the question.
+    if (request.body.response_format) return { json: { criteria_scores: { llm_rubric_1: text.includes('refund') ? 0.2 : 0.9 }, feedback: 'ok', suggestions: [] } }
+    const key = Object.keys(answers).find(word => text.includes(word))
+    return { text: key ? answers[key]! : 'I do not know.' }
+  })
+})
+afterAll(async () => {
+  await fake.stop()
+})
+
+async function cli(args: string[], env: Record<string, string> = {}) {
+  const out: string[] = []
+  const err: string[] = []
+  const code = await main(args, { out: text => out.push(text), err: text => err.push(text) }, env)
+  return { code, out: out.join('\n'), err: err.join('\n') }
+}
+
+function verdicts(reportPath: string): Record<string, string | null | undefined> {
+  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as DatasetReport
+  return Object.fromEntries(report.results.map(r => [r.case_id, r.verdict]))
+}
+
+describe('judgeflow import promptfoo', () => {
+  it('imports the example (tests inline and from its CSV file), lists what it could not map, and judgeflow test runs the result', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-promptfoo-'))
+    const imported = await cli(['import', 'promptfoo', example, '--out', dir])
+    expect(imported.code).toBe(0)
+    expect(imported.out).toContain('7 tests imported as "Acme support answers", judged by checks_1 (2 cases), checks_2 (3 cases), checks_3 (1 cases), checks_4 (1 cases), rubric (7 cases).')
+    expect(imported.out).toContain('Not imported: 2 assertions judgeflow cannot map:')
+    expect(imported.out).toContain('  not-contains ×1 ("password reset"): judgeflow\'s scorers pass on a score at or above a threshold and have no negated form')
+    expect(imported.out).toContain('  javascript ×1 ("order status"): judgeflow has no equivalent')
+    expect(imported.out).toContain(`Run it: judgeflow test ${join(dir, 'workflow.json')} --dataset ${join(dir, 'dataset.json')}`)
+    expect(existsSync(join(dir, 'evaluator.json'))).toBe(false)
+
+    // The LLM step through the OpenAI SDK against the fake server; the rubric judged offline.
+    const offline = await cli(['test', join(dir, 'workflow.json'), '--dataset', join(dir, 'dataset.json'), '--report', join(dir, 'offline.json')], fake.env())
+    expect(offline.out).toContain('Acme support answers: 6 passed, 1 failed, 0 errored of 7 cases')
+    expect(offline.code).toBe(0)
+    expect(verdicts(join(dir, 'offline.json'))).toEqual({
+      'refund window': 'pass', 'password reset': 'pass', 'order status': 'pass', 'greeting': 'pass', 'exact plan name': 'pass', 'invoice download': 'pass', 'shipping to Canada': 'fail',
+    })
+    const calls = fake.requests.length
+    expect(calls).toBe(7)
+
+    // With a model as the rubric's judge, through the SDK too: the refund answer now fails the rubric.
+    const judged = mkdtempSync(join(tmpdir(), 'judgeflow-promptfoo-'))
+    expect((await cli(['import', 'promptfoo', example, '--out', judged, '--judge', 'openai:gpt-4o-mini'])).code).toBe(0)
+    const withJudge = await cli(['test', join(judged, 'workflow.json'), '--dataset', join(judged, 'dataset.json'), '--report', join(judged, 'r.json'), '--min-pass-rate', '0.9'], fake.env())
+    expect(withJudge.out).toContain('Acme support answers: 5 passed, 2 failed, 0 errored of 7 cases')
+    expect(withJudge.code).toBe(1)
+    expect(verdicts(join(judged, 'r.json'))).toMatchObject({ 'refund window': 'fail', 'shipping to Canada': 'fail', 'greeting': 'pass' })
+    expect(fake.requests.length - calls).toBe(14)
+  })
+
+  it('exits 2 with one sentence for a missing argument or a config it cannot import', async () => {
+    expect(await cli(['import', 'promptfoo', example])).toMatchObject({ code: 2, err: expect.stringContaining('import needs --out <folder> as in: judgeflow import promptfoo') })
+    expect(await cli(['import', 'deepeval', example, '--out', 'x'])).toMatchObject({ code: 2, err: expect.stringContaining('import needs the source (promptfoo)') })
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-promptfoo-'))
+    writeFileSync(join(dir, 'bad.yaml'), 'prompts: [hi]\nproviders: [openai:gpt-4o-mini]\ntests: file://missing.csv\n')
+    expect(await cli(['import', 'promptfoo', join(dir, 'bad.yaml'), '--out', dir])).toMatchObject({ code: 2, err: `Cannot read the promptfoo file "${join(dir, 'missing.csv')}": it does not exist.` })
+  })
+})

@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest'
+import { runWorkflow, validatedWorkflow } from '../../../engine'
+import { importPromptfoo, type PromptfooImport } from '../../../engine/datasets'
+import { assertionFromCell, levenshteinThreshold } from '../../../engine/datasets/promptfoo-assertions'
+import { defaultRegistry } from '../../../engine/steps/registry'
+import { testDeps } from '../../support/workflows'
+
+/** A config with one prompt and one provider, and these tests (YAML). */
+function config(tests: string, extra = ''): string {
+  return `description: Support
+prompts:
+  - "Answer: {{ question }}"
+providers:
+  - id: openai:chat:gpt-4o-mini
+    config: { temperature: 0.2, max_tokens: 300 }
+${extra}
+tests:
+${tests}`
+}
+
+/** One test with one assertion, and the scorer it became. */
+function scorerOf(assertion: string): unknown {
+  const imported = importPromptfoo(config(`  - vars: { question: q }\n    assert:\n      - ${assertion}`))
+  expect(imported.unmapped).toEqual([])
+  return (imported.evaluator!.scorers as unknown[])[0]
+}
+
+/** Runs the imported workflow on each case with the LLM step's answer pinned; the verdicts by case id. */
+async function verdicts(imported: PromptfooImport, answers: Record<string, string>) {
+  const out: Record<string, string | null> = {}
+  for (const item of imported.cases) {
+    const workflow = structuredClone(imported.workflow!) as { nodes: Array<{ id: string, type: string, pinned?: string[] }> }
+    for (const node of workflow.nodes) if (node.type === 'llm') node.pinned = [answers[item.id]!]
+    const { options } = testDeps()
+    const result = await runWorkflow(workflow, { ...options, input: item.input })
+    expect(result.status).toBe('succeeded')
+    out[item.id] = result.verdict
+  }
+  return out
+}
+
+describe('promptfoo import: assertions', () => {
+  it('maps each deterministic assertion to its scorer, the value in the scorer\'s options', () => {
+    expect(scorerOf('{ type: equals, value: Paris }')).toEqual({ type: 'exact-match', weight: 1, options: { trim: false, value: 'Paris' } })
+    expect(scorerOf('{ type: contains, value: Paris }')).toEqual({ type: 'contains', weight: 1, options: { trim: false, value: 'Paris' } })
+    expect(scorerOf('{ type: icontains, value: paris, weight: 2 }')).toEqual({ type: 'contains', weight: 2, options: { trim: false, ignore_case: true, value: 'paris' } })
+    expect(scorerOf('{ type: contains-all, value: [a, b] }')).toEqual({ type: 'contains', weight: 1, options: { trim: false, values: ['a', 'b'] } })
+    expect(scorerOf('{ type: icontains-all, value: [a, b] }')).toEqual({ type: 'contains', weight: 1, options: { trim: false, ignore_case: true, values: ['a', 'b'] } })
+    expect(scorerOf('{ type: starts-with, value: "Hi (there)." }')).toEqual({ type: 'regex', weight: 1, options: { pattern: '^Hi \\(there\\)\\.' } })
+    expect(scorerOf('{ type: regex, value: "^\\\\d+ days$" }')).toEqual({ type: 'regex', weight: 1, options: { pattern: '^\\d+ days$' } })
+    expect(scorerOf('{ type: is-json }')).toEqual({ type: 'json-valid', weight: 1, options: {} })
+    expect(scorerOf('{ type: is-json, value: { type: object, required: [id] } }')).toEqual({ type: 'json-schema', weight: 1, options: { schema: { type: 'object', required: ['id'] } } })
+    // promptfoo passes levenshtein at an edit distance ≤ 5 by default: 1 − 5/10 for a 10-character answer.
+    expect(scorerOf('{ type: levenshtein, value: "Acme Start" }')).toEqual({ type: 'levenshtein', weight: 1, threshold: 0.5, options: { value: 'Acme Start' } })
+    expect(scorerOf('{ type: levenshtein, value: "Acme Starter", threshold: 3 }')).toMatchObject({ threshold: 0.75 })
+  })
+
+  it('levenshtein: the similarity threshold from the largest distance and the shortest expected text', () => {
+    expect(levenshteinThreshold(2, ['abcdefghij', 'abcd'])).toBe(0.5)
+    expect(levenshteinThreshold(5, ['abc'])).toBe(0)
+    expect(levenshteinThreshold(0, ['abc'])).toBe(1)
+  })
+
+  it('maps llm-rubric to a criteria judge: the rubric as a criterion, the grader or the given judge as its model', () => {
+    const rubric = '      - { type: llm-rubric, value: "Is polite" }'
+    const local = importPromptfoo(config(`  - vars: { question: q }\n    assert:\n${rubric}`))
+    expect(local.evaluator).toEqual({ evaluation_type: 'criteria', model: 'local:heuristic', criteria: [{ name: 'llm_rubric_1', description: 'Is polite' }], pass_threshold: 0.5 })
+    const judged = importPromptfoo(config(`  - vars: { question: q }\n    assert:\n${rubric}`), { judge: 'openai:gpt-4o' })
+    expect(judged.evaluator).toMatchObject({ model: 'openai:gpt-4o' })
+    const graded = importPromptfoo(config(`  - vars: { question: q }\n    assert:\n${rubric}\n      - { type: llm-rubric, value: Short, threshold: 0.8, weight: 3 }`, 'defaultTest:\n  options:\n    provider: anthropic:messages:claude-3-5-haiku'))
+    expect(graded.evaluator).toEqual({
+      evaluation_type: 'criteria', model: 'anthropic:claude-3-5-haiku', pass_threshold: 0.8,
+      criteria: [{ name: 'llm_rubric_1', description: 'Is polite', weight: 0.25 }, { name: 'llm_rubric_2', description: 'Short', weight: 0.75 }],
+    })
+  })
+
+  it('lists every assertion it cannot map by type, with its count, its tests and why', () => {
+    const imported = importPromptfoo(config(`  - description: one
+    vars: { question: q }
+    assert:
+      - { type: not-contains, value: sorry }
+      - { type: javascript, value: output.length < 10 }
+      - { type: regex, value: "(?=x)" }
+  - description: two
+    vars: { question: q }
+    assert:
+      - { type: not-contains, value: sorry }
+      - { type: contains, value: x, transform: output.toUpperCase() }
+      - { type: contains, value: ok }`))
+    expect(imported.unmapped).toEqual([
+      { type: 'not-contains', count: 2, tests: ['one', 'two'], reason: expect.stringContaining('no negated form') },
+      { type: 'javascript', count: 1, tests: ['one'], reason: 'judgeflow has no equivalent' },
+      { type: 'regex', count: 1, tests: ['one'], reason: expect.stringContaining('RE2 syntax') },
+      { type: 'contains', count: 1, tests: ['two'], reason: expect.stringContaining('transform') },
+    ])
+  })
+
+  it('reads the __expected shorthand of a CSV test file', () => {
+    expect(assertionFromCell('contains: Paris')).toEqual({ type: 'contains', value: 'Paris' })
+    expect(assertionFromCell('not-icontains: sorry')).toEqual({ type: 'not-icontains', value: 'sorry' })
+    expect(assertionFromCell('levenshtein(3): Acme')).toEqual({ type: 'levenshtein', value: 'Acme', threshold: 3 })
+    expect(assertionFromCell('grade: Is polite')).toEqual({ type: 'llm-rubric', value: 'Is polite' })
+    expect(assertionFromCell('fn: output.length > 3')).toEqual({ type: 'javascript', value: 'output.length > 3' })
+    expect(assertionFromCell('is-json')).toEqual({ type: 'is-json' })
+    expect(assertionFromCell('Paris: the capital')).toEqual({ type: 'equals', value: 'Paris: the capital' })
+  })
+})
+
+describe('promptfoo import: the dataset', () => {
+  it('vars become the input (defaultTest\'s first), descriptions unique ids; values that differ stay in the case, shared ones in the config', () => {
+    const imported = importPromptfoo(config(`  - description: capital
+    vars: { question: Capital of France?, city: Paris }
+    assert: [{ type: icontains, value: "{{city}}" }]
+  - description: capital
+    vars: { question: Capital of Spain?, city: Madrid }
+    assert: [{ type: icontains, value: "{{city}}" }]
+  - vars: { question: Capital of Italy?, city: Rome, lang: it }
+    assert: [{ type: icontains, value: "{{city}}" }]`, 'defaultTest:\n  vars: { lang: en }\n  assert: [{ type: llm-rubric, value: Names the capital }]'))
+    expect(imported.name).toBe('Support')
+    expect(imported.cases).toEqual([
+      { id: 'capital', input: { lang: 'en', question: 'Capital of France?', city: 'Paris', assert: { icontains_1: 'Paris' } } },
+      { id: 'capital (2)', input: { lang: 'en', question: 'Capital of Spain?', city: 'Madrid', assert: { icontains_1: 'Madrid' } } },
+      { id: 'test-3', input: { lang: 'it', question: 'Capital of Italy?', city: 'Rome', assert: { icontains_1: 'Rome' } } },
+    ])
+    expect(imported.evaluators).toEqual([
+      { id: 'checks', cases: 3, config: { evaluation_type: 'scorers', scorers: [{ type: 'contains', weight: 1, options: { trim: false, ignore_case: true, value: '{{input.assert.icontains_1}}' } }] } },
+      { id: 'rubric', cases: 3, config: { evaluation_type: 'criteria', model: 'local:heuristic', criteria: [{ name: 'llm_rubric_1', description: 'Names the capital' }], pass_threshold: 0.5 } },
+    ])
+    // Two evaluators: no one config judges a case alone.
+    expect(imported.evaluator).toBeNull()
+  })
+
+  it('reads tests from a CSV file the config names, through the reader it is given', () => {
+    const text = 'prompts: ["Q: {{question}}"]\nproviders: [openai:gpt-4o-mini]\ntests: file://cases.csv'
+    const files: Record<string, string> = { 'cases.csv': 'question,__expected1,__expected2,__description\nHi?,icontains: hello,not-contains: sorry,greeting\nBye?,Goodbye,,farewell\n' }
+    const imported = importPromptfoo(text, { readFile: path => files[path]! })
+    expect(imported.cases.map(c => c.id)).toEqual(['greeting', 'farewell'])
+    expect(imported.unmapped).toEqual([{ type: 'not-contains', count: 1, tests: ['greeting'], reason: expect.any(String) }])
+    expect(imported.cases[1]!.input).toMatchObject({ question: 'Bye?', assert_group: 2 })
+    expect(() => importPromptfoo(text)).toThrow('tests[0]: "file://cases.csv" is a file reference, which only the command line reads (judgeflow import promptfoo); put its content in the config.')
+  })
+
+  it('refuses what it cannot read, naming the field', () => {
+    expect(() => importPromptfoo('tests: [')).toThrow(/^the promptfoo config is not valid YAML or JSON/)
+    expect(() => importPromptfoo('prompts: [x]')).toThrow('the promptfoo config has no tests: give tests with vars and assert.')
+    expect(() => importPromptfoo('tests:\n  - vars: 3')).toThrow(/^the promptfoo config, tests\[0\]/)
+    expect(() => importPromptfoo('tests:\n  - vars: { a: 1 }\n    assert: [{ value: x }]')).toThrow(/tests\[0\]\.assert\[0\]\.type: /)
+    expect(() => importPromptfoo('tests:\n  - vars: { assert: 1 }')).toThrow('test "test-1", vars.assert: "assert" is the input field that holds the assertions\' values; rename the var.')
+    expect(() => importPromptfoo('tests:\n  - vars: { lang: [en, fr] }')).toThrow('test "test-1", vars.lang: a list runs the test once per item in promptfoo; write one test per value.')
+    expect(() => importPromptfoo('scenarios: []\ntests: [{ vars: { a: 1 } }]')).toThrow(/scenarios are not imported/)
+    expect(() => importPromptfoo(config('  - vars: { q: 1 }').replace('openai:chat:gpt-4o-mini', 'ollama:llama3'))).toThrow('providers[0]: "ollama:llama3" has no judgeflow equivalent')
+    expect(() => importPromptfoo(config('  - vars: { q: 1 }').replace('{{ question }}', '{{ question | upper }}'))).toThrow('prompts[0]: "{{ question | upper }}" is not imported')
+  })
+})
+
+describe('promptfoo import: the workflow', () => {
+  it('one LLM step per prompt × provider with {{var}} as input references, each followed by the evaluators', () => {
+    const imported = importPromptfoo(`prompts: ["Answer: {{ question }}", { raw: "Briefly: {{question}}", label: brief }]
+providers: [openai:gpt-4o-mini, { id: anthropic:messages:claude-3-5-haiku, label: Claude }]
+tests:
+  - vars: { question: q }
+    assert: [{ type: contains, value: x }]`)
+    const workflow = validatedWorkflow(imported.workflow, defaultRegistry)
+    const llms = workflow.nodes.filter(n => n.type === 'llm')
+    expect(llms.map(n => [n.id, n.config.model, n.config.prompt])).toEqual([
+      ['prompt_1_openai_gpt_4o_mini', 'openai:gpt-4o-mini', 'Answer: {{input.question}}'],
+      ['prompt_1_claude', 'anthropic:claude-3-5-haiku', 'Answer: {{input.question}}'],
+      ['prompt_2_openai_gpt_4o_mini', 'openai:gpt-4o-mini', 'Briefly: {{input.question}}'],
+      ['prompt_2_claude', 'anthropic:claude-3-5-haiku', 'Briefly: {{input.question}}'],
+    ])
+    expect(workflow.nodes.find(n => n.id === 'prompt_2_claude_checks')!.config).toMatchObject({ evaluation_type: 'scorers', actual: '{{steps.prompt_2_claude.text}}' })
+    // Four evaluators: the run passes only when none that ran failed.
+    expect(workflow.nodes.find(n => n.id === 'verdict')!.config).toMatchObject({ op: 'contains', right: '=false' })
+  })
+
+  it('routes each case to its group\'s checks, and its verdict is that every assertion passed', async () => {
+    const imported = importPromptfoo(config(`  - description: refund
+    vars: { question: Refund? }
+    assert: [{ type: icontains, value: 30 days }]
+  - description: json
+    vars: { question: Status? }
+    assert: [{ type: is-json }, { type: contains, value: shipped }]
+  - description: json late
+    vars: { question: Status? }
+    assert: [{ type: is-json }, { type: contains, value: delivered }]
+  - description: free
+    vars: { question: Anything? }`), { judge: 'local:heuristic' })
+    expect(imported.cases.map(c => c.input.assert_group)).toEqual([1, 2, 2, 3])
+    expect(imported.workflow!.nodes).toContainEqual({ id: 'generate_assert_group_2', type: 'condition', config: { left: '{{input.assert_group}}', op: 'eq', right: 2 } })
+    expect(await verdicts(imported, { 'refund': 'Within 30 Days.', 'json': '{"status":"shipped"}', 'json late': '{"status":"shipped"}', 'free': 'anything' }))
+      .toEqual({ 'refund': 'pass', 'json': 'pass', 'json late': 'fail', 'free': 'pass' })
+    expect(await verdicts(imported, { 'refund': 'In a month.', 'json': 'shipped', 'json late': '{"status":"delivered"}', 'free': '' }))
+      .toEqual({ 'refund': 'fail', 'json': 'fail', 'json late': 'pass', 'free': 'pass' })
+  })
+
+  it('builds no workflow without prompts and providers; one evaluator then judges a case alone', () => {
+    const imported = importPromptfoo('tests:\n  - vars: { actual: "4" }\n    assert: [{ type: equals, value: "4" }]')
+    expect(imported.workflow).toBeUndefined()
+    expect(imported.evaluator).toEqual({ evaluation_type: 'scorers', scorers: [{ type: 'exact-match', weight: 1, options: { trim: false, value: '4' } }] })
+  })
+})
