@@ -8,6 +8,7 @@ import { benchEvaluator, benchHeuristic } from './evaluator'
 import { benchScorers } from './scorers'
 import { benchTrace } from './trace'
 import { benchDatasets } from './datasets'
+import { benchDatasetRuns } from './dataset-runs'
 
 const benches: Record<string, () => Promise<void>> = {
   executor: benchExecutor,
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<void>> = {
   editor: benchEditor,
   load: benchLoad,
   datasets: benchDatasets,
+  dataset_runs: benchDatasetRuns,
 }
 const only = process.argv[2]
 

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import { AdaptivePacer } from './pacer'
 import type { CaseResult } from './schema'
 
@@ -45,6 +46,8 @@ export async function runCases(options: RunCasesOptions): Promise<void> {
   const inFlight = new Set<Promise<void>>()
   const controller = new AbortController()
   const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
+  // Each case in flight listens for the abort, and so does the loop below.
+  setMaxListeners(options.concurrency + 8, signal)
   let failure: unknown
   let wake: (() => void) | undefined
 
@@ -78,6 +81,8 @@ export async function runCases(options: RunCasesOptions): Promise<void> {
         pacer.finished(now(), { rateLimited: false })
       }
       if (signal.aborted) return
+      // The slot is free: the next case starts while this one's result is written.
+      wake?.()
       try {
         await options.commit(outcome.result)
       }
