@@ -1,10 +1,9 @@
-import { parse as parseCsv } from 'csv-parse/sync'
 import { parseDocument } from 'yaml'
 import { z } from 'zod'
-import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
-import { assertionFromCell, levenshteinThreshold, mapAssertion, type CheckTemplate, type PromptfooAssertion, type ScorerCheck } from './promptfoo-assertions'
-import { buildPromptfooWorkflow, promptTemplate, providerModel, type GroupEvaluators, type PromptfooProvider } from './promptfoo-workflow'
+import { levenshteinThreshold, mapAssertion, type CheckTemplate, type PromptfooAssertion, type ScorerCheck } from './promptfoo-assertions'
+import { checkedTest, invalid, promptSchema, promptsOf, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
+import { buildPromptfooWorkflow, providerModel, type GroupEvaluators, type PromptfooProvider } from './promptfoo-workflow'
 import { datasetCaseSchema, type DatasetCase } from './schema'
 
 /**
@@ -18,7 +17,7 @@ import { datasetCaseSchema, type DatasetCase } from './schema'
 
 export interface PromptfooImportOptions {
   /** Reads a file the config names (`file://…`), relative to the config's folder; without it such references are refused. */
-  readFile?: (path: string) => string
+  readFile?: ReadFile
   /** The judge of llm-rubric when the config names no grader (`defaultTest.options.provider`). */
   judge?: string
   /** The dataset's name; else the config's description, else "promptfoo". */
@@ -58,17 +57,7 @@ export const ASSERT_FIELD = 'assert'
 export const GROUP_FIELD = 'assert_group'
 export const RUBRIC_GROUP_FIELD = 'rubric_group'
 
-const assertionSchema = z.object({ type: z.string().min(1, 'is required') }).passthrough()
-const testSchema = z.object({
-  description: z.string().optional(),
-  vars: z.record(z.string(), z.unknown()).optional(),
-  assert: z.array(assertionSchema).optional(),
-  threshold: z.number().optional(),
-  options: z.record(z.string(), z.unknown()).optional(),
-}).passthrough()
-type PromptfooTest = z.infer<typeof testSchema>
 const listOf = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)]).transform(v => (Array.isArray(v) ? v : [v]) as Array<z.infer<T>>)
-const promptSchema = z.object({ raw: z.string().optional(), id: z.string().optional(), label: z.string().optional() }).passthrough()
 const providerSchema = z.object({ id: z.string(), label: z.string().optional(), config: z.record(z.string(), z.unknown()).optional() }).passthrough()
 const configSchema = z.object({
   description: z.string().optional(),
@@ -91,7 +80,7 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   const config = parsed.data
   if (config.scenarios !== undefined) throw invalid('the promptfoo config, scenarios: scenarios are not imported; list their tests under tests')
   const notes: string[] = []
-  const tests = (config.tests ?? []).flatMap((item, i) => (typeof item === 'string' ? testsFromFile(item, `tests[${i}]`, options) : [checkedTest(item, `tests[${i}]`)]))
+  const tests = (config.tests ?? []).flatMap((item, i) => (typeof item === 'string' ? testsFromFile(item, `tests[${i}]`, options.readFile) : [checkedTest(item, `tests[${i}]`)]))
   if (!tests.length) throw invalid('the promptfoo config has no tests: give tests with vars and assert')
   const defaults = config.defaultTest ?? {}
   const grader = (defaults.options as { provider?: unknown } | undefined)?.provider
@@ -172,7 +161,7 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     notes,
   }
   if (config.prompts?.length && config.providers?.length) {
-    const prompts = config.prompts.flatMap((p, i) => promptsOf(p, `prompts[${i}]`, options))
+    const prompts = config.prompts.flatMap((p, i) => promptsOf(p, `prompts[${i}]`, options.readFile))
     const providers: PromptfooProvider[] = config.providers.map((p, i) => {
       const where = `providers[${i}]`
       if (typeof p === 'string') return { model: providerModel(p, where) }
@@ -224,13 +213,6 @@ function rubricConfig(checks: SlotConfig[], judge: string): Record<string, unkno
   }
 }
 
-function checkedTest(value: unknown, where: string): PromptfooTest {
-  const parsed = testSchema.safeParse(value)
-  if (parsed.success) return parsed.data
-  const issue = parsed.error.issues[0]!
-  throw invalid(`the promptfoo config, ${where}${formatPath(issue.path as Array<string | number>).replace(/^(?=[^[])/, '.')}: ${issue.message}`)
-}
-
 function uniqueId(wanted: string, taken: Set<string>): string {
   const base = wanted.slice(0, 190)
   let id = base
@@ -238,57 +220,3 @@ function uniqueId(wanted: string, taken: Set<string>): string {
   taken.add(id)
   return id
 }
-
-function fileOf(reference: string, where: string, options: PromptfooImportOptions): { path: string, text: string } {
-  const path = reference.replace(/^file:\/\//, '')
-  if (/[*?]/.test(path)) throw invalid(`${where}: "${reference}" is a glob; name each file`)
-  if (!options.readFile) throw invalid(`${where}: "${reference}" is a file reference, which only the command line reads (judgeflow import promptfoo); put its content in the config`)
-  return { path, text: options.readFile(path) }
-}
-
-/** Tests from a file: CSV (vars, `__expected…`, `__description`), YAML or JSON (a list), JSONL. */
-function testsFromFile(reference: string, where: string, options: PromptfooImportOptions): PromptfooTest[] {
-  if (!reference.startsWith('file://')) throw invalid(`${where}: "${reference}" is neither a test nor a file://… reference`)
-  const { path, text } = fileOf(reference, where, options)
-  let items: unknown
-  if (/\.csv$/i.test(path)) items = testsFromCsv(text, path)
-  else if (/\.jsonl$/i.test(path)) items = text.split('\n').filter(line => line.trim()).map(line => JSON.parse(line) as unknown)
-  else if (/\.(ya?ml|json)$/i.test(path)) items = parseDocument(text).toJS({ maxAliasCount: 100 }) as unknown
-  else throw invalid(`${where}: "${reference}" is not a .csv, .yaml, .json or .jsonl file of tests`)
-  const parsed = z.array(testSchema).safeParse(Array.isArray(items) ? items : [items])
-  if (!parsed.success) throw invalid(`${where} ("${path}"), ${formatPath(parsed.error.issues[0]!.path as Array<string | number>)}: ${parsed.error.issues[0]!.message}`)
-  return parsed.data
-}
-
-function testsFromCsv(text: string, path: string): PromptfooTest[] {
-  const rows = parseCsv(text, { columns: true, skip_empty_lines: true, bom: true }) as Array<Record<string, string>>
-  return rows.map((row) => {
-    const test: PromptfooTest = { vars: {}, assert: [] }
-    for (const [column, cell] of Object.entries(row)) {
-      if (/^__expected\d*$/.test(column)) {
-        if (cell.trim()) test.assert!.push(assertionFromCell(cell))
-      }
-      else if (column === '__description') test.description = cell
-      else if (column.startsWith('__')) throw invalid(`tests file "${path}": the column ${column} is not imported (only __expected… and __description are)`)
-      else test.vars![column] = cell
-    }
-    return test
-  })
-}
-
-/** A prompt, or a file of prompts separated by lines of `---`, as LLM step prompts. */
-function promptsOf(prompt: string | z.infer<typeof promptSchema>, where: string, options: PromptfooImportOptions): Array<{ label?: string, text: string }> {
-  const raw = typeof prompt === 'string' ? prompt : prompt.raw ?? prompt.id
-  const label = typeof prompt === 'string' ? undefined : prompt.label
-  if (!raw) throw invalid(`${where}: give the prompt's text (raw) or a file (id: file://…)`)
-  if (!raw.startsWith('file://')) return [{ label, text: promptTemplate(raw, where) }]
-  const { path, text } = fileOf(raw, where, options)
-  if (!/\.(txt|md)$/i.test(path)) throw invalid(`${where}: "${path}" is not a .txt or .md prompt file; chat (JSON) and code prompts are not imported`)
-  return text.split(/^---$/m).map(part => part.trim()).filter(Boolean).map(part => ({ label, text: promptTemplate(part, where) }))
-}
-
-function invalid(message: string): JudgeflowError {
-  return new JudgeflowError('INVALID_INPUT', `${message.replace(/\.$/, '')}.`)
-}
-
-export { invalid as promptfooError }

@@ -1,0 +1,82 @@
+import { parse as parseCsv } from 'csv-parse/sync'
+import { parseDocument } from 'yaml'
+import { z } from 'zod'
+import { JudgeflowError } from '../errors'
+import { formatPath } from '../graph/validate'
+import { assertionFromCell } from './promptfoo-assertions'
+import { promptTemplate } from './promptfoo-workflow'
+
+/** What a promptfoo config points to: tests inline or in files (CSV, YAML, JSON, JSONL), prompts inline or in text files. */
+
+/** Reads a file the config names, relative to the config's folder. */
+export type ReadFile = (path: string) => string
+
+const assertionSchema = z.object({ type: z.string().min(1, 'is required') }).passthrough()
+export const testSchema = z.object({
+  description: z.string().optional(),
+  vars: z.record(z.string(), z.unknown()).optional(),
+  assert: z.array(assertionSchema).optional(),
+  threshold: z.number().optional(),
+  options: z.record(z.string(), z.unknown()).optional(),
+}).passthrough()
+export type PromptfooTest = z.infer<typeof testSchema>
+export const promptSchema = z.object({ raw: z.string().optional(), id: z.string().optional(), label: z.string().optional() }).passthrough()
+
+export function checkedTest(value: unknown, where: string): PromptfooTest {
+  const parsed = testSchema.safeParse(value)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]!
+  throw invalid(`the promptfoo config, ${where}${formatPath(issue.path as Array<string | number>).replace(/^(?=[^[])/, '.')}: ${issue.message}`)
+}
+
+function fileOf(reference: string, where: string, readFile: ReadFile | undefined): { path: string, text: string } {
+  const path = reference.replace(/^file:\/\//, '')
+  if (/[*?]/.test(path)) throw invalid(`${where}: "${reference}" is a glob; name each file`)
+  if (!readFile) throw invalid(`${where}: "${reference}" is a file reference, which only the command line reads (judgeflow import promptfoo); put its content in the config`)
+  return { path, text: readFile(path) }
+}
+
+/** Tests from a file (a file:// reference): CSV (vars, `__expected…`, `__description`), YAML or JSON (a list), JSONL. */
+export function testsFromFile(reference: string, where: string, readFile: ReadFile | undefined): PromptfooTest[] {
+  if (!reference.startsWith('file://')) throw invalid(`${where}: "${reference}" is neither a test nor a file://… reference`)
+  const { path, text } = fileOf(reference, where, readFile)
+  let items: unknown
+  if (/\.csv$/i.test(path)) items = testsFromCsv(text, path)
+  else if (/\.jsonl$/i.test(path)) items = text.split('\n').filter(line => line.trim()).map(line => JSON.parse(line) as unknown)
+  else if (/\.(ya?ml|json)$/i.test(path)) items = parseDocument(text).toJS({ maxAliasCount: 100 }) as unknown
+  else throw invalid(`${where}: "${reference}" is not a .csv, .yaml, .json or .jsonl file of tests`)
+  const parsed = z.array(testSchema).safeParse(Array.isArray(items) ? items : [items])
+  if (!parsed.success) throw invalid(`${where} ("${path}"), ${formatPath(parsed.error.issues[0]!.path as Array<string | number>)}: ${parsed.error.issues[0]!.message}`)
+  return parsed.data
+}
+
+function testsFromCsv(text: string, path: string): PromptfooTest[] {
+  const rows = parseCsv(text, { columns: true, skip_empty_lines: true, bom: true }) as Array<Record<string, string>>
+  return rows.map((row) => {
+    const test: PromptfooTest = { vars: {}, assert: [] }
+    for (const [column, cell] of Object.entries(row)) {
+      if (/^__expected\d*$/.test(column)) {
+        if (cell.trim()) test.assert!.push(assertionFromCell(cell))
+      }
+      else if (column === '__description') test.description = cell
+      else if (column.startsWith('__')) throw invalid(`tests file "${path}": the column ${column} is not imported (only __expected… and __description are)`)
+      else test.vars![column] = cell
+    }
+    return test
+  })
+}
+
+/** A prompt, or a file of prompts separated by lines of `---`, as LLM step prompts. */
+export function promptsOf(prompt: string | z.infer<typeof promptSchema>, where: string, readFile?: ReadFile): Array<{ label?: string, text: string }> {
+  const raw = typeof prompt === 'string' ? prompt : prompt.raw ?? prompt.id
+  const label = typeof prompt === 'string' ? undefined : prompt.label
+  if (!raw) throw invalid(`${where}: give the prompt's text (raw) or a file (id: file://…)`)
+  if (!raw.startsWith('file://')) return [{ label, text: promptTemplate(raw, where) }]
+  const { path, text } = fileOf(raw, where, readFile)
+  if (!/\.(txt|md)$/i.test(path)) throw invalid(`${where}: "${path}" is not a .txt or .md prompt file; chat (JSON) and code prompts are not imported`)
+  return text.split(/^---$/m).map(part => part.trim()).filter(Boolean).map(part => ({ label, text: promptTemplate(part, where) }))
+}
+
+export function invalid(message: string): JudgeflowError {
+  return new JudgeflowError('INVALID_INPUT', `${message.replace(/\.$/, '')}.`)
+}

@@ -1,0 +1,73 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { FakeLLM, lastUserText } from '../support/fake-llm'
+import { parseSse, startAppServer, type AppServer } from '../support/app-server'
+
+const fake = new FakeLLM()
+const servers: AppServer[] = []
+beforeAll(async () => {
+  await fake.start()
+})
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.stop('SIGKILL')
+  fake.reset()
+})
+afterAll(async () => {
+  await fake.stop()
+})
+
+const config = `description: Greetings
+prompts:
+  - "Greet {{ name }} in one line."
+providers:
+  - openai:chat:gpt-4o-mini
+tests:
+  - description: ada
+    vars: { name: Ada }
+    assert:
+      - { type: icontains, value: "{{name}}" }
+  - description: bob
+    vars: { name: Bob }
+    assert:
+      - { type: icontains, value: "{{name}}" }
+      - { type: not-icontains, value: sorry }
+`
+
+describe('importing a promptfoo config over HTTP', () => {
+  it('creates the dataset, answers the evaluator, the workflow and the unmapped assertions; the workflow runs over the dataset', async () => {
+    fake.onRequest(request => ({ text: lastUserText(request).includes('Ada') ? 'Hello Ada!' : 'Sorry, who are you?' }))
+    const app = await startAppServer({ env: fake.env() })
+    servers.push(app)
+    const imported = await app.api('/api/datasets/import-promptfoo', { body: { config } })
+    expect(imported).toMatchObject({
+      status: 201,
+      body: {
+        dataset: { name: 'Greetings', version: 1, case_count: 2 },
+        evaluator: { evaluation_type: 'scorers', scorers: [{ type: 'contains', options: { ignore_case: true, value: '{{input.assert.icontains_1}}' } }] },
+        unmapped: [{ type: 'not-icontains', count: 1, tests: ['bob'], reason: expect.stringContaining('no negated form') }],
+      },
+    })
+    expect(imported.body.workflow.nodes.map((n: { id: string }) => n.id)).toEqual(['input', 'generate', 'generate_checks'])
+
+    const workflow = await app.api('/api/workflows', { body: imported.body.workflow })
+    expect(workflow.status).toBe(201)
+    const started = await app.api('/api/dataset-runs', { body: { dataset: 'Greetings', target: { workflow_id: workflow.body.id } } })
+    expect(started.status).toBe(202)
+    const events = parseSse(await (await fetch(`${app.url}/api/dataset-runs/${started.body.id}/events`)).text())
+    expect(events.at(-1)).toMatchObject({ event: 'finished', data: { status: 'finished' } })
+    const run = await app.api(`/api/dataset-runs/${started.body.id}`)
+    expect(run.body.report).toMatchObject({ cases: 2, passed: 1, failed: 1, errored: 0 })
+    expect(Object.fromEntries(run.body.report.results.map((r: { case_id: string, verdict: string }) => [r.case_id, r.verdict]))).toEqual({ ada: 'pass', bob: 'fail' })
+    expect(fake.requests).toHaveLength(2)
+  })
+
+  it('refuses a config it cannot read, naming the field; a taken name is a conflict', async () => {
+    const app = await startAppServer({ env: fake.env() })
+    servers.push(app)
+    const fileTests = await app.api('/api/datasets/import-promptfoo', { body: { config: 'tests: file://tests.csv' } })
+    expect(fileTests).toMatchObject({ status: 400, body: { message: expect.stringContaining('tests[0]: "file://tests.csv" is a file reference') } })
+    expect((await app.api('/api/datasets/import-promptfoo', { body: { config: 'tests: [{ vars: 3 }]' } })).body.message).toMatch(/^the promptfoo config, tests\[0\]\.vars: /)
+    expect((await app.api('/api/datasets/import-promptfoo', { body: { name: 'mine', config } })).status).toBe(201)
+    expect((await app.api('/api/datasets/import-promptfoo', { body: { name: 'mine', config } })).status).toBe(409)
+    expect((await app.api('/api/datasets', {})).body.map((d: { name: string }) => d.name)).toEqual(['mine'])
+  })
+})
