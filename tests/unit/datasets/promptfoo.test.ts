@@ -193,6 +193,21 @@ tests:
       .toEqual({ 'refund': 'fail', 'json': 'fail', 'json late': 'pass', 'free': 'pass' })
   })
 
+  it('notes the settings it leaves out', () => {
+    const imported = importPromptfoo(`prompts: [hi]
+providers: [{ id: openai:gpt-4o-mini, config: { temperature: 0, seed: 7 } }]
+tests:
+  - vars: { q: 1 }
+    threshold: 0.6`)
+    expect(imported.notes).toEqual([
+      'test "test-1": threshold 0.6 (a score for the whole test) is not imported; each check has its own threshold',
+      'no assertion was mapped, so the cases have nothing to judge them',
+      'providers[0]: config seed not imported',
+    ])
+    expect(imported.workflow!.nodes).toContainEqual({ id: 'generate', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'hi', temperature: 0 } })
+    expect(importPromptfoo('prompts: [hi]\ntests: [{ vars: { q: 1 } }]').notes).toContain('no workflow: the config needs both prompts and providers for one')
+  })
+
   it('builds no workflow without prompts and providers; one evaluator then judges a case alone', () => {
     const imported = importPromptfoo('tests:\n  - vars: { actual: "4" }\n    assert: [{ type: equals, value: "4" }]')
     expect(imported.workflow).toBeUndefined()
