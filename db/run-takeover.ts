@@ -1,6 +1,6 @@
 import { JudgeflowError } from '../engine'
 import type { Db } from './client'
-import { claimRun, getRunLease, lastCommittedStepAt, listOthersUnfinishedLeases, recordResume, UNFINISHED_STATUSES, type Lease, type RunLease } from './repositories/run-leases'
+import { claimRun, getRunLease, lastCommittedStepAt, listOtherHolders, listUnfinishedLeasesOf, recordResume, UNFINISHED_STATUSES, type Holder, type Lease } from './repositories/run-leases'
 import { getRun, type RunRow } from './repositories/runs'
 
 export interface Takeover {
@@ -16,7 +16,7 @@ export interface TakeoverOptions {
   /** Resumes in a row without a new committed step after which a run is given up. */
   maxResumes: number
   /** Whether the lease may be taken (expired, or its holder gone): the application layer knows processes. */
-  isFree: (lease: RunLease) => boolean
+  isFree: (holder: Holder) => boolean
   /** Runs this process already has. */
   skip: (runId: string) => boolean
 }
@@ -29,10 +29,11 @@ export interface TakeoverOptions {
  */
 export function claimOrphanedRuns(db: Db, options: TakeoverOptions): Takeover[] {
   const taken: Takeover[] = []
-  for (const lease of listOthersUnfinishedLeases(db, options.owner)) {
+  const freeHolders = listOtherHolders(db, options.owner).filter(holder => options.isFree(holder))
+  for (const lease of listUnfinishedLeasesOf(db, freeHolders.map(holder => holder.leaseOwner!))) {
     if (options.skip(lease.id) || !options.isFree(lease)) continue
     const takeover = db.transaction((): Takeover | null => {
-      if (!claimRun(db, lease.id, options.lease, options.now, lease.leaseOwner)) return null
+      if (!claimRun(db, lease.id, options.lease, options.now, goneOwner(lease, options.now))) return null
       const run = getRun(db, lease.id)!
       if (run.status === 'queued') return { run }
       const lastStepAt = lastCommittedStepAt(db, run.id)
@@ -56,10 +57,15 @@ export function claimOrphanToInterrupt(db: Db, runId: string, options: Omit<Take
   const run = getRunLease(db, runId)
   if (!run) throw new JudgeflowError('NOT_CANCELLABLE', `run "${runId}" does not exist`)
   if (!UNFINISHED_STATUSES.includes(run.status)) throw new JudgeflowError('NOT_CANCELLABLE', `run "${runId}" is ${run.status} and cannot be cancelled`)
-  if (!options.isFree(run) || !claimRun(db, runId, options.lease, options.now, run.leaseOwner)) {
+  if (!options.isFree(run) || !claimRun(db, runId, options.lease, options.now, goneOwner(run, options.now))) {
     const until = new Date(run.leaseExpiresAt ?? options.now).toISOString()
     throw new JudgeflowError('NOT_CANCELLABLE', `run "${runId}" is being executed by another judgeflow process (its lease holds until ${until}): cancel it through that server, or wait until the lease expires; then it is resumed, or can be marked interrupted here`)
   }
   const holder = run.leaseOwner ? `its process (${run.leaseOwner.split(':').slice(0, 2).join(':')}) is gone or stopped renewing its lease` : 'no process had taken it on'
   return `the run was marked interrupted by a person: ${holder}`
+}
+
+/** The holder of a run judged free while its lease still holds: a process known to be gone. */
+function goneOwner(holder: Holder, now: number): string | null {
+  return holder.leaseExpiresAt !== null && holder.leaseExpiresAt > now ? holder.leaseOwner : null
 }

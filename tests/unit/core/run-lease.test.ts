@@ -3,7 +3,7 @@ import { hostname } from 'node:os'
 import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { holderIsGone, RunService } from '../../../core'
-import { createRun, createSqliteStore, getRun, listEventsAfter, markRunStarted, openDatabase, storeEvent, type DbHandle, type RunEventRow } from '../../../db'
+import { claimRun, createRun, createSqliteStore, getRun, getRunLease, listEventsAfter, markRunStarted, openDatabase, renewLease, storeEvent, type DbHandle, type RunEventRow } from '../../../db'
 import { runs as runsTable } from '../../../db/schema'
 import { runEnded } from '../../support/runs'
 import { sleepStep, testDeps } from '../../support/workflows'
@@ -43,7 +43,8 @@ function service(clock: { now: number }, extra: { owner?: string, maxResumes?: n
 /** A run some process was executing when it stopped: `first` committed, `second` started. */
 function leftRunning(owner: string, expiresAt: number, ms = 0) {
   const run = createRun(handle.db, { definition: chain(ms), status: 'queued' }, T0)
-  markRunStarted(handle.db, run.id, { owner, expiresAt }, T0)
+  markRunStarted(handle.db, run.id, owner, T0)
+  renewLease(handle.db, { owner, expiresAt })
   storeEvent(handle.db, run.id, { type: 'step.succeeded', at: T0, step: { node_id: 'in', attempt: 1, status: 'succeeded', output: {}, started_at: T0, finished_at: T0 } })
   storeEvent(handle.db, run.id, { type: 'step.succeeded', at: T0, step: { node_id: 'first', attempt: 1, status: 'succeeded', input: { ms: 0, value: 'one' }, output: { value: 'one' }, started_at: T0, finished_at: T0 + 1 } })
   storeEvent(handle.db, run.id, { type: 'step.started', at: T0 + 2, node_id: 'second', attempt: 1, input: {} })
@@ -83,7 +84,7 @@ describe('run leases', () => {
     expect(getRun(handle.db, zombie.id)!.leaseOwner).toBe(`${hostname()}:${process.ppid}:zombie`)
   })
 
-  it('renews the leases of all its runs in one heartbeat, and stops a run another process took over without writing to it', async () => {
+  it('renews the lease of all its runs in one heartbeat, and stops a run another process took over while it stalled, without writing to it', async () => {
     handle = openDatabase(':memory:')
     const clock = { now: T0 }
     const here = service(clock)
@@ -93,16 +94,29 @@ describe('run leases', () => {
     await vi.waitFor(() => expect(runs.every(run => inSecondStep(run.id))).toBe(true))
     clock.now = T0 + 5_000
     await here.heartbeat()
-    for (const run of runs) expect(getRun(handle.db, run.id)!.leaseExpiresAt).toBe(T0 + 5_000 + LEASE_MS)
+    for (const run of runs) expect(getRunLease(handle.db, run.id)!.leaseExpiresAt).toBe(T0 + 5_000 + LEASE_MS)
 
+    // This process stalls past its lease; meanwhile another one takes one of its runs over.
     const [taken, kept] = runs as [typeof runs[0], typeof runs[0]]
-    handle.db.update(runsTable).set({ leaseOwner: 'another-host:1:new', leaseExpiresAt: T0 + 99_000 }).where(eq(runsTable.id, taken.id)).run()
+    clock.now = T0 + 5_000 + LEASE_MS
+    renewLease(handle.db, { owner: 'another-host:1:new', expiresAt: T0 + 99_000 })
+    handle.db.update(runsTable).set({ leaseOwner: 'another-host:1:new' }).where(eq(runsTable.id, taken.id)).run()
     const eventsBefore = listEventsAfter(handle.db, taken.id).length
     await here.heartbeat()
     await vi.waitFor(() => expect(here.isActive(taken.id)).toBe(false))
     expect(here.isActive(kept.id)).toBe(true)
     expect(getRun(handle.db, taken.id)).toMatchObject({ status: 'running', leaseOwner: 'another-host:1:new' })
     expect(listEventsAfter(handle.db, taken.id)).toHaveLength(eventsBefore)
+  })
+
+  it('keeps the runs of a process that renewed its lease before another one could claim them', () => {
+    handle = openDatabase(':memory:')
+    const run = leftRunning('another-host:1:slow', T0 + LEASE_MS)
+    // Judged expired at T0 + LEASE_MS, but renewed before the claim: the claim takes nothing.
+    renewLease(handle.db, { owner: 'another-host:1:slow', expiresAt: T0 + 2 * LEASE_MS })
+    expect(claimRun(handle.db, run.id, { owner: 'me', expiresAt: T0 + 2 * LEASE_MS }, T0 + LEASE_MS)).toBe(false)
+    expect(claimRun(handle.db, run.id, { owner: 'me', expiresAt: T0 + 3 * LEASE_MS }, T0 + 2 * LEASE_MS)).toBe(true)
+    expect(getRunLease(handle.db, run.id)).toMatchObject({ leaseOwner: 'me' })
   })
 
   it('marks failed, with the reason, a run resumed twice in a row without committing a step', async () => {
