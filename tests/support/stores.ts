@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Store } from '../../core'
 import { createSqliteStore, openDatabase } from '../../db'
 import { createPostgresStore } from '../../db/pg'
@@ -7,6 +10,10 @@ import { startPostgres, type TestPostgres } from './postgres'
 export interface StoreFactory {
   name: string
   open(): Promise<Store>
+  /** Where a store outlives its process: a new SQLite file, or a new PostgreSQL database. */
+  durable(): Promise<string>
+  /** The store at a place `durable` gave, as a process starting there opens it. */
+  openAt(location: string): Store
 }
 
 let postgres: Promise<TestPostgres> | undefined
@@ -16,13 +23,22 @@ let postgres: Promise<TestPostgres> | undefined
  * started on first use (one per test file) with a new database per store. Call `stopStores` after all.
  */
 export const storeFactories: StoreFactory[] = [
-  { name: 'SQLite', open: async () => createSqliteStore(openDatabase(':memory:')) },
+  {
+    name: 'SQLite',
+    open: async () => createSqliteStore(openDatabase(':memory:')),
+    durable: async () => join(mkdtempSync(join(tmpdir(), 'judgeflow-store-')), 'judgeflow.db'),
+    openAt: path => createSqliteStore(openDatabase(path)),
+  },
   {
     name: 'PostgreSQL',
     async open() {
-      postgres ??= startPostgres()
-      return createPostgresStore(await (await postgres).database(), { poolSize: 4 })
+      return this.openAt(await this.durable())
     },
+    async durable() {
+      postgres ??= startPostgres()
+      return (await postgres).database()
+    },
+    openAt: url => createPostgresStore(url, { poolSize: 4 }),
   },
 ]
 
