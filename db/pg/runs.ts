@@ -26,9 +26,20 @@ async function storeEvent(tx: Tx | PgDb, runId: string, event: RunEvent) {
 
 /**
  * Runs on PostgreSQL: the same rows as on SQLite. Each write is its own transaction (an event with
- * its step, a run's end with its last event), committed before the promise settles.
+ * its step, a run's end with its last event), committed before the promise settles. A run's writes
+ * go one after another: an event's id comes from a sequence when it is inserted, so two writes of
+ * one run committing in the other order could let a client resuming from Last-Event-ID skip one.
  */
 export function pgRuns(db: PgDb, ready: Promise<void>): RunRepository {
+  const writing = new Map<string, Promise<unknown>>()
+  const inOrder = <T>(runId: string, write: () => Promise<T>): Promise<T> => {
+    const previous = writing.get(runId) ?? ready
+    const next = previous.then(write, write)
+    const settled = next.catch(() => {})
+    writing.set(runId, settled)
+    void settled.then(() => { if (writing.get(runId) === settled) writing.delete(runId) })
+    return next
+  }
   return {
     async create(run) {
       await ready
@@ -67,24 +78,20 @@ export function pgRuns(db: PgDb, ready: Promise<void>): RunRepository {
       const rows = await db.select({ id: runs.id, status: runs.status }).from(runs).where(inArray(runs.id, ids))
       return new Map(rows.map(row => [row.id, row.status]))
     },
-    async markStarted(id, owner) {
-      await ready
+    // In order with the run's events: a quick run's end must not be overwritten by its start.
+    markStarted: (id, owner) => inOrder(id, async () => {
       await db.update(runs).set({ status: 'running', leaseOwner: owner, startedAt: Date.now() }).where(eq(runs.id, id))
-    },
-    async record(runId, event) {
-      await ready
-      return db.transaction(tx => storeEvent(tx, runId, event))
-    },
-    async finish(runId, event) {
-      await ready
+    }),
+    record: (runId, event) => inOrder(runId, () => db.transaction(tx => storeEvent(tx, runId, event))),
+    finish(runId, event) {
       const { result } = event
-      return db.transaction(async (tx) => {
+      return inOrder(runId, () => db.transaction(async (tx) => {
         await tx.update(runs).set({
           status: result.status, verdict: result.verdict ?? null, output: result.output ?? null, error: result.error ?? null,
           finishedAt: Date.now(), durationMs: result.duration_ms ?? null,
         }).where(eq(runs.id, runId))
         return storeEvent(tx, runId, event)
-      })
+      }))
     },
     async journal(runId) {
       await ready

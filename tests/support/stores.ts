@@ -31,16 +31,20 @@ export const storeFactories: StoreFactory[] = [
   },
   {
     name: 'PostgreSQL',
-    async open() {
-      return this.openAt(await this.durable())
-    },
-    async durable() {
-      postgres ??= startPostgres()
-      return (await postgres).database()
-    },
-    openAt: url => createPostgresStore(url, { poolSize: 4 }),
+    open: async () => openPostgres(await newDatabase()),
+    durable: newDatabase,
+    openAt: openPostgres,
   },
 ]
+
+async function newDatabase(): Promise<string> {
+  postgres ??= startPostgres()
+  return (await postgres).database()
+}
+
+function openPostgres(url: string): Store {
+  return createPostgresStore(url, { poolSize: 4 })
+}
 
 export async function stopStores(): Promise<void> {
   const started = postgres

@@ -131,6 +131,8 @@ describe.each(storeFactories)('run leases ($name)', ({ open }) => {
       // A clock of its own: its heartbeat, while its resume hangs, must not renew its lease past the next one's start.
       expect((await service({ now: clock.now }).resumeUnfinished()).resumed).toEqual([run.id])
       expect((await store.runs.get(run.id))!.resumesWithoutProgress).toBe(attempt)
+      // Hanging in `second` again (a run being written to is not claimed at that moment: it is taken at a later look).
+      await vi.waitFor(async () => expect((await store.runs.eventsAfter(run.id)).filter(e => e.type === 'step.started' && e.nodeId === 'second')).toHaveLength(attempt + 1))
     }
     clock.now += LEASE_MS
     const last = service(clock)

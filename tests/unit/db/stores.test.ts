@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { Store } from '../../../core'
-import { runWorkflow } from '../../../engine'
+import { runWorkflow, type RunEvent } from '../../../engine'
 import { storeFactories, stopStores } from '../../support/stores'
 import { qualityGate, testDeps } from '../../support/workflows'
 
@@ -74,6 +74,22 @@ describe.each(storeFactories)('the $name store', ({ open }) => {
     expect(await store.runs.statuses([run.id, 'nope'])).toEqual(new Map([[run.id, 'succeeded']]))
     expect(await store.runs.statuses([])).toEqual(new Map())
     expect(await store.runs.get('nope')).toBeNull()
+  })
+
+  it('commits one run\'s writes in the order they were made, even when none waits for the one before', async () => {
+    store = await open()
+    const run = await store.runs.create({ definition: { name: 'A' }, owner: 'me' })
+    const retrying = (attempt: number): RunEvent => ({ type: 'step.retrying', at: attempt, node_id: 'draft', attempt, target: 'draft', reason: `try ${attempt}` })
+    const result = { status: 'succeeded' as const, verdict: null, output: 'done', error: null, steps: {}, duration_ms: 1 }
+    await Promise.all([
+      store.runs.markStarted(run.id, 'me'),
+      ...[1, 2, 3, 4, 5].map(attempt => store.runs.record(run.id, retrying(attempt))),
+      store.runs.finish(run.id, { type: 'run.finished', at: 6, result }),
+    ])
+    const events = await store.runs.eventsAfter(run.id)
+    expect(events.map(e => e.at)).toEqual([1, 2, 3, 4, 5, 6])
+    expect(events.map(e => e.id)).toEqual([...events.map(e => e.id)].sort((a, b) => a - b))
+    expect(await store.runs.get(run.id)).toMatchObject({ status: 'succeeded', output: 'done' })
   })
 
   it('lists a workflow\'s runs newest first, without their definitions, inputs and outputs', async () => {
