@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, max, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, exists, getTableColumns, gt, inArray, isNull, lt, max, or, sql } from 'drizzle-orm'
 import type { LeaseRepository, RunRepository } from '../../core/store'
 import type { RunRow } from '../repositories/runs'
 import { UNFINISHED_STATUSES, type Lease, type RunLease } from '../repositories/run-leases'
@@ -139,8 +139,9 @@ export function pgLeases(db: PgDb, ready: Promise<void>): LeaseRepository {
     },
     async claimOrphans(options) {
       await ready
+      const holding = exists(db.select({ one: sql`1` }).from(runs).where(and(eq(runs.leaseOwner, leaseOwners.owner), inArray(runs.status, UNFINISHED_STATUSES))))
       const holders = await db.select({ leaseOwner: leaseOwners.owner, leaseExpiresAt: leaseOwners.expiresAt }).from(leaseOwners)
-        .where(sql`${leaseOwners.owner} <> ${options.owner}`)
+        .where(and(sql`${leaseOwners.owner} <> ${options.owner}`, holding))
       const free = holders.filter(holder => options.isFree(holder)).map(holder => holder.leaseOwner)
       const candidates = await db.select(leaseColumns).from(runs).leftJoin(leaseOwners, eq(leaseOwners.owner, runs.leaseOwner))
         .where(and(or(isNull(runs.leaseOwner), free.length ? inArray(runs.leaseOwner, free) : undefined), inArray(runs.status, UNFINISHED_STATUSES)))

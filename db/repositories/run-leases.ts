@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, max, notInArray, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, exists, inArray, isNull, max, notInArray, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client'
 import { leaseOwners, runs, stepRuns } from '../schema'
 import { prepared } from '../prepared'
@@ -35,10 +35,14 @@ export function releaseLeases(db: Db, owner: string, now: number): void {
 
 const leaseColumns = { id: runs.id, status: runs.status, leaseOwner: runs.leaseOwner, leaseExpiresAt: leaseOwners.expiresAt }
 
-/** The other processes' leases (one row each: this is read at every heartbeat of a process watching for orphans). */
+/**
+ * The leases of the other processes that hold unfinished runs (read at every heartbeat of a process
+ * watching for orphans: one index probe per process that ever started, never a scan of the runs).
+ */
 export function listOtherHolders(db: Db, owner: string): Holder[] {
   return db.select({ leaseOwner: leaseOwners.owner, leaseExpiresAt: leaseOwners.expiresAt }).from(leaseOwners)
-    .where(sql`${leaseOwners.owner} <> ${owner}`).all()
+    .where(and(sql`${leaseOwners.owner} <> ${owner}`, exists(db.select({ one: sql`1` }).from(runs)
+      .where(and(eq(runs.leaseOwner, leaseOwners.owner), inArray(runs.status, UNFINISHED_STATUSES)))))).all()
 }
 
 /**
