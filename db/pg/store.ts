@@ -1,6 +1,7 @@
 import type { Store } from '../../core/store'
 import { openPostgres, type PgHandle } from './client'
-import { pgDatasets, pgExperiments, pgResponseCache, pgSettings, pgWorkflows } from './catalog'
+import { pgExperiments, pgResponseCache, pgSettings, pgWorkflows } from './catalog'
+import { pgDatasets } from './datasets'
 import { pgLeases, pgRuns } from './runs'
 
 /**
