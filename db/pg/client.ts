@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
@@ -30,7 +30,8 @@ export function findPgMigrationsFolder(): string {
     process.argv[1] ? join(dirname(resolve(process.argv[1])), 'pg-migrations') : undefined,
     resolve('db/pg/migrations'),
   ].filter((c): c is string => Boolean(c))
-  const found = candidates.find(c => existsSync(join(c, 'meta', '_journal.json')))
+  // In a built server this module's own folder is the server's, where the SQLite migrations are: read the journal's dialect.
+  const found = candidates.find(c => existsSync(join(c, 'meta', '_journal.json')) && readFileSync(join(c, 'meta', '_journal.json'), 'utf8').includes('"postgresql"'))
   if (!found) throw new JudgeflowError('INVALID_CONFIG', `the PostgreSQL migrations were not found (looked in ${candidates.join(', ')})`, { category: 'system' })
   return found
 }

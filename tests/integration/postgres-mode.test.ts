@@ -26,6 +26,19 @@ async function killedAtStepB(env: Record<string, string> = {}) {
   return { url, workflowId: wf.id as string, runId: run.id as string }
 }
 
+/** What a server started on `url` said before it exited (it may listen for a moment before its first query fails). */
+async function refusedStart(url: string): Promise<string> {
+  try {
+    const server = await start({ env: { JUDGEFLOW_DATABASE_URL: url } })
+    await waitFor(() => server.process.exitCode !== null, 10_000, 'the server to exit')
+    expect(server.process.exitCode).toBe(1)
+    return server.output()
+  }
+  catch (error) {
+    return (error as Error).message
+  }
+}
+
 async function query(url: string, text: string, values: unknown[] = []) {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
@@ -75,8 +88,8 @@ describe('PostgreSQL mode (JUDGEFLOW_DATABASE_URL)', () => {
   })
 
   it('stops at start with a sentence naming the variable when the URL is not a PostgreSQL one, or its database cannot be reached', async () => {
-    await expect(start({ env: { JUDGEFLOW_DATABASE_URL: 'mysql://localhost/judgeflow' } })).rejects.toThrow(/JUDGEFLOW_DATABASE_URL must be a PostgreSQL URL/)
-    await expect(start({ env: { JUDGEFLOW_DATABASE_URL: 'postgres://judgeflow:judgeflow@127.0.0.1:1/judgeflow' } }))
-      .rejects.toThrow(/refusing to start: could not connect to the PostgreSQL database of JUDGEFLOW_DATABASE_URL: connect ECONNREFUSED/)
+    expect(await refusedStart('mysql://localhost/judgeflow')).toContain('judgeflow: refusing to start: JUDGEFLOW_DATABASE_URL must be a PostgreSQL URL')
+    expect(await refusedStart('postgres://judgeflow:judgeflow@127.0.0.1:1/judgeflow'))
+      .toContain('judgeflow: refusing to start: could not connect to the PostgreSQL database of JUDGEFLOW_DATABASE_URL: connect ECONNREFUSED')
   })
 })
