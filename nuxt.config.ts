@@ -26,6 +26,7 @@ export default defineNuxtConfig({
         const { rootDir, output } = nitro.options
         // The built server applies migrations at start; they travel with it.
         cpSync(join(rootDir, 'db/migrations'), join(output.serverDir, 'migrations'), { recursive: true })
+        cpSync(join(rootDir, 'db/pg/migrations'), join(output.serverDir, 'pg-migrations'), { recursive: true })
         // Offline evaluations run on worker threads, which need an entry file of their own beside the server's.
         await build({
           entryPoints: [join(rootDir, 'engine/evaluator/worker/entry.ts')],

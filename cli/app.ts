@@ -5,7 +5,8 @@ import { createJudgeflow, type Judgeflow, type JudgeflowConfig } from '../core'
  * command's life. The custom metrics and scorers folders are loaded, as the server loads them.
  */
 export async function openApp(config: JudgeflowConfig, dbPath?: string): Promise<Judgeflow> {
-  const app = createJudgeflow({ ...config, db: { ...config.db, path: dbPath ?? ':memory:' } })
+  // The CLI's commands keep to SQLite (in memory unless --db or JUDGEFLOW_DB), whatever JUDGEFLOW_DATABASE_URL says.
+  const app = createJudgeflow({ ...config, db: { ...config.db, url: undefined, path: dbPath ?? ':memory:' } })
   try {
     await app.loadCustomModules()
   }

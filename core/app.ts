@@ -1,4 +1,5 @@
 import { createSqliteStore, openDatabase } from '../db'
+import { createPostgresStore } from '../db/pg'
 import {
   createProviders, createTraceCache, defaultRegistry, loadMetricsFolder, loadScorersFolder, MetricRegistry, ScorerRegistry,
   type EvaluationServices, type Providers, type StepRegistry, type VectorCache,
@@ -10,7 +11,7 @@ import { RunService } from './runs/run-service'
 import type { Store } from './store'
 
 export interface JudgeflowOptions {
-  /** Where everything is kept: the SQLite database at `config.db.path` unless given. */
+  /** Where everything is kept: unless given, the PostgreSQL database at `config.db.url` when set, else the SQLite database at `config.db.path`. */
   store?: Store
   /** The step types runs may use (the built-ins unless given). */
   steps?: StepRegistry
@@ -51,7 +52,7 @@ export interface Judgeflow {
 }
 
 export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptions = {}): Judgeflow {
-  const store = options.store ?? createSqliteStore(openDatabase(config.db.path ?? DEFAULT_DB_PATH, config.db))
+  const store = options.store ?? openStore(config)
   const registry = options.steps ?? defaultRegistry
   const metrics = new MetricRegistry()
   const scorers = new ScorerRegistry()
@@ -82,4 +83,10 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
       await store.close()
     },
   }
+}
+
+/** The PostgreSQL store when JUDGEFLOW_DATABASE_URL is set, else the SQLite file (JUDGEFLOW_DB). */
+export function openStore(config: JudgeflowConfig): Store {
+  if (config.db.url) return createPostgresStore(config.db.url)
+  return createSqliteStore(openDatabase(config.db.path ?? DEFAULT_DB_PATH, config.db))
 }

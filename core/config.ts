@@ -53,6 +53,8 @@ export interface JudgeflowConfig {
     migrations?: string
     /** JUDGEFLOW_DB_SYNCHRONOUS: `full` also survives a power cut, at a cost per commit. */
     synchronous: 'normal' | 'full'
+    /** JUDGEFLOW_DATABASE_URL: a `postgres://` URL puts everything in that PostgreSQL database instead of the SQLite file. */
+    url?: string
   }
   runs: {
     /** JUDGEFLOW_MAX_CONCURRENT_RUNS. */
@@ -100,6 +102,16 @@ const wholeFrom = (min: number, max = Number.MAX_SAFE_INTEGER) => z.string().tri
 const nonNegative = z.string().transform(Number).pipe(z.number().nonnegative())
 const text = z.string().trim()
 
+function isPostgresUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== ''
+  }
+  catch {
+    return false
+  }
+}
+
 /** The configuration from `env` (the process's environment by default); throws INVALID_CONFIG naming the first wrong variable. */
 export function loadConfig(env: Env = process.env): JudgeflowConfig {
   const read = variable(env)
@@ -117,6 +129,9 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
     'JUDGEFLOW_DEFAULT_JUDGE must name a judge as provider:model — openai:<model>, anthropic:<model> or local:heuristic — not "{raw}".', { blank: 'empty' })
   const synchronous = read('JUDGEFLOW_DB_SYNCHRONOUS', text.toLowerCase().pipe(z.enum(['normal', 'full'])), 'normal', 'JUDGEFLOW_DB_SYNCHRONOUS must be "normal" or "full", not "{raw}".')
   const optional = (name: string) => read(name, z.string(), undefined, '', { blank: 'empty' })
+  // The URL may carry a password: the message never repeats it.
+  const databaseUrl = read('JUDGEFLOW_DATABASE_URL', text.refine(isPostgresUrl), undefined,
+    'JUDGEFLOW_DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@localhost:5432/judgeflow; unset it to keep the SQLite file (JUDGEFLOW_DB).', { blank: 'empty' })
   return {
     server: {
       host: env.NITRO_HOST || env.HOST || '',
@@ -127,7 +142,7 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
       maxStreamsPerClient: whole('JUDGEFLOW_MAX_SSE_PER_CLIENT', 20),
     },
     maxJsonDepth: Math.min(depth, MAX_JSON_DEPTH_CEILING),
-    db: { path: optional('JUDGEFLOW_DB'), migrations: optional('JUDGEFLOW_MIGRATIONS'), synchronous },
+    db: { path: optional('JUDGEFLOW_DB'), migrations: optional('JUDGEFLOW_MIGRATIONS'), synchronous, url: databaseUrl },
     runs: {
       maxConcurrent: whole('JUDGEFLOW_MAX_CONCURRENT_RUNS', 16),
       maxQueued: whole('JUDGEFLOW_MAX_QUEUED_RUNS', 1000),

@@ -45,7 +45,7 @@ export interface RunRepository {
   steps(runId: string): MaybePromise<StepRunRow[]>
   eventsAfter(runId: string, afterId?: number, limit?: number): MaybePromise<RunEventRow[]>
   statuses(ids: string[]): MaybePromise<Map<string, string>>
-  markStarted(id: string, lease: Lease): Promise<void>
+  markStarted(id: string, owner: string): Promise<void>
   /** Stores an executor event and the step it carries; resolves once durable (writes of concurrent runs may share a commit). */
   record(runId: string, event: RunEvent): Promise<RunEventRow>
   /** Stores the run's end and its last event together. */
@@ -58,8 +58,11 @@ export interface RunRepository {
 export type ClaimOptions = TakeoverOptions
 
 export interface LeaseRepository {
-  /** Extends every unfinished run `lease.owner` holds; the ids renewed. */
-  renew(lease: Lease): MaybePromise<string[]>
+  /**
+   * Holds `lease.owner`'s lease until `lease.expiresAt`: one row per process, so a heartbeat is
+   * one write however many runs the process holds. A run is held while its owner's lease holds.
+   */
+  renew(lease: Lease): MaybePromise<void>
   /** Lets go of the runs `owner` still holds. */
   release(owner: string, now: number): MaybePromise<void>
   get(runId: string): MaybePromise<RunLease | null>

@@ -30,15 +30,21 @@ function statements(db: Db) {
  */
 export function storeEvent(db: Db, runId: string, event: RunEvent): RunEventRow {
   const { insertEvent, upsertStep } = statements(db)
+  const { step, row } = eventRows(runId, event)
+  if (step) upsertStep.run(step)
+  const { id } = insertEvent.get(row) as { id: number }
+  return { id, ...row }
+}
+
+/** The rows one executor event is stored as: the event's, and the step it carries (a started step as `running`). */
+export function eventRows(runId: string, event: RunEvent): { step?: ReturnType<typeof stepRow>, row: Omit<RunEventRow, 'id'> } {
   const { type, at, ...rest } = event
   let step: StepRecord | undefined
   if ('step' in event) step = event.step
   else if (event.type === 'step.started') step = { node_id: event.node_id, attempt: event.attempt, status: 'running' as StepRecord['status'], input: event.input, started_at: event.at }
-  if (step) upsertStep.run(stepRow(runId, step))
   const nodeId = step?.node_id ?? (event.type === 'step.retrying' ? event.node_id : null)
   const attempt = step?.attempt ?? (event.type === 'step.retrying' ? event.attempt : null)
-  const { id } = insertEvent.get({ runId, type, nodeId, attempt, data: rest, at }) as { id: number }
-  return { id, runId, type, nodeId, attempt, data: rest as Record<string, unknown>, at }
+  return { step: step && stepRow(runId, step), row: { runId, type, nodeId, attempt, data: rest as Record<string, unknown>, at } }
 }
 
 /** Writes each event in its own transaction, committed before the executor moves on (it awaits the sink). */
@@ -70,8 +76,13 @@ export function recordFromRow(row: StepRunRow): StepRecord {
 
 /** The committed steps of a run, for resuming it: finished records only (running rows are redone). */
 export function journalFor(db: Db, runId: string): Journal {
+  return journalOf(listStepRuns(db, runId))
+}
+
+/** A run's journal from its step rows. */
+export function journalOf(rows: StepRunRow[]): Journal {
   const byKey = new Map<string, StepRecord>()
-  for (const row of listStepRuns(db, runId)) {
+  for (const row of rows) {
     if (row.status === 'succeeded' || row.status === 'failed' || row.status === 'skipped') byKey.set(`${row.nodeId}#${row.attempt}`, recordFromRow(row))
   }
   return (nodeId, attempt) => byKey.get(`${nodeId}#${attempt}`)

@@ -1,6 +1,6 @@
 import { JudgeflowError } from '../engine'
 import type { Db } from './client'
-import { claimRun, getRunLease, lastCommittedStepAt, listOthersUnfinishedLeases, recordResume, UNFINISHED_STATUSES, type Lease, type RunLease } from './repositories/run-leases'
+import { claimRun, getRunLease, lastCommittedStepAt, listOtherHolders, listUnfinishedLeasesOf, recordResume, UNFINISHED_STATUSES, type Holder, type Lease, type RunLease } from './repositories/run-leases'
 import { getRun, type RunRow } from './repositories/runs'
 
 export interface Takeover {
@@ -16,7 +16,7 @@ export interface TakeoverOptions {
   /** Resumes in a row without a new committed step after which a run is given up. */
   maxResumes: number
   /** Whether the lease may be taken (expired, or its holder gone): the application layer knows processes. */
-  isFree: (lease: RunLease) => boolean
+  isFree: (holder: Holder) => boolean
   /** Runs this process already has. */
   skip: (runId: string) => boolean
 }
@@ -29,16 +29,17 @@ export interface TakeoverOptions {
  */
 export function claimOrphanedRuns(db: Db, options: TakeoverOptions): Takeover[] {
   const taken: Takeover[] = []
-  for (const lease of listOthersUnfinishedLeases(db, options.owner)) {
+  const freeHolders = listOtherHolders(db, options.owner).filter(holder => options.isFree(holder))
+  for (const lease of listUnfinishedLeasesOf(db, freeHolders.map(holder => holder.leaseOwner!))) {
     if (options.skip(lease.id) || !options.isFree(lease)) continue
     const takeover = db.transaction((): Takeover | null => {
-      if (!claimRun(db, lease.id, options.lease, options.now, lease.leaseOwner)) return null
+      if (!claimRun(db, lease.id, options.lease, options.now, goneOwner(lease, options.now))) return null
       const run = getRun(db, lease.id)!
       if (run.status === 'queued') return { run }
       const lastStepAt = lastCommittedStepAt(db, run.id)
       const progressed = lastStepAt !== run.lastStepAtResume
       if (!progressed && run.resumesWithoutProgress >= options.maxResumes) {
-        return { run, giveUp: `the run was resumed ${run.resumesWithoutProgress} times after a restart without committing a new step (the process may have crashed or hung while resuming it), so it is not resumed again (JUDGEFLOW_RUN_MAX_RESUMES, ${options.maxResumes}). Start it again once the cause is fixed.` }
+        return { run, giveUp: giveUpReason(run.resumesWithoutProgress, options.maxResumes) }
       }
       recordResume(db, run.id, progressed ? 1 : run.resumesWithoutProgress + 1, lastStepAt)
       return { run }
@@ -54,12 +55,34 @@ export function claimOrphanedRuns(db: Db, options: TakeoverOptions): Takeover[] 
  */
 export function claimOrphanToInterrupt(db: Db, runId: string, options: Omit<TakeoverOptions, 'maxResumes' | 'skip'>): string {
   const run = getRunLease(db, runId)
+  checkCancellable(runId, run)
+  if (!options.isFree(run) || !claimRun(db, runId, options.lease, options.now, goneOwner(run, options.now))) throw heldElsewhere(run, options.now)
+  return interruptReason(run)
+}
+
+/** Why a run resumed `resumes` times in a row without progress is not resumed again. */
+export function giveUpReason(resumes: number, maxResumes: number): string {
+  return `the run was resumed ${resumes} times after a restart without committing a new step (the process may have crashed or hung while resuming it), so it is not resumed again (JUDGEFLOW_RUN_MAX_RESUMES, ${maxResumes}). Start it again once the cause is fixed.`
+}
+
+/** Throws NOT_CANCELLABLE unless the run exists and is unfinished. */
+export function checkCancellable(runId: string, run: RunLease | null): asserts run is RunLease {
   if (!run) throw new JudgeflowError('NOT_CANCELLABLE', `run "${runId}" does not exist`)
   if (!UNFINISHED_STATUSES.includes(run.status)) throw new JudgeflowError('NOT_CANCELLABLE', `run "${runId}" is ${run.status} and cannot be cancelled`)
-  if (!options.isFree(run) || !claimRun(db, runId, options.lease, options.now, run.leaseOwner)) {
-    const until = new Date(run.leaseExpiresAt ?? options.now).toISOString()
-    throw new JudgeflowError('NOT_CANCELLABLE', `run "${runId}" is being executed by another judgeflow process (its lease holds until ${until}): cancel it through that server, or wait until the lease expires; then it is resumed, or can be marked interrupted here`)
-  }
+}
+
+/** A person's cancel of a run a live process holds. */
+export function heldElsewhere(run: RunLease, now: number): JudgeflowError {
+  const until = new Date(run.leaseExpiresAt ?? now).toISOString()
+  return new JudgeflowError('NOT_CANCELLABLE', `run "${run.id}" is being executed by another judgeflow process (its lease holds until ${until}): cancel it through that server, or wait until the lease expires; then it is resumed, or can be marked interrupted here`)
+}
+
+export function interruptReason(run: RunLease): string {
   const holder = run.leaseOwner ? `its process (${run.leaseOwner.split(':').slice(0, 2).join(':')}) is gone or stopped renewing its lease` : 'no process had taken it on'
   return `the run was marked interrupted by a person: ${holder}`
+}
+
+/** The holder of a run judged free while its lease still holds: a process known to be gone. */
+export function goneOwner(holder: Holder, now: number): string | null {
+  return holder.leaseExpiresAt !== null && holder.leaseExpiresAt > now ? holder.leaseOwner : null
 }

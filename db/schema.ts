@@ -31,12 +31,10 @@ export const runs = sqliteTable('runs', {
   output: text('output', { mode: 'json' }).$type<unknown>(),
   error: text('error', { mode: 'json' }).$type<unknown>(),
   /**
-   * The process that holds the run (`host:pid:token`, a new token at every process start) and
-   * until when: its heartbeat renews the lease, and once the lease has expired another process
-   * may resume the run. A process id alone cannot tell a crashed process from a live one.
+   * The process that holds the run (`host:pid:token`, a new token at every process start): the
+   * run is held while that process's row in `lease_owners` has not expired.
    */
   leaseOwner: text('lease_owner'),
-  leaseExpiresAt: integer('lease_expires_at'),
   /**
    * Resumes in a row that committed no new step, and when the run's latest committed step had
    * finished at its last resume: a run that keeps failing to resume is marked failed, not resumed forever.
@@ -47,7 +45,19 @@ export const runs = sqliteTable('runs', {
   startedAt: integer('started_at'),
   finishedAt: integer('finished_at'),
   durationMs: real('duration_ms'),
-}, t => [index('runs_workflow_created').on(t.workflowId, t.createdAt), index('runs_status').on(t.status)])
+}, t => [
+  index('runs_workflow_created').on(t.workflowId, t.createdAt), index('runs_status').on(t.status), index('runs_lease_owner').on(t.leaseOwner, t.status),
+])
+
+/**
+ * One lease per process, not per run: its heartbeat renews this one row, and once it has expired
+ * every unfinished run the process holds is free for another process to resume. A process id
+ * alone cannot tell a crashed process from a live one.
+ */
+export const leaseOwners = sqliteTable('lease_owners', {
+  owner: text('owner').primaryKey(),
+  expiresAt: integer('expires_at').notNull(),
+})
 
 export const stepRuns = sqliteTable('step_runs', {
   id: integer('id').primaryKey({ autoIncrement: true }),

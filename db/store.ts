@@ -12,7 +12,7 @@ import {
   createExperiment, createRound, deleteExperiment, getExperiment, getRound, listExperiments, listOpenRounds, listRounds, roundExists,
   updateExperiment, updateRound,
 } from './repositories/experiments'
-import { getRunLease, releaseLeases, renewLeases } from './repositories/run-leases'
+import { getRunLease, releaseLeases, renewLease } from './repositories/run-leases'
 import { createRun, finishRun, getRun, listEventsAfter, listRuns, listStepRuns, markRunStarted, runStatuses } from './repositories/runs'
 import { getSetting, setSetting } from './repositories/settings'
 import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, seedWorkflows, updateWorkflow } from './repositories/workflows'
@@ -42,7 +42,7 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       steps: runId => listStepRuns(db, runId),
       eventsAfter: (runId, afterId, limit) => listEventsAfter(db, runId, afterId, limit),
       statuses: ids => runStatuses(db, ids),
-      markStarted: (id, lease) => writes.write(() => markRunStarted(db, id, lease)),
+      markStarted: (id, owner) => writes.write(() => markRunStarted(db, id, owner)),
       record: (runId, event) => writes.write(() => storeEvent(db, runId, event)),
       finish: (runId, event) => writes.write(() => {
         const { result } = event
@@ -52,7 +52,7 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       journal: runId => journalFor(db, runId),
     },
     leases: {
-      renew: lease => renewLeases(db, lease),
+      renew: lease => renewLease(db, lease),
       release: (owner, now) => releaseLeases(db, owner, now),
       get: runId => getRunLease(db, runId),
       claimOrphans: options => claimOrphanedRuns(db, options),

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '..')
 const entry = join(root, '.output/server/index.mjs')
-const sources = ['app', 'pages', 'components', 'server', 'engine', 'db', 'nuxt.config.ts', 'package-lock.json']
+const sources = ['app', 'pages', 'components', 'server', 'engine', 'core', 'db', 'nuxt.config.ts', 'package-lock.json']
 
 function newest(path) {
   if (!existsSync(path)) return 0
@@ -24,5 +24,19 @@ if (!built || sources.some(source => newest(join(root, source)) > built)) {
 process.env.HOST ??= '127.0.0.1'
 process.env.PORT ??= '3000'
 process.env.JUDGEFLOW_DB ??= join(root, 'data/judgeflow.db')
-console.log(`judgeflow: serving http://${process.env.HOST}:${process.env.PORT} (database ${process.env.JUDGEFLOW_DB})`)
+console.log(`judgeflow: serving http://${process.env.HOST}:${process.env.PORT} (database ${databaseName()})`)
 await import(entry)
+
+/** The database the app opens, a PostgreSQL URL without its password. */
+function databaseName() {
+  const url = process.env.JUDGEFLOW_DATABASE_URL
+  if (!url) return process.env.JUDGEFLOW_DB
+  try {
+    const parsed = new URL(url)
+    parsed.password = ''
+    return `PostgreSQL ${parsed.href}`
+  }
+  catch {
+    return 'PostgreSQL (JUDGEFLOW_DATABASE_URL)'
+  }
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
-import { UNFINISHED_STATUSES, type RunLease } from '../../db'
+import { UNFINISHED_STATUSES, type Holder } from '../../db'
 import type { Lease, LeaseRepository } from '../store'
 
 export const DEFAULT_LEASE_MS = 15_000
@@ -30,7 +30,7 @@ export function holderIsGone(owner: string, self: string): boolean {
 }
 
 /** Whether a process other than `self` may take the run over at `now`. */
-export function leaseIsFree(run: Pick<RunLease, 'leaseOwner' | 'leaseExpiresAt'>, self: string, now: number): boolean {
+export function leaseIsFree(run: Holder, self: string, now: number): boolean {
   if (run.leaseOwner === self) return false
   if (!run.leaseOwner || run.leaseExpiresAt === null || run.leaseExpiresAt <= now) return true
   return holderIsGone(run.leaseOwner, self)
@@ -50,19 +50,31 @@ export interface LeaseKeeperOptions {
 }
 
 /**
- * Renews this process's leases — one UPDATE for all its runs — every third of the lease, while
- * there is something to keep. A held run it could not renew because another process took it over
- * (this one stalled past the expiry) is reported lost.
+ * Keeps this process's lease — one row, one write per heartbeat however many runs it holds —
+ * renewed every third of the lease while there is something to keep. Other processes may take
+ * this process's runs only once that lease has expired, so after a renewal that came too late
+ * (this process stalled past the expiry), the held runs another process took over are reported lost.
  */
 export class LeaseKeeper {
   private timer: NodeJS.Timeout | undefined
   private stopped = false
+  /** Until when the lease surely holds: the expiry of the last renewal this keeper wrote. */
+  private holdsUntil = 0
+  private renewing: Promise<void> | undefined
 
   constructor(private readonly leases: LeaseRepository, private readonly options: LeaseKeeperOptions) {}
 
   /** A lease for this process, from now. */
   next(): Lease {
     return { owner: this.options.owner, expiresAt: this.options.now() + this.options.leaseMs }
+  }
+
+  /**
+   * Makes sure the lease holds for at least two thirds of its length before this process takes a
+   * run on (a new run, a takeover): renews it now unless a heartbeat just did.
+   */
+  async ensure(): Promise<void> {
+    if (!this.stopped && this.holdsUntil - this.options.now() < (this.options.leaseMs * 2) / 3) await this.renew()
   }
 
   /** Starts or stops the heartbeat; it never keeps the process alive on its own. */
@@ -85,19 +97,29 @@ export class LeaseKeeper {
 
   async beat(): Promise<void> {
     try {
-      const held = this.options.held()
-      if (held.length) {
-        const renewed = new Set(await this.leases.renew(this.next()))
-        for (const id of held) {
-          if (renewed.has(id)) continue
-          const row = await this.leases.get(id)
-          if (row && row.leaseOwner !== this.options.owner && UNFINISHED_STATUSES.includes(row.status)) this.options.lost(id)
-        }
-      }
+      if (this.options.held().length) await this.renew()
       await this.options.onBeat?.()
     }
     catch (error) {
       console.error(`judgeflow: the run lease heartbeat failed: ${(error as Error).message}`)
+    }
+  }
+
+  /** One renewal at a time: starts arriving together share it. */
+  private renew(): Promise<void> {
+    this.renewing ??= this.write().finally(() => { this.renewing = undefined })
+    return this.renewing
+  }
+
+  private async write(): Promise<void> {
+    const lapsed = this.options.now() >= this.holdsUntil
+    const lease = this.next()
+    await this.leases.renew(lease)
+    this.holdsUntil = lease.expiresAt
+    if (!lapsed) return
+    for (const id of this.options.held()) {
+      const row = await this.leases.get(id)
+      if (row && row.leaseOwner !== this.options.owner && UNFINISHED_STATUSES.includes(row.status)) this.options.lost(id)
     }
   }
 }

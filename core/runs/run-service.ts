@@ -180,6 +180,7 @@ export class RunService {
    */
   async cancelOrInterrupt(runId: string): Promise<'cancelling' | 'interrupted'> {
     if (this.cancel(runId)) return 'cancelling'
+    await this.leases.ensure()
     const now = this.now()
     const reason = await this.deps.store.leases.claimToInterrupt(runId, {
       owner: this.owner, now, lease: this.leases.next(), isFree: lease => leaseIsFree(lease, this.owner, now),
@@ -244,6 +245,7 @@ export class RunService {
     const outcome: ResumeOutcome = { resumed: [], interrupted: [], failed: [] }
     if (this.closed) return outcome
     const { store, registry } = this.deps
+    await this.leases.ensure()
     const now = this.now()
     const claimed = await store.leases.claimOrphans({
       owner: this.owner, now, lease: this.leases.next(), isFree: lease => leaseIsFree(lease, this.owner, now),
@@ -283,7 +285,7 @@ export class RunService {
     this.leases.keepBeating(true)
   }
 
-  /** Renews this process's leases now (the timer does it every third of the lease). */
+  /** Renews this process's lease now (the timer does it every third of the lease). */
   heartbeat(): Promise<void> {
     return this.leases.beat()
   }
@@ -310,9 +312,10 @@ export class RunService {
   private async prepare(request: StartRun): Promise<Prepared> {
     const workflow = this.validated.get(request.definition, request.workflowId, request.workflowVersion)
     const input = prepareInput(workflow, { ...this.deps, input: request.input })
+    await this.leases.ensure()
     const run = await this.deps.store.runs.create({
       id: request.id, workflowId: request.workflowId, workflowVersion: request.workflowVersion, definition: request.definition,
-      input, options: request.options ?? {}, status: 'queued', lease: this.leases.next(),
+      input, options: request.options ?? {}, status: 'queued', owner: this.owner,
     })
     return { run, workflow, input }
   }
@@ -336,7 +339,7 @@ export class RunService {
   private async execute({ run, workflow, input }: Prepared, resumed: boolean, signal: AbortSignal): Promise<RunResult | undefined> {
     const { store, registry, providers, evaluation, limits } = this.deps
     const runId = run.id
-    store.runs.markStarted(runId, this.leases.next()).catch(reportWriteFailure)
+    store.runs.markStarted(runId, this.owner).catch(reportWriteFailure)
     const options = (run.options ?? {}) as RunOptions
     try {
       return await new Execution(workflow, {

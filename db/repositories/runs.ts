@@ -15,8 +15,8 @@ export interface NewRun {
   input?: unknown
   options?: Record<string, unknown>
   status?: 'queued' | 'running'
-  /** The process that takes it on, and until when (renewed by its heartbeat). */
-  lease?: { owner: string, expiresAt: number }
+  /** The process that takes it on (its lease, renewed by its heartbeat, is its row in `lease_owners`). */
+  owner?: string
 }
 
 export function createRun(db: Db, run: NewRun, now = Date.now()): RunRow {
@@ -31,8 +31,7 @@ export function createRun(db: Db, run: NewRun, now = Date.now()): RunRow {
     verdict: null,
     output: null,
     error: null,
-    leaseOwner: run.lease?.owner ?? null,
-    leaseExpiresAt: run.lease?.expiresAt ?? null,
+    leaseOwner: run.owner ?? null,
     resumesWithoutProgress: 0,
     lastStepAtResume: null,
     createdAt: now,
@@ -62,10 +61,10 @@ export function listStepRuns(db: Db, runId: string): StepRunRow[] {
   return db.select().from(stepRuns).where(eq(stepRuns.runId, runId)).orderBy(asc(stepRuns.id)).all()
 }
 
-export function markRunStarted(db: Db, id: string, lease: { owner: string, expiresAt: number }, now = Date.now()): void {
+export function markRunStarted(db: Db, id: string, owner: string, now = Date.now()): void {
   prepared(db, 'runs.started', () => db.update(runs)
-    .set({ status: 'running', ...placeholders(['leaseOwner', 'leaseExpiresAt', 'startedAt']) })
-    .where(eq(runs.id, sql.placeholder('id'))).prepare()).run({ id, leaseOwner: lease.owner, leaseExpiresAt: lease.expiresAt, startedAt: now })
+    .set({ status: 'running', ...placeholders(['leaseOwner', 'startedAt']) })
+    .where(eq(runs.id, sql.placeholder('id'))).prepare()).run({ id, leaseOwner: owner, startedAt: now })
 }
 
 export function finishRun(

@@ -66,7 +66,7 @@ export function updateWorkflow(
   })
 }
 
-function versionConflict(current: number, baseVersions: readonly number[]): JudgeflowError {
+export function versionConflict(current: number, baseVersions: readonly number[]): JudgeflowError {
   const what = baseVersions.length
     ? `This workflow was changed after version ${baseVersions.join(' or ')}: it is now at version ${current}.`
     : `This change names no version that matches the current one, ${current}.`

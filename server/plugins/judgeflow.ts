@@ -13,7 +13,11 @@ import { loadTemplatesOnFirstStart } from '../utils/templates'
 export default defineNitroPlugin(async (nitroApp) => {
   const app = useJudgeflow()
   const { runs, store, config } = app
-  const templates = await loadTemplatesOnFirstStart(store)
+  // The store's first answer: a PostgreSQL database that cannot be reached or migrated stops the start, saying why.
+  const templates = await loadTemplatesOnFirstStart(store).catch((error: Error) => {
+    console.error(`judgeflow: refusing to start: ${error.message}`)
+    process.exit(1)
+  })
   if (templates) console.info(`judgeflow: loaded ${templates} template workflows`)
   const { metricsDir, scorersDir } = config.evaluation
   const custom = await app.loadCustomModules()

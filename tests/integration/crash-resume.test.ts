@@ -28,7 +28,9 @@ async function killedAtStepB(env: Record<string, string> = fake.env(), stepBAske
  */
 function holdByLiveLookingProcess(dbPath: string, runId: string, expiresAt: number): void {
   const db = new Database(dbPath)
-  db.prepare('update runs set lease_owner = ?, lease_expires_at = ? where id = ?').run(`${hostname()}:${process.pid}:killed`, expiresAt, runId)
+  const owner = `${hostname()}:${process.pid}:killed`
+  db.prepare('update runs set lease_owner = ? where id = ?').run(owner, runId)
+  db.prepare('insert into lease_owners (owner, expires_at) values (?, ?) on conflict (owner) do update set expires_at = excluded.expires_at').run(owner, expiresAt)
   db.close()
 }
 

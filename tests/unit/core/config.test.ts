@@ -27,6 +27,18 @@ describe('the configuration', () => {
     expect(() => loadConfig({ JUDGEFLOW_MAX_BODY_BYTES: '1MB' })).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG', details: { variable: 'JUDGEFLOW_MAX_BODY_BYTES' } }))
   })
 
+  it('takes a PostgreSQL URL from JUDGEFLOW_DATABASE_URL, and names the variable without repeating a wrong value', () => {
+    expect(loadConfig({}).db.url).toBeUndefined()
+    expect(loadConfig({ JUDGEFLOW_DATABASE_URL: 'postgres://jf:secret@db.internal:5432/judgeflow' }).db.url).toBe('postgres://jf:secret@db.internal:5432/judgeflow')
+    expect(loadConfig({ JUDGEFLOW_DATABASE_URL: 'postgresql://localhost/judgeflow' }).db.url).toBe('postgresql://localhost/judgeflow')
+    for (const wrong of ['mysql://jf:secret@localhost/judgeflow', 'localhost:5432', 'postgres://']) {
+      expect(() => loadConfig({ JUDGEFLOW_DATABASE_URL: wrong })).toThrow(expect.objectContaining({
+        code: 'INVALID_CONFIG', details: { variable: 'JUDGEFLOW_DATABASE_URL' },
+        message: 'JUDGEFLOW_DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@localhost:5432/judgeflow; unset it to keep the SQLite file (JUDGEFLOW_DB).',
+      }))
+    }
+  })
+
   it('takes a default judge that names a known provider, and the keys', () => {
     const config = loadConfig({ JUDGEFLOW_DEFAULT_JUDGE: 'anthropic:claude-3-5-haiku-latest', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: '' })
     expect(config.providers).toEqual({ keys: { OPENAI_API_KEY: 'sk-test' }, defaultJudge: 'anthropic:claude-3-5-haiku-latest' })

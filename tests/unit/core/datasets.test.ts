@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createJudgeflow, loadConfig, type Judgeflow } from '../../../core'
-import { createSqliteStore, openDatabase } from '../../../db'
 import type { DatasetReport } from '../../../engine/datasets'
 import { FakeLLM } from '../../support/fake-llm'
+import { storeFactories, stopStores, type StoreFactory } from '../../support/stores'
 
 const fake = new FakeLLM()
 beforeAll(async () => {
@@ -10,6 +10,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await fake.stop()
+  await stopStores()
 })
 
 let app: Judgeflow | undefined
@@ -47,9 +48,12 @@ function scripted(options: { limitFirst?: number, downFor?: string } = {}) {
   })
 }
 
-function makeApp(dbPath = ':memory:', env: Record<string, string> = {}) {
+let stores: StoreFactory
+
+/** An app on a new store, or on the store at `location` (a restart). */
+async function makeApp(location?: string, env: Record<string, string> = {}) {
   const config = loadConfig({ ...fake.env(), JUDGEFLOW_LLM_MAX_RETRIES: '0', ...env })
-  return createJudgeflow(config, { store: createSqliteStore(openDatabase(dbPath)) })
+  return createJudgeflow(config, { store: location ? stores.openAt(location) : await stores.open() })
 }
 
 const cases = [
@@ -65,10 +69,12 @@ async function finished(app: Judgeflow, id: string) {
   return { row, report: row.report as unknown as DatasetReport }
 }
 
-describe('dataset runs', () => {
+describe.each(storeFactories)('dataset runs ($name)', (factory) => {
+  beforeAll(() => { stores = factory })
+
   it('runs a saved workflow over every case as normal runs, and reports verdicts, scores and agreement', async () => {
     scripted()
-    app = makeApp()
+    app = await makeApp()
     const workflow = await app.store.workflows.create(gate)
     const dataset = await app.store.datasets.create('support', cases)
     const heard: number[] = []
@@ -88,7 +94,7 @@ describe('dataset runs', () => {
 
   it('slows down under a storm of 429s instead of erroring cases, and reports a provider failure as errored, never a pass', async () => {
     scripted({ limitFirst: 6, downFor: 'weather' })
-    app = makeApp()
+    app = await makeApp()
     await app.store.workflows.create(gate)
     await app.store.datasets.create('support', cases)
     const started = await app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, concurrency: 4 })
@@ -99,7 +105,7 @@ describe('dataset runs', () => {
   })
 
   it('judges with an evaluator config alone, passing the case\'s content and context', async () => {
-    app = makeApp()
+    app = await makeApp()
     await app.store.datasets.create('answers', [
       { id: 'a', input: { content: 'Refunds take five days.', context: 'How long do refunds take?' } },
       { id: 'b', input: { content: 'Maybe.', context: 'How long do refunds take?' } },
@@ -114,7 +120,7 @@ describe('dataset runs', () => {
   })
 
   it('refuses a request naming what is wrong', async () => {
-    app = makeApp()
+    app = await makeApp()
     await app.store.datasets.create('support', cases)
     await expect(app.datasets.start({ dataset: 'nope', target: { workflow_id: 'x' } })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'dataset "nope" does not exist' })
     await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'x' } })).rejects.toMatchObject({ message: 'target.workflow_id: no workflow has the id or name "x": choose one of the stored workflows' })
@@ -125,11 +131,8 @@ describe('dataset runs', () => {
 
   it('after a restart, keeps the finished cases, follows a run that was under way, and runs no finished case twice', async () => {
     scripted()
-    const { mkdtempSync } = await import('node:fs')
-    const { join } = await import('node:path')
-    const { tmpdir } = await import('node:os')
-    const dbPath = join(mkdtempSync(join(tmpdir(), 'judgeflow-ds-')), 'db.sqlite')
-    app = makeApp(dbPath)
+    const dbPath = await stores.durable()
+    app = await makeApp(dbPath)
     await app.store.workflows.create(gate)
     await app.store.datasets.create('support', cases)
     const started = await app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, concurrency: 1 })
@@ -144,7 +147,7 @@ describe('dataset runs', () => {
     })
     await app.close(0)
     const before = await (async () => {
-      const again = makeApp(dbPath)
+      const again = await makeApp(dbPath)
       const rows = await again.store.datasets.runCases(started.id)
       await again.close(0)
       return rows
@@ -153,7 +156,7 @@ describe('dataset runs', () => {
     expect(finishedBefore.length).toBeGreaterThanOrEqual(2)
     const callsBefore = fake.requests.length
 
-    app = makeApp(dbPath)
+    app = await makeApp(dbPath)
     await app.runs.resumeUnfinished()
     expect(await app.datasets.resumeOpen()).toBe(1)
     const { row, report } = await finished(app, started.id)
@@ -167,11 +170,12 @@ describe('dataset runs', () => {
 
   it('cancels: no case starts after, and the dataset run ends cancelled with what was done', async () => {
     fake.onRequest(async () => ({ text: 'slow', delayMs: 300 }))
-    app = makeApp()
+    app = await makeApp()
     await app.store.workflows.create({ ...gate, nodes: gate.nodes.slice(0, 2), edges: gate.edges.slice(0, 1) })
     await app.store.datasets.create('support', cases)
     const started = await app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, concurrency: 1 })
-    await new Promise(resolve => setTimeout(resolve, 50))
+    // Cancelled while the first case's call is under way.
+    await vi.waitFor(() => expect(fake.requests.length).toBe(1))
     expect(app.datasets.cancel(started.id)).toBe(true)
     const { row } = await finished(app, started.id)
     expect(row.status).toBe('cancelled')

@@ -1,19 +1,12 @@
 import { spawnSync } from 'node:child_process'
 import { hostname } from 'node:os'
-import { eq } from 'drizzle-orm'
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { holderIsGone, RunService } from '../../../core'
-import { createRun, createSqliteStore, getRun, listEventsAfter, markRunStarted, openDatabase, storeEvent, type DbHandle, type RunEventRow } from '../../../db'
-import { runs as runsTable } from '../../../db/schema'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import { holderIsGone, leaseIsFree, RunService, type Store } from '../../../core'
+import { claimRun, createRun, getRunLease, openDatabase, renewLease, type RunEventRow } from '../../../db'
+import type { RunEvent } from '../../../engine'
 import { runEnded } from '../../support/runs'
+import { storeFactories, stopStores } from '../../support/stores'
 import { sleepStep, testDeps } from '../../support/workflows'
-
-let handle: DbHandle
-const services: RunService[] = []
-afterEach(async () => {
-  for (const service of services.splice(0)) await service.drain(0)
-  handle?.close()
-})
 
 const T0 = 1_000_000
 const LEASE_MS = 10_000
@@ -31,44 +24,63 @@ const chain = (ms: number) => ({
   edges: [{ from: 'in', to: 'first' }, { from: 'first', to: 'second' }, { from: 'second', to: 'out' }],
 })
 
-function service(clock: { now: number }, extra: { owner?: string, maxResumes?: number } = {}) {
-  const created = new RunService({
-    store: createSqliteStore(handle), registry: options.registry, providers: options.providers,
-    leaseMs: LEASE_MS, now: () => clock.now, ...extra,
+const committed = (nodeId: string, finishedAt: number, output: unknown, input?: unknown): RunEvent =>
+  ({ type: 'step.succeeded', at: finishedAt, step: { node_id: nodeId, attempt: 1, status: 'succeeded', input, output, started_at: T0, finished_at: finishedAt } })
+
+afterAll(stopStores)
+
+describe.each(storeFactories)('run leases ($name)', ({ open }) => {
+  let store: Store
+  const services: RunService[] = []
+  afterEach(async () => {
+    for (const service of services.splice(0)) await service.drain(0)
+    await store?.close()
   })
-  services.push(created)
-  return created
-}
 
-/** A run some process was executing when it stopped: `first` committed, `second` started. */
-function leftRunning(owner: string, expiresAt: number, ms = 0) {
-  const run = createRun(handle.db, { definition: chain(ms), status: 'queued' }, T0)
-  markRunStarted(handle.db, run.id, { owner, expiresAt }, T0)
-  storeEvent(handle.db, run.id, { type: 'step.succeeded', at: T0, step: { node_id: 'in', attempt: 1, status: 'succeeded', output: {}, started_at: T0, finished_at: T0 } })
-  storeEvent(handle.db, run.id, { type: 'step.succeeded', at: T0, step: { node_id: 'first', attempt: 1, status: 'succeeded', input: { ms: 0, value: 'one' }, output: { value: 'one' }, started_at: T0, finished_at: T0 + 1 } })
-  storeEvent(handle.db, run.id, { type: 'step.started', at: T0 + 2, node_id: 'second', attempt: 1, input: {} })
-  return run
-}
+  function service(clock: { now: number }, extra: { owner?: string, maxResumes?: number } = {}) {
+    const created = new RunService({ store, registry: options.registry, providers: options.providers, leaseMs: LEASE_MS, now: () => clock.now, ...extra })
+    services.push(created)
+    return created
+  }
 
-const settled = (runId: string, by: RunService) => runEnded(by, id => getRun(handle.db, id), runId)
+  /** A run some process was executing when it stopped: `first` committed (unless `upTo` is `in`), `second` started. */
+  async function leftRunning(owner: string, expiresAt: number, ms = 0, upTo: 'in' | 'second' = 'second') {
+    const run = await store.runs.create({ definition: chain(ms), status: 'queued', owner })
+    await store.leases.renew({ owner, expiresAt })
+    await store.runs.markStarted(run.id, owner)
+    await store.runs.record(run.id, committed('in', T0, {}, {}))
+    if (upTo === 'in') return run
+    await store.runs.record(run.id, committed('first', T0 + 1, { value: 'one' }, { ms: 0, value: 'one' }))
+    await store.runs.record(run.id, { type: 'step.started', at: T0 + 2, node_id: 'second', attempt: 1, input: {} })
+    return run
+  }
 
-describe('run leases', () => {
+  /** Another process, `owner`, takes over the runs free at `now`, as its run service would. */
+  async function takenOverBy(owner: string, now: number) {
+    await store.leases.renew({ owner, expiresAt: now + LEASE_MS })
+    return store.leases.claimOrphans({
+      owner, now, lease: { owner, expiresAt: now + LEASE_MS }, maxResumes: 2, skip: () => false, isFree: lease => leaseIsFree(lease, owner, now),
+    })
+  }
+
+  const settled = (runId: string, by: RunService) => runEnded(by, id => store.runs.get(id), runId)
+
   it('leaves a run whose holder still has a live lease, and takes it over once the lease has expired', async () => {
-    handle = openDatabase(':memory:')
+    store = await open()
     const clock = { now: T0 }
-    const run = leftRunning('another-host:4242:abc', T0 + LEASE_MS)
+    const run = await leftRunning('another-host:4242:abc', T0 + LEASE_MS)
     const here = service(clock)
     expect((await here.resumeUnfinished()).resumed).toEqual([])
     clock.now = T0 + LEASE_MS - 1
     expect((await here.resumeUnfinished()).resumed).toEqual([])
     clock.now = T0 + LEASE_MS
     expect((await here.resumeUnfinished()).resumed).toEqual([run.id])
-    expect(getRun(handle.db, run.id)).toMatchObject({ leaseOwner: here.owner, resumesWithoutProgress: 1 })
+    expect(await store.runs.get(run.id)).toMatchObject({ leaseOwner: here.owner, resumesWithoutProgress: 1 })
     expect(await settled(run.id, here)).toMatchObject({ status: 'succeeded', output: 'two' })
   })
 
   it('does not wait for the lease of a holder on this host whose process is gone, but does for one whose pid is alive', async () => {
-    handle = openDatabase(':memory:')
+    store = await open()
     const gonePid = spawnSync(process.execPath, ['-e', '0']).pid
     expect(holderIsGone(`${hostname()}:${gonePid}:old`, 'me')).toBe(true)
     // An earlier process that had this process's pid (a restarted container) is gone too.
@@ -77,43 +89,50 @@ describe('run leases', () => {
     expect(holderIsGone(`${hostname()}:${process.ppid}:zombie`, 'me')).toBe(false)
     expect(holderIsGone(`another-host:${gonePid}:x`, 'me')).toBe(false)
     const clock = { now: T0 }
-    const gone = leftRunning(`${hostname()}:${gonePid}:old`, T0 + LEASE_MS)
-    const zombie = leftRunning(`${hostname()}:${process.ppid}:zombie`, T0 + LEASE_MS)
+    const gone = await leftRunning(`${hostname()}:${gonePid}:old`, T0 + LEASE_MS)
+    const zombie = await leftRunning(`${hostname()}:${process.ppid}:zombie`, T0 + LEASE_MS)
     expect((await service(clock).resumeUnfinished()).resumed).toEqual([gone.id])
-    expect(getRun(handle.db, zombie.id)!.leaseOwner).toBe(`${hostname()}:${process.ppid}:zombie`)
+    expect((await store.runs.get(zombie.id))!.leaseOwner).toBe(`${hostname()}:${process.ppid}:zombie`)
   })
 
-  it('renews the leases of all its runs in one heartbeat, and stops a run another process took over without writing to it', async () => {
-    handle = openDatabase(':memory:')
+  it('renews the lease of all its runs in one heartbeat, and stops a run another process took over while it stalled, without writing to it', async () => {
+    store = await open()
     const clock = { now: T0 }
     const here = service(clock)
     const runs = await Promise.all([here.start({ definition: chain(60_000) }), here.start({ definition: chain(60_000) })])
     // Both runs are in their long step: nothing more is written until it ends.
-    const inSecondStep = (runId: string) => listEventsAfter(handle!.db, runId).some(e => e.type === 'step.started' && e.nodeId === 'second')
-    await vi.waitFor(() => expect(runs.every(run => inSecondStep(run.id))).toBe(true))
+    const inSecondStep = async (runId: string) => (await store.runs.eventsAfter(runId)).some(e => e.type === 'step.started' && e.nodeId === 'second')
+    await vi.waitFor(async () => expect((await Promise.all(runs.map(run => inSecondStep(run.id)))).every(Boolean)).toBe(true))
     clock.now = T0 + 5_000
     await here.heartbeat()
-    for (const run of runs) expect(getRun(handle.db, run.id)!.leaseExpiresAt).toBe(T0 + 5_000 + LEASE_MS)
+    for (const run of runs) expect((await store.leases.get(run.id))!.leaseExpiresAt).toBe(T0 + 5_000 + LEASE_MS)
 
+    // This process stalls past its lease; meanwhile another one takes its runs over, and one of them is given back to it.
     const [taken, kept] = runs as [typeof runs[0], typeof runs[0]]
-    handle.db.update(runsTable).set({ leaseOwner: 'another-host:1:new', leaseExpiresAt: T0 + 99_000 }).where(eq(runsTable.id, taken.id)).run()
-    const eventsBefore = listEventsAfter(handle.db, taken.id).length
+    clock.now = T0 + 5_000 + LEASE_MS
+    expect((await takenOverBy('another-host:1:new', clock.now)).map(t => t.run.id).sort()).toEqual(runs.map(run => run.id).sort())
+    await store.leases.renew({ owner: 'another-host:1:new', expiresAt: clock.now + 99_000 })
+    await store.runs.markStarted(kept.id, here.owner)
+    const eventsBefore = (await store.runs.eventsAfter(taken.id)).length
     await here.heartbeat()
     await vi.waitFor(() => expect(here.isActive(taken.id)).toBe(false))
     expect(here.isActive(kept.id)).toBe(true)
-    expect(getRun(handle.db, taken.id)).toMatchObject({ status: 'running', leaseOwner: 'another-host:1:new' })
-    expect(listEventsAfter(handle.db, taken.id)).toHaveLength(eventsBefore)
+    expect(await store.runs.get(taken.id)).toMatchObject({ status: 'running', leaseOwner: 'another-host:1:new' })
+    expect(await store.runs.eventsAfter(taken.id)).toHaveLength(eventsBefore)
   })
 
   it('marks failed, with the reason, a run resumed twice in a row without committing a step', async () => {
-    handle = openDatabase(':memory:')
+    store = await open()
     const clock = { now: T0 }
     // `second` never finishes: each resume hangs, as if the process had crashed or hung there.
-    const run = leftRunning('another-host:1:first', T0, 60_000)
+    const run = await leftRunning('another-host:1:first', T0, 60_000)
     for (const attempt of [1, 2]) {
       clock.now += LEASE_MS
-      expect((await service(clock).resumeUnfinished()).resumed).toEqual([run.id])
-      expect(getRun(handle.db, run.id)!.resumesWithoutProgress).toBe(attempt)
+      // A clock of its own: its heartbeat, while its resume hangs, must not renew its lease past the next one's start.
+      expect((await service({ now: clock.now }).resumeUnfinished()).resumed).toEqual([run.id])
+      expect((await store.runs.get(run.id))!.resumesWithoutProgress).toBe(attempt)
+      // Hanging in `second` again (a run being written to is not claimed at that moment: it is taken at a later look).
+      await vi.waitFor(async () => expect((await store.runs.eventsAfter(run.id)).filter(e => e.type === 'step.started' && e.nodeId === 'second')).toHaveLength(attempt + 1))
     }
     clock.now += LEASE_MS
     const last = service(clock)
@@ -127,29 +146,47 @@ describe('run leases', () => {
   })
 
   it('counts resumes afresh once a resumed run commits a new step', async () => {
-    handle = openDatabase(':memory:')
-    const clock = { now: T0 + LEASE_MS }
-    const run = leftRunning('another-host:1:first', T0)
-    handle.db.update(runsTable).set({ resumesWithoutProgress: 2, lastStepAtResume: T0 }).where(eq(runsTable.id, run.id)).run()
-    const here = service(clock, { maxResumes: 2 })
+    store = await open()
+    // Resumed twice without progress past `in`, by processes that died at once...
+    const run = await leftRunning('another-host:1:first', T0, 0, 'in')
+    await takenOverBy('another-host:2:second', T0)
+    await takenOverBy('another-host:3:third', T0 + LEASE_MS)
+    expect(await store.runs.get(run.id)).toMatchObject({ resumesWithoutProgress: 2, lastStepAtResume: T0 })
+    // ...then the third committed `first` before it died too.
+    await store.runs.record(run.id, committed('first', T0 + 1, { value: 'one' }, { ms: 0, value: 'one' }))
+    const here = service({ now: T0 + 2 * LEASE_MS }, { maxResumes: 2 })
     expect((await here.resumeUnfinished()).resumed).toEqual([run.id])
-    expect(getRun(handle.db, run.id)).toMatchObject({ resumesWithoutProgress: 1, lastStepAtResume: T0 + 1 })
+    expect(await store.runs.get(run.id)).toMatchObject({ resumesWithoutProgress: 1, lastStepAtResume: T0 + 1 })
     expect(await settled(run.id, here)).toMatchObject({ status: 'succeeded' })
   })
 
   it('lets a person mark interrupted a run no live process holds, and refuses while its lease is live', async () => {
-    handle = openDatabase(':memory:')
+    store = await open()
     const clock = { now: T0 }
-    const run = leftRunning('another-host:1:gone', T0 + LEASE_MS)
+    const run = await leftRunning('another-host:1:gone', T0 + LEASE_MS)
     const here = service(clock)
     await expect(here.cancelOrInterrupt(run.id)).rejects.toMatchObject({ code: 'NOT_CANCELLABLE', message: expect.stringContaining('is being executed by another judgeflow process') })
     clock.now = T0 + LEASE_MS
     const heard: RunEventRow[] = []
     here.subscribe(run.id, event => heard.push(event))
     expect(await here.cancelOrInterrupt(run.id)).toBe('interrupted')
-    expect(getRun(handle.db, run.id)).toMatchObject({ status: 'interrupted', error: { message: 'the run was marked interrupted by a person: its process (another-host:1) is gone or stopped renewing its lease' } })
+    expect(await store.runs.get(run.id)).toMatchObject({ status: 'interrupted', error: { message: 'the run was marked interrupted by a person: its process (another-host:1) is gone or stopped renewing its lease' } })
     expect(heard.map(e => e.type)).toEqual(['run.finished'])
     expect((await here.resumeUnfinished()).resumed).toEqual([])
     await expect(here.cancelOrInterrupt(run.id)).rejects.toMatchObject({ code: 'NOT_CANCELLABLE', message: `run "${run.id}" is interrupted and cannot be cancelled` })
+  })
+})
+
+describe('claiming a run (SQLite)', () => {
+  it('keeps the runs of a process that renewed its lease after it was judged expired, before the claim', () => {
+    const handle = openDatabase(':memory:')
+    const run = createRun(handle.db, { definition: chain(0), status: 'queued', owner: 'another-host:1:slow' })
+    renewLease(handle.db, { owner: 'another-host:1:slow', expiresAt: T0 + LEASE_MS })
+    // Judged expired at T0 + LEASE_MS, but renewed before the claim: the claim takes nothing.
+    renewLease(handle.db, { owner: 'another-host:1:slow', expiresAt: T0 + 2 * LEASE_MS })
+    expect(claimRun(handle.db, run.id, { owner: 'me', expiresAt: T0 + 2 * LEASE_MS }, T0 + LEASE_MS)).toBe(false)
+    expect(claimRun(handle.db, run.id, { owner: 'me', expiresAt: T0 + 3 * LEASE_MS }, T0 + 2 * LEASE_MS)).toBe(true)
+    expect(getRunLease(handle.db, run.id)).toMatchObject({ leaseOwner: 'me' })
+    handle.close()
   })
 })

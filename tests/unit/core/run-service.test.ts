@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { RunService } from '../../../core'
-import { createSqliteStore, createWorkflow, deleteWorkflow, getRun, getWorkflow, listEventsAfter, openDatabase, type DbHandle, type RunEventRow } from '../../../db'
+import { RunService, type Store } from '../../../core'
+import type { RunEventRow } from '../../../db'
 import { builtinSteps, createProviders, defineStep, StepRegistry } from '../../../engine'
+import { storeFactories, stopStores } from '../../support/stores'
 
 /** A step that waits until the run is cancelled. */
 const holdStep = defineStep({
@@ -12,61 +13,68 @@ const holdStep = defineStep({
 const registry = new StepRegistry([...builtinSteps, holdStep])
 const held = { name: 'held', nodes: [{ id: 'in', type: 'input' }, { id: 'wait', type: 'hold' }], edges: [{ from: 'in', to: 'wait' }] }
 
-let handle: DbHandle | undefined
-afterEach(() => {
-  vi.restoreAllMocks()
-  handle?.close()
-})
+afterAll(stopStores)
 
-function setup(maxConcurrentRuns = 1) {
-  handle = openDatabase(':memory:')
-  const service = new RunService({ store: createSqliteStore(handle), registry, providers: createProviders({ env: {} }), maxConcurrentRuns })
-  const workflow = createWorkflow(handle.db, held)
-  const start = () => service.start({ definition: held, workflowId: workflow.id, workflowVersion: 1 })
-  const finished = (runId: string) => new Promise<RunEventRow>((resolve) => {
-    service.subscribe(runId, (row) => { if (row.type === 'run.finished') resolve(row) })
-  })
-  return { db: handle.db, service, workflow, start, finished }
-}
-
-describe('deleting a workflow with runs going on', () => {
-  it('cancels its running and queued runs, tells their subscribers, then deletes it with every run', async () => {
-    const { db, service, workflow, start, finished } = setup(1)
-    const running = await start()
-    const queued = await start()
-    await vi.waitFor(() => expect(listEventsAfter(db, running.id).some(e => e.type === 'step.started' && e.nodeId === 'wait')).toBe(true))
-    const ends = [finished(running.id), finished(queued.id)]
-    const outcome = await service.deleteWorkflowWith(workflow.id, () => deleteWorkflow(db, workflow.id))
-    expect(outcome).toEqual({ removed: true })
-    expect((await Promise.all(ends)).map(row => (row.data.result as { status: string }).status)).toEqual(['cancelled', 'cancelled'])
-    expect(getWorkflow(db, workflow.id)).toBeNull()
-    expect([getRun(db, running.id), getRun(db, queued.id)]).toEqual([null, null])
-    expect(service.isActive(running.id) || service.isActive(queued.id)).toBe(false)
+describe.each(storeFactories)('run service ($name)', ({ open }) => {
+  let store: Store | undefined
+  const services: RunService[] = []
+  afterEach(async () => {
+    vi.restoreAllMocks()
+    for (const service of services.splice(0)) await service.drain(0)
+    await store?.close()
   })
 
-  it('lets a start under way finish starting, then cancels it too; a start during the deletion is refused', async () => {
-    const { db, service, workflow, start, finished } = setup(4)
-    const starting = start()
-    const deletion = service.deleteWorkflowWith(workflow.id, () => deleteWorkflow(db, workflow.id))
-    await expect(start()).rejects.toMatchObject({ code: 'CONFLICT', message: `workflow "${workflow.id}" is being deleted: no new run of it can start.` })
-    const run = await starting
-    const end = finished(run.id)
-    expect(await deletion).toEqual({ removed: true })
-    expect(((await end).data.result as { status: string }).status).toBe('cancelled')
-    expect(getRun(db, run.id)).toBeNull()
-  })
+  async function setup(maxConcurrentRuns = 1) {
+    const opened = store = await open()
+    const service = new RunService({ store: opened, registry, providers: createProviders({ env: {} }), maxConcurrentRuns })
+    services.push(service)
+    const workflow = await opened.workflows.create(held)
+    const start = () => service.start({ definition: held, workflowId: workflow.id, workflowVersion: 1 })
+    const finished = (runId: string) => new Promise<RunEventRow>((resolve) => {
+      service.subscribe(runId, (row) => { if (row.type === 'run.finished') resolve(row) })
+    })
+    return { store: opened, service, workflow, start, finished }
+  }
 
-  it('keeps the workflow and names the runs that did not stop in time', async () => {
-    const { db, service, workflow, start } = setup(1)
-    // A run whose execution never ends, whatever the signal says.
-    vi.spyOn(RunService.prototype as unknown as { execute: () => Promise<undefined> }, 'execute').mockImplementation(() => new Promise(() => {}))
-    const run = await start()
-    await vi.waitFor(() => expect(service.isActive(run.id)).toBe(true))
-    const remove = vi.fn(() => deleteWorkflow(db, workflow.id))
-    expect(await service.deleteWorkflowWith(workflow.id, remove, 20)).toEqual({ stillRunning: [run.id] })
-    expect(remove).not.toHaveBeenCalled()
-    expect(getWorkflow(db, workflow.id)).not.toBeNull()
-    // The deletion is over: runs of the workflow can start again.
-    await expect(start()).resolves.toMatchObject({ workflowId: workflow.id })
+  describe('deleting a workflow with runs going on', () => {
+    it('cancels its running and queued runs, tells their subscribers, then deletes it with every run', async () => {
+      const { store, service, workflow, start, finished } = await setup(1)
+      const running = await start()
+      const queued = await start()
+      await vi.waitFor(async () => expect((await store.runs.eventsAfter(running.id)).some(e => e.type === 'step.started' && e.nodeId === 'wait')).toBe(true))
+      const ends = [finished(running.id), finished(queued.id)]
+      const outcome = await service.deleteWorkflowWith(workflow.id, () => store.workflows.delete(workflow.id))
+      expect(outcome).toEqual({ removed: true })
+      expect((await Promise.all(ends)).map(row => (row.data.result as { status: string }).status)).toEqual(['cancelled', 'cancelled'])
+      expect(await store.workflows.get(workflow.id)).toBeNull()
+      expect([await store.runs.get(running.id), await store.runs.get(queued.id)]).toEqual([null, null])
+      expect(service.isActive(running.id) || service.isActive(queued.id)).toBe(false)
+    })
+
+    it('lets a start under way finish starting, then cancels it too; a start during the deletion is refused', async () => {
+      const { store, service, workflow, start, finished } = await setup(4)
+      const starting = start()
+      const deletion = service.deleteWorkflowWith(workflow.id, () => store.workflows.delete(workflow.id))
+      await expect(start()).rejects.toMatchObject({ code: 'CONFLICT', message: `workflow "${workflow.id}" is being deleted: no new run of it can start.` })
+      const run = await starting
+      const end = finished(run.id)
+      expect(await deletion).toEqual({ removed: true })
+      expect(((await end).data.result as { status: string }).status).toBe('cancelled')
+      expect(await store.runs.get(run.id)).toBeNull()
+    })
+
+    it('keeps the workflow and names the runs that did not stop in time', async () => {
+      const { store, service, workflow, start } = await setup(1)
+      // A run whose execution never ends, whatever the signal says.
+      vi.spyOn(RunService.prototype as unknown as { execute: () => Promise<undefined> }, 'execute').mockImplementation(() => new Promise(() => {}))
+      const run = await start()
+      await vi.waitFor(() => expect(service.isActive(run.id)).toBe(true))
+      const remove = vi.fn(() => store.workflows.delete(workflow.id))
+      expect(await service.deleteWorkflowWith(workflow.id, remove, 20)).toEqual({ stillRunning: [run.id] })
+      expect(remove).not.toHaveBeenCalled()
+      expect(await store.workflows.get(workflow.id)).not.toBeNull()
+      // The deletion is over: runs of the workflow can start again.
+      await expect(start()).resolves.toMatchObject({ workflowId: workflow.id })
+    })
   })
 })

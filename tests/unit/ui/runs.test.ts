@@ -269,7 +269,7 @@ async function presented(workflow: Record<string, unknown>, input: Record<string
   const rows = records.map((record, i) => ({ id: i + 1, ...stepRow('run-1', record) }))
   const run = {
     id: 'run-1', workflowId: null, workflowVersion: null, definition: workflow, input, options: {}, status: result.status, verdict: result.verdict,
-    output: result.output, error: result.error, leaseOwner: null, leaseExpiresAt: null, resumesWithoutProgress: 0, lastStepAtResume: null,
+    output: result.output, error: result.error, leaseOwner: null, resumesWithoutProgress: 0, lastStepAtResume: null,
     createdAt: 0, startedAt: 0, finishedAt: 1, durationMs: result.duration_ms,
   }
   const view: RunView = JSON.parse(JSON.stringify(presentRun(run, rows)))

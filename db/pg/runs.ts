@@ -1,0 +1,179 @@
+import { and, asc, desc, eq, exists, getTableColumns, gt, inArray, isNull, lt, max, or, sql } from 'drizzle-orm'
+import type { LeaseRepository, RunRepository } from '../../core/store'
+import type { RunRow } from '../repositories/runs'
+import { UNFINISHED_STATUSES, type Lease, type RunLease } from '../repositories/run-leases'
+import { eventRows, journalOf } from '../run-recorder'
+import { checkCancellable, giveUpReason, goneOwner, heldElsewhere, interruptReason, type Takeover } from '../run-takeover'
+import type { PgDb } from './client'
+import { leaseOwners, runEvents, runs, stepRuns } from './schema'
+
+type Tx = Parameters<Parameters<PgDb['transaction']>[0]>[0]
+type RunEvent = Parameters<RunRepository['record']>[1]
+
+const STEP_COLUMNS = ['status', 'input', 'output', 'branch', 'error', 'reason', 'rerun', 'usage', 'cached', 'pinned', 'startedAt', 'finishedAt', 'durationMs'] as const
+
+async function storeEvent(tx: Tx | PgDb, runId: string, event: RunEvent) {
+  const { step, row } = eventRows(runId, event)
+  if (step) {
+    await tx.insert(stepRuns).values(step).onConflictDoUpdate({
+      target: [stepRuns.runId, stepRuns.nodeId, stepRuns.attempt],
+      set: Object.fromEntries(STEP_COLUMNS.map(column => [column, sql.raw(`excluded.${stepRuns[column].name}`)])),
+    })
+  }
+  const [stored] = await tx.insert(runEvents).values(row).returning({ id: runEvents.id })
+  return { id: stored!.id, ...row }
+}
+
+/**
+ * Runs on PostgreSQL: the same rows as on SQLite. Each write is its own transaction (an event with
+ * its step, a run's end with its last event), committed before the promise settles. A run's writes
+ * go one after another: an event's id comes from a sequence when it is inserted, so two writes of
+ * one run committing in the other order could let a client resuming from Last-Event-ID skip one.
+ */
+export function pgRuns(db: PgDb, ready: Promise<void>): RunRepository {
+  const writing = new Map<string, Promise<unknown>>()
+  const inOrder = <T>(runId: string, write: () => Promise<T>): Promise<T> => {
+    const previous = writing.get(runId) ?? ready
+    const next = previous.then(write, write)
+    const settled = next.catch(() => {})
+    writing.set(runId, settled)
+    void settled.then(() => { if (writing.get(runId) === settled) writing.delete(runId) })
+    return next
+  }
+  return {
+    async create(run) {
+      await ready
+      const row: RunRow = {
+        id: run.id ?? crypto.randomUUID(), workflowId: run.workflowId ?? null, workflowVersion: run.workflowVersion ?? null,
+        definition: run.definition, input: run.input ?? {}, options: run.options ?? {}, status: run.status ?? 'queued',
+        verdict: null, output: null, error: null, leaseOwner: run.owner ?? null, resumesWithoutProgress: 0, lastStepAtResume: null,
+        createdAt: Date.now(), startedAt: null, finishedAt: null, durationMs: null,
+      }
+      await db.insert(runs).values(row)
+      return row
+    },
+    async get(id) {
+      await ready
+      const [row] = await db.select().from(runs).where(eq(runs.id, id))
+      return row ?? null
+    },
+    async list(workflowId, options = {}) {
+      await ready
+      const { definition: _definition, input: _input, output: _output, ...columns } = getTableColumns(runs)
+      return db.select(columns).from(runs)
+        .where(options.before ? and(eq(runs.workflowId, workflowId), lt(runs.createdAt, options.before)) : eq(runs.workflowId, workflowId))
+        .orderBy(desc(runs.createdAt)).limit(options.limit ?? 50)
+    },
+    async steps(runId) {
+      await ready
+      return db.select().from(stepRuns).where(eq(stepRuns.runId, runId)).orderBy(asc(stepRuns.id))
+    },
+    async eventsAfter(runId, afterId = 0, limit = 1000) {
+      await ready
+      return db.select().from(runEvents).where(and(eq(runEvents.runId, runId), gt(runEvents.id, afterId))).orderBy(asc(runEvents.id)).limit(limit)
+    },
+    async statuses(ids) {
+      if (!ids.length) return new Map()
+      await ready
+      const rows = await db.select({ id: runs.id, status: runs.status }).from(runs).where(inArray(runs.id, ids))
+      return new Map(rows.map(row => [row.id, row.status]))
+    },
+    // In order with the run's events: a quick run's end must not be overwritten by its start.
+    markStarted: (id, owner) => inOrder(id, async () => {
+      await db.update(runs).set({ status: 'running', leaseOwner: owner, startedAt: Date.now() }).where(eq(runs.id, id))
+    }),
+    record: (runId, event) => inOrder(runId, () => db.transaction(tx => storeEvent(tx, runId, event))),
+    finish(runId, event) {
+      const { result } = event
+      return inOrder(runId, () => db.transaction(async (tx) => {
+        await tx.update(runs).set({
+          status: result.status, verdict: result.verdict ?? null, output: result.output ?? null, error: result.error ?? null,
+          finishedAt: Date.now(), durationMs: result.duration_ms ?? null,
+        }).where(eq(runs.id, runId))
+        return storeEvent(tx, runId, event)
+      }))
+    },
+    async journal(runId) {
+      await ready
+      return journalOf(await db.select().from(stepRuns).where(eq(stepRuns.runId, runId)).orderBy(asc(stepRuns.id)))
+    },
+  }
+}
+
+const leaseColumns = { id: runs.id, status: runs.status, leaseOwner: runs.leaseOwner, leaseExpiresAt: leaseOwners.expiresAt }
+
+/**
+ * Leases on PostgreSQL: one row per process, as on SQLite. A claim locks the run (`FOR UPDATE
+ * SKIP LOCKED`: two processes never wait on each other for an orphan) and reads its holder's lease
+ * row under a share lock, so a holder renewing its lease at that moment either keeps the run or,
+ * renewing just after, finds the run taken when it looks for its lost runs.
+ */
+export function pgLeases(db: PgDb, ready: Promise<void>): LeaseRepository {
+  const getLease = async (tx: Tx | PgDb, id: string): Promise<RunLease | null> => {
+    const [row] = await tx.select(leaseColumns).from(runs).leftJoin(leaseOwners, eq(leaseOwners.owner, runs.leaseOwner)).where(eq(runs.id, id))
+    return row ?? null
+  }
+  /** Takes the run for `lease.owner` when it is still unfinished and free at `now`; the run's row, or null. */
+  const claim = async (tx: Tx, id: string, lease: Lease, now: number, gone: string | null): Promise<RunRow | null> => {
+    const [run] = await tx.select().from(runs).where(and(eq(runs.id, id), inArray(runs.status, UNFINISHED_STATUSES))).for('update', { skipLocked: true })
+    if (!run) return null
+    if (run.leaseOwner && run.leaseOwner !== gone) {
+      const [holder] = await tx.select({ expiresAt: leaseOwners.expiresAt }).from(leaseOwners).where(eq(leaseOwners.owner, run.leaseOwner)).for('share')
+      if (holder && holder.expiresAt > now) return null
+    }
+    await tx.update(runs).set({ leaseOwner: lease.owner }).where(eq(runs.id, id))
+    return { ...run, leaseOwner: lease.owner }
+  }
+  return {
+    async renew(lease) {
+      await ready
+      await db.insert(leaseOwners).values(lease).onConflictDoUpdate({ target: leaseOwners.owner, set: { expiresAt: lease.expiresAt } })
+    },
+    async release(owner, now) {
+      await ready
+      await db.update(leaseOwners).set({ expiresAt: now }).where(eq(leaseOwners.owner, owner))
+    },
+    async get(runId) {
+      await ready
+      return getLease(db, runId)
+    },
+    async claimOrphans(options) {
+      await ready
+      const holding = exists(db.select({ one: sql`1` }).from(runs).where(and(eq(runs.leaseOwner, leaseOwners.owner), inArray(runs.status, UNFINISHED_STATUSES))))
+      const holders = await db.select({ leaseOwner: leaseOwners.owner, leaseExpiresAt: leaseOwners.expiresAt }).from(leaseOwners)
+        .where(and(sql`${leaseOwners.owner} <> ${options.owner}`, holding))
+      const free = holders.filter(holder => options.isFree(holder)).map(holder => holder.leaseOwner)
+      const candidates = await db.select(leaseColumns).from(runs).leftJoin(leaseOwners, eq(leaseOwners.owner, runs.leaseOwner))
+        .where(and(or(isNull(runs.leaseOwner), free.length ? inArray(runs.leaseOwner, free) : undefined), inArray(runs.status, UNFINISHED_STATUSES)))
+        .orderBy(asc(runs.createdAt))
+      const taken: Takeover[] = []
+      for (const lease of candidates) {
+        if (options.skip(lease.id) || !options.isFree(lease)) continue
+        const takeover = await db.transaction(async (tx): Promise<Takeover | null> => {
+          const run = await claim(tx, lease.id, options.lease, options.now, goneOwner(lease, options.now))
+          if (!run) return null
+          if (run.status === 'queued') return { run }
+          const [last] = await tx.select({ at: max(stepRuns.finishedAt) }).from(stepRuns)
+            .where(and(eq(stepRuns.runId, run.id), inArray(stepRuns.status, ['succeeded', 'failed', 'skipped'])))
+          const lastStepAt = last?.at === null || last?.at === undefined ? null : Number(last.at)
+          const progressed = lastStepAt !== run.lastStepAtResume
+          const resumes = run.resumesWithoutProgress
+          if (!progressed && resumes >= options.maxResumes) return { run, giveUp: giveUpReason(resumes, options.maxResumes) }
+          const resumesWithoutProgress = progressed ? 1 : resumes + 1
+          await tx.update(runs).set({ resumesWithoutProgress, lastStepAtResume: lastStepAt }).where(eq(runs.id, run.id))
+          return { run: { ...run, resumesWithoutProgress, lastStepAtResume: lastStepAt } }
+        })
+        if (takeover) taken.push(takeover)
+      }
+      return taken
+    },
+    async claimToInterrupt(runId, options) {
+      await ready
+      const run = await getLease(db, runId)
+      checkCancellable(runId, run)
+      const claimed = options.isFree(run) && await db.transaction(tx => claim(tx, runId, options.lease, options.now, goneOwner(run, options.now)))
+      if (!claimed) throw heldElsewhere(run, options.now)
+      return interruptReason(run)
+    },
+  }
+}

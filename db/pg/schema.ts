@@ -1,0 +1,185 @@
+import { bigint, bigserial, boolean, doublePrecision, index, integer, json, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+
+/**
+ * The PostgreSQL schema: the SQLite one (`db/schema.ts`) table for table and column for column,
+ * with bigint for epoch milliseconds and json (not jsonb) for JSON: json keeps the text as the
+ * engine wrote it, key order included, which a resumed run relies on when it compares a step's
+ * rendered input with its record, and people on reading a definition back. Change both together.
+ */
+export const workflows = pgTable('workflows', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  description: text('description'),
+  currentVersion: integer('current_version').notNull(),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
+})
+
+/** Every save is a new version; a run records the version it ran. */
+export const workflowVersions = pgTable('workflow_versions', {
+  workflowId: text('workflow_id').notNull().references(() => workflows.id, { onDelete: 'cascade' }),
+  version: integer('version').notNull(),
+  definition: json('definition').notNull().$type<Record<string, unknown>>(),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+}, t => [primaryKey({ columns: [t.workflowId, t.version] })])
+
+export const runs = pgTable('runs', {
+  id: text('id').primaryKey(),
+  workflowId: text('workflow_id').references(() => workflows.id, { onDelete: 'cascade' }),
+  workflowVersion: integer('workflow_version'),
+  /** The definition as run, so a run can be resumed and inspected whatever happens to the workflow. */
+  definition: json('definition').notNull().$type<Record<string, unknown>>(),
+  input: json('input').$type<unknown>(),
+  options: json('options').$type<Record<string, unknown>>(),
+  status: text('status').notNull(),
+  verdict: text('verdict'),
+  output: json('output').$type<unknown>(),
+  error: json('error').$type<unknown>(),
+  /**
+   * The process that holds the run (`host:pid:token`, a new token at every process start): the
+   * run is held while that process's row in `lease_owners` has not expired.
+   */
+  leaseOwner: text('lease_owner'),
+  /**
+   * Resumes in a row that committed no new step, and when the run's latest committed step had
+   * finished at its last resume: a run that keeps failing to resume is marked failed, not resumed forever.
+   */
+  resumesWithoutProgress: integer('resumes_without_progress').notNull().default(0),
+  lastStepAtResume: bigint('last_step_at_resume', { mode: 'number' }),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  startedAt: bigint('started_at', { mode: 'number' }),
+  finishedAt: bigint('finished_at', { mode: 'number' }),
+  durationMs: doublePrecision('duration_ms'),
+}, t => [
+  index('runs_workflow_created').on(t.workflowId, t.createdAt), index('runs_status').on(t.status), index('runs_lease_owner').on(t.leaseOwner, t.status),
+])
+
+/**
+ * One lease per process, not per run: its heartbeat renews this one row, and once it has expired
+ * every unfinished run the process holds is free for another process to resume. A process id
+ * alone cannot tell a crashed process from a live one.
+ */
+export const leaseOwners = pgTable('lease_owners', {
+  owner: text('owner').primaryKey(),
+  expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
+})
+
+export const stepRuns = pgTable('step_runs', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  runId: text('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
+  nodeId: text('node_id').notNull(),
+  attempt: integer('attempt').notNull(),
+  status: text('status').notNull(),
+  input: json('input').$type<unknown>(),
+  output: json('output').$type<unknown>(),
+  branch: text('branch'),
+  error: json('error').$type<unknown>(),
+  reason: text('reason'),
+  rerun: json('rerun').$type<{ target: string, reason: string }>(),
+  usage: json('usage').$type<{ input_tokens: number, output_tokens: number }>(),
+  cached: boolean('cached'),
+  pinned: boolean('pinned'),
+  startedAt: bigint('started_at', { mode: 'number' }),
+  finishedAt: bigint('finished_at', { mode: 'number' }),
+  durationMs: doublePrecision('duration_ms'),
+}, t => [uniqueIndex('step_runs_run_node_attempt').on(t.runId, t.nodeId, t.attempt)])
+
+/** The run's event log; its id is the SSE event id, so a client can resume from Last-Event-ID. */
+export const runEvents = pgTable('run_events', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  runId: text('run_id').notNull().references(() => runs.id, { onDelete: 'cascade' }),
+  type: text('type').notNull(),
+  nodeId: text('node_id'),
+  attempt: integer('attempt'),
+  data: json('data').notNull().$type<Record<string, unknown>>(),
+  at: bigint('at', { mode: 'number' }).notNull(),
+}, t => [index('run_events_run').on(t.runId, t.id)])
+
+export const llmCache = pgTable('llm_cache', {
+  key: text('key').primaryKey(),
+  provider: text('provider').notNull(),
+  model: text('model').notNull(),
+  response: json('response').notNull().$type<Record<string, unknown>>(),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+})
+
+/** Small facts about this database, e.g. that the templates were loaded once. */
+export const appSettings = pgTable('app_settings', {
+  key: text('key').primaryKey(),
+  value: json('value').$type<unknown>(),
+})
+
+/** Experiments: test documents with answer keys and prompt variants (the variant-scoring rubric). */
+export const experiments = pgTable('experiments', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  definition: json('definition').notNull().$type<Record<string, unknown>>(),
+  currentBest: text('current_best').notNull(),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
+})
+
+/** Every round is kept: its runs, its judgments (corrected ones included) and its report. */
+export const experimentRounds = pgTable('experiment_rounds', {
+  id: text('id').primaryKey(),
+  experimentId: text('experiment_id').notNull().references(() => experiments.id, { onDelete: 'cascade' }),
+  number: integer('number').notNull(),
+  status: text('status').notNull(),
+  /** The current best when the round started; the variants judged in it. */
+  currentBest: text('current_best').notNull(),
+  runs: json('runs').notNull().$type<Array<{ variant: string, document: string, run: number, run_id: string }>>(),
+  judgments: json('judgments').notNull().$type<unknown[]>(),
+  report: json('report').$type<Record<string, unknown>>(),
+  error: json('error').$type<unknown>(),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  finishedAt: bigint('finished_at', { mode: 'number' }),
+}, t => [uniqueIndex('experiment_rounds_number').on(t.experimentId, t.number)])
+
+/** Datasets: named lists of cases. Every import or edit is a new version; a dataset run records the version it ran on. */
+export const datasets = pgTable('datasets', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  currentVersion: integer('current_version').notNull(),
+  caseCount: integer('case_count').notNull(),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
+}, t => [uniqueIndex('datasets_name').on(t.name)])
+
+export const datasetVersions = pgTable('dataset_versions', {
+  datasetId: text('dataset_id').notNull().references(() => datasets.id, { onDelete: 'cascade' }),
+  version: integer('version').notNull(),
+  cases: json('cases').notNull().$type<unknown[]>(),
+  caseCount: integer('case_count').notNull(),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+}, t => [primaryKey({ columns: [t.datasetId, t.version] })])
+
+/** A run of a workflow (or an evaluator alone) over every case of a dataset version. */
+export const datasetRuns = pgTable('dataset_runs', {
+  id: text('id').primaryKey(),
+  datasetId: text('dataset_id').notNull().references(() => datasets.id, { onDelete: 'cascade' }),
+  datasetVersion: integer('dataset_version').notNull(),
+  /** `{ workflow_id, workflow_version }`, or `{ evaluator: <config> }`. */
+  target: json('target').notNull().$type<Record<string, unknown>>(),
+  /** concurrency, repeat, score_step, gates, baseline_run_id. */
+  options: json('options').notNull().$type<Record<string, unknown>>(),
+  status: text('status').notNull(),
+  error: json('error').$type<unknown>(),
+  report: json('report').$type<Record<string, unknown>>(),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  finishedAt: bigint('finished_at', { mode: 'number' }),
+}, t => [index('dataset_runs_dataset_created').on(t.datasetId, t.createdAt), index('dataset_runs_status').on(t.status)])
+
+/**
+ * One row per case and repeat, written before its run starts (with the run's id) and again when
+ * the run ends: after a restart, a case with a result is never run again, and a case whose run
+ * was under way is followed to that run's end rather than started anew.
+ */
+export const datasetRunCases = pgTable('dataset_run_cases', {
+  datasetRunId: text('dataset_run_id').notNull().references(() => datasetRuns.id, { onDelete: 'cascade' }),
+  caseId: text('case_id').notNull(),
+  repeat: integer('repeat').notNull(),
+  status: text('status').notNull(),
+  runId: text('run_id'),
+  result: json('result').$type<Record<string, unknown>>(),
+  updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
+}, t => [primaryKey({ columns: [t.datasetRunId, t.caseId, t.repeat] })])

@@ -1,0 +1,183 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import type { Store } from '../../../core'
+import { runWorkflow, type RunEvent } from '../../../engine'
+import { storeFactories, stopStores } from '../../support/stores'
+import { qualityGate, testDeps } from '../../support/workflows'
+
+afterAll(stopStores)
+
+/** A store's answer as a promise: the SQLite store answers (and throws) at once. */
+const settled = async <T>(call: () => T) => call()
+
+/** The repositories through the store interface, with the same assertions on SQLite and PostgreSQL. */
+describe.each(storeFactories)('the $name store', ({ open }) => {
+  let store: Store
+  afterEach(async () => store?.close())
+
+  it('keeps every saved version of a workflow, refuses a save on a stale version, and deletes it', async () => {
+    store = await open()
+    const created = await store.workflows.create({ name: 'A', nodes: [] })
+    const updated = (await store.workflows.update(created.id, { name: 'B', nodes: [] }))!
+    expect(updated.version).toBe(2)
+    expect((await store.workflows.get(created.id))!.name).toBe('B')
+    expect((await store.workflows.get(created.id, 1))!.definition).toEqual({ name: 'A', nodes: [] })
+    expect(await store.workflows.get(created.id, 3)).toBeNull()
+    await expect(settled(() => store.workflows.update(created.id, { name: 'C' }, { baseVersions: [1] })))
+      .rejects.toMatchObject({ code: 'VERSION_CONFLICT', details: { current_version: 2 } })
+    expect(await store.workflows.update(created.id, { name: 'C' }, { baseVersions: [2] })).toMatchObject({ version: 3, name: 'C' })
+    expect(await store.workflows.update('nope', { name: 'x' })).toBeNull()
+    expect(await store.workflows.delete(created.id)).toBe(true)
+    expect(await store.workflows.get(created.id)).toBeNull()
+    expect(await store.workflows.delete(created.id)).toBe(false)
+  })
+
+  it('keeps a definition as it was written, key order included', async () => {
+    store = await open()
+    const definition = { name: 'order', nodes: [{ type: 'input', id: 'in' }], edges: [], zeta: 1, alpha: { b: 2, a: 1 } }
+    const created = await store.workflows.create(definition)
+    expect(JSON.stringify((await store.workflows.get(created.id))!.definition)).toBe(JSON.stringify(definition))
+  })
+
+  it('records a run: a row per step attempt, events in order, a journal of finished steps', async () => {
+    store = await open()
+    const definition = qualityGate(['one', 'two'], [false, true])
+    const run = await store.runs.create({ definition, input: { question: 'q' } })
+    const { options } = testDeps()
+    await runWorkflow(definition, { ...options, input: { question: 'q' }, onEvent: async (e) => { await store.runs.record(run.id, e) } })
+    const steps = await store.runs.steps(run.id)
+    expect(steps.filter(s => s.nodeId === 'draft').map(s => [s.attempt, s.status, (s.output as { text: string }).text])).toEqual([[1, 'succeeded', 'one'], [2, 'succeeded', 'two']])
+    expect(steps.find(s => s.nodeId === 'draft' && s.attempt === 2)!.input).toMatchObject({ prompt: 'Answer: q\nfeedback 1 (attempt 2)' })
+    expect(steps.find(s => s.nodeId === 'again')!.rerun).toMatchObject({ target: 'draft' })
+    const events = await store.runs.eventsAfter(run.id)
+    expect(events[0]!.type).toBe('run.started')
+    expect(events.at(-1)!.type).toBe('run.finished')
+    expect(events.map(e => e.id)).toEqual([...events.map(e => e.id)].sort((a, b) => a - b))
+    expect(await store.runs.eventsAfter(run.id, events[3]!.id)).toHaveLength(events.length - 4)
+    expect(await store.runs.eventsAfter(run.id, 0, 2)).toHaveLength(2)
+    expect(events.find(e => e.type === 'step.retrying')!.data).toMatchObject({ target: 'draft', attempt: 2 })
+    const journal = await store.runs.journal(run.id)
+    expect(journal('draft', 2)!.output).toEqual({ text: 'two' })
+    expect(journal('ok', 1)!.status).toBe('skipped')
+    expect((await store.runs.get(run.id))!.status).toBe('queued')
+  })
+
+  it('starts and finishes a run, storing its end with its last event', async () => {
+    store = await open()
+    const run = await store.runs.create({ definition: { name: 'A' }, owner: 'me' })
+    await store.runs.markStarted(run.id, 'me')
+    expect(await store.runs.get(run.id)).toMatchObject({ status: 'running', leaseOwner: 'me', startedAt: expect.any(Number) })
+    const result = { status: 'succeeded' as const, verdict: 'pass' as const, output: { text: 'ok' }, error: null, steps: {}, duration_ms: 12.5 }
+    const last = await store.runs.finish(run.id, { type: 'run.finished', at: 5, result })
+    expect(last).toMatchObject({ runId: run.id, type: 'run.finished', at: 5 })
+    expect(await store.runs.get(run.id)).toMatchObject({ status: 'succeeded', verdict: 'pass', output: { text: 'ok' }, durationMs: 12.5, finishedAt: expect.any(Number) })
+    expect(await store.runs.statuses([run.id, 'nope'])).toEqual(new Map([[run.id, 'succeeded']]))
+    expect(await store.runs.statuses([])).toEqual(new Map())
+    expect(await store.runs.get('nope')).toBeNull()
+  })
+
+  it('commits one run\'s writes in the order they were made, even when none waits for the one before', async () => {
+    store = await open()
+    const run = await store.runs.create({ definition: { name: 'A' }, owner: 'me' })
+    const retrying = (attempt: number): RunEvent => ({ type: 'step.retrying', at: attempt, node_id: 'draft', attempt, target: 'draft', reason: `try ${attempt}` })
+    const result = { status: 'succeeded' as const, verdict: null, output: 'done', error: null, steps: {}, duration_ms: 1 }
+    await Promise.all([
+      store.runs.markStarted(run.id, 'me'),
+      ...[1, 2, 3, 4, 5].map(attempt => store.runs.record(run.id, retrying(attempt))),
+      store.runs.finish(run.id, { type: 'run.finished', at: 6, result }),
+    ])
+    const events = await store.runs.eventsAfter(run.id)
+    expect(events.map(e => e.at)).toEqual([1, 2, 3, 4, 5, 6])
+    expect(events.map(e => e.id)).toEqual([...events.map(e => e.id)].sort((a, b) => a - b))
+    expect(await store.runs.get(run.id)).toMatchObject({ status: 'succeeded', output: 'done' })
+  })
+
+  it('lists a workflow\'s runs newest first, without their definitions, inputs and outputs', async () => {
+    store = await open()
+    const wf = await store.workflows.create({ name: 'A', nodes: [] })
+    await store.runs.create({ workflowId: wf.id, workflowVersion: 1, definition: { name: 'A' } })
+    await sleep(5)
+    const newer = await store.runs.create({ workflowId: wf.id, workflowVersion: 1, definition: { name: 'A' } })
+    const listed = await store.runs.list(wf.id)
+    expect(listed.map(r => r.id)[0]).toBe(newer.id)
+    expect(listed).toHaveLength(2)
+    expect('definition' in listed[0]!).toBe(false)
+    expect('input' in listed[0]! || 'output' in listed[0]!).toBe(false)
+    expect(await store.runs.list(wf.id, { before: newer.createdAt })).toHaveLength(1)
+    expect(await store.runs.list(wf.id, { limit: 1 })).toHaveLength(1)
+    // A workflow's runs go with it.
+    await store.workflows.delete(wf.id)
+    expect(await store.runs.get(newer.id)).toBeNull()
+  })
+
+  it('caches LLM responses', async () => {
+    store = await open()
+    const response = { text: 'x', model: 'm', usage: { input_tokens: 1, output_tokens: 2 }, latency_ms: 3, cached: false }
+    await store.cache.set('k', response, { provider: 'openai', model: 'm' })
+    expect(await store.cache.get('k')).toEqual(response)
+    await store.cache.set('k', { ...response, text: 'y' }, { provider: 'openai', model: 'm' })
+    expect(await store.cache.get('k')).toMatchObject({ text: 'y' })
+    expect(await store.cache.get('other')).toBeUndefined()
+  })
+
+  it('seeds workflows once per marker, keeps settings, and numbers an experiment\'s rounds', async () => {
+    store = await open()
+    expect(await store.workflows.seed('templates_loaded', [{ name: 'A' }, { name: 'B' }])).toBe(2)
+    expect(await store.workflows.seed('templates_loaded', [{ name: 'A' }, { name: 'B' }])).toBe(0)
+    expect((await store.workflows.list()).map(w => w.name).sort()).toEqual(['A', 'B'])
+    expect(await store.settings.get('templates_loaded')).toBe(true)
+    await store.settings.set('k', { a: [1, 2] })
+    expect(await store.settings.get('k')).toEqual({ a: [1, 2] })
+    expect(await store.settings.get('unset')).toBeNull()
+
+    const experiment = await store.experiments.create({ name: 'E', current_best: 'a' })
+    expect(await store.experiments.update(experiment.id, { name: 'E2', current_best: 'b' })).toMatchObject({ name: 'E2', currentBest: 'b' })
+    expect(await store.experiments.update('nope', { name: 'x', current_best: 'a' })).toBeNull()
+    const rounds = await Promise.all([store.experiments.createRound(experiment.id, 'a'), store.experiments.createRound(experiment.id, 'a')])
+    expect(rounds.map(r => r.number).sort()).toEqual([1, 2])
+    expect(await store.experiments.roundExists(experiment.id, 2)).toBe(true)
+    expect(await store.experiments.roundExists(experiment.id, 3)).toBe(false)
+    expect(await store.experiments.roundExists('nope', 1)).toBe(false)
+    await store.experiments.updateRound(rounds[0]!.id, { status: 'finished', report: { best: 'a' }, finishedAt: 9 })
+    expect(await store.experiments.round(experiment.id, rounds[0]!.number)).toMatchObject({ status: 'finished', report: { best: 'a' }, finishedAt: 9 })
+    expect((await store.experiments.openRounds()).map(r => r.id)).toEqual([rounds[1]!.id])
+    expect((await store.experiments.rounds(experiment.id)).map(r => r.number)).toEqual([1, 2])
+    expect(await store.experiments.delete(experiment.id)).toBe(true)
+    expect(await store.experiments.rounds(experiment.id)).toEqual([])
+    expect(await store.experiments.get(experiment.id)).toBeNull()
+  })
+
+  it('keeps every version of a dataset\'s cases, and reads the current one or any earlier', async () => {
+    store = await open()
+    const created = await store.datasets.create('support', [{ id: 'q1', input: { q: 'a' } }])
+    expect(created).toMatchObject({ name: 'support', currentVersion: 1, caseCount: 1, version: 1 })
+    const updated = (await store.datasets.update(created.id, { cases: [{ id: 'q1', input: { q: 'a' } }, { id: 'q2', input: { q: 'b' } }] }))!
+    expect(updated).toMatchObject({ currentVersion: 2, caseCount: 2, version: 2 })
+    expect((await store.datasets.get(created.id))!.cases).toHaveLength(2)
+    expect((await store.datasets.get(created.id, 1))!.cases).toEqual([{ id: 'q1', input: { q: 'a' } }])
+    expect(await store.datasets.get(created.id, 3)).toBeNull()
+    // Renaming alone makes no version.
+    expect(await store.datasets.update(created.id, { name: 'support v2' })).toMatchObject({ name: 'support v2', currentVersion: 2 })
+    expect((await store.datasets.versions(created.id)).map(v => [v.version, v.caseCount])).toEqual([[2, 2], [1, 1]])
+    expect(await store.datasets.update('nope', { name: 'x' })).toBeNull()
+    expect(await store.datasets.findByName('support v2')).toMatchObject({ id: created.id })
+    await expect(settled(() => store.datasets.create('support v2', []))).rejects.toThrow()
+  })
+
+  it('records a dataset run\'s cases once each, updated from under way to their result, and deletes with its dataset', async () => {
+    store = await open()
+    const dataset = await store.datasets.create('support', [{ id: 'q1', input: {} }])
+    const run = await store.datasets.createRun({ datasetId: dataset.id, datasetVersion: 1, target: { workflow_id: 'w' }, options: { concurrency: 8, repeat: 1 } })
+    expect((await store.datasets.openRuns()).map(r => r.id)).toEqual([run.id])
+    await store.datasets.saveRunCase({ datasetRunId: run.id, caseId: 'q1', repeat: 1, status: 'running', runId: 'r1', result: null })
+    await store.datasets.saveRunCase({ datasetRunId: run.id, caseId: 'q1', repeat: 1, status: 'succeeded', runId: 'r1', result: { verdict: 'pass' } })
+    expect(await store.datasets.runCases(run.id)).toMatchObject([{ caseId: 'q1', repeat: 1, status: 'succeeded', runId: 'r1', result: { verdict: 'pass' } }])
+    await store.datasets.updateRun(run.id, { status: 'finished', report: { cases: 1 }, finishedAt: 5 })
+    expect(await store.datasets.openRuns()).toEqual([])
+    expect((await store.datasets.runs(dataset.id))[0]).not.toHaveProperty('report')
+    expect((await store.datasets.getRun(run.id))!.report).toEqual({ cases: 1 })
+    expect(await store.datasets.delete(dataset.id)).toBe(true)
+    expect(await store.datasets.getRun(run.id)).toBeNull()
+    expect(await store.datasets.runCases(run.id)).toEqual([])
+  })
+})
