@@ -26,7 +26,7 @@ export function parseField(raw: string, kind: string): unknown {
 }
 
 /** A config value as its field shows it: text as it is, anything else as indented JSON. */
-export const fieldText = (value: unknown) => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value, null, 2))
+export const configText = (value: unknown) => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value, null, 2))
 
 /** Pinned outputs one per line: a string as it is, an object as JSON. */
 export const pinnedText = (pinned: readonly unknown[] | undefined) => (pinned ?? []).map(p => (typeof p === 'string' ? p : JSON.stringify(p))).join('\n')

@@ -96,7 +96,7 @@ test('fields are labelled for people with help; the model is chosen from a list;
   await expect(page.getByTestId('problems-condition')).toContainText('problem')
 })
 
-test('an evaluator\'s settings set aside while switching types are kept after a save and after leaving the step', async ({ page, request }) => {
+test('an evaluator\'s settings set aside while switching types are kept for the session: after a save, leaving the step and the editor', async ({ page, request }) => {
   const id = await created(request, ANSWERED)
   await page.goto(`/workflows/${id}`)
   await page.getByTestId('add-evaluator').click()
@@ -108,6 +108,12 @@ test('an evaluator\'s settings set aside while switching types are kept after a 
   await page.keyboard.press('Control+s')
   await expect(page.getByRole('status').first()).toContainText('Saved version 2')
   await page.getByTestId('node-draft').click()
+  await page.getByTestId('node-evaluator').click()
+  await expect(page.getByTestId('set-aside')).toContainText('criteria')
+  // To the workflow list and back, in the same session.
+  await page.getByRole('link', { name: '← Workflows' }).click()
+  await expect(page.getByRole('heading', { name: 'Workflows' }).first()).toBeVisible()
+  await page.goBack()
   await page.getByTestId('node-evaluator').click()
   await expect(page.getByTestId('set-aside')).toContainText('criteria')
   await page.getByLabel('Evaluation type').selectOption('criteria')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fieldText, parseField, parsePinned, pinnedText } from '../../../app/utils/step-fields'
+import { configText, parseField, parsePinned, pinnedText } from '../../../app/utils/step-fields'
 
 describe('a step form\'s fields as text and back', () => {
   it('reads what is typed as the field\'s kind; empty unsets it', () => {
@@ -16,9 +16,9 @@ describe('a step form\'s fields as text and back', () => {
   })
 
   it('shows values as text and reads pinned outputs one per line', () => {
-    expect(fieldText(undefined)).toBe('')
-    expect(fieldText('x')).toBe('x')
-    expect(fieldText({ a: 1 })).toBe('{\n  "a": 1\n}')
+    expect(configText(undefined)).toBe('')
+    expect(configText('x')).toBe('x')
+    expect(configText({ a: 1 })).toBe('{\n  "a": 1\n}')
     expect(parsePinned('first\n\n{"text":"second"}\n[1]')).toEqual(['first', { text: 'second' }, '[1]'])
     expect(pinnedText(['first', { text: 'second' }])).toBe('first\n{"text":"second"}')
   })
