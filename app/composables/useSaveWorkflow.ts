@@ -21,6 +21,8 @@ export function useSaveWorkflow(message: Ref<string>) {
   const conflict = ref<SaveConflict | null>(null)
 
   async function saveOn(baseVersion: number): Promise<boolean> {
+    // Asking to save shows every step's problems, new steps' too.
+    store.touchAll()
     try {
       const saved = await $fetch<SavedWorkflow>(`/api/workflows/${store.id}`, { method: 'PUT', body: { ...store.doc, base_version: baseVersion } })
       store.markSaved(saved.version)

@@ -2,6 +2,8 @@ import { defineStore } from 'pinia'
 import { toRaw } from 'vue'
 import { connectionProblem, freshId } from '~/utils/graph'
 import { switchEvaluationType, type SetAside } from '~/utils/evaluation-type-switch'
+import { dataFromConnection, upstreamOf } from '~/utils/references'
+import { formSpecFor } from '../../engine/evaluation-types/specs'
 import type { Workflow, WorkflowEdge, WorkflowNode } from '../../engine/schema/workflow'
 
 /** The document edited: a workflow as the API stores and validates it (types only: zod is not loaded here). */
@@ -36,6 +38,11 @@ export const useWorkflowStore = defineStore('workflow', {
      * its form), given back when it is switched to one that uses them; never saved.
      */
     setAside: {} as Record<string, SetAside>,
+    /**
+     * Steps added in this session whose form nobody has left yet: their problems wait until a field
+     * of theirs is left or a run is asked for, so a new step is not flagged before it is filled in.
+     */
+    untouched: [] as string[],
     /** Counts changes of `doc`: watch this, not the document, which would be walked deeply each time. */
     revision: 0,
   }),
@@ -51,7 +58,6 @@ export const useWorkflowStore = defineStore('workflow', {
   },
   actions: {
     load(id: string, version: number, doc: WorkflowDoc) {
-      this.id = id
       this.version = version
       const loaded = clone({ ...doc, edges: doc.edges ?? [] })
       this.saved = JSON.stringify(loaded)
@@ -60,7 +66,10 @@ export const useWorkflowStore = defineStore('workflow', {
       this.past = []
       this.future = []
       this.selected = []
-      this.setAside = {}
+      // A reload of the same workflow (a save conflict settled) keeps what was set aside this session.
+      if (id !== this.id) this.setAside = {}
+      this.id = id
+      this.untouched = []
     },
     markSaved(version: number) {
       this.version = version
@@ -103,6 +112,7 @@ export const useWorkflowStore = defineStore('workflow', {
       const id = freshId(type, new Set(this.doc.nodes.map(n => n.id)))
       this.change(doc => doc.nodes.push({ id, type, config: clone(config), position }))
       this.selected = [id]
+      this.untouched = [...this.untouched, id]
       return id
     },
     moveNode(id: string, position: { x: number, y: number }) {
@@ -137,12 +147,34 @@ export const useWorkflowStore = defineStore('workflow', {
     removeEdge(edge: DocEdge) {
       this.change((doc) => { doc.edges = doc.edges.filter(e => !(e.from === edge.from && e.to === edge.to && (e.when ?? '') === (edge.when ?? ''))) })
     },
-    /** Adds an edge, or says why it cannot be added. */
+    /** A step's problems are shown from now on (a field of its form was left). */
+    touch(id: string) {
+      if (this.untouched.includes(id)) this.untouched = this.untouched.filter(n => n !== id)
+    },
+    /** Every step's problems are shown from now on (a run or a save was asked for). */
+    touchAll() {
+      if (this.untouched.length) this.untouched = []
+    },
+    /**
+     * Adds an edge, or says why it cannot be added. A retry dragged to a step before it loops back
+     * to that step (its target) rather than adding an edge. An LLM step connected to an evaluator
+     * becomes what the evaluator judges (see `dataFromConnection`), unless that was set already.
+     */
     connect(edge: DocEdge): string | null {
-      if (!this.nodeById(edge.from) || !this.nodeById(edge.to)) return 'both ends must be nodes of this workflow'
+      const from = this.nodeById(edge.from)
+      const to = this.nodeById(edge.to)
+      if (!from || !to) return 'both ends must be nodes of this workflow'
+      if (from.type === 'retry' && upstreamOf(this.doc, edge.from).includes(edge.to)) {
+        this.updateNode(edge.from, { config: { ...from.config, target: edge.to } })
+        return null
+      }
       const problem = connectionProblem(this.doc.edges, edge.from, edge.to, edge.when)
       if (problem) return problem
-      this.change(doc => doc.edges.push(edge.when ? { ...edge } : { from: edge.from, to: edge.to }))
+      const filled = dataFromConnection(this.doc, from, to, type => formSpecFor(type).inputs)
+      this.change((doc) => {
+        doc.edges.push(edge.when ? { ...edge } : { from: edge.from, to: edge.to })
+        if (filled) Object.assign(doc.nodes.find(n => n.id === to.id)!.config, filled)
+      })
       return null
     },
     rename(name: string) {

@@ -81,3 +81,47 @@ export function applyCompletion(text: string, caret: number, path: string): { te
   const next = text.slice(0, open.start) + inserted + after
   return { text: next, caret: open.start + inserted.length + (closing ? 0 : 2) }
 }
+
+interface DocNode { id: string, type: string, config: Record<string, unknown> }
+/** The step fields each evaluation type reads (engine/evaluation-types/<type>/spec.ts `inputs`), for filling them. */
+type InputsOf = (evaluationType: unknown) => readonly string[]
+
+/**
+ * What connecting `from` to `to` fills in `to`'s config: an evaluator after an LLM step judges that
+ * step's text (`content`), with the run input's `question` as its `context` when the input declares
+ * one. Fields already set are left alone, and so is an evaluator that another step leads into
+ * already; undefined when nothing is filled.
+ */
+export function dataFromConnection(doc: WorkflowDoc, from: DocNode, to: DocNode, inputsOf: InputsOf): Record<string, unknown> | undefined {
+  // Only the first step leading in: with two, which one to judge is the person's choice.
+  if (from.type !== 'llm' || to.type !== 'evaluator' || doc.edges.some(e => e.to === to.id)) return undefined
+  const reads = inputsOf(to.config.evaluation_type)
+  const filled: Record<string, unknown> = {}
+  if (reads.includes('content') && to.config.content === undefined) filled.content = `{{steps.${from.id}.text}}`
+  const input = doc.nodes.find(n => n.type === 'input')
+  const declared = (input?.config.fields as Record<string, unknown> | undefined) ?? {}
+  if (reads.includes('context') && to.config.context === undefined && Object.hasOwn(declared, 'question')) filled.context = '{{input.question}}'
+  return Object.keys(filled).length ? filled : undefined
+}
+
+/** What a run read back holds for the examples: its input and each step's output. */
+interface RunValues { input?: unknown, steps?: Record<string, { output?: unknown }> }
+
+const lookup = (value: unknown, keys: readonly string[]): unknown =>
+  keys.reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), value)
+
+/** A reference's value in a past run, in one short line; undefined when the run has none. */
+export function exampleValue(run: RunValues | null | undefined, path: string, max = 60): string | undefined {
+  if (!run) return undefined
+  const [root, ...rest] = path.split('.')
+  const value = root === 'input' ? lookup(run.input, rest) : root === 'steps' && rest[0] ? lookup(run.steps?.[rest[0]]?.output, rest.slice(1)) : undefined
+  if (value === undefined) return undefined
+  const line = (typeof value === 'string' ? value : JSON.stringify(value)).replace(/\s+/g, ' ').trim()
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+/** The text with `{{path}}` put in place of the selection [start, end), and where the caret goes. */
+export function insertReference(text: string, start: number, end: number, path: string): { text: string, caret: number } {
+  const inserted = `{{${path}}}`
+  return { text: text.slice(0, start) + inserted + text.slice(end), caret: start + inserted.length }
+}

@@ -3,6 +3,7 @@ import { workflowSchema, type Workflow } from '../schema/workflow'
 import type { StepSpecs } from '../steps/types'
 import { findReferences } from '../executor/references'
 import { buildGraph, cycles, downstreamOf } from './topology'
+import { formatPath } from './path'
 
 export type ProblemCode
   = | 'invalid_shape'
@@ -29,14 +30,7 @@ export type ValidationResult
   = | { ok: true, workflow: Workflow, problems: [] }
     | { ok: false, workflow?: Workflow, problems: Problem[] }
 
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = ''
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`
-    else out += out ? `.${String(key)}` : String(key)
-  }
-  return out
-}
+export { formatPath }
 
 export function zodProblems(error: z.ZodError, prefix: string, node?: string): Problem[] {
   return error.issues.map((issue) => {

@@ -1,5 +1,5 @@
 import { JudgeflowError } from '../errors'
-import { formatPath } from '../graph/validate'
+import { formatPath } from '../graph/path'
 
 /**
  * JSON from users (request bodies, files) is checked before anything else walks it: every

@@ -55,7 +55,7 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1440, height: 900
     await page.screenshot({ path: `test-results/e2e/editor-input-field-row-${viewport.width}x${viewport.height}.png` })
 
     await page.getByTestId('add-condition').click()
-    const left = page.getByLabel('left', { exact: true })
+    const left = page.getByLabel('Value', { exact: true })
     await left.fill(`{{steps.${'a_step_with_a_very_long_name_that_does_not_exist_'.repeat(3)}.text}}`)
     await left.press('Tab')
     await expect(side.locator('.error, .problems').first()).toContainText('does not exist')

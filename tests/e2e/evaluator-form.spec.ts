@@ -72,8 +72,10 @@ test('an evaluator without content judges the step leading into it, and is warne
   const warnings = page.getByTestId('panel-warnings-evaluator')
   await expect(warnings).toContainText('content: no content is set and no step leads into this one: set content to the text to judge')
 
-  // One step leading in: no warning, and the empty content field says what it judges.
+  // One step leading in: it fills the content; no warning, and an emptied content field says what it judges.
   await connect(page, 'llm', 'evaluator')
+  await expect(page.getByLabel('Text to judge', { exact: true })).toHaveValue('{{steps.llm.text}}')
+  await setField(page, 'Text to judge', '')
   await expect(warnings).toHaveCount(0)
   await expect(page.getByTestId('content-from-upstream')).toHaveText('Empty: judges the text of llm, the step leading into this one.')
 
@@ -82,7 +84,7 @@ test('an evaluator without content judges the step leading into it, and is warne
   await expect(warnings).toContainText('no content is set and 2 steps lead into this one (llm, llm_2): set content to the text to judge, e.g. {{steps.llm.text}}')
   await expect(page.getByTestId('content-from-upstream')).toHaveCount(0)
   await page.screenshot({ path: 'test-results/e2e/evaluator-content-warning.png' })
-  await setField(page, 'content', '{{steps.llm_2.text}}')
+  await setField(page, 'Text to judge', '{{steps.llm_2.text}}')
   await expect(warnings).toHaveCount(0)
 
   // The rubric: with no grades the default bands are shown; the starter is the default A/B/C/D/F.

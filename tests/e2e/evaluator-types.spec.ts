@@ -65,20 +65,24 @@ test('each evaluation type keeps its settings while the type is switched back an
 test('the editor flags on the step what a run would refuse: nothing to judge, a criteria evaluator without criteria', async ({ page }) => {
   await newEvaluator(page)
   await page.getByTestId('node-evaluator').click()
+  // A new step is flagged once a field of its form was left.
+  await page.getByLabel('Text to judge', { exact: true }).focus()
+  await page.getByLabel('Text to judge', { exact: true }).press('Tab')
   // No step leads in and no content is set: the run would fail at this step.
-  await expect(page.getByTestId('problems-evaluator')).toContainText('content')
-  await expect(page.getByTestId('panel-problems-evaluator')).toContainText('content: is not set: set it to the text to judge')
+  const errors = page.getByRole('complementary', { name: 'Step settings' }).locator('.error')
+  await expect(page.getByTestId('problems-evaluator')).toContainText('Text to judge')
+  await expect(errors).toContainText(['Text to judge is not set: set it to the text to judge'])
   await expect(page.getByTestId('problems-evaluator')).toContainText('1 problem')
   await connect(page, 'llm', 'evaluator')
   await expect(page.getByTestId('problems-evaluator')).toHaveCount(0)
   await page.getByLabel('Evaluation type').selectOption('criteria')
-  await expect(page.getByTestId('panel-problems-evaluator')).toContainText('needs at least one criterion for evaluation_type "criteria"')
+  await expect(errors).toContainText(['Criteria needs at least one criterion for evaluation_type "criteria"'])
   await expect(page.getByTestId('problems-evaluator')).toContainText('1 problem')
   await page.screenshot({ path: 'test-results/e2e/evaluator-run-problems.png' })
   await page.getByRole('button', { name: 'Add criterion' }).click()
   await setField(page, 'Criterion 1 name', 'accuracy')
   // A lone criterion of weight 0: the run would refuse its weights too.
-  await expect(page.getByTestId('panel-problems-evaluator')).toContainText('weights must sum to 1.0')
+  await expect(errors).toContainText([/weights must sum to 1\.0/])
   await page.getByLabel('Criterion 1 weight').fill('1')
   await expect(page.getByTestId('problems-evaluator')).toHaveCount(0)
 })

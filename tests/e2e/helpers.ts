@@ -34,3 +34,15 @@ export async function completeReference(page: Page, label: string, typed: string
   await field.press('Enter')
   await field.press('Tab')
 }
+
+/** Chooses a step's model: from the list the server offers, or typed as another model's name when it is not listed. */
+export async function chooseModel(page: Page, label: string, model: string) {
+  const select = page.getByLabel(label, { exact: true })
+  const offered = await select.locator('option').evaluateAll(options => options.map(o => (o as HTMLOptionElement).value))
+  if (offered.includes(model)) {
+    await select.selectOption(model)
+    return
+  }
+  await select.selectOption({ label: 'Another model (type its name)…' })
+  await setField(page, `${label} name`, model)
+}

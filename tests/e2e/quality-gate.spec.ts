@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { DEFAULT_GRADES } from '../../engine/evaluator/arithmetic'
-import { completeReference, connect, setField } from './helpers'
+import { chooseModel, completeReference, connect, setField } from './helpers'
 
 const WEAK = 'I am not sure. Maybe look at the documentation.'
 const GOOD = 'To reset your password: 1. Open Settings and choose "Forgot password". 2. Enter your email address. 3. Follow the link in the email to set a new password.'
@@ -33,9 +33,9 @@ test('builds a quality gate from an empty canvas, configures a rubric evaluator,
 
   // The LLM step, with two pinned outputs: a weak first answer and a good second one.
   await page.getByTestId('node-llm').click()
-  await setField(page, 'model', 'openai:gpt-4o-mini')
-  await completeReference(page, 'prompt', 'Answer the question: {{in', 'input.question')
-  await expect(page.getByLabel('prompt', { exact: true })).toHaveValue('Answer the question: {{input.question}}')
+  await chooseModel(page, 'Model', 'openai:gpt-4o-mini')
+  await completeReference(page, 'Prompt', 'Answer the question: {{in', 'input.question')
+  await expect(page.getByLabel('Prompt', { exact: true })).toHaveValue('Answer the question: {{input.question}}')
   await setField(page, 'Pinned outputs', `${WEAK}\n${GOOD}`)
 
   // The evaluator: a rubric with two weighted criteria, a threshold and grades.
@@ -56,22 +56,22 @@ test('builds a quality gate from an empty canvas, configures a rubric evaluator,
   await page.getByRole('button', { name: 'Start from A/B/C/D/F' }).click()
   await expect(page.getByLabel('Grade 5', { exact: true })).toHaveValue('F')
   await expect(page.getByTestId('rubric-issues')).toHaveCount(0)
-  await completeReference(page, 'content', '{{steps.', 'steps.llm.text')
-  await completeReference(page, 'context', '{{', 'input.question')
-  await expect(page.getByLabel('content', { exact: true })).toHaveValue('{{steps.llm.text}}')
+  // Connected after the LLM step, the evaluator judges its text already.
+  await expect(page.getByLabel('Text to judge', { exact: true })).toHaveValue('{{steps.llm.text}}')
+  await completeReference(page, 'Context', '{{', 'input.question')
 
   // The gate: pass on true, retry the LLM on false, fail when retries run out.
   await page.getByTestId('node-condition').click()
-  await completeReference(page, 'left', '{{steps.evaluator.pa', 'steps.evaluator.passed')
-  await page.getByLabel('op', { exact: true }).selectOption('eq')
-  await setField(page, 'right', 'true')
+  await completeReference(page, 'Value', '{{steps.evaluator.pa', 'steps.evaluator.passed')
+  await page.getByLabel('Operator', { exact: true }).selectOption('eq')
+  await setField(page, 'Compare with', 'true')
   await page.getByTestId('node-retry').click()
-  await setField(page, 'target', 'llm')
-  await setField(page, 'max_attempts', '3')
+  await page.getByLabel('Step to re-run', { exact: true }).selectOption('llm')
+  await setField(page, 'Max attempts', '3')
   await page.getByTestId('node-output').click()
-  await page.getByLabel('verdict', { exact: true }).selectOption('pass')
+  await page.getByLabel('Verdict', { exact: true }).selectOption('pass')
   await page.getByTestId('node-output_2').click()
-  await page.getByLabel('verdict', { exact: true }).selectOption('fail')
+  await page.getByLabel('Verdict', { exact: true }).selectOption('fail')
   await expect(page.getByText('0 problems')).toBeVisible()
   await page.getByRole('button', { name: 'Auto-layout' }).click()
   await page.keyboard.press('Control+s')

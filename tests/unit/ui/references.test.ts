@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyCompletion, completions, openReference, referencesFor, upstreamOf } from '../../../app/utils/references'
+import { applyCompletion, completions, dataFromConnection, exampleValue, insertReference, openReference, referencesFor, upstreamOf } from '../../../app/utils/references'
 
 const doc = {
   nodes: [
@@ -39,5 +39,40 @@ describe('reference completion', () => {
   it('replaces the partial with the reference, closes it once, and puts the caret after it', () => {
     expect(applyCompletion('Say {{steps.dr and more', 14, 'steps.draft.text')).toEqual({ text: 'Say {{steps.draft.text}} and more', caret: 24 })
     expect(applyCompletion('Say {{steps.dr}}', 14, 'steps.draft.text')).toEqual({ text: 'Say {{steps.draft.text}}', caret: 24 })
+  })
+})
+
+describe('data that follows the connections', () => {
+  const reads = (type: unknown) => (type === 'scorers' ? ['actual', 'expected', 'original'] : ['content', 'context', 'reference'])
+  const judge = { id: 'judge', type: 'evaluator', config: { evaluation_type: 'criteria' } }
+  const draft = { id: 'draft', type: 'llm', config: {} }
+  const bare = { nodes: [doc.nodes[0]!, draft, judge], edges: [{ from: 'in', to: 'draft' }] }
+
+  it('an LLM step connected to an evaluator becomes what it judges, with the input\'s question as context', () => {
+    expect(dataFromConnection(bare, draft, judge, reads)).toEqual({ content: '{{steps.draft.text}}', context: '{{input.question}}' })
+    const noQuestion = { ...bare, nodes: [{ id: 'in', type: 'input', config: { fields: { topic: {} } } }, draft, judge] }
+    expect(dataFromConnection(noQuestion, draft, judge, reads)).toEqual({ content: '{{steps.draft.text}}' })
+  })
+
+  it('leaves what is set, a type that reads no content, a second step leading in, and other step types alone', () => {
+    expect(dataFromConnection(bare, draft, { ...judge, config: { content: '{{input.text}}' } }, reads)).toEqual({ context: '{{input.question}}' })
+    expect(dataFromConnection(bare, draft, { ...judge, config: { evaluation_type: 'scorers' } }, reads)).toBeUndefined()
+    expect(dataFromConnection({ ...bare, edges: [...bare.edges, { from: 'in', to: 'judge' }] }, draft, judge, reads)).toBeUndefined()
+    expect(dataFromConnection(bare, doc.nodes[0]!, judge, reads)).toBeUndefined()
+  })
+
+  it('shows a reference\'s value in the last run, in one short line', () => {
+    const run = { input: { question: 'What is 2+2?' }, steps: { draft: { output: { text: 'Four.\nIt is four.', usage: { input_tokens: 3 } } } } }
+    expect(exampleValue(run, 'input.question')).toBe('What is 2+2?')
+    expect(exampleValue(run, 'steps.draft.text')).toBe('Four. It is four.')
+    expect(exampleValue(run, 'steps.draft.usage')).toBe('{"input_tokens":3}')
+    expect(exampleValue(run, 'steps.judge.passed')).toBeUndefined()
+    expect(exampleValue(null, 'input.question')).toBeUndefined()
+    expect(exampleValue({ input: { question: 'x'.repeat(100) } }, 'input.question', 10)).toBe('xxxxxxxxx…')
+  })
+
+  it('inserts a variable in place of the selection', () => {
+    expect(insertReference('Answer: ', 8, 8, 'input.question')).toEqual({ text: 'Answer: {{input.question}}', caret: 26 })
+    expect(insertReference('Answer: X!', 8, 9, 'steps.draft.text')).toEqual({ text: 'Answer: {{steps.draft.text}}!', caret: 28 })
   })
 })

@@ -53,3 +53,63 @@ describe('the editor store: revisions and unsaved changes', () => {
     expect(store.doc.nodes[1]!.position).toEqual({ x: 0, y: 0 })
   })
 })
+
+describe('the editor store: connections that carry data, new steps, set-aside settings', () => {
+  beforeEach(() => setActivePinia(createPinia()))
+  const gate: WorkflowDoc = {
+    name: 'gate',
+    nodes: [
+      { id: 'in', type: 'input', config: { fields: { question: { type: 'string' } } } },
+      { id: 'draft', type: 'llm', config: { prompt: 'hi' } },
+      { id: 'judge', type: 'evaluator', config: { evaluation_type: 'scoring' } },
+      { id: 'again', type: 'retry', config: { max_attempts: 2 } },
+    ],
+    edges: [{ from: 'in', to: 'draft' }, { from: 'judge', to: 'again' }],
+  }
+
+  it('fills an evaluator\'s content and context when an LLM step is connected to it, in the same undo step', () => {
+    const store = useWorkflowStore()
+    store.load('w1', 1, gate)
+    expect(store.connect({ from: 'draft', to: 'judge' })).toBeNull()
+    expect(store.nodeById('judge')!.config).toEqual({ evaluation_type: 'scoring', content: '{{steps.draft.text}}', context: '{{input.question}}' })
+    store.undo()
+    expect(store.nodeById('judge')!.config).toEqual({ evaluation_type: 'scoring' })
+    expect(store.doc.edges).toHaveLength(2)
+  })
+
+  it('takes a retry dragged to a step before it as the step to re-run, not as an edge', () => {
+    const store = useWorkflowStore()
+    store.load('w1', 1, gate)
+    store.connect({ from: 'draft', to: 'judge' })
+    expect(store.connect({ from: 'again', to: 'draft', when: 'exhausted' })).toBeNull()
+    expect(store.nodeById('again')!.config).toEqual({ max_attempts: 2, target: 'draft' })
+    expect(store.doc.edges.some(e => e.from === 'again')).toBe(false)
+    // A step that is not before it is an edge as before; a cycle that is not a retry's is refused.
+    expect(store.connect({ from: 'judge', to: 'draft' })).toContain('would make a cycle')
+  })
+
+  it('keeps a step added in this session untouched until a field of it is left or every step is shown', () => {
+    const store = useWorkflowStore()
+    store.load('w1', 1, gate)
+    const a = store.addNode('llm', { x: 0, y: 0 })
+    const b = store.addNode('condition', { x: 0, y: 0 })
+    expect(store.untouched).toEqual([a, b])
+    store.touch(a)
+    expect(store.untouched).toEqual([b])
+    store.touchAll()
+    expect(store.untouched).toEqual([])
+  })
+
+  it('keeps the settings set aside while switching types across saves and reloads of the same workflow', () => {
+    const store = useWorkflowStore()
+    store.load('w1', 1, gate)
+    store.updateNode('judge', { config: { evaluation_type: 'criteria', criteria: [{ name: 'a', weight: 1 }] } })
+    store.switchEvaluationType('judge', 'metrics')
+    store.markSaved(2)
+    store.load('w1', 2, JSON.parse(JSON.stringify(store.doc)) as WorkflowDoc)
+    store.switchEvaluationType('judge', 'criteria')
+    expect(store.nodeById('judge')!.config.criteria).toEqual([{ name: 'a', weight: 1 }])
+    store.load('w2', 1, gate)
+    expect(store.setAside).toEqual({})
+  })
+})

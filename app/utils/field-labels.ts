@@ -1,0 +1,104 @@
+/**
+ * How the step forms name their fields for people, and how the schemas' problems read as sentences
+ * beside those fields. Pure (no Vue), tested on its own.
+ */
+export interface FieldText {
+  label: string
+  help?: string
+}
+
+/** Field labels and help text; a field of one step type only is keyed `<type>.<field>`. */
+const FIELDS: Record<string, FieldText> = {
+  'model': { label: 'Model', help: 'Which model answers: one this server has a key for, or any model of an OpenAI-compatible server.' },
+  'prompt': { label: 'Prompt', help: 'What is sent to the model. Insert the run input or earlier steps\' outputs with the variable button or by typing {{.' },
+  'system': { label: 'System prompt', help: 'Instructions the model follows for the whole conversation (optional).' },
+  'temperature': { label: 'Temperature', help: 'From 0 (the same answer every time) to 2 (varied answers).' },
+  'max_tokens': { label: 'Max tokens', help: 'The longest answer the model may give, in tokens.' },
+  'cache': { label: 'Cache responses', help: 'Reuse the answer to the same request instead of asking the model again.' },
+  'condition.left': { label: 'Value', help: 'What is checked, usually an earlier step\'s output such as {{steps.judge.passed}}.' },
+  'op': { label: 'Operator', help: 'How the value is compared.' },
+  'condition.right': { label: 'Compare with', help: 'What the value is compared with (not used by "is truthy").' },
+  'ignore_case': { label: 'Ignore case', help: 'For "contains" and "matches".' },
+  'target': { label: 'Step to re-run', help: 'This step and everything after it run again; only steps before the retry can be chosen.' },
+  'max_attempts': { label: 'Max attempts', help: 'How many times the step runs in all, the first time included.' },
+  'reason': { label: 'Reason', help: 'Why the flow retries, shown in the run\'s events.' },
+  'verdict': { label: 'Verdict', help: 'Whether reaching this output means the run passed or failed.' },
+  'output.value': { label: 'Value', help: 'What the run returns when it ends here.' },
+  'content': { label: 'Text to judge', help: 'Usually the text of the LLM step before this one.' },
+  'context': { label: 'Context', help: 'What the text answers, such as the question (optional).' },
+  'reference': { label: 'Reference answer', help: 'A known good answer to compare with (optional).' },
+  'actual': { label: 'Actual output', help: 'The output to score.' },
+  'expected': { label: 'Expected output', help: 'What the output should be.' },
+  'original': { label: 'Original data', help: 'The data before the edit, for scorers that compare with it.' },
+  'trace': { label: 'Reasoning trace', help: 'The agent\'s steps to score.' },
+  'candidates': { label: 'Candidates' },
+  'fields': { label: 'Run input fields' },
+  'pinned': { label: 'Pinned outputs' },
+  'pass_threshold': { label: 'Pass threshold' },
+  'criteria': { label: 'Criteria' },
+  'metrics': { label: 'Metrics' },
+  'scorers': { label: 'Scorers' },
+  'rubric': { label: 'Rubric grades' },
+  'compare_inputs': { label: 'Candidates' },
+  'evaluation_type': { label: 'Evaluation type' },
+}
+
+/** The condition operators in words. */
+export const OPERATOR_LABELS: Record<string, string> = {
+  eq: 'equals', neq: 'does not equal', gt: 'is greater than', gte: 'is at least', lt: 'is less than', lte: 'is at most',
+  contains: 'contains', matches: 'matches the pattern', truthy: 'is truthy',
+}
+
+const humanize = (key: string) => {
+  const words = key.replace(/[_-]+/g, ' ').trim()
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}
+
+/** A field's label and help: its own words, else the schema's description, else its key in words. */
+export function fieldText(stepType: string, key: string, description?: string): FieldText {
+  const known = FIELDS[`${stepType}.${key}`] ?? FIELDS[key]
+  return { label: known?.label ?? humanize(key), help: known?.help ?? description }
+}
+
+/** The zod wording of a problem, said of the field ("is required"); other wording stays as it is. */
+export function predicate(message: string): string {
+  const wording: Array<[RegExp, (m: RegExpExecArray) => string]> = [
+    [/^Invalid input: expected \w+, received undefined$/, () => 'is required'],
+    [/^Invalid input: expected nonoptional, received undefined$/, () => 'is required'],
+    [/^Invalid option: expected one of (.+)$/, m => `must be one of ${m[1]!.replace(/"/g, '').split('|').join(', ')}`],
+    [/^Invalid input: expected (number|int), received (\w+)$/, () => 'must be a number'],
+    [/^Invalid input: expected (\w+), received (\w+)$/, m => `must be ${/^[aeiou]/.test(m[1]!) ? 'an' : 'a'} ${m[1]}, not ${/^[aeiou]/.test(m[2]!) ? 'an' : 'a'} ${m[2]}`],
+    [/^Too small: expected string to have >=1 characters?$/, () => 'is required'],
+    [/^Too small: expected (?:number|int) to be >=(.+)$/, m => `must be at least ${m[1]}`],
+    [/^Too small: expected (?:number|int) to be >(.+)$/, m => `must be more than ${m[1]}`],
+    [/^Too big: expected (?:number|int) to be <=(.+)$/, m => `must be at most ${m[1]}`],
+    [/^Too big: expected (?:number|int) to be <(.+)$/, m => `must be less than ${m[1]}`],
+    [/^Too small: expected array to have >=?(\d+) items?$/, m => `needs at least ${m[1]}`],
+    [/^Invalid input: expected int, received number$/, () => 'must be a whole number'],
+  ]
+  for (const [pattern, say] of wording) {
+    const match = pattern.exec(message)
+    if (match) return say(match)
+  }
+  return message
+}
+
+/** Where in a field a problem is: `criteria[0].name` → "Criteria 1 name", `fields.question.type` → "Run input fields question type". */
+function placeOf(stepType: string, path: string): string {
+  const [top = '', ...rest] = path.split('.')
+  const index = /^([\w-]+)\[(\d+)\]$/.exec(top)
+  const label = fieldText(stepType, index ? index[1]! : top).label
+  const inside = rest.map(key => key.replace(/\[(\d+)\]/g, (_, n: string) => ` ${Number(n) + 1}`).replace(/_/g, ' '))
+  return [index ? `${label} ${Number(index[2]) + 1}` : label, ...inside].join(' ')
+}
+
+/**
+ * A problem of a step's field as a sentence beginning with where it is:
+ * `config.max_tokens` + "Too small: expected number to be >0" → "Max tokens must be more than 0."
+ */
+export function problemSentence(stepType: string, path: string, message: string): string {
+  const place = placeOf(stepType, path.replace(/^config\./, ''))
+  const said = predicate(message)
+  const sentence = /^(is|are|must|needs|has|cannot|can|should|does)\b/.test(said) ? `${place} ${said}` : `${place}: ${said}`
+  return /[.!?)]$/.test(sentence) ? sentence : `${sentence}.`
+}
