@@ -180,3 +180,38 @@ test('"Run on dataset" from the editor’s toolbar and from an evaluator step’
   await expect(page.getByTestId('case-row')).toHaveCount(2)
   await expect(page.getByTestId('confusion')).toBeVisible()
 })
+
+test('a dataset run going on shows its progress and can be cancelled', async ({ page }) => {
+  test.setTimeout(60_000)
+  // The app whose LLM is the fake server: a prompt saying "slowly" is answered after a minute.
+  const app = process.env.E2E_LLM_APP!
+  const workflow = await page.request.post(`${app}/api/workflows`, { data: {
+    name: `Slow answers ${Date.now()}`,
+    nodes: [
+      { id: 'in', type: 'input', config: { fields: { question: { type: 'string', required: true } } } },
+      { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer {{input.question}} slowly' } },
+      { id: 'judge', type: 'evaluator', config: { evaluation_type: 'scoring', model: 'local:heuristic', pass_threshold: 0.3, context: '{{input.question}}' } },
+    ],
+    edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }],
+  } })
+  expect(workflow.status()).toBe(201)
+  const dataset = await page.request.post(`${app}/api/datasets`, { data: { name: `slow ${Date.now()}`, format: 'csv', text: 'id,question\na,Why?\nb,How?\nc,When?\n' } })
+  expect(dataset.status()).toBe(201)
+
+  await page.goto(`${app}/datasets/${(await dataset.json()).id}`)
+  await page.getByTestId('run-on-dataset').click()
+  const dialog = page.getByRole('dialog', { name: 'Run on a dataset' })
+  await dialog.getByTestId('run-workflow').selectOption((await workflow.json()).id)
+  await dialog.getByTestId('start-dataset-run').click()
+  await expect(dialog.getByTestId('dataset-run-status')).toHaveText('0 of 3 case runs done: 0 passed, 0 failed, 0 errored')
+  await dialog.getByTestId('open-dataset-report').click()
+  // The report page follows the run while it goes on, and cancels it.
+  await expect(page.getByRole('progressbar', { name: 'Dataset run progress' })).toBeVisible()
+  await page.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByTestId('pass-rate')).toBeVisible({ timeout: 20_000 })
+  await expect(page.getByText(/· cancelled ·/)).toBeVisible()
+  // No case had finished: the report counts the cases, none of them judged.
+  await expect(page.getByText('0 passed · 0 failed · 0 errored')).toBeVisible()
+  await expect(page.getByTestId('case-row')).toHaveCount(0)
+  await expect(page.getByText('No case runs to show here.')).toBeVisible()
+})
