@@ -1,4 +1,5 @@
 import { buildDatasetReport, datasetReportToJunit, datasetReportToMarkdown, mulberry32, type CaseResult, type DatasetCase } from '../engine/datasets'
+import { benchDatasetReportPage } from './dataset-report-page'
 import { median, report } from './lib'
 
 /** A 10,000-case dataset run's report: every case labelled, so agreement and its κ bootstrap are computed, against a baseline. */
@@ -34,4 +35,6 @@ export async function benchDatasets() {
   datasetReportToMarkdown(built)
   datasetReportToJunit(built)
   report({ name: 'that report as Markdown and JUnit XML', value: performance.now() - t0, unit: 'ms', target: 'reported' })
+
+  await benchDatasetReportPage(cases, baseline, built)
 }

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest'
+import { caseRows, filterAndSort, filterCounts, formatOfFileName, guessFormat, scoreHistogram, type DatasetReport, type ReportResult } from '../../../app/utils/datasets'
+
+const result = (case_id: string, over: Partial<ReportResult> = {}): ReportResult => ({
+  case_id, repeat: 1, status: 'succeeded', verdict: 'pass', score: 0.8, run_id: `r-${case_id}`, latency_ms: 100, error: null, ...over,
+})
+
+function reportOf(results: ReportResult[], extra: Partial<DatasetReport> = {}): DatasetReport {
+  return {
+    dataset: { id: 'd', name: 'd', version: 1 }, target: { evaluator: true }, cases: results.length, passed: 0, failed: 0, errored: 0,
+    pass_rate: null, pass_rate_ci: null, mean_score: null, mean_score_ci: null, by_tag: {}, flaky: [], latency_ms: { p50: null, p95: null, total: 0 },
+    tokens: { input: 0, output: 0 }, gates: [], results, ...extra,
+  }
+}
+
+describe('dataset files in the browser', () => {
+  it('reads the format from the file name, yml being YAML', () => {
+    expect(formatOfFileName('cases.CSV')).toBe('csv')
+    expect(formatOfFileName('a.b.jsonl')).toBe('jsonl')
+    expect(formatOfFileName('cases.yml')).toBe('yaml')
+    expect(formatOfFileName('cases.txt')).toBeNull()
+  })
+
+  it('guesses pasted text: one JSON value, JSON lines, YAML, else CSV', () => {
+    expect(guessFormat('{ "cases": [] }')).toBe('json')
+    expect(guessFormat('[{"id":"a","input":{}}]')).toBe('json')
+    expect(guessFormat('{"id":"a","input":{}}\n{"id":"b","input":{}}')).toBe('jsonl')
+    expect(guessFormat('- id: a\n  input: {}')).toBe('yaml')
+    expect(guessFormat('name: x\ncases: []')).toBe('yaml')
+    expect(guessFormat('id,question\nq1,Why?')).toBe('csv')
+  })
+})
+
+describe('the per-case table', () => {
+  const report = reportOf([
+    result('q1', { score: 0.9 }),
+    result('q2', { verdict: 'fail', score: 0.2 }),
+    result('q3', { status: 'errored', verdict: null, score: null, error: 'provider down' }),
+    result('q10', { score: 0.5 }),
+    result('q4', { repeat: 1, verdict: 'pass', score: 0.7 }),
+    result('q4', { repeat: 2, verdict: 'fail', score: 0.4 }),
+  ], { flaky: ['q4'], baseline: { report: 'b', regressions: ['q2'], fixes: [], mcnemar_p: 1, score_deltas: [{ case_id: 'q2', before: 0.8, after: 0.2, delta: -0.6 }] } })
+
+  it('marks flaky cases, and regressions and deltas from the report’s baseline unless a comparison is given', () => {
+    const rows = caseRows(report)
+    expect(rows.find(r => r.case_id === 'q2')).toMatchObject({ regressed: true, delta: -0.6, flaky: false })
+    expect(rows.filter(r => r.flaky).map(r => r.repeat)).toEqual([1, 2])
+    const other = caseRows(report, { regressions: ['q1'], score_deltas: [{ case_id: 'q1', delta: 0.1 }] })
+    expect(other.filter(r => r.regressed).map(r => r.case_id)).toEqual(['q1'])
+    expect(other.find(r => r.case_id === 'q2')!.delta).toBeNull()
+  })
+
+  it('counts and keeps the failed (judged, not pass), errored, regressed and flaky runs', () => {
+    const rows = caseRows(report)
+    expect(filterCounts(rows)).toEqual({ all: 6, failed: 2, errored: 1, regressed: 1, flaky: 2 })
+    expect(filterAndSort(rows, 'failed', 'case_id', false).map(r => `${r.case_id}#${r.repeat}`)).toEqual(['q2#1', 'q4#2'])
+    expect(filterAndSort(rows, 'errored', 'case_id', false).map(r => r.case_id)).toEqual(['q3'])
+  })
+
+  it('sorts ids in natural order, numbers by value, nulls last either way, without touching the input', () => {
+    const rows = caseRows(report)
+    const before = rows.map(r => r.case_id)
+    expect(filterAndSort(rows, 'all', 'case_id', false).map(r => r.case_id)).toEqual(['q1', 'q2', 'q3', 'q4', 'q4', 'q10'])
+    expect(filterAndSort(rows, 'all', 'score', true).map(r => r.score)).toEqual([0.9, 0.7, 0.5, 0.4, 0.2, null])
+    expect(filterAndSort(rows, 'all', 'score', false).map(r => r.score)).toEqual([0.2, 0.4, 0.5, 0.7, 0.9, null])
+    expect(rows.map(r => r.case_id)).toEqual(before)
+  })
+
+  it('bins the scores of the succeeded runs by tenths, 1.0 in the last bin, split by verdict', () => {
+    const { pass, fail } = scoreHistogram([result('a', { score: 0 }), result('b', { score: 1 }), result('c', { score: 0.55, verdict: 'fail' }), result('d', { status: 'errored', score: null })])
+    expect(pass).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 1])
+    expect(fail).toEqual([0, 0, 0, 0, 0, 1, 0, 0, 0, 0])
+  })
+})
