@@ -2,6 +2,7 @@ import { defineEvaluationTypeSpec } from '../spec'
 
 export const rubricSpec = defineEvaluationTypeSpec({
   type: 'rubric',
+  order: 4,
   label: 'Rubric',
   description: 'Criteria scores mapped onto your grade bands.',
   inputs: ['content', 'context', 'reference'],

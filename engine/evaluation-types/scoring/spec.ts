@@ -2,6 +2,7 @@ import { defineEvaluationTypeSpec } from '../spec'
 
 export const scoringSpec = defineEvaluationTypeSpec({
   type: 'scoring',
+  order: 1,
   label: 'Scoring',
   description: 'One overall score from the judge, with feedback.',
   inputs: ['content', 'context', 'reference'],

@@ -2,6 +2,7 @@ import { defineEvaluationTypeSpec } from '../spec'
 
 export const traceSpec = defineEvaluationTypeSpec({
   type: 'trace',
+  order: 7,
   label: 'Trace scoring',
   description: 'Scores an agent\'s reasoning trace: complexity, novelty, tool diversity, outcome.',
   inputs: ['trace'],
