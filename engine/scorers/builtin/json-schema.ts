@@ -1,18 +1,19 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { JudgeflowError } from '../../errors'
 import { jsonOf } from '../data'
-import { defineScorer } from '../types'
+import { defineScorer, optionOrExpected } from '../types'
 
 const ajv = new Ajv({ allErrors: true, strict: false })
 const validators = new Map<string, ValidateFunction>()
 
-function validatorFor(schema: unknown): ValidateFunction {
-  if (!schema || typeof schema !== 'object') throw new JudgeflowError('INVALID_CONFIG', 'Scorer "json-schema" needs a JSON Schema: options.schema or expected.')
+const schemaOf = (value: unknown) => (value && typeof value === 'object' ? value : undefined)
+
+function validatorFor(schema: object): ValidateFunction {
   const key = JSON.stringify(schema)
   let validate = validators.get(key)
   if (!validate) {
     try {
-      validate = ajv.compile(schema as object)
+      validate = ajv.compile(schema)
     }
     catch (error) {
       throw new JudgeflowError('INVALID_CONFIG', `Scorer "json-schema": the schema is invalid: ${(error as Error).message}.`)
@@ -23,21 +24,16 @@ function validatorFor(schema: unknown): ValidateFunction {
   return validate
 }
 
-function checkSchema(actual: unknown, expected: unknown, options: Record<string, unknown>) {
-  const parsed = jsonOf(actual)
-  if (!parsed.ok) return { valid: false, errors: [`not valid JSON: ${parsed.error}`] }
-  const validate = validatorFor(options.schema ?? expected)
-  const valid = validate(parsed.value)
-  return { valid, errors: valid ? [] : (validate.errors ?? []).map(e => `${e.instancePath || '(root)'} ${e.message}`) }
-}
-
 export const jsonSchema = defineScorer({
   type: 'json-schema',
   label: 'JSON Schema',
   description: 'The output is JSON valid against a JSON Schema (options.schema, or expected).',
   defaultThreshold: 1,
-  measure(actual, expected, { options }) {
-    const details = checkSchema(actual, expected, options)
-    return { score: details.valid ? 1 : 0, details }
+  analyze(actual, expected, { options }) {
+    const parsed = jsonOf(actual)
+    if (!parsed.ok) return { score: 0, valid: false, errors: [`not valid JSON: ${parsed.error}`] }
+    const validate = validatorFor(optionOrExpected(options, expected, ['schema'], schemaOf, 'Scorer "json-schema" needs a JSON Schema'))
+    const valid = validate(parsed.value)
+    return { score: valid ? 1 : 0, valid, errors: valid ? [] : (validate.errors ?? []).map(e => `${e.instancePath || '(root)'} ${e.message}`) }
   },
 })

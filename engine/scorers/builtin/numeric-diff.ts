@@ -23,8 +23,5 @@ export const numericDiff = defineScorer({
   label: 'Numeric difference',
   description: '1 within the tolerance, else 1 − |actual − expected| / |expected|.',
   defaultThreshold: 0.9,
-  measure(actual, expected, { options }) {
-    const { score, ...details } = compare(actual, expected, options)
-    return { score, details }
-  },
+  analyze: (actual, expected, { options }) => compare(actual, expected, options),
 })
