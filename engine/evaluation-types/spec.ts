@@ -42,8 +42,6 @@ export function fieldsOfSpec(spec: Pick<EvaluationTypeSpec, 'sections' | 'inputs
 
 export interface EvaluationTypeSpec<T extends string = string> {
   type: T
-  /** Its place in the editor's list of types (the lowest first); the types' numbers differ. */
-  order: number
   label: string
   /** One sentence under the form's type select. */
   description: string
@@ -54,6 +52,8 @@ export interface EvaluationTypeSpec<T extends string = string> {
   /** Whether it judges one text, the step's `content` (taken from the step leading in when not set). */
   judgesContent: boolean
   sections: readonly FormSection[]
+  /** Its place in the editor's list of types (the lowest first); the types' numbers differ. */
+  order: number
   /** Its own built-in judge, used instead of the server's default judge when the config names none. */
   defaultModel?: string
 }

@@ -3,11 +3,11 @@ import { defineEvaluationTypeSpec } from '../spec'
 /** The candidates come from `compare_inputs` (the form's candidate picker) or the input's `candidates`. */
 export const comparisonSpec = defineEvaluationTypeSpec({
   type: 'comparison',
-  order: 3,
   label: 'Comparison',
   description: 'Ranks two or more candidates, judged in both orders.',
   inputs: ['context', 'reference'],
   usesJudge: true,
   judgesContent: false,
   sections: ['judge', 'candidates', 'criteria', 'threshold', 'feedback'],
+  order: 3,
 })

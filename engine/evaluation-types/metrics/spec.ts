@@ -5,7 +5,6 @@ export const METRIC_DEFAULT_MODEL = 'anthropic:claude-sonnet-4-5-20250929'
 
 export const metricsSpec = defineEvaluationTypeSpec({
   type: 'metrics',
-  order: 5,
   label: 'Metric suite',
   description: 'A suite of metrics (0–100) with weights, one judge call each.',
   inputs: ['content', 'context', 'reference'],
@@ -13,4 +12,5 @@ export const metricsSpec = defineEvaluationTypeSpec({
   judgesContent: true,
   sections: ['judge', 'metrics', 'threshold', 'feedback'],
   defaultModel: METRIC_DEFAULT_MODEL,
+  order: 5,
 })

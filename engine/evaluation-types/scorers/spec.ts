@@ -3,11 +3,11 @@ import { defineEvaluationTypeSpec } from '../spec'
 /** Each scorer has its own threshold, so the form shows no overall one. */
 export const scorersSpec = defineEvaluationTypeSpec({
   type: 'scorers',
-  order: 6,
   label: 'Scorers',
   description: 'Deterministic scorers: no LLM; every scorer must reach its threshold.',
   inputs: ['actual', 'expected', 'original'],
   usesJudge: false,
   judgesContent: false,
   sections: ['scorers'],
+  order: 6,
 })

@@ -2,11 +2,11 @@ import { defineEvaluationTypeSpec } from '../spec'
 
 export const traceSpec = defineEvaluationTypeSpec({
   type: 'trace',
-  order: 7,
   label: 'Trace scoring',
   description: 'Scores an agent\'s reasoning trace: complexity, novelty, tool diversity, outcome.',
   inputs: ['trace'],
   usesJudge: false,
   judgesContent: false,
   sections: ['trace', 'threshold'],
+  order: 7,
 })

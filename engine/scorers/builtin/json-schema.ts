@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { JudgeflowError } from '../../errors'
 import { jsonOf } from '../data'
-import { defineScorer, optionOrExpected } from '../types'
+import { defineScorer, optionOrExpected, type ScorerContext } from '../types'
 
 const ajv = new Ajv({ allErrors: true, strict: false })
 const validators = new Map<string, ValidateFunction>()
@@ -24,16 +24,19 @@ function validatorFor(schema: object): ValidateFunction {
   return validate
 }
 
+/** The output is parsed first: output that is not JSON fails whatever the schema. */
+function checkSchema(actual: unknown, expected: unknown, { options }: ScorerContext) {
+  const parsed = jsonOf(actual)
+  if (!parsed.ok) return { score: 0, valid: false, errors: [`not valid JSON: ${parsed.error}`] }
+  const validate = validatorFor(optionOrExpected(options, expected, ['schema'], schemaOf, 'Scorer "json-schema" needs a JSON Schema'))
+  const valid = validate(parsed.value)
+  return { score: valid ? 1 : 0, valid, errors: valid ? [] : (validate.errors ?? []).map(e => `${e.instancePath || '(root)'} ${e.message}`) }
+}
+
 export const jsonSchema = defineScorer({
   type: 'json-schema',
   label: 'JSON Schema',
   description: 'The output is JSON valid against a JSON Schema (options.schema, or expected).',
   defaultThreshold: 1,
-  analyze(actual, expected, { options }) {
-    const parsed = jsonOf(actual)
-    if (!parsed.ok) return { score: 0, valid: false, errors: [`not valid JSON: ${parsed.error}`] }
-    const validate = validatorFor(optionOrExpected(options, expected, ['schema'], schemaOf, 'Scorer "json-schema" needs a JSON Schema'))
-    const valid = validate(parsed.value)
-    return { score: valid ? 1 : 0, valid, errors: valid ? [] : (validate.errors ?? []).map(e => `${e.instancePath || '(root)'} ${e.message}`) }
-  },
+  analyze: checkSchema,
 })
