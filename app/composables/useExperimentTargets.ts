@@ -10,6 +10,8 @@ interface WorkflowSummary { id: string, name: string }
 export function useExperimentTargets() {
   const { data: workflows } = useFetch<WorkflowSummary[]>('/api/workflows', { key: 'experiment-target-workflows', default: () => [] })
   const nodesOf = ref<Record<string, string[]>>({})
+  /** The stored workflows as the choices of a select: the id, shown by name. */
+  const workflowChoices = computed(() => workflows.value.map(w => ({ value: w.id, label: w.name })))
 
   async function targetFor(workflowId: string, node?: string): Promise<ExperimentTarget> {
     const { definition } = await $fetch<WorkflowDetail>(`/api/workflows/${workflowId}`)
@@ -20,5 +22,5 @@ export function useExperimentTargets() {
     return { workflow_id: workflowId, node: chosen ?? 'review', input_field: fields[0] ?? 'document' }
   }
 
-  return { workflows, nodesOf, targetFor }
+  return { workflows, workflowChoices, nodesOf, targetFor }
 }

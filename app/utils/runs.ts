@@ -101,6 +101,11 @@ export interface CompareRow {
   /** Status, attempts or output differ. */
   changed: boolean
 }
+/** A duration for people: ms below a second, else seconds; '—' when unknown. */
+export function durationText(ms: number | null): string {
+  return ms === null ? '—' : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`
+}
+
 export interface RunHeadline { id: string, status: string, verdict: string | null, duration_ms: number | null }
 export interface RunComparison {
   rows: CompareRow[]

@@ -13,35 +13,14 @@ import { strictObject } from '../schema/unknown-keys'
 import { llmParams } from './llm-params'
 import { evaluationTypes, type EvaluationType } from './specs'
 import type { EvaluationTypeChecks } from './types'
-import { scoringChecks, scoringFields } from './scoring/schema'
-import { criteriaChecks, criteriaFields } from './criteria/schema'
-import { comparisonChecks, comparisonFields } from './comparison/schema'
-import { rubricChecks, rubricFields } from './rubric/schema'
-import { metricsChecks, metricsFields } from './metrics/schema'
-import { scorersChecks, scorersFields } from './scorers/schema'
-import { traceChecks, traceFields } from './trace/schema'
+import { typeChecks, typeFields } from './schemas.generated'
 
-/** Each type's own fields. */
-export const evaluationTypeFields = {
-  scoring: scoringFields,
-  criteria: criteriaFields,
-  comparison: comparisonFields,
-  rubric: rubricFields,
-  metrics: metricsFields,
-  scorers: scorersFields,
-  trace: traceFields,
-} satisfies Record<EvaluationType, z.ZodRawShape>
+/** Each type's own fields (its schema.ts), in the order of the editor's list. */
+export const evaluationTypeFields = Object.fromEntries(evaluationTypes.map(type => [type, typeFields[type]])) as
+  typeof typeFields satisfies Record<EvaluationType, z.ZodRawShape>
 
 /** Each type's checks beyond its schema (its schema.ts): run by a run's config check and by the editor's validation. */
-export const evaluationTypeChecks: { [T in EvaluationType]: EvaluationTypeChecks<EvaluatorConfigOf<T>> } = {
-  scoring: scoringChecks,
-  criteria: criteriaChecks,
-  comparison: comparisonChecks,
-  rubric: rubricChecks,
-  metrics: metricsChecks,
-  scorers: scorersChecks,
-  trace: traceChecks,
-}
+export const evaluationTypeChecks: { [T in EvaluationType]: EvaluationTypeChecks<EvaluatorConfigOf<T>> } = typeChecks
 
 /** What every type takes. */
 export const sharedFields = {

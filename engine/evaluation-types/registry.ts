@@ -1,29 +1,16 @@
 /**
  * Every evaluation type's definition, server-side (the browser-safe parts are specs.ts and
- * config-schema.ts). Adding a type: its folder, then one line here, one in specs.ts and one in
- * config-schema.ts; the type checker names a missing one, and
- * tests/unit/evaluator/evaluation-types.test.ts checks the three agree.
+ * config-schema.ts). The types are the folders of engine/evaluation-types, listed by
+ * `npm run generate:evaluation-types` in definitions.generated.ts; the type checker holds each
+ * definition to its type's config, and tests/unit/evaluator/evaluation-types.test.ts checks the
+ * lists are current and agree.
  */
 import type { EvaluatorConfigOf } from './config-schema'
 import { evaluationTypes, type EvaluationType } from './specs'
 import type { EvaluationTypeDefinition } from './types'
-import { scoringType } from './scoring'
-import { criteriaType } from './criteria'
-import { comparisonType } from './comparison'
-import { rubricType } from './rubric'
-import { metricsType } from './metrics'
-import { scorersType } from './scorers'
-import { traceType } from './trace'
+import { typeDefinitions } from './definitions.generated'
 
-const definitions = {
-  scoring: scoringType,
-  criteria: criteriaType,
-  comparison: comparisonType,
-  rubric: rubricType,
-  metrics: metricsType,
-  scorers: scorersType,
-  trace: traceType,
-} satisfies { [T in EvaluationType]: EvaluationTypeDefinition<EvaluatorConfigOf<T>, any> }
+const definitions = typeDefinitions satisfies { [T in EvaluationType]: EvaluationTypeDefinition<EvaluatorConfigOf<T>, any> }
 
 /** In the order of the editor's list. */
 export const evaluationTypeDefinitions: readonly EvaluationTypeDefinition<any, any>[] = evaluationTypes.map(type => definitions[type])

@@ -1,8 +1,8 @@
 /**
  * What an evaluation type says about itself as plain data: its name, the step fields it reads, whether
  * it calls an LLM judge and which parts of the evaluator form it shows. Browser-safe and free of zod:
- * the editor's components import it on the page's first load (see `config-schema.ts` for the schemas
- * and `registry.ts` for the server-side definitions).
+ * the editor's components import it on the page's first load (see `specs.ts` for the list of types,
+ * `config-schema.ts` for the schemas and `registry.ts` for the server-side definitions).
  */
 
 /** The evaluator step's fields holding what is evaluated (each a text or a {{reference}}). */
@@ -52,6 +52,8 @@ export interface EvaluationTypeSpec<T extends string = string> {
   /** Whether it judges one text, the step's `content` (taken from the step leading in when not set). */
   judgesContent: boolean
   sections: readonly FormSection[]
+  /** Its place in the editor's list of types (the lowest first); the types' numbers differ. */
+  order: number
   /** Its own built-in judge, used instead of the server's default judge when the config names none. */
   defaultModel?: string
 }

@@ -1,20 +1,20 @@
 /**
  * The evaluation types as plain data, in the order the editor offers them. Browser-safe and free of
- * zod: the editor's components read these. Adding a type: its folder, then one line here, one in
- * `config-schema.ts` and one in `registry.ts` (docs: DEVELOPERS.md, "Adding things").
+ * zod: the editor's components read these. The types are the folders of engine/evaluation-types,
+ * listed by `npm run generate:evaluation-types` in specs.generated.ts (docs: DEVELOPERS.md, "Adding things").
  */
 import type { EvaluationTypeSpec } from './spec'
+import { typeSpecs } from './specs.generated'
 import { scoringSpec } from './scoring/spec'
-import { criteriaSpec } from './criteria/spec'
-import { comparisonSpec } from './comparison/spec'
-import { rubricSpec } from './rubric/spec'
-import { metricsSpec } from './metrics/spec'
-import { scorersSpec } from './scorers/spec'
-import { traceSpec } from './trace/spec'
 
-export const evaluationTypeSpecs = [scoringSpec, criteriaSpec, comparisonSpec, rubricSpec, metricsSpec, scorersSpec, traceSpec] as const
+/** A type is named after its folder: the type checker holds each spec's `type` to its folder's name. */
+const specsByType = typeSpecs satisfies { [T in keyof typeof typeSpecs]: EvaluationTypeSpec<T> }
 
-export type EvaluationType = (typeof evaluationTypeSpecs)[number]['type']
+export type EvaluationType = keyof typeof specsByType
+
+type AnySpec = (typeof specsByType)[EvaluationType]
+
+export const evaluationTypeSpecs: readonly AnySpec[] = Object.values(specsByType).sort((a, b) => a.order - b.order)
 
 export const evaluationTypes = evaluationTypeSpecs.map(spec => spec.type) as [EvaluationType, ...EvaluationType[]]
 

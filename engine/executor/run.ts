@@ -3,7 +3,7 @@ import type { Workflow } from '../schema/workflow'
 import { validateWorkflow, type Problem } from '../graph/validate'
 import type { StepRegistry } from '../steps/registry'
 import type { Providers } from '../providers/types'
-import { applyInputFields, inputConfigSchema } from '../steps/input'
+import { applyInputFields, inputStep } from '../steps/input'
 import { Execution, type ExecuteOptions } from './execution'
 import type { RunResult } from './types'
 
@@ -29,7 +29,7 @@ const PIN_REMEDY = 'Set it in the environment, or pin this step\'s output to run
 export function prepareInput(workflow: Workflow, deps: { registry: StepRegistry, providers: Providers, input?: unknown }): Record<string, unknown> {
   let input = (deps.input ?? {}) as Record<string, unknown>
   for (const node of workflow.nodes) {
-    if (node.type === 'input') input = applyInputFields(inputConfigSchema.parse(node.config), input, node.id)
+    if (node.type === 'input') input = applyInputFields(inputStep.configSchema.parse(node.config), input, node.id)
     if (node.pinned) continue
     const definition = deps.registry.get(node.type)!
     const models = definition.modelOf?.(definition.configSchema.parse(node.config)) ?? []

@@ -1,9 +1,9 @@
 /** Shared matching of structured edits: targets, operation keys, page contents. */
 import { contentPatternSchema, editOutputSchema, expectedEditSchema, originalSchema, type Block, type EditOutput, type ExpectedEdit, type Operation, type Original } from '../schema/scorers'
 import { JudgeflowError } from '../errors'
-import { parseData, type ScorerContext, type ScorerDefinition } from './types'
+import { defineScorer, parseData, type ScorerContext, type ScorerDefinition, type ScorerSpec } from './types'
 
-type EditData = {
+export type EditData = {
   actual: EditOutput
   expected: ExpectedEdit
   original: Original
@@ -237,15 +237,9 @@ export function positionsById(blocks: readonly Block[]): Map<string, number> {
 }
 
 /** An edit scorer is one analysis of the parsed data: its score, and the rest as details. */
-export function defineEditScorer(definition: Omit<ScorerDefinition, 'measure'> & {
+export function defineEditScorer(spec: Omit<ScorerSpec, 'analyze'> & {
   analyze(data: EditData, options: Record<string, unknown>): { score: number } & Record<string, unknown>
 }): ScorerDefinition {
-  const { analyze, ...meta } = definition
-  return {
-    ...meta,
-    measure(actual, expected, ctx) {
-      const { score, ...details } = analyze(editData(actual, expected, ctx, meta.type), ctx.options)
-      return { score, details }
-    },
-  }
+  const { analyze, ...meta } = spec
+  return defineScorer({ ...meta, analyze: (actual, expected, ctx) => analyze(editData(actual, expected, ctx, meta.type), ctx.options) })
 }

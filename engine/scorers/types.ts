@@ -30,8 +30,34 @@ export interface ScorerDefinition {
   measure(actual: unknown, expected: unknown, ctx: ScorerContext): ScorerOutcome
 }
 
-export function defineScorer(definition: ScorerDefinition): ScorerDefinition {
-  return definition
+/** What a built-in scorer states: its analysis returns the score and, beside it, the details. */
+export type ScorerSpec = Omit<ScorerDefinition, 'measure'> & {
+  analyze(actual: unknown, expected: unknown, ctx: ScorerContext): { score: number } & Record<string, unknown>
+}
+
+/** A built-in scorer: one analysis, its score taken out and the rest as details. */
+export function defineScorer(spec: ScorerSpec): ScorerDefinition {
+  const { analyze, ...meta } = spec
+  return {
+    ...meta,
+    measure(actual, expected, ctx) {
+      const { score, ...details } = analyze(actual, expected, ctx)
+      return { score, details }
+    },
+  }
+}
+
+/**
+ * What a scorer compares with: the first of its options `keys` that is given, else the case's
+ * expected value, as `read` takes it. When `read` finds nothing to use (undefined), the error
+ * says what the scorer needs (`need`) and both places to give it.
+ */
+export function optionOrExpected<T>(
+  options: Record<string, unknown>, expected: unknown, keys: readonly [string, ...string[]], read: (value: unknown) => T | undefined, need: string,
+): T {
+  const value = read(keys.map(key => options[key]).find(given => given !== undefined && given !== null) ?? expected)
+  if (value === undefined) throw new JudgeflowError('INVALID_CONFIG', `${need}: options.${keys[0]} or expected.`)
+  return value
 }
 
 /** Parses scorer data, naming the field and the scorer in the error. */

@@ -96,6 +96,9 @@ export interface StepDefinition<C = unknown> extends StepSpec<C> {
   run(ctx: StepContext<C>): Promise<StepOutcome>
 }
 
+/** The config a step spec's schema gives. */
+export type StepConfig<S extends StepSpec<any>> = S extends StepSpec<infer C> ? C : never
+
 export function defineStepSpec<C>(spec: StepSpec<C>): StepSpec<C> {
   return spec
 }

@@ -9,4 +9,5 @@ export const comparisonSpec = defineEvaluationTypeSpec({
   usesJudge: true,
   judgesContent: false,
   sections: ['judge', 'candidates', 'criteria', 'threshold', 'feedback'],
+  order: 3,
 })

@@ -8,4 +8,5 @@ export const criteriaSpec = defineEvaluationTypeSpec({
   usesJudge: true,
   judgesContent: true,
   sections: ['judge', 'criteria', 'threshold', 'feedback'],
+  order: 2,
 })

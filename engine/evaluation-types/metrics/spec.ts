@@ -12,4 +12,5 @@ export const metricsSpec = defineEvaluationTypeSpec({
   judgesContent: true,
   sections: ['judge', 'metrics', 'threshold', 'feedback'],
   defaultModel: METRIC_DEFAULT_MODEL,
+  order: 5,
 })

@@ -8,4 +8,5 @@ export const rubricSpec = defineEvaluationTypeSpec({
   usesJudge: true,
   judgesContent: true,
   sections: ['judge', 'criteria', 'threshold', 'feedback', 'rubric'],
+  order: 4,
 })

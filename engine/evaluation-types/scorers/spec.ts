@@ -9,4 +9,5 @@ export const scorersSpec = defineEvaluationTypeSpec({
   usesJudge: false,
   judgesContent: false,
   sections: ['scorers'],
+  order: 6,
 })

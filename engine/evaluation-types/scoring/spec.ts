@@ -8,4 +8,5 @@ export const scoringSpec = defineEvaluationTypeSpec({
   usesJudge: true,
   judgesContent: true,
   sections: ['judge', 'criteria', 'threshold', 'feedback'],
+  order: 1,
 })

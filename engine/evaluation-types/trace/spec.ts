@@ -8,4 +8,5 @@ export const traceSpec = defineEvaluationTypeSpec({
   usesJudge: false,
   judgesContent: false,
   sections: ['trace', 'threshold'],
+  order: 7,
 })

@@ -1,5 +1,5 @@
 import type { Block, EditOutput, ExpectedEdit, Operation, Original } from '../../schema/scorers'
-import { defineEditScorer } from '../edits'
+import { defineEditScorer, type EditData } from '../edits'
 
 type Rule = 'new block ids' | 'unexpected deletion' | 'change outside the expected targets'
 type Findings = { invented: string[], deleted: string[], changed: string[] }
@@ -123,7 +123,8 @@ function checkOperations(
  * outside the expected updates and replaces; details say which rule broke. Works on the resulting
  * `blocks` when given, else on the operations.
  */
-function analyze(actual: EditOutput, expected: ExpectedEdit, original: Original, positions: Map<string, number>) {
+function analyze({ actual, expected, original, originalIndex }: EditData) {
+  const positions = originalIndex()
   // Expected operations may name their block by index: resolve it against the original.
   const idOf = (op: Operation) => op.targetBlockId ?? (op.targetIndex !== undefined ? original.blocks[op.targetIndex]?.id : undefined)
   const slots = new InsertSlots(expected.operations.filter(op => op.type === 'insert'), idOf)
@@ -146,5 +147,5 @@ export const antiHallucination = defineEditScorer({
   label: 'Anti-hallucination',
   description: 'All or nothing: no block beyond the expected inserts (in their place), no unexpected deletions, no changes outside the expected targets.',
   defaultThreshold: 1,
-  analyze: data => analyze(data.actual, data.expected, data.original, data.originalIndex()),
+  analyze,
 })

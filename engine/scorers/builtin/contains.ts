@@ -1,12 +1,10 @@
-import { JudgeflowError } from '../../errors'
 import { normalize } from '../data'
-import { defineScorer, textOf } from '../types'
+import { defineScorer, optionOrExpected, textOf } from '../types'
 
-function needles(expected: unknown, options: Record<string, unknown>): string[] {
-  const values = options.values ?? options.value ?? expected
+/** The texts to look for: a list, or one text; none of them empty. */
+function needles(values: unknown): string[] | undefined {
   const list = Array.isArray(values) ? values.map(textOf) : [textOf(values)]
-  if (!list.length || list.some(v => !v)) throw new JudgeflowError('INVALID_CONFIG', 'Scorer "contains" needs the text(s) to look for: options.values or expected.')
-  return list
+  return list.length && list.every(Boolean) ? list : undefined
 }
 
 export const contains = defineScorer({
@@ -14,10 +12,10 @@ export const contains = defineScorer({
   label: 'Contains',
   description: 'Share of the expected texts (options.values, or expected) found in the output.',
   defaultThreshold: 1,
-  measure(actual, expected, { options }) {
+  analyze(actual, expected, { options }) {
     const haystack = normalize(textOf(actual), options)
-    const list = needles(expected, options)
+    const list = optionOrExpected(options, expected, ['values', 'value'], needles, 'Scorer "contains" needs the text(s) to look for')
     const missing = list.filter(n => !haystack.includes(normalize(n, options)))
-    return { score: (list.length - missing.length) / list.length, details: { missing } }
+    return { score: (list.length - missing.length) / list.length, missing }
   },
 })

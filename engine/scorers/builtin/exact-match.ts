@@ -7,10 +7,10 @@ export const exactMatch = defineScorer({
   label: 'Exact match',
   description: 'The output equals the expected text (options: ignore_case, trim — on by default).',
   defaultThreshold: 1,
-  measure(actual, expected, { options }) {
+  analyze(actual, expected, { options }) {
     const given = textOf(actual)
     const want = textOf(wanted(expected, options))
-    return { score: normalize(given, options) === normalize(want, options) ? 1 : 0, details: { actual: given.slice(0, 200), expected: want.slice(0, 200) } }
+    return { score: normalize(given, options) === normalize(want, options) ? 1 : 0, actual: given.slice(0, 200), expected: want.slice(0, 200) }
   },
 })
 

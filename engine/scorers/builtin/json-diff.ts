@@ -33,8 +33,8 @@ export const jsonDiff = defineScorer({
   label: 'JSON diff',
   description: 'Share of the JSON leaf values (by path) that equal the expected JSON.',
   defaultThreshold: 1,
-  measure(actual, expected) {
+  analyze(actual, expected) {
     const { score, differences } = diff(actual, expected)
-    return { score, details: { differences: differences.slice(0, 50), total_differences: differences.length } }
+    return { score, differences: differences.slice(0, 50), total_differences: differences.length }
   },
 })

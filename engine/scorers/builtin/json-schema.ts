@@ -1,18 +1,19 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { JudgeflowError } from '../../errors'
 import { jsonOf } from '../data'
-import { defineScorer } from '../types'
+import { defineScorer, optionOrExpected, type ScorerContext } from '../types'
 
 const ajv = new Ajv({ allErrors: true, strict: false })
 const validators = new Map<string, ValidateFunction>()
 
-function validatorFor(schema: unknown): ValidateFunction {
-  if (!schema || typeof schema !== 'object') throw new JudgeflowError('INVALID_CONFIG', 'Scorer "json-schema" needs a JSON Schema: options.schema or expected.')
+const schemaOf = (value: unknown) => (value && typeof value === 'object' ? value : undefined)
+
+function validatorFor(schema: object): ValidateFunction {
   const key = JSON.stringify(schema)
   let validate = validators.get(key)
   if (!validate) {
     try {
-      validate = ajv.compile(schema as object)
+      validate = ajv.compile(schema)
     }
     catch (error) {
       throw new JudgeflowError('INVALID_CONFIG', `Scorer "json-schema": the schema is invalid: ${(error as Error).message}.`)
@@ -23,12 +24,13 @@ function validatorFor(schema: unknown): ValidateFunction {
   return validate
 }
 
-function checkSchema(actual: unknown, expected: unknown, options: Record<string, unknown>) {
+/** The output is parsed first: output that is not JSON fails whatever the schema. */
+function checkSchema(actual: unknown, expected: unknown, { options }: ScorerContext) {
   const parsed = jsonOf(actual)
-  if (!parsed.ok) return { valid: false, errors: [`not valid JSON: ${parsed.error}`] }
-  const validate = validatorFor(options.schema ?? expected)
+  if (!parsed.ok) return { score: 0, valid: false, errors: [`not valid JSON: ${parsed.error}`] }
+  const validate = validatorFor(optionOrExpected(options, expected, ['schema'], schemaOf, 'Scorer "json-schema" needs a JSON Schema'))
   const valid = validate(parsed.value)
-  return { valid, errors: valid ? [] : (validate.errors ?? []).map(e => `${e.instancePath || '(root)'} ${e.message}`) }
+  return { score: valid ? 1 : 0, valid, errors: valid ? [] : (validate.errors ?? []).map(e => `${e.instancePath || '(root)'} ${e.message}`) }
 }
 
 export const jsonSchema = defineScorer({
@@ -36,8 +38,5 @@ export const jsonSchema = defineScorer({
   label: 'JSON Schema',
   description: 'The output is JSON valid against a JSON Schema (options.schema, or expected).',
   defaultThreshold: 1,
-  measure(actual, expected, { options }) {
-    const details = checkSchema(actual, expected, options)
-    return { score: details.valid ? 1 : 0, details }
-  },
+  analyze: checkSchema,
 })

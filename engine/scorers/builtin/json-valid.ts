@@ -6,8 +6,8 @@ export const jsonValid = defineScorer({
   label: 'Valid JSON',
   description: 'The output is valid JSON (a fenced ```json block counts).',
   defaultThreshold: 1,
-  measure(actual) {
+  analyze(actual) {
     const parsed = jsonOf(textOf(actual))
-    return parsed.ok ? { score: 1, details: { valid: true } } : { score: 0, details: { valid: false, error: parsed.error } }
+    return parsed.ok ? { score: 1, valid: true } : { score: 0, valid: false, error: parsed.error }
   },
 })

@@ -1,5 +1,5 @@
 import { JudgeflowError } from '../../errors'
-import { defineScorer } from '../types'
+import { defineScorer, type ScorerContext } from '../types'
 
 function numberOf(value: unknown, what: string): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : typeof (value as { value?: unknown })?.value === 'number' ? (value as { value: number }).value : Number.NaN
@@ -8,7 +8,7 @@ function numberOf(value: unknown, what: string): number {
 }
 
 /** Within `tolerance` (absolute) scores 1; beyond it, 1 − relative difference, floored at 0. */
-function compare(actual: unknown, expected: unknown, options: Record<string, unknown>) {
+function compare(actual: unknown, expected: unknown, { options }: ScorerContext) {
   const a = numberOf(actual, 'actual')
   const e = numberOf(expected ?? options.value, 'expected')
   const diff = Math.abs(a - e)
@@ -23,8 +23,5 @@ export const numericDiff = defineScorer({
   label: 'Numeric difference',
   description: '1 within the tolerance, else 1 − |actual − expected| / |expected|.',
   defaultThreshold: 0.9,
-  measure(actual, expected, { options }) {
-    const { score, ...details } = compare(actual, expected, options)
-    return { score, details }
-  },
+  analyze: compare,
 })

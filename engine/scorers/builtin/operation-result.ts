@@ -1,10 +1,10 @@
-import type { EditOutput, ExpectedEdit, Original } from '../../schema/scorers'
-import { defineEditScorer } from '../edits'
+import { defineEditScorer, type EditData } from '../edits'
 import { ratio } from '../types'
 import { checkPatterns } from './content-quality'
 
 /** score = 0.6 × application success rate + 0.4 × content score; an operation applies when its target exists in the original. */
-function analyze(actual: EditOutput, expected: ExpectedEdit, original: Original, blocks: Map<string, number>) {
+function analyze({ actual, expected, original, originalIndex }: EditData) {
+  const blocks = originalIndex()
   const failed: Array<{ operation: unknown, reason: string }> = []
   let applied = 0
   for (const op of actual.operations) {
@@ -31,5 +31,5 @@ export const operationResult = defineEditScorer({
   label: 'Operation result',
   description: 'How many operations apply to the original (60 %) and how good the resulting content is (40 %).',
   defaultThreshold: 0.8,
-  analyze: data => analyze(data.actual, data.expected, data.original, data.originalIndex()),
+  analyze,
 })

@@ -2,8 +2,6 @@ import { defineStep } from '../types'
 import { compare } from './compare'
 import { conditionSpec } from './spec'
 
-export { conditionConfigSchema } from './spec'
-
 export const conditionStep = defineStep({
   ...conditionSpec,
   branchOf: output => ((output as { result?: unknown } | undefined)?.result ? 'true' : 'false'),

@@ -4,18 +4,16 @@ import { defineStepSpec } from '../types'
 export const conditionOperators = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'matches', 'truthy'] as const
 export type ConditionOperator = (typeof conditionOperators)[number]
 
-export const conditionConfigSchema = z.object({
-  left: z.unknown(),
-  op: z.enum(conditionOperators),
-  right: z.unknown().optional(),
-  /** For contains and matches. */
-  ignore_case: z.boolean().optional(),
-})
-
 export const conditionSpec = defineStepSpec({
   type: 'condition',
   label: 'Condition',
   description: 'Compares two values and takes the "true" or "false" branch.',
-  configSchema: conditionConfigSchema,
+  configSchema: z.object({
+    left: z.unknown(),
+    op: z.enum(conditionOperators),
+    right: z.unknown().optional(),
+    /** For contains and matches. */
+    ignore_case: z.boolean().optional(),
+  }),
   branches: ['true', 'false'],
 })

@@ -2,7 +2,7 @@ import { JudgeflowError } from '../../errors'
 import { defineStep } from '../types'
 import { inputSpec, type InputConfig } from './spec'
 
-export { inputConfigSchema, inputFieldSchema, type InputConfig } from './spec'
+export { inputFieldSchema, type InputConfig } from './spec'
 
 function typeOf(value: unknown): string {
   if (Array.isArray(value)) return 'array'

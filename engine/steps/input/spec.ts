@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineStepSpec } from '../types'
+import { defineStepSpec, type StepConfig } from '../types'
 
 export const inputFieldSchema = z.object({
   type: z.enum(['string', 'number', 'boolean', 'object', 'array', 'any']).default('any'),
@@ -8,15 +8,13 @@ export const inputFieldSchema = z.object({
   description: z.string().optional(),
 })
 
-export const inputConfigSchema = z.object({
-  /** The run input's fields, by name. */
-  fields: z.record(z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'must be an identifier'), inputFieldSchema).optional(),
-})
-export type InputConfig = z.infer<typeof inputConfigSchema>
-
 export const inputSpec = defineStepSpec({
   type: 'input',
   label: 'Input',
   description: 'Starts the flow with the run input; optional fields declare and check its variables.',
-  configSchema: inputConfigSchema,
+  configSchema: z.object({
+    /** The run input's fields, by name. */
+    fields: z.record(z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'must be an identifier'), inputFieldSchema).optional(),
+  }),
 })
+export type InputConfig = StepConfig<typeof inputSpec>

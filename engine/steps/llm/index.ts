@@ -1,8 +1,6 @@
 import { defineStep } from '../types'
 import { llmSpec } from './spec'
 
-export { llmConfigSchema, type LlmConfig } from './spec'
-
 export const llmStep = defineStep({
   ...llmSpec,
   modelOf: config => config.model,

@@ -2,21 +2,18 @@ import { z } from 'zod'
 import { modelRefSchema } from '../../schema/common'
 import { defineStepSpec } from '../types'
 
-export const llmConfigSchema = z.object({
-  model: modelRefSchema.refine(model => !model.startsWith('local:'), 'local: models are offline judges for evaluator steps, not text models'),
-  prompt: z.string().min(1, 'is empty'),
-  system: z.string().optional(),
-  temperature: z.number().min(0).max(2).optional(),
-  max_tokens: z.number().int().positive().max(200_000).optional(),
-  /** `false` bypasses the response cache for this step, `true` caches even at a temperature above 0. */
-  cache: z.boolean().optional(),
-})
-export type LlmConfig = z.infer<typeof llmConfigSchema>
-
 export const llmSpec = defineStepSpec({
   type: 'llm',
   label: 'LLM',
   description: 'Sends a prompt to a model and returns its text, token usage and latency.',
-  configSchema: llmConfigSchema,
+  configSchema: z.object({
+    model: modelRefSchema.refine(model => !model.startsWith('local:'), 'local: models are offline judges for evaluator steps, not text models'),
+    prompt: z.string().min(1, 'is empty'),
+    system: z.string().optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    max_tokens: z.number().int().positive().max(200_000).optional(),
+    /** `false` bypasses the response cache for this step, `true` caches even at a temperature above 0. */
+    cache: z.boolean().optional(),
+  }),
   textField: 'text',
 })

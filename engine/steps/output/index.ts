@@ -1,8 +1,6 @@
 import { defineStep } from '../types'
 import { outputSpec } from './spec'
 
-export { outputConfigSchema } from './spec'
-
 export const outputStep = defineStep({
   ...outputSpec,
   async run({ config }) {

@@ -1,15 +1,13 @@
 import { z } from 'zod'
 import { defineStepSpec } from '../types'
 
-export const outputConfigSchema = z.object({
-  verdict: z.enum(['pass', 'fail']).optional(),
-  value: z.unknown().optional(),
-})
-
 export const outputSpec = defineStepSpec({
   type: 'output',
   label: 'Output',
   description: 'Ends a branch with the run\'s value and, optionally, a pass or fail verdict.',
-  configSchema: outputConfigSchema,
+  configSchema: z.object({
+    verdict: z.enum(['pass', 'fail']).optional(),
+    value: z.unknown().optional(),
+  }),
   textField: 'value',
 })

@@ -1,7 +1,7 @@
 import { defineStep } from '../types'
 import { retrySpec } from './spec'
 
-export { MAX_RETRY_ATTEMPTS, retryConfigSchema } from './spec'
+export { MAX_RETRY_ATTEMPTS } from './spec'
 
 export const retryStep = defineStep({
   ...retrySpec,

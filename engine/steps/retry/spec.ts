@@ -4,20 +4,18 @@ import { defineStepSpec } from '../types'
 
 export const MAX_RETRY_ATTEMPTS = 20
 
-export const retryConfigSchema = z.object({
-  /** The node to run again, with everything downstream of it. */
-  target: nodeIdSchema,
-  /** Runs of the target in total, the first included. */
-  max_attempts: z.number().int().min(1).max(MAX_RETRY_ATTEMPTS),
-  /** Why the flow retries, shown in the retrying event; may hold references. */
-  reason: z.string().optional(),
-})
-
 export const retrySpec = defineStepSpec({
   type: 'retry',
   label: 'Retry',
   description: 'Runs its target and everything after it again, up to max_attempts runs; then takes "exhausted".',
-  configSchema: retryConfigSchema,
+  configSchema: z.object({
+    /** The node to run again, with everything downstream of it. */
+    target: nodeIdSchema,
+    /** Runs of the target in total, the first included. */
+    max_attempts: z.number().int().min(1).max(MAX_RETRY_ATTEMPTS),
+    /** Why the flow retries, shown in the retrying event; may hold references. */
+    reason: z.string().optional(),
+  }),
   branches: ['exhausted'],
   nodeRefFields: ['target'],
   loopTargetField: 'target',

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { contentTypes, deterministicTypes, evaluationTypes, evaluationTypeSpecs, formSpecFor } from '../../../engine/schema/evaluation-types'
@@ -6,6 +7,7 @@ import { evaluationTypeFields, sharedFields } from '../../../engine/evaluation-t
 import { evaluationTypeDefinition, evaluationTypeDefinitions } from '../../../engine/evaluation-types/registry'
 import { fieldsOfSpec, TYPE_OWNED_FIELDS, type FormSection } from '../../../engine/evaluation-types/spec'
 import { createProviders, evaluate, evaluatorConfigSchema } from '../../../engine'
+import { renderLists, staleLists, typeFolders } from '../../../scripts/evaluation-types'
 
 const root = join(import.meta.dirname, '../../..')
 const typesDir = join(root, 'engine/evaluation-types')
@@ -21,8 +23,40 @@ describe('evaluation type registry', () => {
     expect(Object.keys(evaluationTypeFields)).toEqual(evaluationTypes)
     expect(evaluationTypeDefinitions.map(definition => definition.type)).toEqual(evaluationTypes)
     // The editor's components import the specs: they stay plain data, without zod.
-    for (const file of ['spec.ts', 'specs.ts', ...folders.map(folder => `${folder}/spec.ts`)]) {
+    for (const file of ['spec.ts', 'specs.ts', 'specs.generated.ts', ...folders.map(folder => `${folder}/spec.ts`)]) {
       expect(readFileSync(join(typesDir, file), 'utf8'), file).not.toMatch(/from '(zod|node:[a-z_]+)'/)
+    }
+  })
+
+  it('lists every type folder: the generated lists are current', () => {
+    expect(typeFolders()).toEqual([...evaluationTypes].sort())
+    expect(staleLists(), 'run `npm run generate:evaluation-types`').toEqual([])
+    // The editor's order is each spec's own number.
+    expect(new Set(evaluationTypeSpecs.map(spec => spec.order)).size).toBe(evaluationTypes.length)
+    expect(evaluationTypes).toEqual(['scoring', 'criteria', 'comparison', 'rubric', 'metrics', 'scorers', 'trace'])
+  })
+
+  it('writes a new folder into each of the three lists, and refuses a folder without its modules', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-types-'))
+    try {
+      for (const folder of ['pairwise_vote', 'criteria']) {
+        mkdirSync(join(dir, folder))
+        for (const file of ['spec.ts', 'schema.ts', 'index.ts']) writeFileSync(join(dir, folder, file), '')
+      }
+      mkdirSync(join(dir, 'shared'))
+      const lists = renderLists(dir)
+      expect(lists['specs.generated.ts']).toContain(`import { pairwiseVoteSpec } from './pairwise_vote/spec'`)
+      expect(lists['specs.generated.ts']).toContain('  pairwise_vote: pairwiseVoteSpec,\n')
+      expect(lists['schemas.generated.ts']).toContain(`import { pairwiseVoteFields, pairwiseVoteChecks } from './pairwise_vote/schema'`)
+      expect(lists['definitions.generated.ts']).toContain(`import { pairwiseVoteType } from './pairwise_vote'`)
+      expect(lists['definitions.generated.ts']).toMatch(/criteria: criteriaType,\n {2}pairwise_vote: pairwiseVoteType,\n/)
+      for (const text of Object.values(lists)) expect(text).not.toContain('shared')
+      expect(staleLists(dir)).toEqual(['specs.generated.ts', 'schemas.generated.ts', 'definitions.generated.ts'])
+      rmSync(join(dir, 'pairwise_vote', 'schema.ts'))
+      expect(() => renderLists(dir)).toThrow('engine/evaluation-types/pairwise_vote/schema.ts is missing')
+    }
+    finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 

@@ -181,6 +181,17 @@ describe('everyday checks', () => {
     expect(levenshteinDistance('要約です', '要点です')).toBe(1)
     expect(levenshteinDistance('', 'abc')).toBe(3)
   })
+  it('takes what it compares with from its option, else from expected, and says where to give it when neither has it', () => {
+    expect(run('contains', 'Paris is big', ['Paris', 'old'], {}, { value: 'big' })).toEqual({ score: 1, details: { missing: [] } })
+    expect(run('contains', 'Paris is big', ['Paris', 'old']).details).toEqual({ missing: ['old'] })
+    expect(run('regex', 'Order #12', 'nothing', {}, { pattern: '#\\d+' }).details).toEqual({ pattern: '#\\d+', match: '#12', index: 6 })
+    expect(run('json-schema', '{"a": 1}', { type: 'string' }, {}, { schema: { type: 'object' } })).toEqual({ score: 1, details: { valid: true, errors: [] } })
+    expect(() => run('contains', 'text', null, {}, { values: ['a', ''] })).toThrow('Scorer "contains" needs the text(s) to look for: options.values or expected.')
+    expect(() => run('regex', 'text', null)).toThrow('Scorer "regex" needs a pattern: options.pattern or expected.')
+    expect(() => run('json-schema', '{}', 'not a schema')).toThrow('Scorer "json-schema" needs a JSON Schema: options.schema or expected.')
+    // An output that is not JSON fails before any schema is needed.
+    expect(run('json-schema', '{', null).details).toEqual({ valid: false, errors: [expect.stringMatching(/^not valid JSON: /)] })
+  })
   it('json-diff lists the differing paths', () => {
     expect(run('json-diff', { a: 1, x: true }, { a: 2, y: null }).details.differences).toEqual(['$.a: 1 instead of 2', '$.x: unexpected true', '$.y: missing (expected null)'])
   })
