@@ -7,6 +7,7 @@ import {
 import { DEFAULT_DB_PATH, type JudgeflowConfig } from './config'
 import { DatasetRuns } from './datasets'
 import { Rounds } from './rounds'
+import { scheduleRetention, type RetentionSchedule } from './retention'
 import { RunService } from './runs/run-service'
 import type { Store } from './store'
 
@@ -17,6 +18,8 @@ export interface JudgeflowOptions {
   steps?: StepRegistry
   /** This process's name as a lease holder (tests). */
   owner?: string
+  /** Whether this app prunes its store on the retention schedule (config.retention); true unless false. */
+  retention?: boolean
 }
 
 /**
@@ -38,6 +41,8 @@ export interface Judgeflow {
   rounds: Rounds
   /** Runs of workflows (or an evaluator alone) over datasets. */
   datasets: DatasetRuns
+  /** The scheduled prune of old runs, gone processes' leases and cache entries over the bound; undefined when turned off. */
+  retention?: RetentionSchedule
   /** This app's novelty memory, shared by all its trace evaluations. */
   traceCache: VectorCache
   /**
@@ -69,8 +74,9 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   })
   const rounds = new Rounds({ store, runs, providers })
   const datasets = new DatasetRuns({ store, runs, registry })
+  const retention = options.retention === false ? undefined : scheduleRetention(store, config.retention)
   return {
-    config, registry, metrics, scorers, providers, store, runs, rounds, datasets, traceCache, evaluation,
+    config, registry, metrics, scorers, providers, store, runs, rounds, datasets, retention, traceCache, evaluation,
     async loadCustomModules() {
       return {
         metrics: await loadMetricsFolder(config.evaluation.metricsDir, metrics),
@@ -78,6 +84,7 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
       }
     },
     async close(graceMs) {
+      await retention?.stop()
       await datasets.close()
       await runs.drain(graceMs)
       await store.close()

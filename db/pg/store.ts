@@ -3,6 +3,7 @@ import { openPostgres, type PgHandle } from './client'
 import { pgExperiments, pgResponseCache, pgSettings, pgWorkflows } from './catalog'
 import { pgDatasets } from './datasets'
 import { pgLeases, pgRuns } from './runs'
+import { pruneStore } from '../retention'
 
 /**
  * The application's store in a PostgreSQL database (JUDGEFLOW_DATABASE_URL): the same repositories
@@ -21,6 +22,19 @@ export function createPostgresStore(url: string, options: { poolSize?: number } 
     settings: pgSettings(db, ready),
     datasets: pgDatasets(db, ready),
     cache: pgResponseCache(db, ready),
+    retention: {
+      async prune(policy) {
+        await ready
+        return pruneStore({
+          rows: async query => (await db.execute(query)).rows as never[],
+          transaction: statements => db.transaction(async (tx) => {
+            const changed: number[] = []
+            for (const statement of statements) changed.push((await tx.execute(statement)).rowCount ?? 0)
+            return changed
+          }),
+        }, policy)
+      },
+    },
     close: () => handle.close(),
   }
 }

@@ -1,0 +1,46 @@
+import type { JudgeflowConfig } from './config'
+import type { PruneResult, RetentionPolicy, Store } from './store'
+
+const DAY_MS = 86_400_000
+
+/** The policy of a prune at `now`: runs only with JUDGEFLOW_RETENTION_DAYS or _RUNS set; the cache always bounded. */
+export function retentionPolicy(settings: JudgeflowConfig['retention'], now: number): RetentionPolicy {
+  return {
+    now,
+    maxAgeMs: settings.maxAgeDays === undefined ? undefined : settings.maxAgeDays * DAY_MS,
+    keepPerWorkflow: settings.keepPerWorkflow,
+    cacheMaxEntries: settings.cacheMaxEntries,
+  }
+}
+
+export interface RetentionSchedule {
+  /** One prune now (or the one under way); the scheduled ones call this too. */
+  pruneNow(): Promise<PruneResult>
+  /** Stops the schedule and waits for a prune under way. */
+  stop(): Promise<void>
+}
+
+/**
+ * Prunes the store every `intervalMs` (JUDGEFLOW_RETENTION_INTERVAL_MS), one prune at a time. The
+ * timer does not keep a process alive; a failed prune is reported and the next one tries again.
+ */
+export function scheduleRetention(store: Store, settings: JudgeflowConfig['retention'], options: { clock?: () => number, log?: (message: string) => void } = {}): RetentionSchedule {
+  const clock = options.clock ?? Date.now
+  const log = options.log ?? (message => console.error(message))
+  let running: Promise<PruneResult> | undefined
+  const pruneNow = () => {
+    running ??= store.retention.prune(retentionPolicy(settings, clock())).finally(() => { running = undefined })
+    return running
+  }
+  const timer = setInterval(() => {
+    pruneNow().catch(error => log(`judgeflow: the retention prune failed, and runs again in ${settings.intervalMs} ms: ${(error as Error).message}`))
+  }, settings.intervalMs)
+  timer.unref()
+  return {
+    pruneNow,
+    async stop() {
+      clearInterval(timer)
+      await running?.catch(() => {})
+    },
+  }
+}
