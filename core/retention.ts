@@ -13,6 +13,15 @@ export function retentionPolicy(settings: JudgeflowConfig['retention'], now: num
   }
 }
 
+/** Why a run may be missing when retention deletes runs (said in its 404), or undefined when it deletes none. */
+export function retentionNote(settings: JudgeflowConfig['retention']): string | undefined {
+  const rules: string[] = []
+  if (settings.maxAgeDays !== undefined) rules.push(`older than ${settings.maxAgeDays} days (JUDGEFLOW_RETENTION_DAYS)`)
+  if (settings.keepPerWorkflow !== undefined) rules.push(`beyond the newest ${settings.keepPerWorkflow} of their workflow (JUDGEFLOW_RETENTION_RUNS)`)
+  if (rules.length === 0) return undefined
+  return `It may have been deleted: finished runs ${rules.join(' or ')} are deleted with their steps and events; dataset runs keep their cases' results.`
+}
+
 export interface RetentionSchedule {
   /** One prune now (or the one under way); the scheduled ones call this too. */
   pruneNow(): Promise<PruneResult>
