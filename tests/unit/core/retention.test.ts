@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createJudgeflow, loadConfig, retentionPolicy, scheduleRetention, type Judgeflow } from '../../../core'
+import { createJudgeflow, loadConfig, retentionNote, retentionPolicy, scheduleRetention, type Judgeflow } from '../../../core'
 import { createSqliteStore, openDatabase } from '../../../db'
 
 const DAY = 86_400_000
@@ -16,6 +16,13 @@ describe('the retention schedule', () => {
     const defaults = loadConfig({}).retention
     expect(retentionPolicy(defaults, 5)).toEqual({ now: 5, maxAgeMs: undefined, keepPerWorkflow: undefined, cacheMaxEntries: 10_000 })
     expect(retentionPolicy({ ...defaults, maxAgeDays: 2, keepPerWorkflow: 3 }, 5)).toMatchObject({ maxAgeMs: 2 * DAY, keepPerWorkflow: 3 })
+  })
+
+  it('says why a run may be missing only when retention deletes runs', () => {
+    expect(retentionNote(loadConfig({}).retention)).toBeUndefined()
+    expect(retentionNote(loadConfig({ JUDGEFLOW_RETENTION_DAYS: '30', JUDGEFLOW_RETENTION_RUNS: '100' }).retention)).toBe('It may have been deleted: finished runs '
+      + 'older than 30 days (JUDGEFLOW_RETENTION_DAYS) or beyond the newest 100 of their workflow (JUDGEFLOW_RETENTION_RUNS) are deleted with their steps and events; '
+      + 'dataset runs keep their cases\' results.')
   })
 
   it('prunes the app\'s store every interval, and stops with the app', async () => {
