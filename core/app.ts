@@ -61,7 +61,9 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   const registry = options.steps ?? defaultRegistry
   const metrics = new MetricRegistry()
   const scorers = new ScorerRegistry()
-  const providers = createProviders({ env: { ...config.providers.keys }, defaultJudge: config.providers.defaultJudge, cache: store.cache, retry: config.retry })
+  const retention = options.retention === false ? undefined : scheduleRetention(store, config.retention)
+  const cache = retention?.boundedCache(store.cache) ?? store.cache
+  const providers = createProviders({ env: { ...config.providers.keys }, defaultJudge: config.providers.defaultJudge, cache, retry: config.retry })
   const traceCache = createTraceCache(config.trace.cache)
   const evaluation: EvaluationServices = {
     metrics, scorers, traceCache, configDir: config.evaluation.configDir,
@@ -74,7 +76,6 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   })
   const rounds = new Rounds({ store, runs, providers })
   const datasets = new DatasetRuns({ store, runs, registry })
-  const retention = options.retention === false ? undefined : scheduleRetention(store, config.retention)
   return {
     config, registry, metrics, scorers, providers, store, runs, rounds, datasets, retention, traceCache, evaluation,
     async loadCustomModules() {

@@ -1,3 +1,4 @@
+import type { ResponseCache } from '../engine'
 import type { JudgeflowConfig } from './config'
 import type { PruneResult, RetentionPolicy, Store } from './store'
 
@@ -25,6 +26,12 @@ export function retentionNote(settings: JudgeflowConfig['retention']): string | 
 export interface RetentionSchedule {
   /** One prune now (or the one under way); the scheduled ones call this too. */
   pruneNow(): Promise<PruneResult>
+  /**
+   * The store's response cache, trimmed to its bound also between two scheduled prunes: after every
+   * tenth of the bound in new entries (at most 1,000), the least recently used over it are evicted,
+   * so it exceeds the bound by that tenth at most.
+   */
+  boundedCache(cache: ResponseCache): ResponseCache
   /** Stops the schedule and waits for a prune under way. */
   stop(): Promise<void>
 }
@@ -45,11 +52,25 @@ export function scheduleRetention(store: Store, settings: JudgeflowConfig['reten
     pruneNow().catch(error => log(`judgeflow: the retention prune failed, and runs again in ${settings.intervalMs} ms: ${(error as Error).message}`))
   }, settings.intervalMs)
   timer.unref()
+  let trimming: Promise<unknown> | undefined
+  let written = 0
+  const trimEvery = Math.max(1, Math.min(1000, Math.floor(settings.cacheMaxEntries / 10)))
   return {
     pruneNow,
+    boundedCache: cache => ({
+      get: key => cache.get(key),
+      async set(key, value, meta) {
+        await cache.set(key, value, meta)
+        if (++written < trimEvery || trimming) return
+        written = 0
+        trimming = store.retention.prune({ now: clock(), cacheMaxEntries: settings.cacheMaxEntries })
+          .catch(error => log(`judgeflow: trimming the LLM response cache failed: ${(error as Error).message}`))
+          .finally(() => { trimming = undefined })
+      },
+    }),
     async stop() {
       clearInterval(timer)
-      await running?.catch(() => {})
+      await Promise.all([running?.catch(() => {}), trimming])
     },
   }
 }

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createJudgeflow, loadConfig, retentionNote, retentionPolicy, scheduleRetention, type Judgeflow } from '../../../core'
 import { createSqliteStore, openDatabase } from '../../../db'
+import { llmCache } from '../../../db/schema'
+import type { ChatResponse } from '../../../engine'
 
 const DAY = 86_400_000
 
@@ -42,6 +44,27 @@ describe('the retention schedule', () => {
     app = undefined
     await vi.advanceTimersByTimeAsync(120_000)
     expect(pruned).toHaveBeenCalledTimes(1)
+  })
+
+  it('keeps the response cache within its bound between scheduled prunes, evicting the least recently used', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const store = createSqliteStore(openDatabase(':memory:'))
+    const schedule = scheduleRetention(store, { ...loadConfig({}).retention, cacheMaxEntries: 20 })
+    const cache = schedule.boundedCache(store.cache)
+    const answer = { text: 'a' } as unknown as ChatResponse
+    for (let i = 0; i < 30; i++) {
+      vi.setSystemTime(i)
+      await cache.set(`k${i}`, answer, { provider: 'openai', model: 'm' })
+      if (i === 15) expect(await cache.get('k0')).toEqual(answer)
+    }
+    await schedule.stop()
+    const kept = store.handle.db.select({ key: llmCache.key }).from(llmCache).all().map(r => r.key)
+    // Over the bound by a tenth of it at most (the entries written since the last trim).
+    expect(kept.length).toBeGreaterThanOrEqual(20)
+    expect(kept.length).toBeLessThanOrEqual(22)
+    expect(kept).toContain('k0')
+    expect(kept).not.toContain('k1')
+    store.close()
   })
 
   it('runs one prune at a time and reports a failed one', async () => {
