@@ -100,4 +100,14 @@ async function runsInOpenRounds(db: RetentionDb): Promise<string[]> {
   })
 }
 
+/** One prune at a time per store: two at once would both count the cache's excess and evict it twice. */
+export function oneAtATime<A extends unknown[], T>(prune: (...args: A) => Promise<T>): (...args: A) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve()
+  return (...args) => {
+    const next = last.then(() => prune(...args), () => prune(...args))
+    last = next.catch(() => {})
+    return next
+  }
+}
+
 const breather = () => new Promise<void>(resolve => setImmediate(resolve))

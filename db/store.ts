@@ -4,7 +4,7 @@ import { GroupCommit } from './group-commit'
 import { journalFor, storeEvent } from './run-recorder'
 import { claimOrphanedRuns, claimOrphanToInterrupt } from './run-takeover'
 import { createSqliteResponseCache } from './repositories/cache'
-import { pruneStore } from './retention'
+import { oneAtATime, pruneStore } from './retention'
 import {
   createDataset, createDatasetRun, deleteDataset, findDatasetByName, getDataset, getDatasetRun, listDatasetRunCases, listDatasetRuns, listDatasets,
   listDatasetVersions, listOpenDatasetRuns, saveDatasetRunCase, updateDataset, updateDatasetRun,
@@ -94,10 +94,10 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
     },
     cache: createSqliteResponseCache(db),
     retention: {
-      prune: policy => pruneStore({
+      prune: oneAtATime(policy => pruneStore({
         rows: async query => db.all(query),
         transaction: async statements => db.transaction(tx => statements.map(statement => tx.run(statement).changes)),
-      }, policy),
+      }, policy)),
     },
     close: () => handle.close(),
   }

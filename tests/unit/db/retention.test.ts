@@ -115,5 +115,9 @@ describe.each(storeFactories)('retention on the $name store', ({ open }) => {
     expect(await store.cache.get('k1')).toEqual({ text: 'k1' })
     expect(await store.retention.prune({ now: T0 + 20, cacheMaxEntries: 2, batchSize: 1 })).toEqual({ runs: 0, leaseOwners: 0, cacheEntries: 3 })
     expect(await Promise.all(['k1', 'k2', 'k3', 'k4', 'k5'].map(async k => Boolean(await store.cache.get(k))))).toEqual([true, false, false, false, true])
+    // Two prunes at once evict the excess once.
+    for (const key of ['k6', 'k7', 'k8']) await store.cache.set(key, answer(key), { provider: 'openai', model: 'm' })
+    const twice = await Promise.all([1, 2].map(() => store.retention.prune({ now: T0 + 20, cacheMaxEntries: 2, batchSize: 1 })))
+    expect(twice[0]!.cacheEntries + twice[1]!.cacheEntries).toBe(3)
   })
 })
