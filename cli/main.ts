@@ -2,6 +2,7 @@ import { loadConfig, type Env } from '../core/config'
 import { JudgeflowError } from '../engine'
 import { processIo, type Io } from './io'
 import { backupCommand } from './commands/backup'
+import { dbCommand, DB_USAGE } from './commands/db'
 import { evalCommand } from './commands/eval'
 import { experimentCommand } from './commands/experiment'
 import { importCommand, IMPORT_USAGE } from './commands/import'
@@ -17,6 +18,7 @@ Usage:
   judgeflow eval [--config <file.json|file.toml>] --input <file.json>   (default config: configs/evaluator.toml)
   judgeflow experiment report <judgments.json> [--markdown]
   judgeflow backup <file> [--db <path>]
+  ${DB_USAGE}
   judgeflow experiment run <experiment.json|.yaml> [--markdown] [--judgments <out.json>]
   ${TEST_USAGE}
   ${IMPORT_USAGE}
@@ -36,6 +38,7 @@ export async function main(argv: string[], io: Io = processIo, env?: Env): Promi
       case 'eval': return await evalCommand(args, io, config)
       case 'experiment': return await experimentCommand(args, io, config)
       case 'backup': return await backupCommand(args, io, config)
+      case 'db': return await dbCommand(args, io)
       case 'test': return await testCommand(args, io, config, io === processIo && process.stderr.isTTY === true)
       case 'import': return importCommand(args, io)
       case undefined:
@@ -45,7 +48,7 @@ export async function main(argv: string[], io: Io = processIo, env?: Env): Promi
         io.out(USAGE)
         return command === undefined ? 2 : 0
       default:
-        io.err(`Unknown command "${command}". Commands: validate, run, eval, test, import, experiment, backup.`)
+        io.err(`Unknown command "${command}". Commands: validate, run, eval, test, import, experiment, backup, db.`)
         return 2
     }
   }

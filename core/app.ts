@@ -7,6 +7,7 @@ import {
 import { DEFAULT_DB_PATH, type JudgeflowConfig } from './config'
 import { DatasetRuns } from './datasets'
 import { Rounds } from './rounds'
+import { scheduleRetention, type RetentionSchedule } from './retention'
 import { RunService } from './runs/run-service'
 import type { Store } from './store'
 
@@ -17,6 +18,8 @@ export interface JudgeflowOptions {
   steps?: StepRegistry
   /** This process's name as a lease holder (tests). */
   owner?: string
+  /** Whether this app prunes its store on the retention schedule (config.retention); true unless false. */
+  retention?: boolean
 }
 
 /**
@@ -38,6 +41,8 @@ export interface Judgeflow {
   rounds: Rounds
   /** Runs of workflows (or an evaluator alone) over datasets. */
   datasets: DatasetRuns
+  /** The scheduled prune of old runs, gone processes' leases and cache entries over the bound; undefined when turned off. */
+  retention?: RetentionSchedule
   /** This app's novelty memory, shared by all its trace evaluations. */
   traceCache: VectorCache
   /**
@@ -56,7 +61,9 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   const registry = options.steps ?? defaultRegistry
   const metrics = new MetricRegistry()
   const scorers = new ScorerRegistry()
-  const providers = createProviders({ env: { ...config.providers.keys }, defaultJudge: config.providers.defaultJudge, cache: store.cache, retry: config.retry })
+  const retention = options.retention === false ? undefined : scheduleRetention(store, config.retention)
+  const cache = retention?.boundedCache(store.cache) ?? store.cache
+  const providers = createProviders({ env: { ...config.providers.keys }, defaultJudge: config.providers.defaultJudge, cache, retry: config.retry })
   const traceCache = createTraceCache(config.trace.cache)
   const evaluation: EvaluationServices = {
     metrics, scorers, traceCache, configDir: config.evaluation.configDir,
@@ -70,7 +77,7 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   const rounds = new Rounds({ store, runs, providers })
   const datasets = new DatasetRuns({ store, runs, registry })
   return {
-    config, registry, metrics, scorers, providers, store, runs, rounds, datasets, traceCache, evaluation,
+    config, registry, metrics, scorers, providers, store, runs, rounds, datasets, retention, traceCache, evaluation,
     async loadCustomModules() {
       return {
         metrics: await loadMetricsFolder(config.evaluation.metricsDir, metrics),
@@ -78,6 +85,7 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
       }
     },
     async close(graceMs) {
+      await retention?.stop()
       await datasets.close()
       await runs.drain(graceMs)
       await store.close()

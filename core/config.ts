@@ -19,6 +19,10 @@ export const MIN_TOKEN_LENGTH = 32
 export const DEFAULT_SESSION_TTL_HOURS = 12
 const MAX_SESSION_TTL_HOURS = 24 * 366
 export const DEFAULT_DB_PATH = './data/judgeflow.db'
+/** The LLM response cache's bound when JUDGEFLOW_CACHE_MAX_ENTRIES is unset. */
+export const DEFAULT_CACHE_MAX_ENTRIES = 10_000
+/** How often the retention prune runs (JUDGEFLOW_RETENTION_INTERVAL_MS): every 10 minutes. */
+export const DEFAULT_RETENTION_INTERVAL_MS = 600_000
 /** The judges a default may name: a provider's model, or the offline judge. */
 const JUDGE_PATTERN = /^(openai|anthropic):\S+$|^local:heuristic$/
 
@@ -67,6 +71,17 @@ export interface JudgeflowConfig {
     maxResumes: number
     /** JUDGEFLOW_SHUTDOWN_GRACE_MS: how long a stopping server lets its runs finish. */
     shutdownGraceMs: number
+  }
+  /** What the scheduled prune deletes; without JUDGEFLOW_RETENTION_DAYS and JUDGEFLOW_RETENTION_RUNS no run is deleted. */
+  retention: {
+    /** JUDGEFLOW_RETENTION_DAYS: finished runs older than this many days are deleted with their steps and events. */
+    maxAgeDays?: number
+    /** JUDGEFLOW_RETENTION_RUNS: each workflow keeps this many of its newest runs; older finished ones are deleted. */
+    keepPerWorkflow?: number
+    /** JUDGEFLOW_CACHE_MAX_ENTRIES: the LLM response cache keeps the entries used most recently, up to this many. */
+    cacheMaxEntries: number
+    /** JUDGEFLOW_RETENTION_INTERVAL_MS: the time between two prunes. */
+    intervalMs: number
   }
   /** JUDGEFLOW_MAX_STEP_TEXT, JUDGEFLOW_MAX_STEP_RECORD, JUDGEFLOW_MAX_RUN_STORAGE. */
   limits: StorageLimits
@@ -132,6 +147,10 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
   // The URL may carry a password: the message never repeats it.
   const databaseUrl = read('JUDGEFLOW_DATABASE_URL', text.refine(isPostgresUrl), undefined,
     'JUDGEFLOW_DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@localhost:5432/judgeflow; unset it to keep the SQLite file (JUDGEFLOW_DB).', { blank: 'empty' })
+  const retentionDays = read('JUDGEFLOW_RETENTION_DAYS', z.string().trim().transform(Number).pipe(z.number().gt(0)), undefined,
+    'JUDGEFLOW_RETENTION_DAYS must be a number of days above 0 (it is "{raw}"); unset it to keep every run.', { blank: 'empty' })
+  const retentionRuns = read('JUDGEFLOW_RETENTION_RUNS', wholeFrom(1), undefined,
+    'JUDGEFLOW_RETENTION_RUNS must be a whole number of runs of at least 1 kept per workflow (it is "{raw}"); unset it to keep every run.', { blank: 'empty' })
   return {
     server: {
       host: env.NITRO_HOST || env.HOST || '',
@@ -149,6 +168,12 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
       leaseMs: whole('JUDGEFLOW_RUN_LEASE_MS', DEFAULT_LEASE_MS),
       maxResumes: whole('JUDGEFLOW_RUN_MAX_RESUMES', DEFAULT_MAX_RESUMES),
       shutdownGraceMs: whole('JUDGEFLOW_SHUTDOWN_GRACE_MS', 10_000, 0),
+    },
+    retention: {
+      maxAgeDays: retentionDays,
+      keepPerWorkflow: retentionRuns,
+      cacheMaxEntries: whole('JUDGEFLOW_CACHE_MAX_ENTRIES', DEFAULT_CACHE_MAX_ENTRIES),
+      intervalMs: whole('JUDGEFLOW_RETENTION_INTERVAL_MS', DEFAULT_RETENTION_INTERVAL_MS, 1000),
     },
     limits: {
       stepText: whole('JUDGEFLOW_MAX_STEP_TEXT', DEFAULT_STORAGE_LIMITS.stepText),

@@ -6,3 +6,4 @@ export { RunService, STOP_WAIT_MS, type ResumeOutcome, type RunServiceDeps, type
 export { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES, holderIsGone, leaseIsFree, LeaseKeeper, newLeaseOwner } from './runs/leases'
 export * from './stored'
 export * from './datasets'
+export * from './retention'

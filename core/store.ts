@@ -8,11 +8,11 @@
 import type { Journal, ResponseCache, RunEvent } from '../engine'
 import type {
   DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases, ExperimentRoundRow, ExperimentRow, Lease, NewRun, RunEventRow, RunLease, RunRow,
-  RunSummaryRow, StepRunRow, Takeover, TakeoverOptions, WorkflowRow, WorkflowWithDefinition,
+  PruneResult, RetentionPolicy, RunSummaryRow, StepRunRow, Takeover, TakeoverOptions, WorkflowRow, WorkflowWithDefinition,
 } from '../db'
 
 export type {
-  ExperimentRoundRow, ExperimentRow, Lease, RunEventRow, RunRow, RunSummaryRow, StepRunRow, WorkflowRow, WorkflowWithDefinition,
+  PruneResult, RetentionPolicy, ExperimentRoundRow, ExperimentRow, Lease, RunEventRow, RunRow, RunSummaryRow, StepRunRow, WorkflowRow, WorkflowWithDefinition,
 }
 
 export type MaybePromise<T> = T | Promise<T>
@@ -121,6 +121,11 @@ export interface DatasetRepository {
   saveRunCase(row: Omit<DatasetRunCaseRow, 'updatedAt'>): MaybePromise<void>
 }
 
+export interface RetentionRepository {
+  /** Deletes what `policy` lets go (old runs with their steps and events, gone processes' leases, cache entries over the bound), in batches. */
+  prune(policy: RetentionPolicy): Promise<PruneResult>
+}
+
 export interface Store {
   workflows: WorkflowRepository
   runs: RunRepository
@@ -130,5 +135,6 @@ export interface Store {
   datasets: DatasetRepository
   /** The LLM response cache, kept with the rest so it survives restarts. */
   cache: ResponseCache
+  retention: RetentionRepository
   close(): MaybePromise<void>
 }

@@ -90,13 +90,15 @@ export const runEvents = sqliteTable('run_events', {
   at: integer('at').notNull(),
 }, t => [index('run_events_run').on(t.runId, t.id)])
 
+/** Bounded in entries: the entries used longest ago are evicted first (`lastUsedAt`, set on every hit). */
 export const llmCache = sqliteTable('llm_cache', {
   key: text('key').primaryKey(),
   provider: text('provider').notNull(),
   model: text('model').notNull(),
   response: text('response', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
   createdAt: integer('created_at').notNull(),
-})
+  lastUsedAt: integer('last_used_at').notNull().default(0),
+}, t => [index('llm_cache_last_used').on(t.lastUsedAt)])
 
 /** Small facts about this database, e.g. that the templates were loaded once. */
 export const appSettings = sqliteTable('app_settings', {

@@ -4,6 +4,7 @@ import { GroupCommit } from './group-commit'
 import { journalFor, storeEvent } from './run-recorder'
 import { claimOrphanedRuns, claimOrphanToInterrupt } from './run-takeover'
 import { createSqliteResponseCache } from './repositories/cache'
+import { oneAtATime, pruneStore } from './retention'
 import {
   createDataset, createDatasetRun, deleteDataset, findDatasetByName, getDataset, getDatasetRun, listDatasetRunCases, listDatasetRuns, listDatasets,
   listDatasetVersions, listOpenDatasetRuns, saveDatasetRunCase, updateDataset, updateDatasetRun,
@@ -92,6 +93,12 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       set: (key, value) => setSetting(db, key, value),
     },
     cache: createSqliteResponseCache(db),
+    retention: {
+      prune: oneAtATime(policy => pruneStore({
+        rows: async query => db.all(query),
+        transaction: async statements => db.transaction(tx => statements.map(statement => tx.run(statement).changes)),
+      }, policy)),
+    },
     close: () => handle.close(),
   }
 }

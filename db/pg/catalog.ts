@@ -153,14 +153,15 @@ export function pgResponseCache(db: PgDb, ready: Promise<void>): ResponseCache {
   return {
     async get(key) {
       await ready
-      const [row] = await db.select({ response: llmCache.response }).from(llmCache).where(eq(llmCache.key, key))
+      const [row] = await db.update(llmCache).set({ lastUsedAt: Date.now() }).where(eq(llmCache.key, key)).returning({ response: llmCache.response })
       return row ? (row.response as unknown as ChatResponse) : undefined
     },
     async set(key, value, meta) {
       await ready
       const response = value as unknown as Record<string, unknown>
-      await db.insert(llmCache).values({ key, provider: meta.provider, model: meta.model, response, createdAt: Date.now() })
-        .onConflictDoUpdate({ target: llmCache.key, set: { response, createdAt: Date.now() } })
+      const now = Date.now()
+      await db.insert(llmCache).values({ key, provider: meta.provider, model: meta.model, response, createdAt: now, lastUsedAt: now })
+        .onConflictDoUpdate({ target: llmCache.key, set: { response, createdAt: now, lastUsedAt: now } })
     },
   }
 }

@@ -95,13 +95,15 @@ export const runEvents = pgTable('run_events', {
   at: bigint('at', { mode: 'number' }).notNull(),
 }, t => [index('run_events_run').on(t.runId, t.id)])
 
+/** Bounded in entries: the entries used longest ago are evicted first (`lastUsedAt`, set on every hit). */
 export const llmCache = pgTable('llm_cache', {
   key: text('key').primaryKey(),
   provider: text('provider').notNull(),
   model: text('model').notNull(),
   response: json('response').notNull().$type<Record<string, unknown>>(),
   createdAt: bigint('created_at', { mode: 'number' }).notNull(),
-})
+  lastUsedAt: bigint('last_used_at', { mode: 'number' }).notNull().default(0),
+}, t => [index('llm_cache_last_used').on(t.lastUsedAt)])
 
 /** Small facts about this database, e.g. that the templates were loaded once. */
 export const appSettings = pgTable('app_settings', {

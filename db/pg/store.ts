@@ -1,8 +1,13 @@
+import { drizzle } from 'drizzle-orm/node-postgres'
 import type { Store } from '../../core/store'
 import { openPostgres, type PgHandle } from './client'
 import { pgExperiments, pgResponseCache, pgSettings, pgWorkflows } from './catalog'
 import { pgDatasets } from './datasets'
 import { pgLeases, pgRuns } from './runs'
+import { oneAtATime, pruneStore } from '../retention'
+
+/** Held by the process pruning this database. */
+const PRUNE_LOCK = 7_413_270_002
 
 /**
  * The application's store in a PostgreSQL database (JUDGEFLOW_DATABASE_URL): the same repositories
@@ -21,6 +26,35 @@ export function createPostgresStore(url: string, options: { poolSize?: number } 
     settings: pgSettings(db, ready),
     datasets: pgDatasets(db, ready),
     cache: pgResponseCache(db, ready),
+    retention: {
+      // One prune at a time in this process, and across processes on one database (an advisory lock): a busy one skips.
+      prune: oneAtATime(async (policy) => {
+        await ready
+        const client = await handle.pool.connect()
+        try {
+          const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [PRUNE_LOCK])
+          if (!rows[0]?.locked) return { runs: 0, leaseOwners: 0, cacheEntries: 0 }
+          // The prune's statements go through the connection that holds the lock: it needs no other.
+          const own = drizzle({ client })
+          try {
+            return await pruneStore({
+              rows: async query => (await own.execute(query)).rows as never[],
+              transaction: statements => own.transaction(async (tx) => {
+                const changed: number[] = []
+                for (const statement of statements) changed.push((await tx.execute(statement)).rowCount ?? 0)
+                return changed
+              }),
+            }, policy)
+          }
+          finally {
+            await client.query('select pg_advisory_unlock($1)', [PRUNE_LOCK])
+          }
+        }
+        finally {
+          client.release()
+        }
+      }),
+    },
     close: () => handle.close(),
   }
 }

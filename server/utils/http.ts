@@ -47,8 +47,8 @@ export async function readQueryWith<T>(event: H3Event, schema: z.ZodType<T>): Pr
   throw new JudgeflowError('INVALID_QUERY', `Invalid query: ${problems.map(p => `${p.path}: ${p.message}`).join('; ')}`, { details: { problems } })
 }
 
-export function notFound(what: string, id: string): never {
-  throw new JudgeflowError('NOT_FOUND', `No ${what} with id "${id}".`)
+export function notFound(what: string, id: string, note?: string): never {
+  throw new JudgeflowError('NOT_FOUND', `No ${what} with id "${id}".${note ? ` ${note}` : ''}`)
 }
 
 export function routeId(event: H3Event): string {

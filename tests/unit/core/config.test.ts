@@ -79,4 +79,14 @@ describe('the configuration', () => {
     expect(accessProblem(loadConfig({ HOST: '0.0.0.0', JUDGEFLOW_TOKEN: 'x'.repeat(32) }))).toBeUndefined()
     expect(loadConfig({ JUDGEFLOW_ALLOWED_HOSTS: 'Judge.internal, ci.example:8080' }).server.allowedHosts).toEqual(['judge.internal', 'ci.example:8080'])
   })
+
+  it('reads the retention: no run deleted unless a day count or a run count is set, the cache bounded either way', () => {
+    expect(loadConfig({}).retention).toEqual({ maxAgeDays: undefined, keepPerWorkflow: undefined, cacheMaxEntries: 10_000, intervalMs: 600_000 })
+    expect(loadConfig({ JUDGEFLOW_RETENTION_DAYS: '7.5', JUDGEFLOW_RETENTION_RUNS: '100', JUDGEFLOW_CACHE_MAX_ENTRIES: '50', JUDGEFLOW_RETENTION_INTERVAL_MS: '60000' }).retention)
+      .toEqual({ maxAgeDays: 7.5, keepPerWorkflow: 100, cacheMaxEntries: 50, intervalMs: 60_000 })
+    expect(() => loadConfig({ JUDGEFLOW_RETENTION_DAYS: '0' })).toThrow('JUDGEFLOW_RETENTION_DAYS must be a number of days above 0 (it is "0"); unset it to keep every run.')
+    expect(() => loadConfig({ JUDGEFLOW_RETENTION_RUNS: '2.5' })).toThrow('JUDGEFLOW_RETENTION_RUNS must be a whole number of runs of at least 1 kept per workflow (it is "2.5")')
+    expect(() => loadConfig({ JUDGEFLOW_CACHE_MAX_ENTRIES: 'lots' })).toThrow('JUDGEFLOW_CACHE_MAX_ENTRIES must be a whole number of at least 1 (it is "lots"); unset it for the default, 10000.')
+    expect(() => loadConfig({ JUDGEFLOW_RETENTION_INTERVAL_MS: '10' })).toThrow('JUDGEFLOW_RETENTION_INTERVAL_MS must be a whole number of at least 1000')
+  })
 })

@@ -1,4 +1,4 @@
-import type { RunEventRow } from '../../../../core'
+import { retentionNote, type RunEventRow } from '../../../../core'
 import { finalRunStatuses } from '../../../../engine'
 import { useJudgeflow } from '../../../utils/context'
 import { notFound, routeId } from '../../../utils/http'
@@ -10,9 +10,9 @@ import { openEventStream, streamTurn } from '../../../utils/sse'
  */
 export default defineEventHandler(async (event) => {
   await streamTurn()
-  const { store, runs } = useJudgeflow()
+  const { store, runs, config } = useJudgeflow()
   const run = await store.runs.get(routeId(event))
-  if (!run) notFound('run', routeId(event))
+  if (!run) notFound('run', routeId(event), retentionNote(config.retention))
   const after = Number(getHeader(event, 'last-event-id') ?? getQuery(event).after ?? 0) || 0
   // A finished run with nothing after Last-Event-ID: 204 tells EventSource to stop reconnecting.
   if (finalRunStatuses.has(run.status) && !runs.isActive(run.id) && !(await store.runs.eventsAfter(run.id, after, 1)).length) {

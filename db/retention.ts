@@ -1,0 +1,113 @@
+import { sql, type SQL } from 'drizzle-orm'
+import { UNFINISHED_STATUSES } from './repositories/run-leases'
+
+/** What a prune removes; every field unset leaves that part alone. */
+export interface RetentionPolicy {
+  /** The clock of this prune (epoch ms). */
+  now: number
+  /** Finished runs that ended (or, never started, were created) longer ago than this are deleted. */
+  maxAgeMs?: number
+  /** Each workflow keeps its newest runs up to this number; finished runs beyond it are deleted. */
+  keepPerWorkflow?: number
+  /** The LLM response cache keeps at most this many entries, those used most recently. */
+  cacheMaxEntries?: number
+  /** Rows deleted per transaction (500 by default): the database is free again between two batches. */
+  batchSize?: number
+}
+
+export interface PruneResult {
+  /** Runs deleted, with their steps and events. */
+  runs: number
+  /** Lease rows of processes whose lease expired and that hold no unfinished run. */
+  leaseOwners: number
+  cacheEntries: number
+}
+
+/** How the prune reaches one database: read rows, and run statements in one transaction (the rows each changed). */
+export interface RetentionDb {
+  rows<T>(query: SQL): Promise<T[]>
+  transaction(statements: SQL[]): Promise<number[]>
+}
+
+export const DEFAULT_PRUNE_BATCH = 500
+
+const list = (values: readonly string[]) => sql.join(values.map(v => sql`${v}`), sql`, `)
+const unfinished = list(UNFINISHED_STATUSES)
+
+/**
+ * Deletes what the policy lets go, batch by batch (the same SQL on SQLite and PostgreSQL): finished
+ * runs past the age or beyond the per-workflow count, never one a dataset run still running or an
+ * experiment round still open needs; lease rows of gone processes; the least recently used cache
+ * entries over the bound. A finished dataset run keeps its cases' results: their run links then 404.
+ */
+export async function pruneStore(db: RetentionDb, policy: RetentionPolicy): Promise<PruneResult> {
+  const batch = policy.batchSize ?? DEFAULT_PRUNE_BATCH
+  const result: PruneResult = { runs: 0, leaseOwners: 0, cacheEntries: 0 }
+  if (policy.maxAgeMs !== undefined || policy.keepPerWorkflow !== undefined) {
+    const kept = await runsInOpenRounds(db)
+    for (;;) {
+      const ids = (await db.rows<{ id: string }>(expiredRuns(policy, kept, batch))).map(r => r.id)
+      if (ids.length === 0) break
+      const [,, deleted] = await db.transaction([
+        sql`delete from run_events where run_id in (${list(ids)})`,
+        sql`delete from step_runs where run_id in (${list(ids)})`,
+        sql`delete from runs where id in (${list(ids)}) and status not in (${unfinished})`,
+      ])
+      result.runs += deleted ?? 0
+      if (ids.length < batch) break
+      await breather()
+    }
+  }
+  const [leases] = await db.transaction([sql`delete from lease_owners where expires_at < ${policy.now} and not exists
+    (select 1 from runs where runs.lease_owner = lease_owners.owner and runs.status in (${unfinished}))`])
+  result.leaseOwners = leases ?? 0
+  if (policy.cacheMaxEntries !== undefined) {
+    const [count] = await db.rows<{ n: number | string }>(sql`select count(*) as n from llm_cache`)
+    let excess = Number(count?.n ?? 0) - policy.cacheMaxEntries
+    while (excess > 0) {
+      const take = Math.min(excess, batch)
+      const [deleted] = await db.transaction([sql`delete from llm_cache where key in
+        (select key from llm_cache order by last_used_at asc, key asc limit ${take})`])
+      if (!deleted) break
+      result.cacheEntries += deleted
+      excess -= deleted
+      if (excess > 0) await breather()
+    }
+  }
+  return result
+}
+
+/** The oldest finished runs the policy lets go, at most `limit`, skipping those an open dataset run or round needs. */
+function expiredRuns(policy: RetentionPolicy, kept: string[], limit: number): SQL {
+  const tooOld = policy.maxAgeMs === undefined ? sql`0 = 1` : sql`coalesce(finished_at, created_at) < ${policy.now - policy.maxAgeMs}`
+  const beyondCount = policy.keepPerWorkflow === undefined ? sql`0 = 1` : sql`position > ${policy.keepPerWorkflow}`
+  const notInRounds = kept.length === 0 ? sql`` : sql`and id not in (${list(kept)})`
+  // Numbering every workflow's runs reads them all: only when a count is kept.
+  const position = policy.keepPerWorkflow === undefined ? sql`0` : sql`row_number() over (partition by workflow_id order by created_at desc, id desc)`
+  return sql`select id from (select id, status, created_at, finished_at, ${position} as position from runs) ranked
+    where status not in (${unfinished}) and (${tooOld} or ${beyondCount}) ${notInRounds}
+      and id not in (select c.run_id from dataset_run_cases c join dataset_runs d on d.id = c.dataset_run_id
+        where d.status = 'running' and c.run_id is not null)
+    order by created_at asc limit ${limit}`
+}
+
+/** The runs of experiment rounds still running or being judged (a JSON column: text on SQLite, parsed on PostgreSQL). */
+async function runsInOpenRounds(db: RetentionDb): Promise<string[]> {
+  const rows = await db.rows<{ runs: unknown }>(sql`select runs from experiment_rounds where status in ('running', 'judging')`)
+  return rows.flatMap(({ runs }) => {
+    const entries = (typeof runs === 'string' ? JSON.parse(runs) : runs) as Array<{ run_id?: unknown }>
+    return entries.flatMap(e => typeof e.run_id === 'string' ? [e.run_id] : [])
+  })
+}
+
+/** One prune at a time per store: two at once would both count the cache's excess and evict it twice. */
+export function oneAtATime<A extends unknown[], T>(prune: (...args: A) => Promise<T>): (...args: A) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve()
+  return (...args) => {
+    const next = last.then(() => prune(...args), () => prune(...args))
+    last = next.catch(() => {})
+    return next
+  }
+}
+
+const breather = () => new Promise<void>(resolve => setImmediate(resolve))
