@@ -38,11 +38,12 @@ export function freeSpot(preferred: Point, size: { width: number, height: number
  * The viewport showing every step (`bounds`, in flow coordinates) as large as it fits, with
  * `padding` as Vue Flow's fitView takes it, outside the corner (`corner`: width and height from the
  * bottom right) where the minimap sits: the steps either keep left of it or above it, whichever
- * leaves them larger.
+ * leaves them larger. Never below `minZoom`: a workflow too large for the view at that zoom shows
+ * its start (top left) and the rest is panned to, or, given `focus`, is centred on that point.
  */
 export function fitBeside(
   bounds: Box, canvas: { width: number, height: number }, corner: { width: number, height: number },
-  options: { padding: number, minZoom: number, maxZoom: number },
+  options: { padding: number, minZoom: number, maxZoom: number, focus?: Point },
 ) {
   const areas = [
     { width: canvas.width - corner.width, height: canvas.height },
@@ -54,9 +55,15 @@ export function fitBeside(
   )
   const area = zoomFor(areas[0]!) >= zoomFor(areas[1]!) ? areas[0]! : areas[1]!
   const zoom = Math.min(options.maxZoom, Math.max(options.minZoom, zoomFor(area)))
+  /** One axis: centred when the steps fit, else their start (or the focus) in view. */
+  const axis = (size: number, start: number, room: number, focus: number | undefined) => {
+    if (size * zoom <= room) return (room - size * zoom) / 2 - start * zoom
+    if (focus !== undefined) return room / 2 - focus * zoom
+    return (room * options.padding) / 2 - start * zoom
+  }
   return {
-    x: (area.width - bounds.width * zoom) / 2 - bounds.x * zoom,
-    y: (area.height - bounds.height * zoom) / 2 - bounds.y * zoom,
+    x: axis(bounds.width, bounds.x, area.width, options.focus?.x),
+    y: axis(bounds.height, bounds.y, area.height, options.focus?.y),
     zoom,
   }
 }

@@ -34,3 +34,23 @@ describe('fitting the steps beside the minimap', () => {
     expect(t.x + (tall.x + tall.width) * t.zoom).toBeLessThanOrEqual(canvas.width - corner.width)
   })
 })
+
+describe('fitting a workflow too large for the view', () => {
+  const canvas = { width: 800, height: 400 }
+  const none = { width: 0, height: 0 }
+  const options = { padding: 0.1, minZoom: 0.8, maxZoom: 1.5 }
+  const wide = { x: 100, y: 50, width: 3000, height: 200 }
+
+  it('keeps the least zoom and shows the start of the workflow', () => {
+    const v = fitBeside(wide, canvas, none, options)
+    expect(v.zoom).toBe(0.8)
+    // The left edge of the steps is on screen, a little in from the edge; they fit vertically and are centred.
+    expect(v.x + wide.x * v.zoom).toBeCloseTo(40, 5)
+    expect(v.y + (wide.y + wide.height / 2) * v.zoom).toBeCloseTo(200, 5)
+  })
+
+  it('or centres a given point, such as a step just added', () => {
+    const v = fitBeside(wide, canvas, none, { ...options, focus: { x: 2500, y: 150 } })
+    expect(v.x + 2500 * v.zoom).toBeCloseTo(400, 5)
+  })
+})
