@@ -40,7 +40,9 @@ export function stepSummary(node: NodeLike): string {
     case 'retry':
       return typeof c.target === 'string' ? `↺ ${c.target} · ≤ ${c.max_attempts ?? '?'} runs` : 'no target set'
     case 'output':
-      return typeof c.verdict === 'string' ? `verdict ${c.verdict}` : c.value === undefined ? 'the run output' : operand(c.value)
+      if (typeof c.verdict === 'string') return `verdict ${c.verdict}`
+      if (c.value && typeof c.value === 'object' && !Array.isArray(c.value)) return `{ ${Object.keys(c.value).join(', ')} }`
+      return c.value === undefined ? 'the run output' : operand(c.value)
     default:
       return ''
   }
@@ -113,5 +115,6 @@ export function carriedEdges(
 /** A duration as a card shows it: ms below a second, else seconds. */
 export function formatDuration(ms: number | null): string {
   if (ms === null) return ''
+  if (ms < 1) return '<1 ms'
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`
 }

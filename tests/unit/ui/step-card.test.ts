@@ -16,6 +16,7 @@ describe('a step card\'s line of what the step does', () => {
     expect(stepSummary({ id: 'r', type: 'retry', config: { target: 'draft', max_attempts: 3 } })).toBe('↺ draft · ≤ 3 runs')
     expect(stepSummary({ id: 'o', type: 'output', config: { verdict: 'fail' } })).toBe('verdict fail')
     expect(stepSummary({ id: 'o', type: 'output', config: { value: '{{steps.draft.text}}' } })).toBe('draft.text')
+    expect(stepSummary({ id: 'o', type: 'output', config: { value: { winner: '{{steps.judge.winner}}', text: 'x' } } })).toBe('{ winner, text }')
   })
 })
 
@@ -58,6 +59,7 @@ describe('a run on the canvas', () => {
 
   it('says a duration in ms below a second, else in seconds', () => {
     expect(formatDuration(null)).toBe('')
+    expect(formatDuration(0.4)).toBe('<1 ms')
     expect(formatDuration(7.6)).toBe('8 ms')
     expect(formatDuration(1234)).toBe('1.2 s')
     expect(formatDuration(12_345)).toBe('12 s')
