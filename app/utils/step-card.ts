@@ -34,6 +34,7 @@ export function stepSummary(node: NodeLike): string {
       return typeof c.pass_threshold === 'number' ? `${type} · pass ≥ ${c.pass_threshold}` : type
     }
     case 'condition': {
+      if (c.left === undefined && c.op === undefined) return 'no condition set'
       const op = typeof c.op === 'string' ? OPERATORS[c.op] ?? c.op : '?'
       return c.op === 'truthy' ? `${operand(c.left)} ${op}` : `${operand(c.left)} ${op} ${operand(c.right)}`
     }

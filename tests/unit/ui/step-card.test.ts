@@ -13,6 +13,7 @@ describe('a step card\'s line of what the step does', () => {
     expect(stepSummary({ id: 'c', type: 'condition', config: { left: '{{steps.judge.passed}}', op: 'eq', right: true } })).toBe('judge.passed = true')
     expect(stepSummary({ id: 'c', type: 'condition', config: { left: '{{input.text}}', op: 'contains', right: 'refund' } })).toBe('input.text contains "refund"')
     expect(stepSummary({ id: 'c', type: 'condition', config: { left: '{{steps.a.text}}', op: 'truthy' } })).toBe('a.text is truthy')
+    expect(stepSummary({ id: 'c', type: 'condition', config: {} })).toBe('no condition set')
     expect(stepSummary({ id: 'r', type: 'retry', config: { target: 'draft', max_attempts: 3 } })).toBe('↺ draft · ≤ 3 runs')
     expect(stepSummary({ id: 'o', type: 'output', config: { verdict: 'fail' } })).toBe('verdict fail')
     expect(stepSummary({ id: 'o', type: 'output', config: { value: '{{steps.draft.text}}' } })).toBe('draft.text')
