@@ -12,7 +12,8 @@ const within = (a: Box, view: Box) =>
 
 /**
  * The spot nearest `preferred` where a step of `size` covers no other step: searched in rings
- * around it, the first inside `view`, else the first free one at all.
+ * around it, the first inside `view`; else the nearest free one in `view` on a fine grid; else
+ * the first free one at all.
  */
 export function freeSpot(preferred: Point, size: { width: number, height: number }, taken: readonly Box[], view: Box): Point {
   const stepX = (size.width + GAP) / 2
@@ -31,7 +32,22 @@ export function freeSpot(preferred: Point, size: { width: number, height: number
       outside ??= { x: box.x, y: box.y }
     }
   }
-  return outside ?? preferred
+  return scanView(preferred, size, taken, view) ?? outside ?? preferred
+}
+
+/** The free spot in `view` nearest `preferred`, searched on a fine grid: the rings' steps can miss a narrow gap. */
+function scanView(preferred: Point, size: { width: number, height: number }, taken: readonly Box[], view: Box): Point | undefined {
+  const step = Math.max(8, Math.min(size.width, size.height) / 6)
+  let best: { point: Point, distance: number } | undefined
+  for (let y = view.y; y + size.height <= view.y + view.height; y += step) {
+    for (let x = view.x; x + size.width <= view.x + view.width; x += step) {
+      const box = { x: Math.round(x), y: Math.round(y), ...size }
+      const distance = Math.hypot(box.x - preferred.x, box.y - preferred.y)
+      if (best && distance >= best.distance) continue
+      if (!taken.some(other => overlaps(box, other))) best = { point: { x: box.x, y: box.y }, distance }
+    }
+  }
+  return best?.point
 }
 
 /**

@@ -54,3 +54,14 @@ describe('fitting a workflow too large for the view', () => {
     expect(v.x + 2500 * v.zoom).toBeCloseTo(400, 5)
   })
 })
+
+describe('placing a new step where the rings miss the only gap', () => {
+  it('finds the narrow free band inside the view', () => {
+    const canvas = { x: 0, y: 0, width: 762, height: 415 }
+    const row = [40, 276, 512].map(x => ({ x, y: 120, width: 176, height: 95 }))
+    const corners = [{ x: 582, y: 295, width: 180, height: 120 }, { x: 0, y: 275, width: 50, height: 140 }]
+    const size = { width: 180, height: 144 }
+    const spot = freeSpot({ x: 748, y: 120 }, size, [...row, ...corners], canvas)
+    expect(spot.x >= 0 && spot.y >= 0 && spot.x + size.width <= 762 && spot.y + size.height <= 415).toBe(true)
+  })
+})
