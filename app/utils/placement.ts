@@ -37,7 +37,8 @@ export function freeSpot(preferred: Point, size: { width: number, height: number
 
 /** The free spot in `view` nearest `preferred`, searched on a fine grid: the rings' steps can miss a narrow gap. */
 function scanView(preferred: Point, size: { width: number, height: number }, taken: readonly Box[], view: Box): Point | undefined {
-  const step = Math.max(8, Math.min(size.width, size.height) / 6)
+  // Fine enough for a gap a few pixels wider than the step; at most about 120 × 80 spots on a large view.
+  const step = Math.max(8, view.width / 120, view.height / 80)
   let best: { point: Point, distance: number } | undefined
   for (let y = view.y; y + size.height <= view.y + view.height; y += step) {
     for (let x = view.x; x + size.width <= view.x + view.width; x += step) {

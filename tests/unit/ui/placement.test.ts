@@ -64,4 +64,14 @@ describe('placing a new step where the rings miss the only gap', () => {
     const spot = freeSpot({ x: 748, y: 120 }, size, [...row, ...corners], canvas)
     expect(spot.x >= 0 && spot.y >= 0 && spot.x + size.width <= 762 && spot.y + size.height <= 415).toBe(true)
   })
+
+  it('finds a gap only a few pixels wider than the step', () => {
+    // A fresh canvas: the input step, and two steps in the middle of the view; the only room left is left of them, below the input.
+    const canvas = { x: 0, y: 0, width: 762, height: 416 }
+    const taken = [{ x: 40, y: 120, width: 176, height: 75 }, { x: 291, y: 160, width: 176, height: 97 }, { x: 527, y: 160, width: 176, height: 97 },
+      { x: 582, y: 296, width: 180, height: 120 }, { x: 0, y: 276, width: 50, height: 140 }]
+    const size = { width: 180, height: 144 }
+    const spot = freeSpot({ x: 763, y: 160 }, size, taken, canvas)
+    expect(spot.x >= 0 && spot.y >= 0 && spot.x + size.width <= 762 && spot.y + size.height <= 416).toBe(true)
+  })
 })
