@@ -13,7 +13,7 @@ export interface RunEventView {
 const RUN_EVENTS = ['run.started', 'step.started', 'step.succeeded', 'step.failed', 'step.skipped', 'step.cancelled', 'step.retrying', 'run.finished'] as const
 
 export function useRunStream() {
-  const statuses = ref<Record<string, { status: string, attempt: number }>>({})
+  const statuses = ref<Record<string, { status: string, attempt: number, duration_ms?: number }>>({})
   const events = ref<RunEventView[]>([])
   const finished = ref<RunEventView['result'] | null>(null)
   const stream = useEventStream(RUN_EVENTS, (type, event: RunEventView) => {
@@ -24,7 +24,10 @@ export function useRunStream() {
   function apply(event: RunEventView) {
     events.value.push(event)
     if (event.type === 'step.started' && event.node_id) statuses.value = { ...statuses.value, [event.node_id]: { status: 'running', attempt: event.attempt ?? 1 } }
-    else if (event.step) statuses.value = { ...statuses.value, [event.step.node_id]: { status: event.step.status, attempt: event.step.attempt } }
+    else if (event.step) {
+      const { node_id: id, status, attempt, duration_ms } = event.step
+      statuses.value = { ...statuses.value, [id]: { status, attempt, duration_ms } }
+    }
     else if (event.type === 'step.retrying' && event.node_id) statuses.value = { ...statuses.value, [event.node_id]: { status: 'retrying', attempt: event.attempt ?? 1 } }
     else if (event.type === 'run.finished') finished.value = event.result ?? null
   }

@@ -12,7 +12,8 @@ const within = (a: Box, view: Box) =>
 
 /**
  * The spot nearest `preferred` where a step of `size` covers no other step: searched in rings
- * around it, the first inside `view`, else the first free one at all.
+ * around it, the first inside `view`; else the nearest free one in `view` on a fine grid; else
+ * the first free one at all.
  */
 export function freeSpot(preferred: Point, size: { width: number, height: number }, taken: readonly Box[], view: Box): Point {
   const stepX = (size.width + GAP) / 2
@@ -31,18 +32,35 @@ export function freeSpot(preferred: Point, size: { width: number, height: number
       outside ??= { x: box.x, y: box.y }
     }
   }
-  return outside ?? preferred
+  return scanView(preferred, size, taken, view) ?? outside ?? preferred
+}
+
+/** The free spot in `view` nearest `preferred`, searched on a fine grid: the rings' steps can miss a narrow gap. */
+function scanView(preferred: Point, size: { width: number, height: number }, taken: readonly Box[], view: Box): Point | undefined {
+  // Fine enough for a gap a few pixels wider than the step; at most about 120 × 80 spots on a large view.
+  const step = Math.max(8, view.width / 120, view.height / 80)
+  let best: { point: Point, distance: number } | undefined
+  for (let y = view.y; y + size.height <= view.y + view.height; y += step) {
+    for (let x = view.x; x + size.width <= view.x + view.width; x += step) {
+      const box = { x: Math.round(x), y: Math.round(y), ...size }
+      const distance = Math.hypot(box.x - preferred.x, box.y - preferred.y)
+      if (best && distance >= best.distance) continue
+      if (!taken.some(other => overlaps(box, other))) best = { point: { x: box.x, y: box.y }, distance }
+    }
+  }
+  return best?.point
 }
 
 /**
  * The viewport showing every step (`bounds`, in flow coordinates) as large as it fits, with
  * `padding` as Vue Flow's fitView takes it, outside the corner (`corner`: width and height from the
  * bottom right) where the minimap sits: the steps either keep left of it or above it, whichever
- * leaves them larger.
+ * leaves them larger. Never below `minZoom`: a workflow too large for the view at that zoom shows
+ * its start (top left) and the rest is panned to, or, given `focus`, is centred on that point.
  */
 export function fitBeside(
   bounds: Box, canvas: { width: number, height: number }, corner: { width: number, height: number },
-  options: { padding: number, minZoom: number, maxZoom: number },
+  options: { padding: number, minZoom: number, maxZoom: number, focus?: Point },
 ) {
   const areas = [
     { width: canvas.width - corner.width, height: canvas.height },
@@ -54,9 +72,15 @@ export function fitBeside(
   )
   const area = zoomFor(areas[0]!) >= zoomFor(areas[1]!) ? areas[0]! : areas[1]!
   const zoom = Math.min(options.maxZoom, Math.max(options.minZoom, zoomFor(area)))
+  /** One axis: centred when the steps fit, else their start (or the focus) in view. */
+  const axis = (size: number, start: number, room: number, focus: number | undefined) => {
+    if (size * zoom <= room) return (room - size * zoom) / 2 - start * zoom
+    if (focus !== undefined) return room / 2 - focus * zoom
+    return (room * options.padding) / 2 - start * zoom
+  }
   return {
-    x: (area.width - bounds.width * zoom) / 2 - bounds.x * zoom,
-    y: (area.height - bounds.height * zoom) / 2 - bounds.y * zoom,
+    x: axis(bounds.width, bounds.x, area.width, options.focus?.x),
+    y: axis(bounds.height, bounds.y, area.height, options.focus?.y),
     zoom,
   }
 }

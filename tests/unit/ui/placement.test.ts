@@ -34,3 +34,44 @@ describe('fitting the steps beside the minimap', () => {
     expect(t.x + (tall.x + tall.width) * t.zoom).toBeLessThanOrEqual(canvas.width - corner.width)
   })
 })
+
+describe('fitting a workflow too large for the view', () => {
+  const canvas = { width: 800, height: 400 }
+  const none = { width: 0, height: 0 }
+  const options = { padding: 0.1, minZoom: 0.8, maxZoom: 1.5 }
+  const wide = { x: 100, y: 50, width: 3000, height: 200 }
+
+  it('keeps the least zoom and shows the start of the workflow', () => {
+    const v = fitBeside(wide, canvas, none, options)
+    expect(v.zoom).toBe(0.8)
+    // The left edge of the steps is on screen, a little in from the edge; they fit vertically and are centred.
+    expect(v.x + wide.x * v.zoom).toBeCloseTo(40, 5)
+    expect(v.y + (wide.y + wide.height / 2) * v.zoom).toBeCloseTo(200, 5)
+  })
+
+  it('or centres a given point, such as a step just added', () => {
+    const v = fitBeside(wide, canvas, none, { ...options, focus: { x: 2500, y: 150 } })
+    expect(v.x + 2500 * v.zoom).toBeCloseTo(400, 5)
+  })
+})
+
+describe('placing a new step where the rings miss the only gap', () => {
+  it('finds the narrow free band inside the view', () => {
+    const canvas = { x: 0, y: 0, width: 762, height: 415 }
+    const row = [40, 276, 512].map(x => ({ x, y: 120, width: 176, height: 95 }))
+    const corners = [{ x: 582, y: 295, width: 180, height: 120 }, { x: 0, y: 275, width: 50, height: 140 }]
+    const size = { width: 180, height: 144 }
+    const spot = freeSpot({ x: 748, y: 120 }, size, [...row, ...corners], canvas)
+    expect(spot.x >= 0 && spot.y >= 0 && spot.x + size.width <= 762 && spot.y + size.height <= 415).toBe(true)
+  })
+
+  it('finds a gap only a few pixels wider than the step', () => {
+    // A fresh canvas: the input step, and two steps in the middle of the view; the only room left is left of them, below the input.
+    const canvas = { x: 0, y: 0, width: 762, height: 416 }
+    const taken = [{ x: 40, y: 120, width: 176, height: 75 }, { x: 291, y: 160, width: 176, height: 97 }, { x: 527, y: 160, width: 176, height: 97 },
+      { x: 582, y: 296, width: 180, height: 120 }, { x: 0, y: 276, width: 50, height: 140 }]
+    const size = { width: 180, height: 144 }
+    const spot = freeSpot({ x: 763, y: 160 }, size, taken, canvas)
+    expect(spot.x >= 0 && spot.y >= 0 && spot.x + size.width <= 762 && spot.y + size.height <= 416).toBe(true)
+  })
+})

@@ -1,0 +1,47 @@
+import { useStorage } from '@vueuse/core'
+
+/** The run panel's height is kept between this many pixels and a share of the window. */
+const MIN_HEIGHT = 120
+const MAX_SHARE = 0.6
+const KEY_STEP = 24
+
+/**
+ * The editor's run panel: its height (dragged on its handle, or the arrow keys there) and whether
+ * it is folded to its tab bar; both kept in localStorage, so a reload keeps the person's choice.
+ */
+export function useRunPanelSize() {
+  const saved = useStorage('judgeflow-run-panel', { height: 200, collapsed: false }, undefined, { mergeDefaults: true })
+  const max = () => Math.max(MIN_HEIGHT, Math.round(window.innerHeight * MAX_SHARE))
+  const clamp = (h: number) => Math.min(max(), Math.max(MIN_HEIGHT, Math.round(h)))
+
+  function drag(event: PointerEvent) {
+    const handle = event.currentTarget as HTMLElement
+    const [startY, startHeight] = [event.clientY, saved.value.height]
+    handle.setPointerCapture(event.pointerId)
+    const move = (e: PointerEvent) => { saved.value = { ...saved.value, height: clamp(startHeight + startY - e.clientY) } }
+    const stop = () => {
+      handle.removeEventListener('pointermove', move)
+      handle.removeEventListener('pointerup', stop)
+      handle.removeEventListener('pointercancel', stop)
+    }
+    handle.addEventListener('pointermove', move)
+    handle.addEventListener('pointerup', stop)
+    handle.addEventListener('pointercancel', stop)
+  }
+  /** Arrow up makes the panel taller, arrow down shorter; Home and End go to the least and most. */
+  function key(event: KeyboardEvent) {
+    const next = { ArrowUp: saved.value.height + KEY_STEP, ArrowDown: saved.value.height - KEY_STEP, Home: MIN_HEIGHT, End: max() }[event.key]
+    if (next === undefined) return
+    event.preventDefault()
+    saved.value = { ...saved.value, height: clamp(next) }
+  }
+
+  return reactive({
+    height: computed(() => clamp(saved.value.height)),
+    collapsed: computed({ get: () => saved.value.collapsed, set: (collapsed: boolean) => { saved.value = { ...saved.value, collapsed } } }),
+    min: MIN_HEIGHT,
+    max: computed(max),
+    drag,
+    key,
+  })
+}

@@ -1,0 +1,121 @@
+/**
+ * What a step's card on the canvas says: one line of what the step does, and after a run what it
+ * did (status, time, an evaluator's score and verdict) and which edges carried data. Pure functions.
+ */
+import type { StepAttemptView, StepView } from './runs'
+
+interface NodeLike { id: string, type: string, config: Record<string, unknown> }
+interface EdgeLike { from: string, to: string, when?: string }
+
+const OPERATORS: Record<string, string> = { eq: '=', neq: '≠', gt: '>', gte: '≥', lt: '<', lte: '≤', contains: 'contains', matches: 'matches', truthy: 'is truthy' }
+
+/** A value as the card shows it: a reference without its braces and `steps.` prefix, text quoted, else JSON. */
+function operand(value: unknown): string {
+  if (typeof value === 'string') {
+    const reference = /^\{\{\s*([^}]+?)\s*\}\}$/.exec(value)
+    if (reference) return reference[1]!.replace(/^steps\./, '')
+    return JSON.stringify(value)
+  }
+  return value === undefined ? '?' : JSON.stringify(value)
+}
+
+/** One line of what the step does: the model, the evaluation type and threshold, the condition, the retry's loop. */
+export function stepSummary(node: NodeLike): string {
+  const c = node.config ?? {}
+  switch (node.type) {
+    case 'input': {
+      const fields = c.fields && typeof c.fields === 'object' ? Object.keys(c.fields) : []
+      return fields.length ? `fields: ${fields.join(', ')}` : 'the run input'
+    }
+    case 'llm':
+      return typeof c.model === 'string' && c.model ? c.model : 'no model set'
+    case 'evaluator': {
+      const type = typeof c.evaluation_type === 'string' ? c.evaluation_type : 'no type'
+      return typeof c.pass_threshold === 'number' ? `${type} · pass ≥ ${c.pass_threshold}` : type
+    }
+    case 'condition': {
+      if (c.left === undefined && c.op === undefined) return 'no condition set'
+      const op = typeof c.op === 'string' ? OPERATORS[c.op] ?? c.op : '?'
+      return c.op === 'truthy' ? `${operand(c.left)} ${op}` : `${operand(c.left)} ${op} ${operand(c.right)}`
+    }
+    case 'retry':
+      return typeof c.target === 'string' ? `↺ ${c.target} · ≤ ${c.max_attempts ?? '?'} runs` : 'no target set'
+    case 'output':
+      if (typeof c.verdict === 'string') return `verdict ${c.verdict}`
+      if (c.value && typeof c.value === 'object' && !Array.isArray(c.value)) return `{ ${Object.keys(c.value).join(', ')} }`
+      return c.value === undefined ? 'the run output' : operand(c.value)
+    default:
+      return ''
+  }
+}
+
+/** A step's run on its card. */
+export interface StepRunBadge {
+  status: string
+  attempt: number
+  duration_ms: number | null
+  /** An evaluator's overall score and verdict. */
+  score: number | null
+  passed: boolean | null
+  pinned: boolean
+}
+
+const evaluationOf = (output: unknown) => {
+  const o = output as { overall_score?: unknown, passed?: unknown } | null
+  return o && typeof o === 'object' && typeof o.overall_score === 'number' && typeof o.passed === 'boolean'
+    ? { score: o.overall_score, passed: o.passed }
+    : null
+}
+
+/** The live statuses of a run being followed, with what its full record adds once it is read. */
+export function runBadges(
+  live: Readonly<Record<string, { status: string, attempt: number, duration_ms?: number }>>,
+  steps: Readonly<Record<string, StepView>> | undefined,
+): Record<string, StepRunBadge> {
+  const badges: Record<string, StepRunBadge> = {}
+  for (const [id, s] of Object.entries(live)) {
+    badges[id] = { status: s.status, attempt: s.attempt, duration_ms: s.duration_ms ?? null, score: null, passed: null, pinned: false }
+  }
+  for (const [id, step] of Object.entries(steps ?? {})) {
+    const evaluation = evaluationOf(step.output)
+    badges[id] = {
+      status: step.status, attempt: step.attempts, duration_ms: step.duration_ms ?? null,
+      score: evaluation?.score ?? null, passed: evaluation?.passed ?? null, pinned: !!step.pinned,
+    }
+  }
+  return badges
+}
+
+const ran = (a: StepAttemptView) => a.status !== 'skipped' && a.status !== 'cancelled'
+const historyOf = (step: StepView | undefined) => (step ? (step.history?.length ? step.history : [step]) : [])
+
+/**
+ * The edges that carried data in a run, by id (`from->to:when`), with the branch they carried
+ * ('out' for a plain edge): the source succeeded on that branch at least once and the target ran.
+ * A retry's loop (`loop:<retry>`) carried data when the retry sent the run back.
+ */
+export function carriedEdges(
+  edges: readonly EdgeLike[], nodes: readonly NodeLike[], steps: Readonly<Record<string, StepView>> | undefined,
+): Record<string, string> {
+  const carried: Record<string, string> = {}
+  if (!steps) return carried
+  for (const edge of edges) {
+    const from = historyOf(steps[edge.from]).filter(a => a.status === 'succeeded')
+    const reached = historyOf(steps[edge.to]).some(ran)
+    if (!reached || !from.length) continue
+    if (edge.when ? from.some(a => a.branch === edge.when) : true) carried[`${edge.from}->${edge.to}:${edge.when ?? ''}`] = edge.when ?? 'out'
+  }
+  for (const node of nodes) {
+    if (node.type !== 'retry') continue
+    const looped = historyOf(steps[node.id]).some(a => a.status === 'succeeded' && (!!a.rerun || (a.output as { exhausted?: unknown } | null)?.exhausted === false))
+    if (looped) carried[`loop:${node.id}`] = 'loop'
+  }
+  return carried
+}
+
+/** A duration as a card shows it: ms below a second, else seconds. */
+export function formatDuration(ms: number | null): string {
+  if (ms === null) return ''
+  if (ms < 1) return '<1 ms'
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`
+}

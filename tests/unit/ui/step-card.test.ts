@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest'
+import { carriedEdges, formatDuration, runBadges, stepSummary } from '../../../app/utils/step-card'
+import type { StepView } from '../../../app/utils/runs'
+
+describe('a step card\'s line of what the step does', () => {
+  it('names the model, the evaluation type and threshold, the condition, the loop, the verdict', () => {
+    expect(stepSummary({ id: 'in', type: 'input', config: { fields: { question: {}, context: {} } } })).toBe('fields: question, context')
+    expect(stepSummary({ id: 'in', type: 'input', config: {} })).toBe('the run input')
+    expect(stepSummary({ id: 'd', type: 'llm', config: { model: 'openai:gpt-4o-mini' } })).toBe('openai:gpt-4o-mini')
+    expect(stepSummary({ id: 'd', type: 'llm', config: {} })).toBe('no model set')
+    expect(stepSummary({ id: 'j', type: 'evaluator', config: { evaluation_type: 'criteria', pass_threshold: 0.8 } })).toBe('criteria · pass ≥ 0.8')
+    expect(stepSummary({ id: 'j', type: 'evaluator', config: { evaluation_type: 'scoring' } })).toBe('scoring')
+    expect(stepSummary({ id: 'c', type: 'condition', config: { left: '{{steps.judge.passed}}', op: 'eq', right: true } })).toBe('judge.passed = true')
+    expect(stepSummary({ id: 'c', type: 'condition', config: { left: '{{input.text}}', op: 'contains', right: 'refund' } })).toBe('input.text contains "refund"')
+    expect(stepSummary({ id: 'c', type: 'condition', config: { left: '{{steps.a.text}}', op: 'truthy' } })).toBe('a.text is truthy')
+    expect(stepSummary({ id: 'c', type: 'condition', config: {} })).toBe('no condition set')
+    expect(stepSummary({ id: 'r', type: 'retry', config: { target: 'draft', max_attempts: 3 } })).toBe('↺ draft · ≤ 3 runs')
+    expect(stepSummary({ id: 'o', type: 'output', config: { verdict: 'fail' } })).toBe('verdict fail')
+    expect(stepSummary({ id: 'o', type: 'output', config: { value: '{{steps.draft.text}}' } })).toBe('draft.text')
+    expect(stepSummary({ id: 'o', type: 'output', config: { value: { winner: '{{steps.judge.winner}}', text: 'x' } } })).toBe('{ winner, text }')
+  })
+})
+
+const attempt = (n: number, status: string, extra: Partial<StepView> = {}) => ({ attempt: n, status, ...extra })
+const step = (history: Array<ReturnType<typeof attempt>>): StepView => ({ ...history.at(-1)!, attempts: history.length, history })
+
+describe('a run on the canvas', () => {
+  // The quality gate: the first answer fails, the retry sends the run back, the second passes.
+  const steps: Record<string, StepView> = {
+    in: step([attempt(1, 'succeeded', { duration_ms: 2 })]),
+    draft: step([attempt(1, 'succeeded', { pinned: true }), attempt(2, 'succeeded', { pinned: true, duration_ms: 1 })]),
+    judge: step([attempt(1, 'succeeded', { output: { passed: false, overall_score: 0.3, criteria_scores: {} } }),
+      attempt(2, 'succeeded', { output: { passed: true, overall_score: 0.93, criteria_scores: {} }, duration_ms: 8 })]),
+    check: step([attempt(1, 'succeeded', { branch: 'false' }), attempt(2, 'succeeded', { branch: 'true' })]),
+    again: step([attempt(1, 'succeeded', { rerun: { target: 'draft', reason: 'low' }, output: { attempt: 1, exhausted: false } }), attempt(2, 'skipped')]),
+    ok: step([attempt(1, 'succeeded')]),
+    ko: step([attempt(1, 'skipped')]),
+  }
+  const nodes = ['in', 'draft', 'judge', 'check', 'again', 'ok', 'ko'].map(id => ({ id, type: id === 'again' ? 'retry' : 'llm', config: {} }))
+  const edges = [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }, { from: 'judge', to: 'check' },
+    { from: 'check', to: 'ok', when: 'true' }, { from: 'check', to: 'again', when: 'false' }, { from: 'again', to: 'ko', when: 'exhausted' }]
+
+  it('marks the edges that carried data with their branch, and the retry loop that was taken', () => {
+    expect(carriedEdges(edges, nodes, steps)).toEqual({
+      'in->draft:': 'out', 'draft->judge:': 'out', 'judge->check:': 'out',
+      'check->ok:true': 'true', 'check->again:false': 'false', 'loop:again': 'loop',
+    })
+    expect(carriedEdges(edges, nodes, undefined)).toEqual({})
+  })
+
+  it('gives each step its latest status, attempts, time, and an evaluator its score and verdict', () => {
+    const badges = runBadges({ in: { status: 'running', attempt: 1 } }, steps)
+    expect(badges.judge).toEqual({ status: 'succeeded', attempt: 2, duration_ms: 8, score: 0.93, passed: true, pinned: false })
+    expect(badges.draft).toMatchObject({ attempt: 2, pinned: true, score: null })
+    expect(badges.again).toMatchObject({ status: 'skipped', attempt: 2, duration_ms: null })
+    // While a run is followed live, its statuses alone.
+    expect(runBadges({ in: { status: 'succeeded', attempt: 1, duration_ms: 3 } }, undefined).in)
+      .toEqual({ status: 'succeeded', attempt: 1, duration_ms: 3, score: null, passed: null, pinned: false })
+  })
+
+  it('says a duration in ms below a second, else in seconds', () => {
+    expect(formatDuration(null)).toBe('')
+    expect(formatDuration(0.4)).toBe('<1 ms')
+    expect(formatDuration(7.6)).toBe('8 ms')
+    expect(formatDuration(1234)).toBe('1.2 s')
+    expect(formatDuration(12_345)).toBe('12 s')
+  })
+})
