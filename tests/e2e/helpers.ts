@@ -1,4 +1,21 @@
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
+
+/**
+ * The fitted view keeps steps readable rather than fitting a wide workflow, so a step can lie
+ * beyond the canvas's edge: zoom out with the canvas's button, as a person would, until every
+ * locator is inside the canvas.
+ */
+async function zoomOutUntilVisible(page: Page, locators: Locator[]) {
+  const pane = (await page.locator('.vue-flow').first().boundingBox())!
+  const inside = (b: { x: number, y: number, width: number, height: number } | null) =>
+    !!b && b.x >= pane.x && b.y >= pane.y && b.x + b.width <= pane.x + pane.width && b.y + b.height <= pane.y + pane.height
+  for (let i = 0; i < 8; i++) {
+    const boxes = await Promise.all(locators.map(l => l.boundingBox()))
+    if (boxes.every(inside)) return
+    await page.getByRole('button', { name: 'Zoom out', exact: true }).click()
+    await page.waitForTimeout(200)
+  }
+}
 
 /** Drags from a node's output handle (a branch's, when given) to another node's input handle. */
 export async function connect(page: Page, from: string, to: string, branch?: string) {
@@ -6,6 +23,7 @@ export async function connect(page: Page, from: string, to: string, branch?: str
   const handle = branch ? `.vue-flow__handle.source[data-handleid="${branch}"]` : '.vue-flow__handle.source'
   const source = page.locator(`.vue-flow__node[data-id="${from}"] ${handle}`).first()
   const target = page.locator(`.vue-flow__node[data-id="${to}"] .vue-flow__handle.target`).first()
+  await zoomOutUntilVisible(page, [source, target])
   const a = (await source.boundingBox())!
   const b = (await target.boundingBox())!
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2)
