@@ -1,5 +1,5 @@
 import { createSqliteStore, openDatabase } from '../db'
-import { createPostgresStore } from '../db/pg'
+import { createPgRunQueue, createPostgresStore } from '../db/pg'
 import {
   createProviders, createTraceCache, defaultRegistry, loadMetricsFolder, loadScorersFolder, MetricRegistry, ScorerRegistry,
   type EvaluationServices, type Providers, type StepRegistry, type VectorCache,
@@ -7,6 +7,7 @@ import {
 import { DEFAULT_DB_PATH, type JudgeflowConfig } from './config'
 import { DatasetRuns } from './datasets'
 import { Rounds } from './rounds'
+import type { RunQueue } from './runs/run-queue'
 import { RunService } from './runs/run-service'
 import type { Store } from './store'
 
@@ -17,6 +18,11 @@ export interface JudgeflowOptions {
   steps?: StepRegistry
   /** This process's name as a lease holder (tests). */
   owner?: string
+  /**
+   * Where started runs execute: unless given, a pg-boss queue when the store is opened from
+   * `config.db.url` (PostgreSQL), else this process.
+   */
+  queue?: RunQueue
 }
 
 /**
@@ -35,6 +41,8 @@ export interface Judgeflow {
   providers: Providers
   store: Store
   runs: RunService
+  /** The queue runs go through to the worker processes (PostgreSQL), if any. */
+  queue?: RunQueue
   rounds: Rounds
   /** Runs of workflows (or an evaluator alone) over datasets. */
   datasets: DatasetRuns
@@ -53,6 +61,7 @@ export interface Judgeflow {
 
 export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptions = {}): Judgeflow {
   const store = options.store ?? openStore(config)
+  const queue = options.queue ?? (!options.store && config.db.url ? createPgRunQueue(config.db.url) : undefined)
   const registry = options.steps ?? defaultRegistry
   const metrics = new MetricRegistry()
   const scorers = new ScorerRegistry()
@@ -65,12 +74,12 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   const runs = new RunService({
     store, registry, providers, evaluation, limits: config.limits, owner: options.owner,
     maxConcurrentRuns: config.runs.maxConcurrent, maxQueuedRuns: config.runs.maxQueued,
-    leaseMs: config.runs.leaseMs, maxResumes: config.runs.maxResumes, shutdownGraceMs: config.runs.shutdownGraceMs,
+    leaseMs: config.runs.leaseMs, maxResumes: config.runs.maxResumes, shutdownGraceMs: config.runs.shutdownGraceMs, queue,
   })
   const rounds = new Rounds({ store, runs, providers })
   const datasets = new DatasetRuns({ store, runs, registry })
   return {
-    config, registry, metrics, scorers, providers, store, runs, rounds, datasets, traceCache, evaluation,
+    config, registry, metrics, scorers, providers, store, runs, queue, rounds, datasets, traceCache, evaluation,
     async loadCustomModules() {
       return {
         metrics: await loadMetricsFolder(config.evaluation.metricsDir, metrics),
@@ -80,6 +89,7 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
     async close(graceMs) {
       await datasets.close()
       await runs.drain(graceMs)
+      await queue?.close()
       await store.close()
     },
   }
