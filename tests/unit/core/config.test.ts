@@ -5,7 +5,9 @@ import { DEFAULT_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING } from '../../../engine/
 describe('the configuration', () => {
   it('has a default for every variable', () => {
     const config = loadConfig({})
-    expect(config.runs).toEqual({ maxConcurrent: 16, maxQueued: 1000, leaseMs: 15_000, maxResumes: 2, shutdownGraceMs: 10_000, worker: true, workerConcurrency: 8 })
+    expect(config.runs).toEqual({
+      maxConcurrent: 16, maxQueued: 1000, leaseMs: 15_000, maxResumes: 2, shutdownGraceMs: 10_000, worker: true, workerConcurrency: 8,
+    })
     expect(config.limits).toEqual({ stepText: 1_000_000, stepRecord: 4_000_000, run: 32_000_000 })
     expect(config.retry).toEqual({ maxRetries: 3, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000, callTimeoutMs: 120_000 })
     expect(config.server).toMatchObject({ host: '', allowedHosts: [], maxBodyBytes: 1024 * 1024, maxStreamsPerClient: 20, sessionTtlMs: 12 * 3_600_000 })
