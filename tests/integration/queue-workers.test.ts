@@ -39,7 +39,7 @@ async function webOnly() {
 async function startRun(web: AppServer): Promise<string> {
   const { body: wf } = await web.api('/api/workflows', { body: workflow })
   const { status, body: run } = await web.api(`/api/workflows/${wf.id}/runs`, { body: {} })
-  expect(status).toBe(201)
+  expect(status).toBe(202)
   return run.id as string
 }
 
