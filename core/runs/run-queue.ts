@@ -21,10 +21,10 @@ export interface RunQueue {
   work(concurrency: number, execute: (job: RunJob) => Promise<void>): Promise<void>
   /** Takes no more jobs (those under way go on). */
   stopWorking(): Promise<void>
-  /** Asks whichever process holds the run to cancel it. */
-  requestCancel(runId: string): Promise<void>
-  /** Hears each cancel request, from any process. */
-  onCancel(listener: (runId: string) => void): void
+  /** Asks whichever process holds the run to cancel it: true once that process says it is cancelling it, false when none did in time. */
+  requestCancel(runId: string): Promise<boolean>
+  /** Hears each cancel request, from any process; the listener answers whether it is cancelling the run. */
+  onCancel(listener: (runId: string) => boolean): void
   /** Hears that an event of a run was committed, by any process (its id; the row is in the store). */
   onEvent(listener: (runId: string, eventId: number) => void): void
   close(): Promise<void>

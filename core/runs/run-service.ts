@@ -108,7 +108,7 @@ export class RunService {
       onBeat: () => this.takeOver(),
     })
     deps.queue?.onEvent((runId, eventId) => this.heard(runId, eventId))
-    deps.queue?.onCancel(runId => void this.cancel(runId))
+    deps.queue?.onCancel(runId => this.cancel(runId))
   }
 
   /** Checks the definition, input and keys (throwing a user error), stores the run and schedules it. */
@@ -208,10 +208,9 @@ export class RunService {
       })
     }
     catch (error) {
-      // Another live process holds it (a worker): that process cancels it when told.
+      // Another live process holds it (a worker): it cancels the run when asked, and says so; a holder that does not answer is refused as before.
       const lease = queue && (error as JudgeflowError).code === 'NOT_CANCELLABLE' ? await store.leases.get(runId) : null
-      if (!queue || !lease || !UNFINISHED_STATUSES.includes(lease.status)) throw error
-      await queue.requestCancel(runId)
+      if (!queue || !lease || !UNFINISHED_STATUSES.includes(lease.status) || !(await queue.requestCancel(runId))) throw error
       return 'cancelling'
     }
     await this.writes.finish(runId, endEvent('interrupted', { code: 'CANCELLED', category: 'user', message: reason }))

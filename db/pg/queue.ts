@@ -3,6 +3,8 @@ import PgBoss from 'pg-boss'
 import type { RunJob, RunQueue } from '../../core/runs/run-queue'
 import { BOSS_SCHEMA, RUN_CANCEL_CHANNEL, RUN_EVENTS_CHANNEL, RUN_QUEUE } from './channels'
 
+/** How long a cancel request waits for the process holding the run to say it is cancelling it. */
+const CANCEL_ANSWER_MS = 1_000
 /** How often an idle worker asks for a job (pg-boss's least). */
 const POLLING_SECONDS = 0.5
 
@@ -16,7 +18,9 @@ export function createPgRunQueue(url: string): RunQueue {
   const boss = new PgBoss({ connectionString: url, schema: BOSS_SCHEMA, max: 4 })
   boss.on('error', error => console.error(`judgeflow: the run queue: ${error.message}`))
   const eventListeners = new Set<(runId: string, eventId: number) => void>()
-  const cancelListeners = new Set<(runId: string) => void>()
+  const cancelListeners = new Set<(runId: string) => boolean>()
+  /** Cancel requests of this process waiting for the holder's answer. */
+  const cancelWaiters = new Map<string, () => void>()
   let listener: pg.Client | undefined
   let closed = false
   const started = boss.start().then(() => createQueueOnce(boss))
@@ -32,7 +36,9 @@ export function createPgRunQueue(url: string): RunQueue {
         for (const l of eventListeners) l(runId!, Number(id))
       }
       else if (channel === RUN_CANCEL_CHANNEL) {
-        for (const l of cancelListeners) l(payload)
+        const [kind, runId] = payload.split(' ') as [string, string]
+        if (kind === 'cancelling') cancelWaiters.get(runId)?.()
+        else if ([...cancelListeners].some(l => l(runId))) void listener?.query('select pg_notify($1, $2)', [RUN_CANCEL_CHANNEL, `cancelling ${runId}`]).catch(() => {})
       }
     })
     await client.query(`LISTEN ${RUN_EVENTS_CHANNEL}`)
@@ -61,7 +67,19 @@ export function createPgRunQueue(url: string): RunQueue {
     },
     async requestCancel(runId) {
       await listening
-      await listener!.query('select pg_notify($1, $2)', [RUN_CANCEL_CHANNEL, runId])
+      let timer: NodeJS.Timeout | undefined
+      const answered = new Promise<boolean>((resolve) => {
+        cancelWaiters.set(runId, () => resolve(true))
+        timer = setTimeout(() => resolve(false), CANCEL_ANSWER_MS)
+      })
+      try {
+        await listener!.query('select pg_notify($1, $2)', [RUN_CANCEL_CHANNEL, `cancel ${runId}`])
+        return await answered
+      }
+      finally {
+        clearTimeout(timer)
+        cancelWaiters.delete(runId)
+      }
     },
     onCancel(l) { cancelListeners.add(l) },
     onEvent(l) { eventListeners.add(l) },
