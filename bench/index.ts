@@ -9,6 +9,7 @@ import { benchScorers } from './scorers'
 import { benchTrace } from './trace'
 import { benchDatasets } from './datasets'
 import { benchDatasetRuns } from './dataset-runs'
+import { benchQueueWorkers } from './queue-workers'
 
 const benches: Record<string, () => Promise<void>> = {
   executor: benchExecutor,
@@ -22,6 +23,7 @@ const benches: Record<string, () => Promise<void>> = {
   load: benchLoad,
   datasets: benchDatasets,
   dataset_runs: benchDatasetRuns,
+  queue_workers: benchQueueWorkers,
 }
 const only = process.argv[2]
 

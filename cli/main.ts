@@ -7,8 +7,10 @@ import { evalCommand } from './commands/eval'
 import { experimentCommand } from './commands/experiment'
 import { importCommand, IMPORT_USAGE } from './commands/import'
 import { runCommand } from './commands/run'
+import { serveCommand, SERVE_USAGE } from './commands/serve'
 import { testCommand, TEST_USAGE } from './commands/test'
 import { validateCommand } from './commands/validate'
+import { workerCommand, WORKER_USAGE } from './commands/worker'
 
 const USAGE = `judgeflow — LLM quality gates
 
@@ -22,6 +24,8 @@ Usage:
   judgeflow experiment run <experiment.json|.yaml> [--markdown] [--judgments <out.json>]
   ${TEST_USAGE}
   ${IMPORT_USAGE}
+  ${SERVE_USAGE}
+  ${WORKER_USAGE}
 
 Exit codes: 0 ok (verdict pass or none; eval: passed; test: every gate holds), 1 verdict fail (eval: not passed; test: a gate fails),
 2 invalid input or error (test: also more errored cases than --max-errors).
@@ -41,6 +45,8 @@ export async function main(argv: string[], io: Io = processIo, env?: Env): Promi
       case 'db': return await dbCommand(args, io)
       case 'test': return await testCommand(args, io, config, io === processIo && process.stderr.isTTY === true)
       case 'import': return importCommand(args, io)
+      case 'serve': return await serveCommand(args)
+      case 'worker': return await workerCommand(args, io, config)
       case undefined:
       case '-h':
       case '--help':
@@ -48,7 +54,7 @@ export async function main(argv: string[], io: Io = processIo, env?: Env): Promi
         io.out(USAGE)
         return command === undefined ? 2 : 0
       default:
-        io.err(`Unknown command "${command}". Commands: validate, run, eval, test, import, experiment, backup, db.`)
+        io.err(`Unknown command "${command}". Commands: validate, run, eval, test, import, experiment, backup, db, serve, worker.`)
         return 2
     }
   }

@@ -1,5 +1,5 @@
 import { createSqliteStore, openDatabase } from '../db'
-import { createPostgresStore } from '../db/pg'
+import { createPgRunQueue, createPostgresStore } from '../db/pg'
 import {
   createProviders, createTraceCache, defaultRegistry, loadMetricsFolder, loadScorersFolder, MetricRegistry, ScorerRegistry,
   type EvaluationServices, type Providers, type StepRegistry, type VectorCache,
@@ -8,6 +8,7 @@ import { DEFAULT_DB_PATH, type JudgeflowConfig } from './config'
 import { DatasetRuns } from './datasets'
 import { Rounds } from './rounds'
 import { scheduleRetention, type RetentionSchedule } from './retention'
+import type { RunQueue } from './runs/run-queue'
 import { RunService } from './runs/run-service'
 import type { Store } from './store'
 
@@ -20,6 +21,11 @@ export interface JudgeflowOptions {
   owner?: string
   /** Whether this app prunes its store on the retention schedule (config.retention); true unless false. */
   retention?: boolean
+  /**
+   * Where started runs execute: unless given, a pg-boss queue when the store is opened from
+   * `config.db.url` (PostgreSQL), else this process.
+   */
+  queue?: RunQueue
 }
 
 /**
@@ -38,6 +44,8 @@ export interface Judgeflow {
   providers: Providers
   store: Store
   runs: RunService
+  /** The queue runs go through to the worker processes (PostgreSQL), if any. */
+  queue?: RunQueue
   rounds: Rounds
   /** Runs of workflows (or an evaluator alone) over datasets. */
   datasets: DatasetRuns
@@ -58,6 +66,7 @@ export interface Judgeflow {
 
 export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptions = {}): Judgeflow {
   const store = options.store ?? openStore(config)
+  const queue = options.queue ?? (!options.store && config.db.url ? createPgRunQueue(config.db.url) : undefined)
   const registry = options.steps ?? defaultRegistry
   const metrics = new MetricRegistry()
   const scorers = new ScorerRegistry()
@@ -72,12 +81,12 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   const runs = new RunService({
     store, registry, providers, evaluation, limits: config.limits, owner: options.owner,
     maxConcurrentRuns: config.runs.maxConcurrent, maxQueuedRuns: config.runs.maxQueued,
-    leaseMs: config.runs.leaseMs, maxResumes: config.runs.maxResumes, shutdownGraceMs: config.runs.shutdownGraceMs,
+    leaseMs: config.runs.leaseMs, maxResumes: config.runs.maxResumes, shutdownGraceMs: config.runs.shutdownGraceMs, queue,
   })
   const rounds = new Rounds({ store, runs, providers })
   const datasets = new DatasetRuns({ store, runs, registry })
   return {
-    config, registry, metrics, scorers, providers, store, runs, rounds, datasets, retention, traceCache, evaluation,
+    config, registry, metrics, scorers, providers, store, runs, queue, rounds, datasets, retention, traceCache, evaluation,
     async loadCustomModules() {
       return {
         metrics: await loadMetricsFolder(config.evaluation.metricsDir, metrics),
@@ -88,6 +97,7 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
       await retention?.stop()
       await datasets.close()
       await runs.drain(graceMs)
+      await queue?.close()
       await store.close()
     },
   }

@@ -11,6 +11,9 @@ import { defaultRetryPolicy, type RetryPolicy } from '../engine/providers/retry'
 import { DEFAULT_TRACE_CACHE, MAX_TRACE_CACHE_SIZE, type TraceCacheSettings } from '../engine/trace/shared-cache'
 import { DEFAULT_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING } from '../engine/text/safe-json'
 import { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES } from './runs/leases'
+
+/** Runs one worker process executes at once unless told. */
+export const DEFAULT_WORKER_CONCURRENCY = 8
 import { variable, type Env } from './config-fields'
 
 export type { Env } from './config-fields'
@@ -71,6 +74,10 @@ export interface JudgeflowConfig {
     maxResumes: number
     /** JUDGEFLOW_SHUTDOWN_GRACE_MS: how long a stopping server lets its runs finish. */
     shutdownGraceMs: number
+    /** JUDGEFLOW_WORKER (PostgreSQL): `0` for a server that only queues runs (`serve --no-worker`); else it also executes them. */
+    worker: boolean
+    /** JUDGEFLOW_WORKER_CONCURRENCY (PostgreSQL): runs a worker executes at once (`worker --concurrency N`, 8). */
+    workerConcurrency: number
   }
   /** What the scheduled prune deletes; without JUDGEFLOW_RETENTION_DAYS and JUDGEFLOW_RETENTION_RUNS no run is deleted. */
   retention: {
@@ -168,6 +175,8 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
       leaseMs: whole('JUDGEFLOW_RUN_LEASE_MS', DEFAULT_LEASE_MS),
       maxResumes: whole('JUDGEFLOW_RUN_MAX_RESUMES', DEFAULT_MAX_RESUMES),
       shutdownGraceMs: whole('JUDGEFLOW_SHUTDOWN_GRACE_MS', 10_000, 0),
+      worker: whole('JUDGEFLOW_WORKER', 1, 0) !== 0,
+      workerConcurrency: whole('JUDGEFLOW_WORKER_CONCURRENCY', DEFAULT_WORKER_CONCURRENCY),
     },
     retention: {
       maxAgeDays: retentionDays,

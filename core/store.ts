@@ -8,7 +8,7 @@
 import type { Journal, ResponseCache, RunEvent } from '../engine'
 import type {
   DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases, ExperimentRoundRow, ExperimentRow, Lease, NewRun, RunEventRow, RunLease, RunRow,
-  PruneResult, RetentionPolicy, RunSummaryRow, StepRunRow, Takeover, TakeoverOptions, WorkflowRow, WorkflowWithDefinition,
+  ClaimOneOptions, PruneResult, RetentionPolicy, RunSummaryRow, StepRunRow, Takeover, TakeoverOptions, WorkflowRow, WorkflowWithDefinition,
 } from '../db'
 
 export type {
@@ -68,6 +68,12 @@ export interface LeaseRepository {
   get(runId: string): MaybePromise<RunLease | null>
   /** Claims the unfinished runs no live process holds, oldest first, counting each resume. */
   claimOrphans(options: ClaimOptions): MaybePromise<Takeover[]>
+  /**
+   * Claims one run for the worker that took its job: still queued under the name of the process
+   * that queued it (`from`), or held by no live process (counted as a resume). Null when it has
+   * ended or a live process holds it.
+   */
+  claimQueued(runId: string, options: ClaimOneOptions): MaybePromise<Takeover | null>
   /** Claims an orphaned run for a person to mark it interrupted; the reason to record, or NOT_CANCELLABLE. */
   claimToInterrupt(runId: string, options: Omit<ClaimOptions, 'maxResumes' | 'skip'>): MaybePromise<string>
 }

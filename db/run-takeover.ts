@@ -32,21 +32,44 @@ export function claimOrphanedRuns(db: Db, options: TakeoverOptions): Takeover[] 
   const freeHolders = listOtherHolders(db, options.owner).filter(holder => options.isFree(holder))
   for (const lease of listUnfinishedLeasesOf(db, freeHolders.map(holder => holder.leaseOwner!))) {
     if (options.skip(lease.id) || !options.isFree(lease)) continue
-    const takeover = db.transaction((): Takeover | null => {
-      if (!claimRun(db, lease.id, options.lease, options.now, goneOwner(lease, options.now))) return null
-      const run = getRun(db, lease.id)!
-      if (run.status === 'queued') return { run }
-      const lastStepAt = lastCommittedStepAt(db, run.id)
-      const progressed = lastStepAt !== run.lastStepAtResume
-      if (!progressed && run.resumesWithoutProgress >= options.maxResumes) {
-        return { run, giveUp: giveUpReason(run.resumesWithoutProgress, options.maxResumes) }
-      }
-      recordResume(db, run.id, progressed ? 1 : run.resumesWithoutProgress + 1, lastStepAt)
-      return { run }
-    })
+    const takeover = takeOverRun(db, lease.id, options, goneOwner(lease, options.now))
     if (takeover) taken.push(takeover)
   }
   return taken
+}
+
+/** What claiming one queued run needs: as a takeover, and the process that queued it (which may not be running it). */
+export interface ClaimOneOptions extends Omit<TakeoverOptions, 'skip'> {
+  /** The process that stored the run and queued it: a run still queued under its name is free to take. */
+  from?: string
+}
+
+/**
+ * Claims one run for a worker that took its job: a run still queued under the name of the process
+ * that queued it, or one no live process holds (then counted as a resume). Null when it has ended
+ * or a live process holds it.
+ */
+export function claimQueuedRun(db: Db, runId: string, options: ClaimOneOptions): Takeover | null {
+  const lease = getRunLease(db, runId)
+  if (!lease || !UNFINISHED_STATUSES.includes(lease.status)) return null
+  const queuedBy = lease.status === 'queued' && options.from !== undefined && lease.leaseOwner === options.from
+  if (!queuedBy && !options.isFree(lease)) return null
+  return takeOverRun(db, runId, options, queuedBy ? options.from! : goneOwner(lease, options.now))
+}
+
+function takeOverRun(db: Db, runId: string, options: Omit<TakeoverOptions, 'skip'>, gone: string | null): Takeover | null {
+  return db.transaction((): Takeover | null => {
+    if (!claimRun(db, runId, options.lease, options.now, gone)) return null
+    const run = getRun(db, runId)!
+    if (run.status === 'queued') return { run }
+    const lastStepAt = lastCommittedStepAt(db, run.id)
+    const progressed = lastStepAt !== run.lastStepAtResume
+    if (!progressed && run.resumesWithoutProgress >= options.maxResumes) {
+      return { run, giveUp: giveUpReason(run.resumesWithoutProgress, options.maxResumes) }
+    }
+    recordResume(db, run.id, progressed ? 1 : run.resumesWithoutProgress + 1, lastStepAt)
+    return { run }
+  })
 }
 
 /**

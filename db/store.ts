@@ -2,7 +2,7 @@ import type { Store } from '../core/store'
 import type { DbHandle } from './client'
 import { GroupCommit } from './group-commit'
 import { journalFor, storeEvent } from './run-recorder'
-import { claimOrphanedRuns, claimOrphanToInterrupt } from './run-takeover'
+import { claimOrphanedRuns, claimQueuedRun, claimOrphanToInterrupt } from './run-takeover'
 import { createSqliteResponseCache } from './repositories/cache'
 import { oneAtATime, pruneStore } from './retention'
 import {
@@ -57,6 +57,7 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       release: (owner, now) => releaseLeases(db, owner, now),
       get: runId => getRunLease(db, runId),
       claimOrphans: options => claimOrphanedRuns(db, options),
+      claimQueued: (runId, options) => claimQueuedRun(db, runId, options),
       claimToInterrupt: (runId, options) => claimOrphanToInterrupt(db, runId, options),
     },
     experiments: {

@@ -2,8 +2,10 @@ import { Execution, finalRunStatuses, JudgeflowError, prepareInput, serializeErr
 import type { RunEventRow, RunRow } from '../../db'
 import type { MaybePromise, Store } from '../store'
 import { withDeadline } from './deadline'
+import { UNFINISHED_STATUSES } from '../../db'
 import { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES, LeaseKeeper, leaseIsFree, newLeaseOwner } from './leases'
 import { endEvent, reportWriteFailure, RunWriter } from './run-writer'
+import type { RunJob, RunQueue } from './run-queue'
 import { ValidatedWorkflows } from './validated-workflows'
 
 export interface RunServiceDeps {
@@ -28,6 +30,11 @@ export interface RunServiceDeps {
   maxResumes?: number
   /** The clock of leases (tests move it). */
   now?: () => number
+  /**
+   * Where started runs execute (PostgreSQL: a pg-boss queue that worker processes take jobs from,
+   * `work`); without it, in this process, in a queue of its own.
+   */
+  queue?: RunQueue
 }
 
 export interface ResumeOutcome {
@@ -82,6 +89,10 @@ export class RunService {
   private readonly leases: LeaseKeeper
   private readonly now: () => number
   private watching?: (outcome: ResumeOutcome) => void
+  /** Taking jobs from the queue. */
+  private working = false
+  /** Per run followed here but executed elsewhere: the id of the last event read (a chain, one read at a time). */
+  private readonly remote = new Map<string, Promise<number>>()
 
   constructor(private readonly deps: RunServiceDeps) {
     this.owner = deps.owner ?? newLeaseOwner()
@@ -96,6 +107,8 @@ export class RunService {
       lost: runId => this.lose(runId),
       onBeat: () => this.takeOver(),
     })
+    deps.queue?.onEvent((runId, eventId) => this.heard(runId, eventId))
+    deps.queue?.onCancel(runId => this.cancel(runId))
   }
 
   /** Checks the definition, input and keys (throwing a user error), stores the run and schedules it. */
@@ -107,7 +120,12 @@ export class RunService {
     if (request.workflowId && this.closing.has(request.workflowId)) {
       throw new JudgeflowError('CONFLICT', `workflow "${request.workflowId}" is being deleted: no new run of it can start.`)
     }
-    const queued = this.prepare(request).then((prepared) => {
+    const { queue } = this.deps
+    const queued = this.prepare(request).then(async (prepared) => {
+      if (queue) {
+        await queue.enqueue({ runId: prepared.run.id, from: this.owner })
+        return prepared.run
+      }
       this.queue.push(prepared)
       this.pump()
       this.leases.keepBeating(true)
@@ -182,9 +200,19 @@ export class RunService {
     if (this.cancel(runId)) return 'cancelling'
     await this.leases.ensure()
     const now = this.now()
-    const reason = await this.deps.store.leases.claimToInterrupt(runId, {
-      owner: this.owner, now, lease: this.leases.next(), isFree: lease => leaseIsFree(lease, this.owner, now),
-    })
+    const { queue, store } = this.deps
+    let reason: string
+    try {
+      reason = await store.leases.claimToInterrupt(runId, {
+        owner: this.owner, now, lease: this.leases.next(), isFree: lease => leaseIsFree(lease, this.owner, now),
+      })
+    }
+    catch (error) {
+      // Another live process holds it (a worker): it cancels the run when asked, and says so; a holder that does not answer is refused as before.
+      const lease = queue && (error as JudgeflowError).code === 'NOT_CANCELLABLE' ? await store.leases.get(runId) : null
+      if (!queue || !lease || !UNFINISHED_STATUSES.includes(lease.status) || !(await queue.requestCancel(runId))) throw error
+      return 'cancelling'
+    }
     await this.writes.finish(runId, endEvent('interrupted', { code: 'CANCELLED', category: 'user', message: reason }))
     return 'interrupted'
   }
@@ -277,6 +305,68 @@ export class RunService {
   }
 
   /**
+   * Executes runs from the queue, `concurrency` at a time, until `drain` (PostgreSQL: this process
+   * is a worker). A job's run is claimed first: one another process holds or that has ended is
+   * left alone, so a job taken twice runs nothing twice.
+   */
+  async work(concurrency: number): Promise<void> {
+    const { queue } = this.deps
+    if (!queue) throw new JudgeflowError('INVALID_CONFIG', 'runs are executed from a queue only on PostgreSQL (JUDGEFLOW_DATABASE_URL)', { category: 'system' })
+    this.working = true
+    this.leases.keepBeating(true)
+    await queue.work(concurrency, job => this.executeJob(job))
+  }
+
+  private async executeJob({ runId, from }: RunJob): Promise<void> {
+    if (this.closed || this.isActive(runId)) return
+    const { store, registry } = this.deps
+    await this.leases.ensure()
+    const now = this.now()
+    const takeover = await store.leases.claimQueued(runId, {
+      owner: this.owner, now, lease: this.leases.next(), from,
+      isFree: lease => leaseIsFree(lease, this.owner, now), maxResumes: this.deps.maxResumes ?? DEFAULT_MAX_RESUMES,
+    })
+    if (!takeover) return
+    const { run, giveUp } = takeover
+    if (giveUp) {
+      await this.writes.finish(run.id, endEvent('failed', { code: 'RESUME_LIMIT', category: 'system', message: giveUp })).catch(reportWriteFailure)
+      return
+    }
+    let prepared: Prepared
+    try {
+      const workflow = validatedWorkflow(run.definition, registry)
+      prepared = { run, workflow, input: prepareInput(workflow, { ...this.deps, input: run.input }) }
+    }
+    catch (error) {
+      const reason = `the run could not be started by a worker: ${(error as Error).message}`
+      await this.writes.finish(run.id, endEvent('interrupted', { ...serializeError(error), message: reason })).catch(reportWriteFailure)
+      return
+    }
+    // Taken just as this process began to stop: left to the takeover once the drain lets go of the lease.
+    if (this.closed) return
+    await this.launch(prepared, run.status !== 'queued')
+  }
+
+  /** An event another process committed: this process's subscribers of the run read it (and any before it) from the store. */
+  private heard(runId: string, eventId: number) {
+    if (this.active.has(runId) || !this.writes.following(runId)) return
+    const previous = this.remote.get(runId) ?? Promise.resolve(eventId - 1)
+    const next = previous.then(async (after) => {
+      let last = after
+      for (const row of await this.deps.store.runs.eventsAfter(runId, after)) {
+        this.writes.publish(row)
+        last = row.id
+      }
+      return last
+    }).catch((error: Error) => {
+      console.error(`judgeflow: could not read the events of run ${runId}: ${error.message}`)
+      return eventId
+    })
+    this.remote.set(runId, next)
+    void next.then(() => { if (this.remote.get(runId) === next && !this.writes.following(runId)) this.remote.delete(runId) })
+  }
+
+  /**
    * From now on, at every heartbeat, takes over the runs whose holder stopped renewing its lease
    * (another process that crashed, or hangs as a zombie); `report` hears of each takeover.
    */
@@ -296,6 +386,7 @@ export class RunService {
    */
   async drain(graceMs = this.deps.shutdownGraceMs ?? 10_000): Promise<void> {
     this.closed = true
+    if (this.working) await this.deps.queue!.stopWorking()
     let timer: NodeJS.Timeout | undefined
     await Promise.race([
       Promise.all([...this.active.values()].map(a => a.done)),

@@ -36,7 +36,13 @@ export class RunWriter {
     }
   }
 
-  private publish(event: RunEventRow) {
+  /** Whether anyone here follows the run. */
+  following(runId: string): boolean {
+    return this.listeners.has(runId)
+  }
+
+  /** Tells the run's subscribers of a committed event (one of this process's writes, or read back after another process wrote it). */
+  publish(event: RunEventRow) {
     for (const listener of this.listeners.get(event.runId) ?? []) listener(event)
   }
 }

@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, exists, getTableColumns, gt, inArray, isNull, lt, max, or, sql } from 'drizzle-orm'
-import type { LeaseRepository, RunRepository } from '../../core/store'
+import type { ClaimOptions, LeaseRepository, RunRepository } from '../../core/store'
 import type { RunRow } from '../repositories/runs'
 import { UNFINISHED_STATUSES, type Lease, type RunLease } from '../repositories/run-leases'
 import { eventRows, journalOf } from '../run-recorder'
 import { checkCancellable, giveUpReason, goneOwner, heldElsewhere, interruptReason, type Takeover } from '../run-takeover'
 import type { PgDb } from './client'
+import { RUN_EVENTS_CHANNEL } from './channels'
 import { leaseOwners, runEvents, runs, stepRuns } from './schema'
 
 type Tx = Parameters<Parameters<PgDb['transaction']>[0]>[0]
@@ -21,6 +22,8 @@ async function storeEvent(tx: Tx | PgDb, runId: string, event: RunEvent) {
     })
   }
   const [stored] = await tx.insert(runEvents).values(row).returning({ id: runEvents.id })
+  // Delivered at commit: the processes following the run read the rows it names (see queue.ts).
+  await tx.execute(sql`select pg_notify(${RUN_EVENTS_CHANNEL}, ${`${runId} ${stored!.id}`})`)
   return { id: stored!.id, ...row }
 }
 
@@ -124,6 +127,20 @@ export function pgLeases(db: PgDb, ready: Promise<void>): LeaseRepository {
     await tx.update(runs).set({ leaseOwner: lease.owner }).where(eq(runs.id, id))
     return { ...run, leaseOwner: lease.owner }
   }
+  const takeOver = (runId: string, options: Omit<ClaimOptions, 'skip'>, gone: string | null) => db.transaction(async (tx): Promise<Takeover | null> => {
+    const run = await claim(tx, runId, options.lease, options.now, gone)
+    if (!run) return null
+    if (run.status === 'queued') return { run }
+    const [last] = await tx.select({ at: max(stepRuns.finishedAt) }).from(stepRuns)
+      .where(and(eq(stepRuns.runId, run.id), inArray(stepRuns.status, ['succeeded', 'failed', 'skipped'])))
+    const lastStepAt = last?.at === null || last?.at === undefined ? null : Number(last.at)
+    const progressed = lastStepAt !== run.lastStepAtResume
+    const resumes = run.resumesWithoutProgress
+    if (!progressed && resumes >= options.maxResumes) return { run, giveUp: giveUpReason(resumes, options.maxResumes) }
+    const resumesWithoutProgress = progressed ? 1 : resumes + 1
+    await tx.update(runs).set({ resumesWithoutProgress, lastStepAtResume: lastStepAt }).where(eq(runs.id, run.id))
+    return { run: { ...run, resumesWithoutProgress, lastStepAtResume: lastStepAt } }
+  })
   return {
     async renew(lease) {
       await ready
@@ -149,23 +166,18 @@ export function pgLeases(db: PgDb, ready: Promise<void>): LeaseRepository {
       const taken: Takeover[] = []
       for (const lease of candidates) {
         if (options.skip(lease.id) || !options.isFree(lease)) continue
-        const takeover = await db.transaction(async (tx): Promise<Takeover | null> => {
-          const run = await claim(tx, lease.id, options.lease, options.now, goneOwner(lease, options.now))
-          if (!run) return null
-          if (run.status === 'queued') return { run }
-          const [last] = await tx.select({ at: max(stepRuns.finishedAt) }).from(stepRuns)
-            .where(and(eq(stepRuns.runId, run.id), inArray(stepRuns.status, ['succeeded', 'failed', 'skipped'])))
-          const lastStepAt = last?.at === null || last?.at === undefined ? null : Number(last.at)
-          const progressed = lastStepAt !== run.lastStepAtResume
-          const resumes = run.resumesWithoutProgress
-          if (!progressed && resumes >= options.maxResumes) return { run, giveUp: giveUpReason(resumes, options.maxResumes) }
-          const resumesWithoutProgress = progressed ? 1 : resumes + 1
-          await tx.update(runs).set({ resumesWithoutProgress, lastStepAtResume: lastStepAt }).where(eq(runs.id, run.id))
-          return { run: { ...run, resumesWithoutProgress, lastStepAtResume: lastStepAt } }
-        })
+        const takeover = await takeOver(lease.id, options, goneOwner(lease, options.now))
         if (takeover) taken.push(takeover)
       }
       return taken
+    },
+    async claimQueued(runId, options) {
+      await ready
+      const lease = await getLease(db, runId)
+      if (!lease || !UNFINISHED_STATUSES.includes(lease.status)) return null
+      const queuedBy = lease.status === 'queued' && options.from !== undefined && lease.leaseOwner === options.from
+      if (!queuedBy && !options.isFree(lease)) return null
+      return takeOver(runId, options, queuedBy ? options.from! : goneOwner(lease, options.now))
     },
     async claimToInterrupt(runId, options) {
       await ready

@@ -26,8 +26,16 @@ export default defineNitroPlugin(async (nitroApp) => {
   const evaluationWorkers = startEvaluationWorkers(app)
   const traceCacheFile = config.trace.cacheFile
   if (traceCacheFile) console.info(`judgeflow: ${loadTraceCache(app.traceCache, traceCacheFile)} trace vectors loaded from ${traceCacheFile}`)
-  reportTakeover(await runs.resumeUnfinished())
-  runs.watchLeases(reportTakeover)
+  // With a queue (PostgreSQL), only a worker executes runs: a server started with --no-worker leaves them, and dead workers' runs, to the workers.
+  const executes = !app.queue || config.runs.worker
+  if (executes) {
+    reportTakeover(await runs.resumeUnfinished())
+    runs.watchLeases(reportTakeover)
+  }
+  if (app.queue && executes) {
+    await runs.work(config.runs.workerConcurrency)
+    console.info(`judgeflow: executing queued runs, ${config.runs.workerConcurrency} at a time`)
+  }
   const rounds = await app.rounds.resume()
   if (rounds) console.info(`judgeflow: following ${rounds} unfinished experiment round(s)`)
   const datasetRuns = await app.datasets.resumeOpen()

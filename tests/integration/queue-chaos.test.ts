@@ -1,0 +1,92 @@
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { lastUserText } from '../support/fake-llm'
+import { useServersWithFakeLLM, waitFor } from '../support/app-server'
+import { startPostgres, type TestPostgres } from '../support/postgres'
+import { startWorker, type WorkerProcess } from '../support/workers'
+
+/**
+ * Seeded trials of the queue under failure: a server that only queues runs, 3 worker processes, 30
+ * runs of a quality gate started at once (the fake judge answers in 100 ms); one worker SIGKILLed at
+ * a random moment and a replacement started. Every run ends succeeded, with one end; every step
+ * committed before the kill is unchanged and was asked of the model once. JUDGEFLOW_CHAOS_TRIALS
+ * sets the number of trials (the issue's 20; 3 by default, to keep the suite's time).
+ */
+const TRIALS = Number(process.env.JUDGEFLOW_CHAOS_TRIALS ?? 3)
+const RUNS = 30
+const { fake, start } = useServersWithFakeLLM({ beforeAll, afterAll })
+let postgres: TestPostgres
+beforeAll(async () => { postgres = await startPostgres() }, 60_000)
+afterAll(async () => postgres?.stop())
+
+/** Draft, judge (fails the first draft of odd-numbered runs), check, retry: each prompt names its run; no response cache, so every execution asks. */
+const gate = {
+  name: 'Quality gate',
+  nodes: [
+    { id: 'in', type: 'input', config: { fields: { n: { type: 'number', required: true } } } },
+    { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'draft {{input.n}} attempt {{attempt}}', cache: false } },
+    { id: 'judge', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'judge {{input.n}}: {{steps.draft.text}}', cache: false } },
+    { id: 'check', type: 'condition', config: { left: '{{steps.judge.text}}', op: 'eq', right: 'pass' } },
+    { id: 'again', type: 'retry', config: { target: 'draft', max_attempts: 3 } },
+    { id: 'ok', type: 'output', config: { verdict: 'pass', value: '{{steps.draft.text}}' } },
+    { id: 'ko', type: 'output', config: { verdict: 'fail', value: '{{steps.judge.text}}' } },
+  ],
+  edges: [
+    { from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }, { from: 'judge', to: 'check' },
+    { from: 'check', to: 'ok', when: 'true' }, { from: 'check', to: 'again', when: 'false' },
+    { from: 'again', to: 'ko', when: 'exhausted' },
+  ],
+}
+
+function random(seed: number) {
+  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+}
+
+describe('the run queue under SIGKILLs', () => {
+  it(`loses no run and repeats no committed step in ${TRIALS} seeded trials of 3 workers and ${RUNS} runs`, async () => {
+    fake.onRequest((request) => {
+      const [kind, n, , attempt] = lastUserText(request).split(/[\s:]+/)
+      if (kind === 'draft') return { text: `draft of ${n} (${attempt})`, delayMs: 50 }
+      return { text: Number(n) % 2 === 0 || lastUserText(request).includes('(2)') ? 'pass' : 'fail', delayMs: 100 }
+    })
+    const next = random(20261124)
+    let killedMidRun = 0
+    for (let trial = 0; trial < TRIALS; trial++) {
+      fake.requests.length = 0
+      const url = await postgres.database()
+      const env = { ...fake.env(), JUDGEFLOW_RUN_LEASE_MS: '1500' }
+      const web = await start({ env: { ...env, JUDGEFLOW_DATABASE_URL: url, JUDGEFLOW_WORKER: '0' } })
+      const workers: WorkerProcess[] = await Promise.all([0, 1, 2].map(() => startWorker(url, env, ['--concurrency', '10'])))
+      try {
+        const { body: wf } = await web.api('/api/workflows', { body: gate })
+        const ids = await Promise.all(Array.from({ length: RUNS }, async (_, n) => (await web.api(`/api/workflows/${wf.id}/runs`, { body: { input: { n } } })).body.id as string))
+        await new Promise(resolve => setTimeout(resolve, 200 + Math.floor(next() * 800)))
+        const victim = workers[Math.floor(next() * workers.length)]!
+        await victim.stop('SIGKILL')
+        const client = new pg.Client({ connectionString: url })
+        await client.connect()
+        const before = (await client.query(`select s.run_id, s.node_id, s.attempt, s.output::text as output, s.input::text as input from step_runs s where s.status = 'succeeded' and s.node_id in ('draft', 'judge')`)).rows
+        const { rows: [mid] } = await client.query(`select count(*)::int as n from runs where status = 'running' and lease_owner like $1`, [`%:${victim.process.pid}:%`])
+        if (mid.n) killedMidRun++
+        workers.push(await startWorker(url, env, ['--concurrency', '10']))
+        await waitFor(async () => (await client.query(`select count(*)::int as n from runs where status in ('queued', 'running')`)).rows[0].n === 0, 60_000, `trial ${trial}: every run to end`)
+        const { rows: runs } = await client.query(`select id, status, output from runs where id = any($1)`, [ids])
+        expect(runs.map(r => r.status), `trial ${trial}`).toEqual(Array(RUNS).fill('succeeded'))
+        const { rows: ends } = await client.query(`select run_id, count(*)::int as n from run_events where type = 'run.finished' group by run_id`)
+        expect(ends.every(e => e.n === 1) && ends.length === RUNS, `trial ${trial}: one end per run`).toBe(true)
+        for (const row of before) {
+          const { rows: [kept] } = await client.query('select status, output::text as output from step_runs where run_id = $1 and node_id = $2 and attempt = $3', [row.run_id, row.node_id, row.attempt])
+          expect(kept, `trial ${trial}: ${row.node_id} of ${row.run_id}`).toEqual({ status: 'succeeded', output: row.output })
+          const { prompt } = JSON.parse(row.input) as { prompt: string }
+          expect(fake.requests.filter(r => lastUserText(r) === prompt), `trial ${trial}: ${prompt} asked once`).toHaveLength(1)
+        }
+        await client.end()
+      }
+      finally {
+        for (const worker of workers) await worker.stop('SIGKILL')
+        await web.stop('SIGKILL')
+      }
+    }
+    expect(killedMidRun).toBeGreaterThanOrEqual(TRIALS / 2)
+  }, 600_000)
+})

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest'
+import { main } from '../../../cli/main'
+
+async function cli(args: string[], env: Record<string, string> = {}) {
+  const out: string[] = []
+  const err: string[] = []
+  const code = await main(args, { out: text => out.push(text), err: text => err.push(text) }, env)
+  return { code, out: out.join('\n'), err: err.join('\n') }
+}
+
+describe('judgeflow worker and serve', () => {
+  it('needs the PostgreSQL database of the queue', async () => {
+    const { code, err } = await cli(['worker'])
+    expect(code).toBe(2)
+    expect(err).toContain('set JUDGEFLOW_DATABASE_URL=postgres://')
+  })
+
+  it('names --concurrency when it is not a whole number of at least 1', async () => {
+    for (const wrong of ['0', 'many', '1.5']) {
+      const { code, err } = await cli(['worker', '--concurrency', wrong], { JUDGEFLOW_DATABASE_URL: 'postgres://127.0.0.1:1/none' })
+      expect(code).toBe(2)
+      expect(err).toBe(`--concurrency must be a whole number of runs of at least 1, not "${wrong}"`)
+    }
+  })
+
+  it('lists both commands in its usage, and refuses arguments they do not take', async () => {
+    expect((await cli(['help'])).out).toMatch(/judgeflow serve \[--no-worker\][\s\S]*judgeflow worker \[--concurrency N\]/)
+    expect((await cli(['serve', 'now'])).err).toContain('serve takes no arguments but --no-worker (got "now")')
+  })
+})
