@@ -11,7 +11,7 @@ import { createJudgeflow, loadConfig, type Judgeflow } from '../core'
 import { createSqliteStore, openDatabase } from '../db'
 import { buildDatasetReport, type CaseResult, type DatasetCase, type DatasetReport } from '../engine/datasets'
 import { fork, type ChildProcess } from 'node:child_process'
-import { report } from './lib'
+import { benchGate, report } from './lib'
 
 /** JUDGEFLOW_BENCH_CASES runs fewer, to profile. */
 const CASES = Number(process.env.JUDGEFLOW_BENCH_CASES) || 1_000
@@ -19,18 +19,7 @@ const CONCURRENCY = 16
 const LATENCY_MS = 200
 const IDEAL_S = (CASES * 2 * LATENCY_MS) / 1000 / CONCURRENCY
 
-const workflow = {
-  name: 'bench gate',
-  nodes: [
-    { id: 'in', type: 'input', config: { fields: { question: { type: 'string', required: true } } } },
-    { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer {{input.question}}', cache: false } },
-    {
-      id: 'judge', type: 'evaluator',
-      config: { evaluation_type: 'criteria', model: 'openai:gpt-4o-mini', pass_threshold: 0.7, criteria: [{ name: 'helpful', description: 'Helps', weight: 1 }], cache: false },
-    },
-  ],
-  edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }],
-}
+const workflow = benchGate('bench gate')
 
 /** The process's peak resident set size so far (VmHWM), in MiB. */
 function peakRssMiB(): number {

@@ -24,3 +24,17 @@ export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 }
+
+/** An LLM step and a criteria judge, both on OpenAI's wire format and uncached: the dataset-run and queue benches' workflow. */
+export const benchGate = (name: string) => ({
+  name,
+  nodes: [
+    { id: 'in', type: 'input', config: { fields: { question: { type: 'string', required: true } } } },
+    { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer {{input.question}}', cache: false } },
+    {
+      id: 'judge', type: 'evaluator',
+      config: { evaluation_type: 'criteria', model: 'openai:gpt-4o-mini', pass_threshold: 0.7, criteria: [{ name: 'helpful', description: 'Helps', weight: 1 }], cache: false },
+    },
+  ],
+  edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }],
+})

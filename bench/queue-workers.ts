@@ -13,25 +13,14 @@ import { createJudgeflow, loadConfig, type Judgeflow } from '../core'
 import { createSqliteStore, openDatabase } from '../db'
 import { startPostgres } from '../tests/support/postgres'
 import { startWorker, type WorkerProcess } from '../tests/support/workers'
-import { report } from './lib'
+import { benchGate, report } from './lib'
 
 const LATENCY_MS = 200
 const PER_WORKER = 8
 /** Runs per measurement and worker (JUDGEFLOW_BENCH_QUEUE_RUNS): enough rounds of 8 that start and end effects are small. */
 const RUNS_PER_WORKER = Number(process.env.JUDGEFLOW_BENCH_QUEUE_RUNS) || 64
 
-const workflow = {
-  name: 'bench queue gate',
-  nodes: [
-    { id: 'in', type: 'input', config: { fields: { question: { type: 'string', required: true } } } },
-    { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer {{input.question}}', cache: false } },
-    {
-      id: 'judge', type: 'evaluator',
-      config: { evaluation_type: 'criteria', model: 'openai:gpt-4o-mini', pass_threshold: 0.7, criteria: [{ name: 'helpful', description: 'Helps', weight: 1 }], cache: false },
-    },
-  ],
-  edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }],
-}
+const workflow = benchGate('bench queue gate')
 
 async function startFake(): Promise<{ child: ChildProcess, env: Record<string, string> }> {
   const child = fork(join(import.meta.dirname, 'fake-llm-process.ts'), { execArgv: ['--import', 'tsx'], env: { ...process.env, FAKE_LLM_LATENCY_MS: String(LATENCY_MS) } })
