@@ -83,3 +83,15 @@ export function llmChain(steps: readonly string[]) {
     edges: [...steps.slice(1).map((id, i) => ({ from: steps[i]!, to: id })), { from: steps.at(-1)!, to: 'done' }],
   }
 }
+
+/** A workflow of `sleep` steps: in → first (quick) → second (sleeps `ms`) → out. */
+export const sleepChain = (ms: number) => ({
+  name: 'chain',
+  nodes: [
+    { id: 'in', type: 'input' },
+    { id: 'first', type: 'sleep', config: { ms: 0, value: 'one' } },
+    { id: 'second', type: 'sleep', config: { ms, value: 'two' } },
+    { id: 'out', type: 'output', config: { value: '{{steps.second.value}}' } },
+  ],
+  edges: [{ from: 'in', to: 'first' }, { from: 'first', to: 'second' }, { from: 'second', to: 'out' }],
+})

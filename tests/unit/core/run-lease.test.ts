@@ -6,23 +6,12 @@ import { claimRun, createRun, getRunLease, openDatabase, renewLease, type RunEve
 import type { RunEvent } from '../../../engine'
 import { runEnded } from '../../support/runs'
 import { storeFactories, stopStores } from '../../support/stores'
-import { sleepStep, testDeps } from '../../support/workflows'
+import { sleepChain as chain, sleepStep, testDeps } from '../../support/workflows'
 
 const T0 = 1_000_000
 const LEASE_MS = 10_000
 const { step } = sleepStep()
 const { options } = testDeps([step])
-/** in → first (quick) → second (sleeps `ms`) → out. */
-const chain = (ms: number) => ({
-  name: 'chain',
-  nodes: [
-    { id: 'in', type: 'input' },
-    { id: 'first', type: 'sleep', config: { ms: 0, value: 'one' } },
-    { id: 'second', type: 'sleep', config: { ms, value: 'two' } },
-    { id: 'out', type: 'output', config: { value: '{{steps.second.value}}' } },
-  ],
-  edges: [{ from: 'in', to: 'first' }, { from: 'first', to: 'second' }, { from: 'second', to: 'out' }],
-})
 
 const committed = (nodeId: string, finishedAt: number, output: unknown, input?: unknown): RunEvent =>
   ({ type: 'step.succeeded', at: finishedAt, step: { node_id: nodeId, attempt: 1, status: 'succeeded', input, output, started_at: T0, finished_at: finishedAt } })

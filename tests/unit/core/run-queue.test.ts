@@ -4,21 +4,10 @@ import type { RunEventRow } from '../../../db'
 import { createPgRunQueue, createPostgresStore } from '../../../db/pg'
 import { startPostgres, type TestPostgres } from '../../support/postgres'
 import { runEnded } from '../../support/runs'
-import { sleepStep, testDeps } from '../../support/workflows'
+import { sleepChain as chain, sleepStep, testDeps } from '../../support/workflows'
 
 const { step, tracker } = sleepStep()
 const { options } = testDeps([step])
-/** in → first (quick) → second (sleeps `ms`) → out. */
-const chain = (ms: number) => ({
-  name: 'chain',
-  nodes: [
-    { id: 'in', type: 'input' },
-    { id: 'first', type: 'sleep', config: { ms: 0, value: 'one' } },
-    { id: 'second', type: 'sleep', config: { ms, value: 'two' } },
-    { id: 'out', type: 'output', config: { value: '{{steps.second.value}}' } },
-  ],
-  edges: [{ from: 'in', to: 'first' }, { from: 'first', to: 'second' }, { from: 'second', to: 'out' }],
-})
 
 let postgres: TestPostgres
 beforeAll(async () => { postgres = await startPostgres() }, 60_000)
