@@ -87,7 +87,8 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       openRuns: () => listOpenDatasetRuns(db),
       updateRun: (id, patch) => updateDatasetRun(db, id, patch),
       runCases: datasetRunId => listDatasetRunCases(db, datasetRunId),
-      saveRunCase: row => saveDatasetRunCase(db, row),
+      // With the run writes: a case's row commits in the same transaction as the events of that turn.
+      saveRunCase: row => writes.write(() => saveDatasetRunCase(db, row)),
     },
     settings: {
       get: key => getSetting(db, key),

@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, inArray } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import { randomUUID } from 'node:crypto'
 import type { Db } from '../client'
 import { datasetRunCases, datasetRuns, datasets, datasetVersions } from '../schema'
+import { prepared } from '../prepared'
 
 export type DatasetRow = typeof datasets.$inferSelect
 export type DatasetRunRow = typeof datasetRuns.$inferSelect
@@ -96,13 +97,13 @@ export function listDatasetRunCases(db: Db, datasetRunId: string): DatasetRunCas
   return db.select().from(datasetRunCases).where(eq(datasetRunCases.datasetRunId, datasetRunId)).all()
 }
 
-/** Records a case's run as under way (before the run starts) or its result (when it ended). */
+/** Records a case's run as under way (before the run starts) or its result (when it ended): twice per case, so prepared once. */
 export function saveDatasetRunCase(db: Db, row: Omit<DatasetRunCaseRow, 'updatedAt'>): void {
-  const values = { ...row, updatedAt: Date.now() }
-  db.insert(datasetRunCases).values(values)
-    .onConflictDoUpdate({
-      target: [datasetRunCases.datasetRunId, datasetRunCases.caseId, datasetRunCases.repeat],
-      set: { status: values.status, runId: values.runId, result: values.result, updatedAt: values.updatedAt },
-    })
-    .run()
+  prepared(db, 'dataset-run-cases.save', () => db.insert(datasetRunCases).values({
+    datasetRunId: sql.placeholder('datasetRunId'), caseId: sql.placeholder('caseId'), repeat: sql.placeholder('repeat'),
+    status: sql.placeholder('status'), runId: sql.placeholder('runId'), result: sql.placeholder('result'), updatedAt: sql.placeholder('updatedAt'),
+  }).onConflictDoUpdate({
+    target: [datasetRunCases.datasetRunId, datasetRunCases.caseId, datasetRunCases.repeat],
+    set: { status: sql`excluded.status`, runId: sql`excluded.run_id`, result: sql`excluded.result`, updatedAt: sql`excluded.updated_at` },
+  }).prepare()).run({ ...row, updatedAt: Date.now() })
 }

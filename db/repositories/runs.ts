@@ -58,7 +58,7 @@ export function listRuns(db: Db, workflowId: string, options: { limit?: number, 
 }
 
 export function listStepRuns(db: Db, runId: string): StepRunRow[] {
-  return db.select().from(stepRuns).where(eq(stepRuns.runId, runId)).orderBy(asc(stepRuns.id)).all()
+  return prepared(db, 'step-runs.list', () => db.select().from(stepRuns).where(eq(stepRuns.runId, sql.placeholder('runId'))).orderBy(asc(stepRuns.id)).prepare()).all({ runId })
 }
 
 export function markRunStarted(db: Db, id: string, owner: string, now = Date.now()): void {

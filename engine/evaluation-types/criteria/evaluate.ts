@@ -16,15 +16,17 @@ interface GroupVerdict {
 
 const scoreSchema = z.number().min(0).max(1)
 
+const verdictShape = z.object({
+  criteria_scores: z.record(z.string(), z.unknown()),
+  criteria_reasons: z.record(z.string(), z.string()).optional(),
+  feedback: z.string().optional(),
+  suggestions: z.array(z.string()).optional(),
+})
+
 /** Checks the judge's JSON: every criterion present, each score in [0, 1]. */
 export function validateVerdict(names: readonly string[]) {
   return (json: unknown): Validation<GroupVerdict> => {
-    const shape = z.object({
-      criteria_scores: z.record(z.string(), z.unknown()),
-      criteria_reasons: z.record(z.string(), z.string()).optional(),
-      feedback: z.string().optional(),
-      suggestions: z.array(z.string()).optional(),
-    }).safeParse(json)
+    const shape = verdictShape.safeParse(json)
     if (!shape.success) return { ok: false, problem: `the JSON does not have the requested shape (${shape.error.issues[0]!.path.join('.') || 'root'}: ${shape.error.issues[0]!.message})` }
     const scores: Record<string, number> = {}
     for (const name of names) {

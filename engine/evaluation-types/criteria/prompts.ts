@@ -44,6 +44,26 @@ export function criteriaAnswerSchema(names: readonly string[], includeFeedback =
   return z.strictObject({ criteria_scores: perCriterion(z.number()), criteria_reasons: perCriterion(z.string()), ...(includeFeedback ? feedbackFields : {}) })
 }
 
-export function criteriaJsonSchema(names: readonly string[], includeFeedback = true) {
-  return judgeJsonSchema('evaluation', criteriaAnswerSchema(names, includeFeedback))
+// Turning zod into JSON Schema costs more than the rest of a judge call's preparation, and a run
+// asks with the same criteria case after case: one schema per distinct set, kept (a bounded few).
+const jsonSchemas = new Map<string, ReturnType<typeof judgeJsonSchema>>()
+const KEPT_JSON_SCHEMAS = 256
+
+/** The JSON Schema of the judge's answer, made once per set of criterion names; frozen, as callers share it. */
+export function criteriaJsonSchema(names: readonly string[], includeFeedback = true): ReturnType<typeof judgeJsonSchema> {
+  const key = JSON.stringify([names, includeFeedback])
+  let schema = jsonSchemas.get(key)
+  if (!schema) {
+    if (jsonSchemas.size >= KEPT_JSON_SCHEMAS) jsonSchemas.delete(jsonSchemas.keys().next().value!)
+    jsonSchemas.set(key, schema = deepFreeze(judgeJsonSchema('evaluation', criteriaAnswerSchema(names, includeFeedback))))
+  }
+  return schema
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const inner of Object.values(value)) deepFreeze(inner)
+  }
+  return value
 }
