@@ -16,6 +16,8 @@ const FIELD_ALIASES: Record<string, string> = { user_query: 'context', submissio
 const DEFAULT_CONCURRENCY = 8
 /** Why a dataset run stops when its process stops: its case runs are left to resume, not cancelled. */
 const STOPPING = 'the process is stopping'
+/** Finished dataset runs whose report is kept in memory once read (the latest asked for): a 10,000-case report is some megabytes. */
+const KEPT_REPORTS = 4
 
 export const datasetRunRequestSchema = z.object({
   /** The dataset's id or name. */
@@ -41,6 +43,13 @@ export const datasetRunRequestSchema = z.object({
   baseline_run_id: z.string().min(1).optional(),
 }).strict()
 export type DatasetRunRequest = z.input<typeof datasetRunRequestSchema>
+
+/** A dataset run as shown: the row without its report, the report (once it ended), and its progress. */
+export interface DatasetRunDetail {
+  row: Omit<DatasetRunRow, 'report'>
+  report: DatasetReport | null
+  progress: DatasetRunProgress
+}
 
 /** A dataset run's progress as its followers hear it. */
 export interface DatasetRunProgress {
@@ -86,6 +95,7 @@ export interface DatasetRunsDeps {
 export class DatasetRuns {
   private readonly going = new Map<string, { controller: AbortController, progress: DatasetRunProgress, done: Promise<void> }>()
   private readonly listeners = new Map<string, Set<(progress: DatasetRunProgress) => void>>()
+  private readonly reports = new Map<string, { finishedAt: number | null, report: DatasetReport, progress: DatasetRunProgress }>()
 
   constructor(private readonly deps: DatasetRunsDeps) {}
 
@@ -152,6 +162,31 @@ export class DatasetRuns {
     const progress: DatasetRunProgress = { id: row.id, status: row.status, total: done.length, done: done.length, passed: 0, failed: 0, errored: 0 }
     for (const c of done) count(progress, c.result as unknown as CaseResult)
     return progress
+  }
+
+  /**
+   * A dataset run with its report and progress; null when there is none. A run that has ended never
+   * changes, so its report (and the progress it gives) is read once and kept; the row, read without
+   * the report at each call, says whether it is still there and the same.
+   */
+  async detail(id: string): Promise<DatasetRunDetail | null> {
+    const row = await this.deps.store.datasets.getRunSummary(id)
+    const kept = this.reports.get(id)
+    this.reports.delete(id)
+    if (!row) return null
+    if (kept && row.status !== 'running' && kept.finishedAt === row.finishedAt) {
+      this.reports.set(id, kept)
+      return { row, report: kept.report, progress: { ...kept.progress } }
+    }
+    const full = row.status === 'running' ? null : await this.deps.store.datasets.getRun(id)
+    const report = (full?.report ?? null) as DatasetReport | null
+    if (!full || !report) return { row: full ?? row, report: null, progress: await this.progressOf(full ?? row) }
+    const done = report.results.length
+    const progress: DatasetRunProgress = { id, status: full.status, total: done, done, passed: 0, failed: 0, errored: 0 }
+    for (const result of report.results) count(progress, result)
+    this.reports.set(id, { finishedAt: full.finishedAt, report, progress })
+    if (this.reports.size > KEPT_REPORTS) this.reports.delete(this.reports.keys().next().value!)
+    return { row: full, report, progress: { ...progress } }
   }
 
   /** Hears the dataset run's progress at each finished case, and its end; call the result to stop. */
@@ -315,7 +350,7 @@ export class DatasetRuns {
   }
 }
 
-function count(progress: DatasetRunProgress, result: CaseResult): void {
+function count(progress: DatasetRunProgress, result: { status: string, verdict?: string | null }): void {
   if (result.status === 'errored') progress.errored++
   else if (result.verdict === 'pass') progress.passed++
   else progress.failed++

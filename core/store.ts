@@ -117,6 +117,8 @@ export interface DatasetRepository {
   delete(id: string): MaybePromise<boolean>
   createRun(run: Pick<DatasetRunRow, 'datasetId' | 'datasetVersion' | 'target' | 'options'>): MaybePromise<DatasetRunRow>
   getRun(id: string): MaybePromise<DatasetRunRow | null>
+  /** The dataset run without its report (which may be large): whether it is there, and how it stands. */
+  getRunSummary(id: string): MaybePromise<Omit<DatasetRunRow, 'report'> | null>
   /** A dataset's runs, newest first, without their reports. */
   runs(datasetId: string): MaybePromise<Array<Omit<DatasetRunRow, 'report'>>>
   /** Dataset runs still going on. */

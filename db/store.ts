@@ -6,8 +6,8 @@ import { claimOrphanedRuns, claimQueuedRun, claimOrphanToInterrupt } from './run
 import { createSqliteResponseCache } from './repositories/cache'
 import { oneAtATime, pruneStore } from './retention'
 import {
-  createDataset, createDatasetRun, deleteDataset, findDatasetByName, getDataset, getDatasetRun, listDatasetRunCases, listDatasetRuns, listDatasets,
-  listDatasetVersions, listOpenDatasetRuns, saveDatasetRunCase, updateDataset, updateDatasetRun,
+  createDataset, createDatasetRun, deleteDataset, findDatasetByName, getDataset, getDatasetRun, getDatasetRunSummary, listDatasetRunCases, listDatasetRuns,
+  listDatasets, listDatasetVersions, listOpenDatasetRuns, saveDatasetRunCase, updateDataset, updateDatasetRun,
 } from './repositories/datasets'
 import {
   createExperiment, createRound, deleteExperiment, getExperiment, getRound, listExperiments, listOpenRounds, listRounds, roundExists,
@@ -83,6 +83,7 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       delete: id => deleteDataset(db, id),
       createRun: run => createDatasetRun(db, run),
       getRun: id => getDatasetRun(db, id),
+      getRunSummary: id => getDatasetRunSummary(db, id),
       runs: datasetId => listDatasetRuns(db, datasetId),
       openRuns: () => listOpenDatasetRuns(db),
       updateRun: (id, patch) => updateDatasetRun(db, id, patch),

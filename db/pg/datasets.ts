@@ -75,6 +75,11 @@ export function pgDatasets(db: PgDb, ready: Promise<void>): DatasetRepository {
       await ready
       return (await db.select().from(datasetRuns).where(eq(datasetRuns.id, id)))[0] ?? null
     },
+    async getRunSummary(id) {
+      await ready
+      const { report: _report, ...columns } = getTableColumns(datasetRuns)
+      return (await db.select(columns).from(datasetRuns).where(eq(datasetRuns.id, id)))[0] ?? null
+    },
     async runs(datasetId) {
       await ready
       const { report: _report, ...columns } = getTableColumns(datasetRuns)

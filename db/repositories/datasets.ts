@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm'
 import { randomUUID } from 'node:crypto'
 import type { Db } from '../client'
 import { datasetRunCases, datasetRuns, datasets, datasetVersions } from '../schema'
@@ -76,6 +76,11 @@ export function createDatasetRun(db: Db, run: Pick<DatasetRunRow, 'datasetId' | 
 
 export function getDatasetRun(db: Db, id: string): DatasetRunRow | null {
   return db.select().from(datasetRuns).where(eq(datasetRuns.id, id)).get() ?? null
+}
+
+export function getDatasetRunSummary(db: Db, id: string): Omit<DatasetRunRow, 'report'> | null {
+  const { report: _report, ...columns } = getTableColumns(datasetRuns)
+  return db.select(columns).from(datasetRuns).where(eq(datasetRuns.id, id)).get() ?? null
 }
 
 export function listDatasetRuns(db: Db, datasetId: string): Array<Omit<DatasetRunRow, 'report'>> {

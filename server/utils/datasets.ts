@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { checkCases, datasetFormats, parseDatasetFile, type DatasetCase } from '../../engine/datasets'
+import { checkCases, datasetFormats, parseDatasetFile, type DatasetCase, type DatasetReport } from '../../engine/datasets'
 import type { DatasetRow, DatasetRunRow } from '../../db'
 
 /** A dataset as lists show it: no cases. */
@@ -14,6 +14,21 @@ export function presentDatasetRun(row: Omit<DatasetRunRow, 'report'>) {
     status: row.status, error: row.error, created_at: row.createdAt, finished_at: row.finishedAt,
   }
 }
+
+/**
+ * The report as the report page takes it: without each result's confidence and tokens, which the
+ * page does not show (a fifth of a 10,000-case report). The report's JSON contract is
+ * `GET /api/dataset-runs/:id/report`. Made once per report object, so a kept report is shaped once.
+ */
+export function reportForPage(report: DatasetReport): DatasetReport {
+  let shaped = pageReports.get(report)
+  if (!shaped) {
+    shaped = { ...report, results: report.results.map(({ confidence: _confidence, tokens: _tokens, ...shown }) => shown) }
+    pageReports.set(report, shaped)
+  }
+  return shaped
+}
+const pageReports = new WeakMap<DatasetReport, DatasetReport>()
 
 /** A dataset's cases in a request body: a file's text in one of the formats, or the cases as values. */
 export const datasetCasesBody = {

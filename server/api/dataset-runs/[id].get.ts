@@ -1,12 +1,10 @@
 import { useJudgeflow } from '../../utils/context'
-import { presentDatasetRun } from '../../utils/datasets'
+import { presentDatasetRun, reportForPage } from '../../utils/datasets'
 import { notFound, routeId } from '../../utils/http'
 
-/** A dataset run: its status and progress (cases done so far), and its report once finished. */
+/** A dataset run: its status and progress (cases done so far), and once finished its report, shaped for the report page. */
 export default defineEventHandler(async (event) => {
-  const { store, datasets } = useJudgeflow()
-  const row = await store.datasets.getRun(routeId(event))
-  if (!row) notFound('dataset run', routeId(event))
-  const progress = await datasets.progressOf(row)
-  return { ...presentDatasetRun(row), progress, report: row.report }
+  const detail = await useJudgeflow().datasets.detail(routeId(event))
+  if (!detail) notFound('dataset run', routeId(event))
+  return { ...presentDatasetRun(detail.row), progress: detail.progress, report: detail.report && reportForPage(detail.report) }
 })

@@ -92,6 +92,28 @@ describe.each(storeFactories)('dataset runs ($name)', (factory) => {
     expect(await app.store.runs.get(q1.run_id!)).toMatchObject({ workflowId: workflow.id, workflowVersion: 1, status: 'succeeded', input: { question: 'How do I get a refund?' } })
   })
 
+  it('shows a finished dataset run from its kept report, with the progress its stored cases give, until the run is deleted', async () => {
+    scripted()
+    app = await makeApp()
+    await app.store.workflows.create(gate)
+    const dataset = await app.store.datasets.create('support', cases)
+    const started = await app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, concurrency: 2 })
+    const { report } = await finished(app, started.id)
+    const fromCases = await app.datasets.progressOf({ id: started.id, status: 'finished' })
+    const first = (await app.datasets.detail(started.id))!
+    expect(first.report).toEqual(report)
+    expect(first.progress).toEqual(fromCases)
+    expect(first.progress).toMatchObject({ status: 'finished', total: 4, done: 4, passed: 2, failed: 2, errored: 0 })
+    expect(first.row).toMatchObject({ id: started.id, status: 'finished', datasetId: dataset.id })
+    // Read once: the second answer is the same report, not read again.
+    const second = (await app.datasets.detail(started.id))!
+    expect(second.report).toBe(first.report)
+    expect(second.progress).toEqual(first.progress)
+    await app.store.datasets.delete(dataset.id)
+    expect(await app.datasets.detail(started.id)).toBeNull()
+    expect(await app.datasets.detail('no-such-run')).toBeNull()
+  })
+
   it('slows down under a storm of 429s instead of erroring cases, and reports a provider failure as errored, never a pass', async () => {
     scripted({ limitFirst: 6, downFor: 'weather' })
     app = await makeApp()

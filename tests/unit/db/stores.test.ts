@@ -176,8 +176,13 @@ describe.each(storeFactories)('the $name store', ({ open }) => {
     expect(await store.datasets.openRuns()).toEqual([])
     expect((await store.datasets.runs(dataset.id))[0]).not.toHaveProperty('report')
     expect((await store.datasets.getRun(run.id))!.report).toEqual({ cases: 1 })
+    const summary = (await store.datasets.getRunSummary(run.id))!
+    expect(summary).toMatchObject({ id: run.id, status: 'finished', finishedAt: 5 })
+    expect(summary).not.toHaveProperty('report')
+    expect(await store.datasets.getRunSummary('nope')).toBeNull()
     expect(await store.datasets.delete(dataset.id)).toBe(true)
     expect(await store.datasets.getRun(run.id)).toBeNull()
+    expect(await store.datasets.getRunSummary(run.id)).toBeNull()
     expect(await store.datasets.runCases(run.id)).toEqual([])
   })
 })

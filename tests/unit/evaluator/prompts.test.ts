@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { fence } from '../../../engine/evaluator/prompts'
+import { fence, judgeJsonSchema } from '../../../engine/evaluator/prompts'
 import { comparisonPrompt } from '../../../engine/evaluation-types/comparison/prompts'
-import { criteriaPrompt } from '../../../engine/evaluation-types/criteria/prompts'
+import { criteriaAnswerSchema, criteriaJsonSchema, criteriaPrompt } from '../../../engine/evaluation-types/criteria/prompts'
 import { metricPrompt } from '../../../engine/evaluation-types/metrics/prompts'
 import { DEFAULT_GRADES } from '../../../engine'
 
@@ -12,6 +12,16 @@ describe('judge prompts', () => {
       criteria: [{ name: 'relevance', description: 'Answers the question' }, { name: 'accuracy', description: 'Facts are right' }],
       weights: { relevance: 0.5, accuracy: 0.5 }, includeFeedback: true,
     })).toMatchSnapshot()
+  })
+
+  it('makes the criteria answer\'s JSON Schema once per set of criteria, the same as made afresh, and frozen', () => {
+    const schema = criteriaJsonSchema(['relevance', 'accuracy'])
+    expect(schema).toEqual(judgeJsonSchema('evaluation', criteriaAnswerSchema(['relevance', 'accuracy'])))
+    expect(criteriaJsonSchema(['relevance', 'accuracy'])).toBe(schema)
+    expect(criteriaJsonSchema(['relevance', 'accuracy'], false)).toEqual(judgeJsonSchema('evaluation', criteriaAnswerSchema(['relevance', 'accuracy'], false)))
+    expect(criteriaJsonSchema(['relevance', 'accuracy'], false)).not.toEqual(schema)
+    expect(criteriaJsonSchema(['accuracy'])).toEqual(judgeJsonSchema('evaluation', criteriaAnswerSchema(['accuracy'])))
+    expect(Object.isFrozen(schema.schema.properties)).toBe(true)
   })
 
   it('rubric prompt carries the grade descriptions', () => {

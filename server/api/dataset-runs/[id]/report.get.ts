@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { JudgeflowError } from '../../../../engine'
-import { datasetReportToJunit, datasetReportToMarkdown, type DatasetReport } from '../../../../engine/datasets'
+import { datasetReportToJunit, datasetReportToMarkdown } from '../../../../engine/datasets'
 import { useJudgeflow } from '../../../utils/context'
 import { notFound, readQueryWith, routeId } from '../../../utils/http'
 
@@ -9,10 +9,10 @@ const querySchema = z.object({ format: z.enum(['json', 'markdown', 'junit']).def
 /** The finished dataset run's report: JSON (DESIGN's contract), Markdown, or JUnit XML. */
 export default defineEventHandler(async (event) => {
   const { format } = await readQueryWith(event, querySchema)
-  const row = await useJudgeflow().store.datasets.getRun(routeId(event))
-  if (!row) notFound('dataset run', routeId(event))
-  if (!row.report) throw new JudgeflowError('CONFLICT', `Dataset run "${row.id}" is ${row.status}: its report is written when it ends.`)
-  const report = row.report as unknown as DatasetReport
+  const detail = await useJudgeflow().datasets.detail(routeId(event))
+  if (!detail) notFound('dataset run', routeId(event))
+  const { row, report } = detail
+  if (!report) throw new JudgeflowError('CONFLICT', `Dataset run "${row.id}" is ${row.status}: its report is written when it ends.`)
   if (format === 'json') return report
   setResponseHeader(event, 'content-type', format === 'junit' ? 'application/xml; charset=utf-8' : 'text/markdown; charset=utf-8')
   return format === 'junit' ? datasetReportToJunit(report) : datasetReportToMarkdown(report)
