@@ -6,10 +6,23 @@ const started = new Map<string, Promise<unknown>>()
 // Plain URLs: the typed-route inference of $fetch is too deep for URLs built at run time.
 const get = $fetch as unknown as (url: string) => Promise<unknown>
 
+// Asked by the page's inline script (nuxt.config.ts) before any code loaded; taken once.
+declare global {
+  interface Window { __judgeflowEarly?: { url: string, response: Promise<Response | null> } }
+}
+
+/** The inline script's answer for `url` when it asked for it, parsed; anything but a 2xx is asked again, so errors read as usual. */
+function early(url: string): Promise<unknown> | undefined {
+  const asked = window.__judgeflowEarly
+  if (asked?.url !== url) return undefined
+  delete window.__judgeflowEarly
+  return asked.response.then(response => (response?.ok ? response.json() : get(url)))
+}
+
 export function prefetch(urls: string[]) {
   started.clear()
   for (const url of urls) {
-    const request = get(url)
+    const request = early(url) ?? get(url)
     // A request nobody takes (the navigation went elsewhere) must not report an unhandled rejection.
     request.catch(() => undefined)
     started.set(url, request)
