@@ -238,6 +238,28 @@ test.describe('one visual language', () => {
   })
 })
 
+test.describe('the evaluator form', () => {
+  for (const size of SIZES) {
+    test(`at ${size.width}×${size.height} each evaluation type's form reads in the settings column, without a sideways scroll`, async ({ page }) => {
+      test.setTimeout(60_000)
+      await page.setViewportSize(size)
+      await openTemplate(page, 'quality-gate')
+      await page.getByTestId('node-judge').click()
+      const side = page.getByRole('complementary', { name: 'Step settings' })
+      const type = side.getByLabel('Evaluation type')
+      const types = await type.locator('option').evaluateAll(options => options.map(o => (o as HTMLOptionElement).value))
+      expect(types).toEqual(expect.arrayContaining(['scoring', 'criteria', 'comparison', 'rubric', 'metrics', 'scorers', 'trace']))
+      for (const name of types) {
+        await type.selectOption(name)
+        await expect(type).toHaveValue(name)
+        await expect(side.getByRole('heading', { name: 'evaluator · judge' })).toBeVisible()
+        expect(await side.evaluate(el => el.scrollWidth - el.clientWidth), `${name}: no sideways scroll`).toBeLessThanOrEqual(0)
+        await shot(page, `evaluator-${name}-${size.width}x${size.height}`)
+      }
+    })
+  }
+})
+
 test.describe('run data on the step', () => {
   for (const theme of THEMES) {
     test(`${theme} theme: after a run each step shows status and time, the judge its score, edges the branch taken; a step opened shows its last input and output`, async ({ page, context }) => {
