@@ -104,11 +104,15 @@ export function parseSse(text: string) {
 }
 
 /** A built server wired to a fake LLM server, started before the file's tests and stopped after. */
-export function useAppWithFakeLLM(hooks: { beforeAll: (fn: () => Promise<void>) => void, afterAll: (fn: () => Promise<void>) => void }) {
+export function useAppWithFakeLLM(
+  hooks: { beforeAll: (fn: () => Promise<void>) => void, afterAll: (fn: () => Promise<void>) => void },
+  /** Where the server keeps its data (default: a new SQLite file), given the fake's environment. */
+  place?: (env: Record<string, string>) => Promise<Parameters<typeof startAppServer>[0]>,
+) {
   const context = { fake: new FakeLLM(), server: undefined as unknown as AppServer }
   hooks.beforeAll(async () => {
     await context.fake.start()
-    context.server = await startAppServer({ env: context.fake.env() })
+    context.server = await startAppServer(place ? await place(context.fake.env()) : { env: context.fake.env() })
   })
   hooks.afterAll(async () => {
     await context.server?.stop()
