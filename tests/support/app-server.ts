@@ -121,16 +121,26 @@ export function useAppWithFakeLLM(
   return context
 }
 
+type Hook = (fn: () => Promise<void>) => void
+
 /**
  * A fake LLM server started before the file's tests, and app servers the tests start (`start`, on
- * the databases they name) as they go: all killed after the file's tests, the fake stopped.
+ * the databases they name) as they go: all killed after the file's tests, the fake stopped. Given
+ * `afterEach`, the servers are killed after each test instead and the fake's script reset.
  */
-export function useServersWithFakeLLM(hooks: { beforeAll: (fn: () => Promise<void>) => void, afterAll: (fn: () => Promise<void>) => void }) {
+export function useServersWithFakeLLM(hooks: { beforeAll: Hook, afterAll: Hook, afterEach?: Hook }) {
   const fake = new FakeLLM()
   const servers: AppServer[] = []
+  const stopAll = async () => {
+    for (const s of servers.splice(0)) await s.stop('SIGKILL')
+  }
   hooks.beforeAll(async () => { await fake.start() })
+  hooks.afterEach?.(async () => {
+    await stopAll()
+    fake.reset()
+  })
   hooks.afterAll(async () => {
-    for (const s of servers) await s.stop('SIGKILL')
+    await stopAll()
     await fake.stop()
   })
   const start = async (options: Parameters<typeof startAppServer>[0]) => {
