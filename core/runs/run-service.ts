@@ -352,6 +352,8 @@ export class RunService {
     if (this.active.has(runId) || !this.writes.following(runId)) return
     const previous = this.remote.get(runId) ?? Promise.resolve(eventId - 1)
     const next = previous.then(async (after) => {
+      // Read already with an earlier notification's rows: events committed together are read once.
+      if (after >= eventId) return after
       let last = after
       for (const row of await this.deps.store.runs.eventsAfter(runId, after)) {
         this.writes.publish(row)

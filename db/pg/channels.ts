@@ -5,3 +5,5 @@ export const RUN_CANCEL_CHANNEL = 'judgeflow_run_cancel'
 /** The pg-boss queue of started runs, in its own schema of the same database. */
 export const RUN_QUEUE = 'judgeflow-runs'
 export const BOSS_SCHEMA = 'pgboss'
+/** The NOTIFY channel that wakes the processes working the queue: a job was sent (no payload needed). */
+export const RUN_JOBS_CHANNEL = 'judgeflow_run_jobs'
