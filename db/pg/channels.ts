@@ -1,4 +1,4 @@
-/** The NOTIFY channel of committed run events: the payload is `<run id> <event id>`. */
+/** The NOTIFY channel of committed run events: the payload is `<run id> <event id> <event type>`. */
 export const RUN_EVENTS_CHANNEL = 'judgeflow_run_events'
 /** The NOTIFY channel of cancel requests (`cancel <run id>`) and of their holder's answer (`cancelling <run id>`). */
 export const RUN_CANCEL_CHANNEL = 'judgeflow_run_cancel'

@@ -37,8 +37,8 @@ function statementText(withStep: boolean, withEnd: boolean): string {
     parts.push(`ended as (update "runs" set ${sets} where ${name(runs.id)} = $1)`)
   }
   const eventColumns = [runEvents.runId, runEvents.type, runEvents.nodeId, runEvents.attempt, runEvents.data, runEvents.at].map(name).join(', ')
-  parts.push(`event as (insert into "run_events" (${eventColumns}) values (${placeholders(1, 6)}) returning ${name(runEvents.id)}, ${name(runEvents.runId)})`)
-  return `with ${parts.join(', ')} select "id", pg_notify('${RUN_EVENTS_CHANNEL}', "run_id" || ' ' || "id") from event`
+  parts.push(`event as (insert into "run_events" (${eventColumns}) values (${placeholders(1, 6)}) returning ${name(runEvents.id)}, ${name(runEvents.runId)}, ${name(runEvents.type)})`)
+  return `with ${parts.join(', ')} select "id", pg_notify('${RUN_EVENTS_CHANNEL}', "run_id" || ' ' || "id" || ' ' || "type") from event`
 }
 
 const statements = new Map<string, string>()

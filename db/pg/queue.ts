@@ -17,7 +17,7 @@ const CANCEL_ANSWER_MS = 1_000
 export function createPgRunQueue(url: string): RunQueue {
   const boss = new PgBoss({ connectionString: url, schema: BOSS_SCHEMA, max: 4 })
   boss.on('error', error => console.error(`judgeflow: the run queue: ${error.message}`))
-  const eventListeners = new Set<(runId: string, eventId: number) => void>()
+  const eventListeners = new Set<(runId: string, eventId: number, type?: string) => void>()
   const cancelListeners = new Set<(runId: string) => boolean>()
   /** Cancel requests of this process waiting for the holder's answer. */
   const cancelWaiters = new Map<string, () => void>()
@@ -33,8 +33,8 @@ export function createPgRunQueue(url: string): RunQueue {
       if (channel === RUN_JOBS_CHANNEL) for (const taker of takers) taker.wake()
       if (!payload) return
       if (channel === RUN_EVENTS_CHANNEL) {
-        const [runId, id] = payload.split(' ')
-        for (const l of eventListeners) l(runId!, Number(id))
+        const [runId, id, type] = payload.split(' ')
+        for (const l of eventListeners) l(runId!, Number(id), type)
       }
       else if (channel === RUN_CANCEL_CHANNEL) {
         const [kind, runId] = payload.split(' ') as [string, string]
