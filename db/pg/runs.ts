@@ -3,13 +3,34 @@ import { and, asc, desc, eq, exists, getTableColumns, gt, inArray, isNull, lt, m
 import type { ClaimOptions, LeaseRepository, RunRepository } from '../../core/store'
 import type { RunRow } from '../repositories/runs'
 import { UNFINISHED_STATUSES, type Lease, type RunLease } from '../repositories/run-leases'
-import { journalOf } from '../run-recorder'
+import { eventRows, journalOf } from '../run-recorder'
 import { checkCancellable, giveUpReason, goneOwner, heldElsewhere, interruptReason, type Takeover } from '../run-takeover'
 import type { PgDb } from './client'
+import { RUN_EVENTS_CHANNEL } from './channels'
 import { writeEvent } from './event-writes'
 import { leaseOwners, runEvents, runs, stepRuns } from './schema'
 
 type Tx = Parameters<Parameters<PgDb['transaction']>[0]>[0]
+type RunEvent = Parameters<RunRepository['record']>[1]
+
+const STEP_COLUMNS = ['status', 'input', 'output', 'branch', 'error', 'reason', 'rerun', 'usage', 'cached', 'pinned', 'startedAt', 'finishedAt', 'durationMs'] as const
+
+/**
+ * Stores an event (and its step) inside a transaction of the caller's, NOTIFYed at commit as
+ * `writeEvent` does; a run's own writes go through `writeEvent` (one statement).
+ */
+export async function storeEvent(tx: Tx | PgDb, runId: string, event: RunEvent) {
+  const { step, row } = eventRows(runId, event)
+  if (step) {
+    await tx.insert(stepRuns).values(step).onConflictDoUpdate({
+      target: [stepRuns.runId, stepRuns.nodeId, stepRuns.attempt],
+      set: Object.fromEntries(STEP_COLUMNS.map(column => [column, sql.raw(`excluded.${stepRuns[column].name}`)])),
+    })
+  }
+  const [stored] = await tx.insert(runEvents).values(row).returning({ id: runEvents.id })
+  await tx.execute(sql`select pg_notify(${RUN_EVENTS_CHANNEL}, ${`${runId} ${stored!.id} ${row.type}`})`)
+  return { id: stored!.id, ...row }
+}
 
 /**
  * Runs on PostgreSQL: the same rows as on SQLite. Each write is one statement (an event with its
