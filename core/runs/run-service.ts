@@ -107,7 +107,7 @@ export class RunService {
       lost: runId => this.lose(runId),
       onBeat: () => this.takeOver(),
     })
-    deps.queue?.onEvent((runId, eventId) => this.heard(runId, eventId))
+    deps.queue?.onEvent((runId, eventId, type) => this.heard(runId, eventId, type))
     deps.queue?.onCancel(runId => this.cancel(runId))
   }
 
@@ -223,8 +223,9 @@ export class RunService {
   }
 
   /**
-   * Resolves with the run's row once it has ended: told by `run.finished`, and checked now and then
-   * for a run another process took over (which sends this process no events).
+   * Resolves with the run's row once it has ended: told by `run.finished` (committed here, or
+   * NOTIFYed by the process executing it), and checked now and then in case that word never came
+   * (the listening connection dropped meanwhile).
    */
   whenEnded(runId: string, checkEveryMs = ENDED_CHECK_MS): Promise<RunRow> {
     const { store } = this.deps
@@ -251,9 +252,7 @@ export class RunService {
         clearInterval(timer)
         resolve(run)
       }
-      const stop = this.subscribe(runId, (row) => {
-        if (row.type === 'run.finished') void check()
-      })
+      const stop = this.writes.watchEnd(runId, () => void check())
       const timer = setInterval(() => void check(), checkEveryMs)
       void check()
     })
@@ -347,11 +346,20 @@ export class RunService {
     await this.launch(prepared, run.status !== 'queued')
   }
 
-  /** An event another process committed: this process's subscribers of the run read it (and any before it) from the store. */
-  private heard(runId: string, eventId: number) {
-    if (this.active.has(runId) || !this.writes.following(runId)) return
+  /**
+   * An event another process committed: this process's subscribers of the run read it (and any
+   * before it) from the store; those waiting only for its end hear of it without a read.
+   */
+  private heard(runId: string, eventId: number, type?: string) {
+    if (this.active.has(runId)) return
+    if (!this.writes.following(runId)) {
+      if (type === 'run.finished') this.writes.ended(runId)
+      return
+    }
     const previous = this.remote.get(runId) ?? Promise.resolve(eventId - 1)
     const next = previous.then(async (after) => {
+      // Read already with an earlier notification's rows: events committed together are read once.
+      if (after >= eventId) return after
       let last = after
       for (const row of await this.deps.store.runs.eventsAfter(runId, after)) {
         this.writes.publish(row)

@@ -20,7 +20,7 @@ export function createPostgresStore(url: string, options: { poolSize?: number } 
   return {
     handle,
     workflows: pgWorkflows(db, ready),
-    runs: pgRuns(db, ready),
+    runs: pgRuns(db, handle.pool, ready),
     leases: pgLeases(db, ready),
     experiments: pgExperiments(db, ready),
     settings: pgSettings(db, ready),
