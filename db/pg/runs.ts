@@ -13,7 +13,7 @@ type RunEvent = Parameters<RunRepository['record']>[1]
 
 const STEP_COLUMNS = ['status', 'input', 'output', 'branch', 'error', 'reason', 'rerun', 'usage', 'cached', 'pinned', 'startedAt', 'finishedAt', 'durationMs'] as const
 
-async function storeEvent(tx: Tx | PgDb, runId: string, event: RunEvent) {
+export async function storeEvent(tx: Tx | PgDb, runId: string, event: RunEvent) {
   const { step, row } = eventRows(runId, event)
   if (step) {
     await tx.insert(stepRuns).values(step).onConflictDoUpdate({
@@ -80,6 +80,11 @@ export function pgRuns(db: PgDb, ready: Promise<void>): RunRepository {
       await ready
       const rows = await db.select({ id: runs.id, status: runs.status }).from(runs).where(inArray(runs.id, ids))
       return new Map(rows.map(row => [row.id, row.status]))
+    },
+    async unfinished(workflowId) {
+      await ready
+      const rows = await db.select({ id: runs.id }).from(runs).where(and(eq(runs.workflowId, workflowId), inArray(runs.status, UNFINISHED_STATUSES)))
+      return rows.map(row => row.id)
     },
     // In order with the run's events: a quick run's end must not be overwritten by its start.
     markStarted: (id, owner) => inOrder(id, async () => {
