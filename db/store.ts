@@ -14,7 +14,7 @@ import {
   updateExperiment, updateRound,
 } from './repositories/experiments'
 import { getRunLease, releaseLeases, renewLease } from './repositories/run-leases'
-import { createRun, finishRun, getRun, listEventsAfter, listRuns, listStepRuns, markRunStarted, runStatuses } from './repositories/runs'
+import { createRun, finishRun, getRun, listEventsAfter, listRuns, listStepRuns, listUnfinishedRuns, markRunStarted, runStatuses } from './repositories/runs'
 import { getSetting, setSetting } from './repositories/settings'
 import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, seedWorkflows, updateWorkflow } from './repositories/workflows'
 
@@ -45,6 +45,7 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       steps: runId => listStepRuns(db, runId),
       eventsAfter: (runId, afterId, limit) => listEventsAfter(db, runId, afterId, limit),
       statuses: ids => runStatuses(db, ids),
+      unfinished: workflowId => listUnfinishedRuns(db, workflowId),
       markStarted: (id, owner) => writes.write(() => markRunStarted(db, id, owner)),
       record: (runId, event) => writes.write(() => storeEvent(db, runId, event)),
       finish: (runId, event) => writes.write(() => {

@@ -86,6 +86,11 @@ export function pgRuns(db: PgDb, pool: pg.Pool, ready: Promise<void>): RunReposi
       const rows = await db.select({ id: runs.id, status: runs.status }).from(runs).where(inArray(runs.id, ids))
       return new Map(rows.map(row => [row.id, row.status]))
     },
+    async unfinished(workflowId) {
+      await ready
+      const rows = await db.select({ id: runs.id }).from(runs).where(and(eq(runs.workflowId, workflowId), inArray(runs.status, UNFINISHED_STATUSES)))
+      return rows.map(row => row.id)
+    },
     // In order with the run's events: a quick run's end must not be overwritten by its start.
     markStarted: (id, owner) => inOrder(id, async () => {
       await db.update(runs).set({ status: 'running', leaseOwner: owner, startedAt: Date.now() }).where(eq(runs.id, id))
