@@ -178,6 +178,8 @@ export class RunService {
       const unfinished = queue ? (await store.runs.unfinished(workflowId)).filter(id => !ids.includes(id)) : []
       const claimed = unfinished.filter(id => this.claiming.has(id))
       const elsewhere = unfinished.filter(id => !this.claiming.has(id))
+      // The runs waiting in the queue leave it first: a worker's slot freed by a cancel would otherwise take the next of them.
+      await Promise.all(elsewhere.map(id => this.withdraw(id).catch(() => false)))
       await withDeadline(Promise.all([...ids, ...claimed].map(id => this.stop(id)).concat(elsewhere.map(id => this.stopElsewhere(id)))), waitMs)
       const statuses = unfinished.length ? await store.runs.statuses(unfinished) : new Map<string, string>()
       const stillRunning = [...ids.filter(id => this.active.has(id)), ...unfinished.filter(id => UNFINISHED_STATUSES.includes(statuses.get(id) ?? ''))]

@@ -139,14 +139,19 @@ describe('runs through the PostgreSQL queue', () => {
     // The worker runs one at a time: this one waits in the queue.
     const waiting = await start()
     let seen = new Map<string, string>()
+    let waitingSteps = -1
     const outcome = await web.runs.deleteWorkflowWith(workflow.id, async () => {
       seen = await web.store.runs.statuses([running.id, waiting.id])
+      waitingSteps = (await web.store.runs.steps(waiting.id)).length
       return web.store.workflows.delete(workflow.id)
     })
     expect(outcome).toEqual({ removed: true })
     expect(seen).toEqual(new Map([[running.id, 'cancelled'], [waiting.id, 'cancelled']]))
     expect(worker.runs.isActive(running.id)).toBe(false)
     expect(await web.store.runs.get(running.id)).toBeNull()
+    // The waiting run's job was withdrawn before the running one was cancelled (whose freed slot
+    // would otherwise take it): it never ran a step.
+    expect(waitingSteps).toBe(0)
     expect(await jobStates(url, waiting.id)).toEqual(['cancelled'])
   }, 30_000)
 })
