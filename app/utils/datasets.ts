@@ -1,7 +1,6 @@
 /** The pure pieces of the datasets pages: file formats, the per-case table's rows, filters and sorting, the histogram. */
 import type { DatasetCase } from '../../engine/datasets/schema'
 import type { DatasetReport, ReportResult } from '../../engine/datasets/report'
-import type { DatasetRunSummary } from './dataset-api'
 
 export type { DatasetCase, DatasetReport, ReportResult }
 
@@ -106,5 +105,5 @@ export function scoreHistogram(results: readonly ReportResult[]): { pass: number
 export const percent = (value: number | null | undefined, digits = 1) => (value === null || value === undefined ? '—' : `${(value * 100).toFixed(digits)} %`)
 export const fixed = (value: number | null | undefined, digits = 2) => (value === null || value === undefined ? '—' : value.toFixed(digits))
 /** An earlier dataset run as a choice of baseline: when it ran, on which version. */
-export const runChoice = (r: Pick<DatasetRunSummary, 'id' | 'created_at' | 'dataset_version'>) =>
+export const runChoice = (r: { id: string, created_at: string | number, dataset_version: number }) =>
   ({ value: r.id, label: `run of ${new Date(r.created_at).toLocaleString()} (v${r.dataset_version})` })
