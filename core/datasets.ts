@@ -6,6 +6,7 @@ import {
   buildDatasetReport, caseRunOutcome, runCases, type CaseResult, type CaseRunOutcome, type CaseTask, type DatasetCase, type DatasetGates, type DatasetReport,
 } from '../engine/datasets'
 import { findTargetWorkflow } from './rounds'
+import { reportWriteFailure } from './runs/run-writer'
 import type { RunService } from './runs/run-service'
 import type { Store } from './store'
 
@@ -304,7 +305,7 @@ export class DatasetRuns {
         }
       }
       const stop = () => {
-        if ((abort.reason as Error | undefined)?.message !== STOPPING) runs.cancel(runId)
+        if ((abort.reason as Error | undefined)?.message !== STOPPING) void runs.cancelAnywhere(runId).catch(reportWriteFailure)
       }
       abort.addEventListener('abort', stop, { once: true })
       let ended: RunRow

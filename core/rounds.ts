@@ -4,6 +4,7 @@ import { parseStored } from './stored'
 import { experimentSchema, type Experiment, type Judgment, type RoundSummary } from '../engine/experiments'
 import { judgeOutput } from '../engine/experiments/judge'
 import { checkTargetNode, roundReport, unjudgedVerdict, variantWorkflow, type RoundWorkflow } from '../engine/experiments/round'
+import { reportWriteFailure } from './runs/run-writer'
 import type { RunService } from './runs/run-service'
 import type { Store } from './store'
 
@@ -97,7 +98,7 @@ export class Rounds {
       }
     }
     catch (error) {
-      for (const r of started) runs.cancel(r.run_id)
+      for (const r of started) void runs.cancelAnywhere(r.run_id).catch(reportWriteFailure)
       await this.save(round, { status: 'failed', runs: started, error: { message: (error as Error).message }, finishedAt: Date.now() })
       throw error
     }

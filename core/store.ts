@@ -45,6 +45,8 @@ export interface RunRepository {
   steps(runId: string): MaybePromise<StepRunRow[]>
   eventsAfter(runId: string, afterId?: number, limit?: number): MaybePromise<RunEventRow[]>
   statuses(ids: string[]): MaybePromise<Map<string, string>>
+  /** The ids of the workflow's queued and running runs. */
+  unfinished(workflowId: string): MaybePromise<string[]>
   markStarted(id: string, owner: string): Promise<void>
   /** Stores an executor event and the step it carries; resolves once durable (writes of concurrent runs may share a commit). */
   record(runId: string, event: RunEvent): Promise<RunEventRow>
@@ -76,6 +78,13 @@ export interface LeaseRepository {
   claimQueued(runId: string, options: ClaimOneOptions): MaybePromise<Takeover | null>
   /** Claims an orphaned run for a person to mark it interrupted; the reason to record, or NOT_CANCELLABLE. */
   claimToInterrupt(runId: string, options: Omit<ClaimOptions, 'maxResumes' | 'skip'>): MaybePromise<string>
+  /**
+   * Stores whose runs go through a job queue shared by processes (PostgreSQL): ends, with `event`, a
+   * run no process has taken on yet — still queued under the name of the process that queued it, its
+   * job still waiting — and withdraws the job in the same transaction. The stored event, or null
+   * (nothing changed) when a worker has the job or a process holds the run.
+   */
+  cancelQueued?(runId: string, event: RunFinished): Promise<RunEventRow | null>
 }
 
 type RoundPatch = Partial<Pick<ExperimentRoundRow, 'status' | 'runs' | 'judgments' | 'report' | 'error' | 'finishedAt'>>

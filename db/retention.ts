@@ -45,16 +45,11 @@ export async function pruneStore(db: RetentionDb, policy: RetentionPolicy): Prom
   const result: PruneResult = { runs: 0, leaseOwners: 0, cacheEntries: 0 }
   if (policy.maxAgeMs !== undefined || policy.keepPerWorkflow !== undefined) {
     const kept = await runsInOpenRounds(db)
+    // One statement per batch: the runs it picks go with their steps and events (the foreign keys cascade).
     for (;;) {
-      const ids = (await db.rows<{ id: string }>(expiredRuns(policy, kept, batch))).map(r => r.id)
-      if (ids.length === 0) break
-      const [,, deleted] = await db.transaction([
-        sql`delete from run_events where run_id in (${list(ids)})`,
-        sql`delete from step_runs where run_id in (${list(ids)})`,
-        sql`delete from runs where id in (${list(ids)}) and status not in (${unfinished})`,
-      ])
-      result.runs += deleted ?? 0
-      if (ids.length < batch) break
+      const [deleted = 0] = await db.transaction([sql`delete from runs where id in (${expiredRuns(policy, kept, batch)})`])
+      result.runs += deleted
+      if (deleted < batch) break
       await breather()
     }
   }

@@ -1,5 +1,5 @@
 import type { Store } from '../core/store'
-import type { DbHandle } from './client'
+import type { Db, DbHandle } from './client'
 import { GroupCommit } from './group-commit'
 import { journalFor, storeEvent } from './run-recorder'
 import { claimOrphanedRuns, claimQueuedRun, claimOrphanToInterrupt } from './run-takeover'
@@ -14,9 +14,16 @@ import {
   updateExperiment, updateRound,
 } from './repositories/experiments'
 import { getRunLease, releaseLeases, renewLease } from './repositories/run-leases'
-import { createRun, finishRun, getRun, listEventsAfter, listRuns, listStepRuns, markRunStarted, runStatuses } from './repositories/runs'
+import { createRun, finishRun, getRun, listEventsAfter, listRuns, listStepRuns, listUnfinishedRuns, markRunStarted, runStatuses } from './repositories/runs'
 import { getSetting, setSetting } from './repositories/settings'
 import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, seedWorkflows, updateWorkflow } from './repositories/workflows'
+
+/** The repository functions `fns`, each given `db` as its first argument. */
+function withDb<Fns extends Record<string, (db: Db, ...args: never[]) => unknown>>(db: Db, fns: Fns) {
+  return Object.fromEntries(Object.entries(fns).map(([name, fn]) => [name, (...args: never[]) => fn(db, ...args)])) as {
+    [Name in keyof Fns]: Fns[Name] extends (db: Db, ...args: infer Args) => infer Result ? (...args: Args) => Result : never
+  }
+}
 
 /**
  * The application's store in one SQLite database. Run writes go through a group commit: the
@@ -28,14 +35,9 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
   const writes = new GroupCommit(db)
   return {
     handle,
-    workflows: {
-      list: () => listWorkflows(db),
-      get: (id, version) => getWorkflow(db, id, version),
-      create: definition => createWorkflow(db, definition),
-      update: (id, definition, options) => updateWorkflow(db, id, definition, options),
-      delete: id => deleteWorkflow(db, id),
-      seed: (marker, definitions) => seedWorkflows(db, marker, definitions),
-    },
+    workflows: withDb(db, {
+      list: listWorkflows, get: getWorkflow, create: createWorkflow, update: updateWorkflow, delete: deleteWorkflow, seed: seedWorkflows,
+    }),
     runs: {
       create: run => writes.write(() => createRun(db, run)),
       get: id => getRun(db, id),
@@ -43,6 +45,7 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       steps: runId => listStepRuns(db, runId),
       eventsAfter: (runId, afterId, limit) => listEventsAfter(db, runId, afterId, limit),
       statuses: ids => runStatuses(db, ids),
+      unfinished: workflowId => listUnfinishedRuns(db, workflowId),
       markStarted: (id, owner) => writes.write(() => markRunStarted(db, id, owner)),
       record: (runId, event) => writes.write(() => storeEvent(db, runId, event)),
       finish: (runId, event) => writes.write(() => {
@@ -52,42 +55,20 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       }),
       journal: runId => journalFor(db, runId),
     },
-    leases: {
-      renew: lease => renewLease(db, lease),
-      release: (owner, now) => releaseLeases(db, owner, now),
-      get: runId => getRunLease(db, runId),
-      claimOrphans: options => claimOrphanedRuns(db, options),
-      claimQueued: (runId, options) => claimQueuedRun(db, runId, options),
-      claimToInterrupt: (runId, options) => claimOrphanToInterrupt(db, runId, options),
-    },
-    experiments: {
-      list: () => listExperiments(db),
-      get: id => getExperiment(db, id),
-      create: definition => createExperiment(db, definition),
-      update: (id, definition) => updateExperiment(db, id, definition),
-      delete: id => deleteExperiment(db, id),
-      rounds: experimentId => listRounds(db, experimentId),
-      round: (experimentId, number) => getRound(db, experimentId, number),
-      roundExists: (experimentId, number) => roundExists(db, experimentId, number),
-      createRound: (experimentId, currentBest) => createRound(db, experimentId, currentBest),
-      updateRound: (id, patch) => updateRound(db, id, patch),
-      openRounds: () => listOpenRounds(db),
-    },
+    leases: withDb(db, {
+      renew: renewLease, release: releaseLeases, get: getRunLease, claimOrphans: claimOrphanedRuns, claimQueued: claimQueuedRun,
+      claimToInterrupt: claimOrphanToInterrupt,
+    }),
+    experiments: withDb(db, {
+      list: listExperiments, get: getExperiment, create: createExperiment, update: updateExperiment, delete: deleteExperiment, rounds: listRounds,
+      round: getRound, roundExists, createRound, updateRound, openRounds: listOpenRounds,
+    }),
     datasets: {
-      list: () => listDatasets(db),
-      get: (id, version) => getDataset(db, id, version),
-      findByName: name => findDatasetByName(db, name),
-      versions: id => listDatasetVersions(db, id),
-      create: (name, cases) => createDataset(db, name, cases),
-      update: (id, fields) => updateDataset(db, id, fields),
-      delete: id => deleteDataset(db, id),
-      createRun: run => createDatasetRun(db, run),
-      getRun: id => getDatasetRun(db, id),
-      getRunSummary: id => getDatasetRunSummary(db, id),
-      runs: datasetId => listDatasetRuns(db, datasetId),
-      openRuns: () => listOpenDatasetRuns(db),
-      updateRun: (id, patch) => updateDatasetRun(db, id, patch),
-      runCases: datasetRunId => listDatasetRunCases(db, datasetRunId),
+      ...withDb(db, {
+        list: listDatasets, get: getDataset, findByName: findDatasetByName, versions: listDatasetVersions, create: createDataset,
+        update: updateDataset, delete: deleteDataset, createRun: createDatasetRun, getRun: getDatasetRun, getRunSummary: getDatasetRunSummary,
+        runs: listDatasetRuns, openRuns: listOpenDatasetRuns, updateRun: updateDatasetRun, runCases: listDatasetRunCases,
+      }),
       // With the run writes: a case's row commits in the same transaction as the events of that turn.
       saveRunCase: row => writes.write(() => saveDatasetRunCase(db, row)),
     },

@@ -104,3 +104,6 @@ export function scoreHistogram(results: readonly ReportResult[]): { pass: number
 
 export const percent = (value: number | null | undefined, digits = 1) => (value === null || value === undefined ? '—' : `${(value * 100).toFixed(digits)} %`)
 export const fixed = (value: number | null | undefined, digits = 2) => (value === null || value === undefined ? '—' : value.toFixed(digits))
+/** An earlier dataset run as a choice of baseline: when it ran, on which version. */
+export const runChoice = (r: { id: string, created_at: string | number, dataset_version: number }) =>
+  ({ value: r.id, label: `run of ${new Date(r.created_at).toLocaleString()} (v${r.dataset_version})` })

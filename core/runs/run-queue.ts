@@ -25,7 +25,7 @@ export interface RunQueue {
   requestCancel(runId: string): Promise<boolean>
   /** Hears each cancel request, from any process; the listener answers whether it is cancelling the run. */
   onCancel(listener: (runId: string) => boolean): void
-  /** Hears that an event of a run was committed, by any process (its id; the row is in the store). */
-  onEvent(listener: (runId: string, eventId: number) => void): void
+  /** Hears that an event of a run was committed, by any process (its id and type; the row is in the store). */
+  onEvent(listener: (runId: string, eventId: number, type?: string) => void): void
   close(): Promise<void>
 }

@@ -64,6 +64,9 @@ interface Prepared {
 export const STOP_WAIT_MS = 10_000
 /** How often `whenEnded` looks at a run no event of this process tells about. */
 const ENDED_CHECK_MS = 5_000
+/** How often a workflow's deletion looks at its runs stopping on other processes. */
+const ELSEWHERE_CHECK_MS = 250
+const CANCELLED_BEFORE_START = { code: 'CANCELLED', category: 'user', message: 'the run was cancelled before it started' } as const
 
 /**
  * Runs workflows durably: every event and step is committed before the executor moves on
@@ -91,6 +94,8 @@ export class RunService {
   private watching?: (outcome: ResumeOutcome) => void
   /** Taking jobs from the queue. */
   private working = false
+  /** Jobs whose run this process is claiming: a cancel arriving meanwhile is kept, and the run ends cancelled once claimed. */
+  private readonly claiming = new Map<string, { cancelled: boolean, done: Promise<void> }>()
   /** Per run followed here but executed elsewhere: the id of the last event read (a chain, one read at a time). */
   private readonly remote = new Map<string, Promise<number>>()
 
@@ -107,7 +112,7 @@ export class RunService {
       lost: runId => this.lose(runId),
       onBeat: () => this.takeOver(),
     })
-    deps.queue?.onEvent((runId, eventId) => this.heard(runId, eventId))
+    deps.queue?.onEvent((runId, eventId, type) => this.heard(runId, eventId, type))
     deps.queue?.onCancel(runId => this.cancel(runId))
   }
 
@@ -155,8 +160,9 @@ export class RunService {
   }
 
   /**
-   * Ends every queued or running run of a workflow, then calls `remove` (which deletes the
-   * workflow with its runs) in the same turn, so no run of it writes after its rows are gone.
+   * Ends every queued or running run of a workflow — with a shared queue, also those waiting in it
+   * or executing on other processes — then calls `remove` (which deletes the workflow with its runs)
+   * in the same turn, so no run of it writes after its rows are gone.
    * No run of the workflow starts meanwhile, nor before `remove` has resolved; starts under way
    * are waited for, then cancelled with the rest. Every subscriber gets each run's `run.finished`. Runs still going after
    * `waitMs` are returned and `remove` is not called.
@@ -167,8 +173,16 @@ export class RunService {
       await Promise.all([...this.starts].filter(s => s.workflowId === workflowId).map(s => s.settled))
       const ids = [...this.queue.map(item => item.run), ...[...this.active].map(([id, a]) => ({ id, workflowId: a.workflowId }))]
         .filter(run => run.workflowId === workflowId).map(run => run.id)
-      await withDeadline(Promise.all(ids.map(id => this.stop(id))), waitMs)
-      const stillRunning = ids.filter(id => this.active.has(id))
+      // With a shared queue, runs of the workflow may wait in it or execute on other processes: each is cancelled where it is.
+      const { queue, store } = this.deps
+      const unfinished = queue ? (await store.runs.unfinished(workflowId)).filter(id => !ids.includes(id)) : []
+      const claimed = unfinished.filter(id => this.claiming.has(id))
+      const elsewhere = unfinished.filter(id => !this.claiming.has(id))
+      // The runs waiting in the queue leave it first: a worker's slot freed by a cancel would otherwise take the next of them.
+      await Promise.all(elsewhere.map(id => this.withdraw(id).catch(() => false)))
+      await withDeadline(Promise.all([...ids, ...claimed].map(id => this.stop(id)).concat(elsewhere.map(id => this.stopElsewhere(id)))), waitMs)
+      const statuses = unfinished.length ? await store.runs.statuses(unfinished) : new Map<string, string>()
+      const stillRunning = [...ids.filter(id => this.active.has(id)), ...unfinished.filter(id => UNFINISHED_STATUSES.includes(statuses.get(id) ?? ''))]
       return stillRunning.length ? { stillRunning } : { removed: await remove() }
     }
     finally {
@@ -183,7 +197,12 @@ export class RunService {
     const queued = this.queue.findIndex(item => item.run.id === runId)
     if (queued >= 0) {
       this.queue.splice(queued, 1)
-      return this.writes.finish(runId, endEvent('cancelled', { code: 'CANCELLED', category: 'user', message: 'the run was cancelled before it started' })).catch(reportWriteFailure)
+      return this.writes.finish(runId, endEvent('cancelled', CANCELLED_BEFORE_START)).catch(reportWriteFailure)
+    }
+    const claim = this.claiming.get(runId)
+    if (claim) {
+      claim.cancelled = true
+      return claim.done
     }
     const active = this.active.get(runId)
     if (!active) return undefined
@@ -192,12 +211,36 @@ export class RunService {
   }
 
   /**
+   * Cancels a run wherever it is: in this process, waiting in the shared queue (its job withdrawn
+   * with the run's end), or on the live process holding it, which is asked. False when none of
+   * these could (the run has ended, or its holder did not answer).
+   */
+  async cancelAnywhere(runId: string): Promise<boolean> {
+    if (this.cancel(runId) || await this.withdraw(runId)) return true
+    return this.deps.queue ? this.deps.queue.requestCancel(runId) : false
+  }
+
+  /** A run still waiting in the shared queue, taken by no process: its job is withdrawn and the run ended cancelled, together. */
+  private async withdraw(runId: string): Promise<boolean> {
+    const { queue, store } = this.deps
+    if (!queue || !store.leases.cancelQueued) return false
+    return (await store.leases.cancelQueued(runId, endEvent('cancelled', CANCELLED_BEFORE_START))) !== null
+  }
+
+  /** A workflow's run on another process (or waiting in the queue): cancelled, or marked interrupted when its holder is gone; then waited for. */
+  private async stopElsewhere(runId: string): Promise<void> {
+    // Refused when it ended meanwhile, or when its holder did not answer: then only its end (or the deadline) is waited for.
+    await this.cancelOrInterrupt(runId).catch(() => undefined)
+    await this.whenEnded(runId, ELSEWHERE_CHECK_MS).catch(() => undefined)
+  }
+
+  /**
    * A person's cancel: stops the run when this process has it; marks it interrupted, with the
    * reason, when the database shows it unfinished but no live process holds it (its lease expired
    * or its holder is gone); otherwise refuses with a NOT_CANCELLABLE error saying why.
    */
   async cancelOrInterrupt(runId: string): Promise<'cancelling' | 'interrupted'> {
-    if (this.cancel(runId)) return 'cancelling'
+    if (this.cancel(runId) || await this.withdraw(runId)) return 'cancelling'
     await this.leases.ensure()
     const now = this.now()
     const { queue, store } = this.deps
@@ -223,8 +266,9 @@ export class RunService {
   }
 
   /**
-   * Resolves with the run's row once it has ended: told by `run.finished`, and checked now and then
-   * for a run another process took over (which sends this process no events).
+   * Resolves with the run's row once it has ended: told by `run.finished` (committed here, or
+   * NOTIFYed by the process executing it), and checked now and then in case that word never came
+   * (the listening connection dropped meanwhile).
    */
   whenEnded(runId: string, checkEveryMs = ENDED_CHECK_MS): Promise<RunRow> {
     const { store } = this.deps
@@ -251,16 +295,14 @@ export class RunService {
         clearInterval(timer)
         resolve(run)
       }
-      const stop = this.subscribe(runId, (row) => {
-        if (row.type === 'run.finished') void check()
-      })
+      const stop = this.writes.watchEnd(runId, () => void check())
       const timer = setInterval(() => void check(), checkEveryMs)
       void check()
     })
   }
 
   isActive(runId: string): boolean {
-    return this.active.has(runId) || this.queue.some(item => item.run.id === runId)
+    return this.active.has(runId) || this.claiming.has(runId) || this.queue.some(item => item.run.id === runId)
   }
 
   /**
@@ -317,8 +359,18 @@ export class RunService {
     await queue.work(concurrency, job => this.executeJob(job))
   }
 
-  private async executeJob({ runId, from }: RunJob): Promise<void> {
-    if (this.closed || this.isActive(runId)) return
+  private async executeJob(job: RunJob): Promise<void> {
+    if (this.closed || this.isActive(job.runId)) return
+    const claim = { cancelled: false, done: Promise.resolve() }
+    this.claiming.set(job.runId, claim)
+    const claiming = this.claimJob(job, claim).finally(() => this.claiming.delete(job.runId))
+    claim.done = claiming.then(() => {}, () => {})
+    const launched = await claiming
+    await launched?.done
+  }
+
+  /** Claims the job's run; once it is launched here, its execution to wait for. */
+  private async claimJob({ runId, from }: RunJob, claim: { cancelled: boolean }): Promise<{ done: Promise<unknown> } | undefined> {
     const { store, registry } = this.deps
     await this.leases.ensure()
     const now = this.now()
@@ -328,6 +380,10 @@ export class RunService {
     })
     if (!takeover) return
     const { run, giveUp } = takeover
+    if (claim.cancelled) {
+      await this.writes.finish(run.id, endEvent('cancelled', CANCELLED_BEFORE_START)).catch(reportWriteFailure)
+      return
+    }
     if (giveUp) {
       await this.writes.finish(run.id, endEvent('failed', { code: 'RESUME_LIMIT', category: 'system', message: giveUp })).catch(reportWriteFailure)
       return
@@ -344,14 +400,23 @@ export class RunService {
     }
     // Taken just as this process began to stop: left to the takeover once the drain lets go of the lease.
     if (this.closed) return
-    await this.launch(prepared, run.status !== 'queued')
+    return { done: this.launch(prepared, run.status !== 'queued') }
   }
 
-  /** An event another process committed: this process's subscribers of the run read it (and any before it) from the store. */
-  private heard(runId: string, eventId: number) {
-    if (this.active.has(runId) || !this.writes.following(runId)) return
+  /**
+   * An event another process committed: this process's subscribers of the run read it (and any
+   * before it) from the store; those waiting only for its end hear of it without a read.
+   */
+  private heard(runId: string, eventId: number, type?: string) {
+    if (this.active.has(runId)) return
+    if (!this.writes.following(runId)) {
+      if (type === 'run.finished') this.writes.ended(runId)
+      return
+    }
     const previous = this.remote.get(runId) ?? Promise.resolve(eventId - 1)
     const next = previous.then(async (after) => {
+      // Read already with an earlier notification's rows: events committed together are read once.
+      if (after >= eventId) return after
       let last = after
       for (const row of await this.deps.store.runs.eventsAfter(runId, after)) {
         this.writes.publish(row)

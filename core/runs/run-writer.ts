@@ -11,6 +11,7 @@ type Listener = (event: RunEventRow) => void
  */
 export class RunWriter {
   private readonly listeners = new Map<string, Set<Listener>>()
+  private readonly endWatchers = new Map<string, Set<() => void>>()
   readonly lost = new Set<string>()
 
   constructor(private readonly runs: RunRepository) {}
@@ -36,7 +37,23 @@ export class RunWriter {
     }
   }
 
-  /** Whether anyone here follows the run. */
+  /** Hears that the run has finished (here, or told by the queue) without following its other events. */
+  watchEnd(runId: string, watcher: () => void): () => void {
+    let set = this.endWatchers.get(runId)
+    if (!set) this.endWatchers.set(runId, set = new Set())
+    set.add(watcher)
+    return () => {
+      set.delete(watcher)
+      if (!set.size) this.endWatchers.delete(runId)
+    }
+  }
+
+  /** The run has finished: tells its end watchers. */
+  ended(runId: string) {
+    for (const watcher of this.endWatchers.get(runId) ?? []) watcher()
+  }
+
+  /** Whether anyone here follows the run's events. */
   following(runId: string): boolean {
     return this.listeners.has(runId)
   }
@@ -44,6 +61,7 @@ export class RunWriter {
   /** Tells the run's subscribers of a committed event (one of this process's writes, or read back after another process wrote it). */
   publish(event: RunEventRow) {
     for (const listener of this.listeners.get(event.runId) ?? []) listener(event)
+    if (event.type === 'run.finished') this.ended(event.runId)
   }
 }
 

@@ -1,23 +1,23 @@
 import pg from 'pg'
 import PgBoss from 'pg-boss'
-import type { RunJob, RunQueue } from '../../core/runs/run-queue'
-import { BOSS_SCHEMA, RUN_CANCEL_CHANNEL, RUN_EVENTS_CHANNEL, RUN_QUEUE } from './channels'
+import type { RunQueue } from '../../core/runs/run-queue'
+import { BOSS_SCHEMA, RUN_CANCEL_CHANNEL, RUN_EVENTS_CHANNEL, RUN_JOBS_CHANNEL, RUN_QUEUE } from './channels'
+import { takeJobs, type JobTaker } from './job-taker'
 
 /** How long a cancel request waits for the process holding the run to say it is cancelling it. */
 const CANCEL_ANSWER_MS = 1_000
-/** How often an idle worker asks for a job (pg-boss's least). */
-const POLLING_SECONDS = 0.5
 
 /**
  * The run queue on PostgreSQL: pg-boss (schema `pgboss` of the same database) holds one job per
  * started run (its singleton key is the run's id); LISTEN on one connection hears the events and
- * cancel requests every process NOTIFYs. pg-boss keeps no heartbeat of a job: a worker that dies
- * leaves its runs to the lease takeover, and a job taken again finds its run held or ended.
+ * cancel requests every process NOTIFYs, and in a process working the queue, that jobs were sent
+ * (`job-taker.ts`). pg-boss keeps no heartbeat of a job: a worker that dies leaves its runs to the
+ * lease takeover, and a job taken again finds its run held or ended.
  */
 export function createPgRunQueue(url: string): RunQueue {
   const boss = new PgBoss({ connectionString: url, schema: BOSS_SCHEMA, max: 4 })
   boss.on('error', error => console.error(`judgeflow: the run queue: ${error.message}`))
-  const eventListeners = new Set<(runId: string, eventId: number) => void>()
+  const eventListeners = new Set<(runId: string, eventId: number, type?: string) => void>()
   const cancelListeners = new Set<(runId: string) => boolean>()
   /** Cancel requests of this process waiting for the holder's answer. */
   const cancelWaiters = new Map<string, () => void>()
@@ -30,10 +30,11 @@ export function createPgRunQueue(url: string): RunQueue {
     client.on('error', error => console.error(`judgeflow: the run events connection failed: ${error.message}`))
     await client.connect()
     client.on('notification', ({ channel, payload }) => {
+      if (channel === RUN_JOBS_CHANNEL) for (const taker of takers) taker.wake()
       if (!payload) return
       if (channel === RUN_EVENTS_CHANNEL) {
-        const [runId, id] = payload.split(' ')
-        for (const l of eventListeners) l(runId!, Number(id))
+        const [runId, id, type] = payload.split(' ')
+        for (const l of eventListeners) l(runId!, Number(id), type)
       }
       else if (channel === RUN_CANCEL_CHANNEL) {
         const [kind, runId] = payload.split(' ') as [string, string]
@@ -46,24 +47,31 @@ export function createPgRunQueue(url: string): RunQueue {
     listener = client
   })()
   listening.catch(error => console.error(`judgeflow: could not listen for run events: ${(error as Error).message}`))
-  const workers: string[] = []
+  const takers: JobTaker[] = []
+  /** One NOTIFY for the jobs sent in one turn of the event loop (a missed one costs a polling interval, not a job). */
+  let announcing = false
+  const announce = () => {
+    if (announcing) return
+    announcing = true
+    setImmediate(() => {
+      announcing = false
+      void boss.getDb().executeSql('select pg_notify($1, $2)', [RUN_JOBS_CHANNEL, '']).catch(() => {})
+    })
+  }
   return {
     async enqueue(job) {
       await started
       await boss.send(RUN_QUEUE, job, { singletonKey: job.runId, retryLimit: 3, retryDelay: 1 })
+      announce()
     },
     async work(concurrency, execute) {
       await started
       await listening
-      // pg-boss 10 runs one handler at a time per worker: one worker per slot.
-      for (let i = 0; i < concurrency; i++) {
-        workers.push(await boss.work<RunJob>(RUN_QUEUE, { batchSize: 1, pollingIntervalSeconds: POLLING_SECONDS }, async ([job]) => {
-          if (job) await execute(job.data)
-        }))
-      }
+      await listener!.query(`LISTEN ${RUN_JOBS_CHANNEL}`)
+      takers.push(takeJobs(boss, concurrency, execute))
     },
     async stopWorking() {
-      await Promise.all(workers.splice(0).map(id => boss.offWork({ id })))
+      for (const taker of takers) taker.stop()
     },
     async requestCancel(runId) {
       await listening
@@ -86,6 +94,8 @@ export function createPgRunQueue(url: string): RunQueue {
     async close() {
       if (closed) return
       closed = true
+      for (const taker of takers) taker.stop()
+      await Promise.all(takers.map(taker => taker.settled()))
       await started.catch(() => {})
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {})
       await listening.catch(() => {})

@@ -1,3 +1,4 @@
+import type pg from 'pg'
 import { and, asc, desc, eq, exists, getTableColumns, gt, inArray, isNull, lt, max, or, sql } from 'drizzle-orm'
 import type { ClaimOptions, LeaseRepository, RunRepository } from '../../core/store'
 import type { RunRow } from '../repositories/runs'
@@ -6,6 +7,7 @@ import { eventRows, journalOf } from '../run-recorder'
 import { checkCancellable, giveUpReason, goneOwner, heldElsewhere, interruptReason, type Takeover } from '../run-takeover'
 import type { PgDb } from './client'
 import { RUN_EVENTS_CHANNEL } from './channels'
+import { writeEvent } from './event-writes'
 import { leaseOwners, runEvents, runs, stepRuns } from './schema'
 
 type Tx = Parameters<Parameters<PgDb['transaction']>[0]>[0]
@@ -13,7 +15,11 @@ type RunEvent = Parameters<RunRepository['record']>[1]
 
 const STEP_COLUMNS = ['status', 'input', 'output', 'branch', 'error', 'reason', 'rerun', 'usage', 'cached', 'pinned', 'startedAt', 'finishedAt', 'durationMs'] as const
 
-async function storeEvent(tx: Tx | PgDb, runId: string, event: RunEvent) {
+/**
+ * Stores an event (and its step) inside a transaction of the caller's, NOTIFYed at commit as
+ * `writeEvent` does; a run's own writes go through `writeEvent` (one statement).
+ */
+export async function storeEvent(tx: Tx | PgDb, runId: string, event: RunEvent) {
   const { step, row } = eventRows(runId, event)
   if (step) {
     await tx.insert(stepRuns).values(step).onConflictDoUpdate({
@@ -22,18 +28,17 @@ async function storeEvent(tx: Tx | PgDb, runId: string, event: RunEvent) {
     })
   }
   const [stored] = await tx.insert(runEvents).values(row).returning({ id: runEvents.id })
-  // Delivered at commit: the processes following the run read the rows it names (see queue.ts).
-  await tx.execute(sql`select pg_notify(${RUN_EVENTS_CHANNEL}, ${`${runId} ${stored!.id}`})`)
+  await tx.execute(sql`select pg_notify(${RUN_EVENTS_CHANNEL}, ${`${runId} ${stored!.id} ${row.type}`})`)
   return { id: stored!.id, ...row }
 }
 
 /**
- * Runs on PostgreSQL: the same rows as on SQLite. Each write is its own transaction (an event with
- * its step, a run's end with its last event), committed before the promise settles. A run's writes
+ * Runs on PostgreSQL: the same rows as on SQLite. Each write is one statement (an event with its
+ * step, a run's end with its last event: `event-writes.ts`), committed before the promise settles. A run's writes
  * go one after another: an event's id comes from a sequence when it is inserted, so two writes of
  * one run committing in the other order could let a client resuming from Last-Event-ID skip one.
  */
-export function pgRuns(db: PgDb, ready: Promise<void>): RunRepository {
+export function pgRuns(db: PgDb, pool: pg.Pool, ready: Promise<void>): RunRepository {
   const writing = new Map<string, Promise<unknown>>()
   const inOrder = <T>(runId: string, write: () => Promise<T>): Promise<T> => {
     const previous = writing.get(runId) ?? ready
@@ -81,21 +86,17 @@ export function pgRuns(db: PgDb, ready: Promise<void>): RunRepository {
       const rows = await db.select({ id: runs.id, status: runs.status }).from(runs).where(inArray(runs.id, ids))
       return new Map(rows.map(row => [row.id, row.status]))
     },
+    async unfinished(workflowId) {
+      await ready
+      const rows = await db.select({ id: runs.id }).from(runs).where(and(eq(runs.workflowId, workflowId), inArray(runs.status, UNFINISHED_STATUSES)))
+      return rows.map(row => row.id)
+    },
     // In order with the run's events: a quick run's end must not be overwritten by its start.
     markStarted: (id, owner) => inOrder(id, async () => {
       await db.update(runs).set({ status: 'running', leaseOwner: owner, startedAt: Date.now() }).where(eq(runs.id, id))
     }),
-    record: (runId, event) => inOrder(runId, () => db.transaction(tx => storeEvent(tx, runId, event))),
-    finish(runId, event) {
-      const { result } = event
-      return inOrder(runId, () => db.transaction(async (tx) => {
-        await tx.update(runs).set({
-          status: result.status, verdict: result.verdict ?? null, output: result.output ?? null, error: result.error ?? null,
-          finishedAt: Date.now(), durationMs: result.duration_ms ?? null,
-        }).where(eq(runs.id, runId))
-        return storeEvent(tx, runId, event)
-      }))
-    },
+    record: (runId, event) => inOrder(runId, () => writeEvent(pool, runId, event)),
+    finish: (runId, event) => inOrder(runId, () => writeEvent(pool, runId, event, event.result)),
     async journal(runId) {
       await ready
       return journalOf(await db.select().from(stepRuns).where(eq(stepRuns.runId, runId)).orderBy(asc(stepRuns.id)))
@@ -173,6 +174,12 @@ export function pgLeases(db: PgDb, ready: Promise<void>): LeaseRepository {
     },
     async claimQueued(runId, options) {
       await ready
+      // The usual job, its run still queued under the process that queued it: taken in one statement.
+      if (options.from !== undefined) {
+        const [run] = await db.update(runs).set({ leaseOwner: options.lease.owner })
+          .where(and(eq(runs.id, runId), eq(runs.status, 'queued'), eq(runs.leaseOwner, options.from))).returning()
+        if (run) return { run }
+      }
       const lease = await getLease(db, runId)
       if (!lease || !UNFINISHED_STATUSES.includes(lease.status)) return null
       const queuedBy = lease.status === 'queued' && options.from !== undefined && lease.leaseOwner === options.from

@@ -4,6 +4,7 @@ import { openPostgres, type PgHandle } from './client'
 import { pgExperiments, pgResponseCache, pgSettings, pgWorkflows } from './catalog'
 import { pgDatasets } from './datasets'
 import { pgLeases, pgRuns } from './runs'
+import { pgCancelQueued } from './withdraw'
 import { oneAtATime, pruneStore } from '../retention'
 
 /** Held by the process pruning this database. */
@@ -20,8 +21,8 @@ export function createPostgresStore(url: string, options: { poolSize?: number } 
   return {
     handle,
     workflows: pgWorkflows(db, ready),
-    runs: pgRuns(db, ready),
-    leases: pgLeases(db, ready),
+    runs: pgRuns(db, handle.pool, ready),
+    leases: { ...pgLeases(db, ready), cancelQueued: pgCancelQueued(db, ready) },
     experiments: pgExperiments(db, ready),
     settings: pgSettings(db, ready),
     datasets: pgDatasets(db, ready),

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, sql } from 'drizz
 import type { Db } from '../client'
 import { runEvents, runs, stepRuns } from '../schema'
 import { prepared } from '../prepared'
+import { UNFINISHED_STATUSES } from './run-leases'
 
 export type RunRow = typeof runs.$inferSelect
 export type StepRunRow = typeof stepRuns.$inferSelect
@@ -84,6 +85,11 @@ export function runStatuses(db: Db, ids: string[]): Map<string, string> {
   if (!ids.length) return new Map()
   const rows = db.select({ id: runs.id, status: runs.status }).from(runs).where(inArray(runs.id, ids)).all()
   return new Map(rows.map(row => [row.id, row.status]))
+}
+
+/** The ids of the workflow's queued and running runs. */
+export function listUnfinishedRuns(db: Db, workflowId: string): string[] {
+  return db.select({ id: runs.id }).from(runs).where(and(eq(runs.workflowId, workflowId), inArray(runs.status, UNFINISHED_STATUSES))).all().map(row => row.id)
 }
 
 export function listEventsAfter(db: Db, runId: string, afterId = 0, limit = 1000): RunEventRow[] {

@@ -60,6 +60,39 @@ test.describe('readable at the fitted zoom', () => {
     })
   }
 
+  for (const size of SIZES) {
+    test(`at ${size.width}×${size.height} the quality gate shows whole until a step is selected; the step selected stays in view beside its settings`, async ({ page }) => {
+      await page.setViewportSize(size)
+      await openTemplate(page, 'quality-gate')
+      const canvasBox = async () => (await page.locator('.vue-flow').boundingBox())!
+      const inside = async (id: string) => {
+        const canvas = await canvasBox()
+        const box = (await page.locator(`.vue-flow__node[data-id="${id}"]`).boundingBox())!
+        return box.x >= canvas.x && box.y >= canvas.y && box.x + box.width <= canvas.x + canvas.width && box.y + box.height <= canvas.y + canvas.height
+      }
+      // Nothing selected: no settings column; the canvas has the room, and every step shows whole.
+      await expect(page.getByRole('complementary', { name: 'Step settings' })).toHaveCount(0)
+      await expect(page.getByText('Select a step to configure it')).toBeVisible()
+      const ids = await page.locator('.vue-flow__node').evaluateAll(nodes => nodes.map(n => n.getAttribute('data-id')!))
+      expect(ids.length).toBe(7)
+      for (const id of ids) expect(await inside(id), `step ${id} whole in view`).toBe(true)
+      const wide = (await canvasBox()).width
+
+      // The rightmost step selected: its settings open beside the canvas, and the view follows it.
+      await page.locator('.vue-flow__node[data-id="ko"]').click()
+      await expect(page.getByRole('complementary', { name: 'Step settings' })).toBeVisible()
+      await expect(page.getByText('Select a step to configure it')).toHaveCount(0)
+      expect((await canvasBox()).width).toBeLessThan(wide - 300)
+      await expect.poll(() => inside('ko'), { message: 'the selected step is panned back into the narrower view' }).toBe(true)
+      await shot(page, `selected-rightmost-${size.width}x${size.height}`)
+
+      // A click on the empty canvas closes the settings and gives the room back.
+      await page.locator('.vue-flow__pane').click({ position: { x: 20, y: 20 } })
+      await expect(page.getByRole('complementary', { name: 'Step settings' })).toHaveCount(0)
+      await expect.poll(async () => (await canvasBox()).width).toBeCloseTo(wide, 0)
+    })
+  }
+
   test('a workflow too wide for the view is panned at the readable zoom, not shrunk', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 720 })
     await page.goto('/')
@@ -203,6 +236,28 @@ test.describe('one visual language', () => {
       }
     }
   })
+})
+
+test.describe('the evaluator form', () => {
+  for (const size of SIZES) {
+    test(`at ${size.width}×${size.height} each evaluation type's form reads in the settings column, without a sideways scroll`, async ({ page }) => {
+      test.setTimeout(60_000)
+      await page.setViewportSize(size)
+      await openTemplate(page, 'quality-gate')
+      await page.getByTestId('node-judge').click()
+      const side = page.getByRole('complementary', { name: 'Step settings' })
+      const type = side.getByLabel('Evaluation type')
+      const types = await type.locator('option').evaluateAll(options => options.map(o => (o as HTMLOptionElement).value))
+      expect(types).toEqual(expect.arrayContaining(['scoring', 'criteria', 'comparison', 'rubric', 'metrics', 'scorers', 'trace']))
+      for (const name of types) {
+        await type.selectOption(name)
+        await expect(type).toHaveValue(name)
+        await expect(side.getByRole('heading', { name: 'evaluator · judge' })).toBeVisible()
+        expect(await side.evaluate(el => el.scrollWidth - el.clientWidth), `${name}: no sideways scroll`).toBeLessThanOrEqual(0)
+        await shot(page, `evaluator-${name}-${size.width}x${size.height}`)
+      }
+    })
+  }
 })
 
 test.describe('run data on the step', () => {

@@ -2,51 +2,52 @@ import { hostname } from 'node:os'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { lastUserText } from '../support/fake-llm'
-import { readSse, tempDbPath, useServersWithFakeLLM, waitFor } from '../support/app-server'
+import { readSse, useServersWithFakeLLM, waitFor } from '../support/app-server'
 import { runWhen } from '../support/runs'
+import { serverStores, stopServerStores, type ServerStore } from '../support/server-stores'
 import { llmChain } from '../support/workflows'
 
 const { fake, start } = useServersWithFakeLLM({ beforeAll, afterAll })
+afterAll(stopServerStores)
 
 const workflow = llmChain(['a', 'b', 'c'])
 const asksStepB = () => fake.requests.some(r => lastUserText(r).startsWith('step b'))
 
-/** A server on a new database starts a run of `workflow` and is SIGKILLed once step b has been asked. */
-async function killedAtStepB(env: Record<string, string> = fake.env(), stepBAsked = asksStepB) {
-  const dbPath = tempDbPath()
-  const first = await start({ dbPath, env })
-  const { body: wf } = await first.api('/api/workflows', { body: workflow })
-  const { body: run } = await first.api(`/api/workflows/${wf.id}/runs`, { body: {} })
-  await waitFor(stepBAsked, 10_000, 'step b to be called')
-  await first.stop('SIGKILL')
-  return { dbPath, runId: run.id as string }
-}
+describe.each(serverStores)('crash safety on $name', (store: ServerStore) => {
+  const startAt = (location: string, env: Record<string, string>) => start(store.at(location, env))
 
-/**
- * The killed process's pid still answers (a zombie nobody reaped, or a pid reused): here it is this
- * test process's pid, holding the run's lease until `expiresAt`.
- */
-function holdByLiveLookingProcess(dbPath: string, runId: string, expiresAt: number): void {
-  const db = new Database(dbPath)
-  const owner = `${hostname()}:${process.pid}:killed`
-  db.prepare('update runs set lease_owner = ? where id = ?').run(owner, runId)
-  db.prepare('insert into lease_owners (owner, expires_at) values (?, ?) on conflict (owner) do update set expires_at = excluded.expires_at').run(owner, expiresAt)
-  db.close()
-}
+  /** A server on a new database starts a run of `workflow` and is SIGKILLed once step b has been asked. */
+  async function killedAtStepB(env: Record<string, string> = fake.env(), stepBAsked = asksStepB) {
+    const location = await store.create()
+    const first = await startAt(location, env)
+    const { body: wf } = await first.api('/api/workflows', { body: workflow })
+    const { body: run } = await first.api(`/api/workflows/${wf.id}/runs`, { body: {} })
+    await waitFor(stepBAsked, 10_000, 'step b to be called')
+    await first.stop('SIGKILL')
+    return { location, runId: run.id as string, workflowId: wf.id as string }
+  }
 
-describe('crash safety', () => {
+  /**
+   * The killed process's pid still answers (a zombie nobody reaped, or a pid reused): here it is this
+   * test process's pid, holding the run's lease until `expiresAt`.
+   */
+  async function holdByLiveLookingProcess(location: string, runId: string, expiresAt: number): Promise<void> {
+    const owner = `${hostname()}:${process.pid}:killed`
+    await store.query(location, 'update runs set lease_owner = $1 where id = $2', [owner, runId])
+    await store.query(location, 'insert into lease_owners (owner, expires_at) values ($1, $2) on conflict (owner) do update set expires_at = excluded.expires_at', [owner, expiresAt])
+  }
+
   it('resumes a run killed with SIGKILL from its committed steps', async () => {
+    fake.reset()
     fake.onRequest(request => ({ text: `answer to ${lastUserText(request).split(' ')[1]}`, delayMs: lastUserText(request).startsWith('step b') ? 1500 : 20 }))
-    const { dbPath, runId } = await killedAtStepB()
+    const { location, runId, workflowId } = await killedAtStepB()
     const run = { id: runId }
 
-    const db = new Database(dbPath, { readonly: true })
-    const committed = db.prepare('select node_id, status from step_runs where run_id = ? order by id').all(run.id)
-    expect(db.prepare('select status from runs where id = ?').get(run.id)).toEqual({ status: 'running' })
-    db.close()
-    expect(committed).toEqual([{ node_id: 'a', status: 'succeeded' }, { node_id: 'b', status: 'running' }])
+    expect(await store.query(location, 'select status from runs where id = $1', [run.id])).toEqual([{ status: 'running' }])
+    expect(await store.query(location, 'select node_id, status from step_runs where run_id = $1 order by id', [run.id]))
+      .toEqual([{ node_id: 'a', status: 'succeeded' }, { node_id: 'b', status: 'running' }])
 
-    const second = await start({ dbPath, env: fake.env() })
+    const second = await startAt(location, fake.env())
     const done = await runWhen(second, run.id, body => body.status === 'succeeded', 15_000, 'the resumed run to finish')
     expect(done.output).toBe('answer to c')
     expect(done.steps.a.output.text).toBe('answer to a')
@@ -55,21 +56,25 @@ describe('crash safety', () => {
     expect(calls.filter(c => c === 'step b')).toHaveLength(2)
     expect(calls.filter(c => c === 'step c')).toHaveLength(1)
     expect(second.output()).toContain('resumed 1 run(s)')
-    const check = new Database(dbPath, { readonly: true })
-    expect(check.pragma('integrity_check', { simple: true })).toBe('ok')
-    check.close()
+    expect((await second.api(`/api/workflows/${workflowId}`)).body).toMatchObject({ id: workflowId, name: workflow.name })
+    if (store.name === 'SQLite') {
+      // A SIGKILL mid-write leaves the SQLite file whole.
+      const check = new Database(location, { readonly: true })
+      expect(check.pragma('integrity_check', { simple: true })).toBe('ok')
+      check.close()
+    }
   })
 
   it('marks a run interrupted, with the reason, when it cannot be resumed', async () => {
-    const dbPath = tempDbPath()
-    const first = await start({ dbPath, env: fake.env() })
+    const location = await store.create()
+    const first = await startAt(location, fake.env())
     fake.reset()
     fake.onRequest(() => ({ text: 'x', delayMs: 5000 }))
     const { body: wf } = await first.api('/api/workflows', { body: workflow })
     const { body: run } = await first.api(`/api/workflows/${wf.id}/runs`, { body: {} })
     await waitFor(() => fake.requests.length > 0, 5000, 'the first call')
     await first.stop('SIGKILL')
-    const second = await start({ dbPath, env: { OPENAI_BASE_URL: fake.openaiBaseURL } })
+    const second = await startAt(location, { OPENAI_BASE_URL: fake.openaiBaseURL })
     const body = await runWhen(second, run.id, body => body.status !== 'running', 5000, 'the run to be marked')
     expect(body.status).toBe('interrupted')
     expect(body.error.message).toBe('the run could not be resumed after a restart: OPENAI_API_KEY is not set: node "a" uses openai:gpt-4o-mini. Set it in the environment, or pin this step\'s output to run offline.')
@@ -84,12 +89,12 @@ describe('crash safety', () => {
       return { text: `answer to ${step}`, delayMs: step === 'b' && asked.filter(a => a.step === 'b').length === 1 ? 1500 : 20 }
     })
     const env = { ...fake.env(), JUDGEFLOW_RUN_LEASE_MS: '1500' }
-    const { dbPath, runId } = await killedAtStepB(env, () => asked.some(a => a.step === 'b'))
+    const { location, runId } = await killedAtStepB(env, () => asked.some(a => a.step === 'b'))
     const run = { id: runId }
     const expiresAt = Date.now() + 3000
-    holdByLiveLookingProcess(dbPath, run.id, expiresAt)
+    await holdByLiveLookingProcess(location, run.id, expiresAt)
 
-    const second = await start({ dbPath, env })
+    const second = await startAt(location, env)
     const done = await runWhen(second, run.id, body => body.status === 'succeeded', 20_000, 'the run to be resumed after its lease expired')
     expect(done.output).toBe('answer to c')
     const calls = asked.map(a => a.step)
@@ -102,12 +107,12 @@ describe('crash safety', () => {
   it('lets a person mark interrupted a run that no live process holds, and refuses while another one holds its lease', async () => {
     fake.reset()
     fake.onRequest(request => ({ text: 'x', delayMs: lastUserText(request).startsWith('step b') ? 5000 : 20 }))
-    const { dbPath, runId } = await killedAtStepB()
+    const { location, runId } = await killedAtStepB()
     const run = { id: runId }
     const expiresAt = Date.now() + 5000
-    holdByLiveLookingProcess(dbPath, run.id, expiresAt)
+    await holdByLiveLookingProcess(location, run.id, expiresAt)
     // A long lease here: this server looks for expired leases only every 20 s, so the run stays orphaned.
-    const second = await start({ dbPath, env: { ...fake.env(), JUDGEFLOW_RUN_LEASE_MS: '60000' } })
+    const second = await startAt(location, { ...fake.env(), JUDGEFLOW_RUN_LEASE_MS: '60000' })
 
     const refused = await second.api(`/api/runs/${run.id}/cancel`, { method: 'POST' })
     expect(refused.status).toBe(409)
@@ -132,14 +137,14 @@ describe('crash safety', () => {
     // Step b never answers in time: each process executing the run is killed while waiting for it.
     fake.onRequest(request => ({ text: 'x', delayMs: lastUserText(request).startsWith('step b') ? 8000 : 20 }))
     const stepB = () => fake.requests.filter(r => lastUserText(r).startsWith('step b')).length
-    const dbPath = tempDbPath()
-    let server = await start({ dbPath, env: fake.env() })
+    const location = await store.create()
+    let server = await startAt(location, fake.env())
     const { body: wf } = await server.api('/api/workflows', { body: workflow })
     const { body: run } = await server.api(`/api/workflows/${wf.id}/runs`, { body: {} })
     for (let kill = 1; kill <= 3; kill++) {
       await waitFor(() => stepB() === kill, 10_000, `step b, call ${kill}`)
       await server.stop('SIGKILL')
-      server = await start({ dbPath, env: fake.env() })
+      server = await startAt(location, fake.env())
     }
     const failed = await runWhen(server, run.id, body => body.status !== 'running', 10_000, 'the run to be given up')
     expect(failed.status).toBe('failed')

@@ -1,20 +1,8 @@
 import Database from 'better-sqlite3'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { FakeLLM } from '../support/fake-llm'
-import { parseSse, startAppServer, waitFor, type AppServer } from '../support/app-server'
+import { parseSse, useServersWithFakeLLM, waitFor } from '../support/app-server'
 
-const fake = new FakeLLM()
-const servers: AppServer[] = []
-beforeAll(async () => {
-  await fake.start()
-})
-afterEach(async () => {
-  for (const s of servers.splice(0)) await s.stop('SIGKILL')
-  fake.reset()
-})
-afterAll(async () => {
-  await fake.stop()
-})
+const { fake, start } = useServersWithFakeLLM({ beforeAll, afterAll, afterEach })
 
 /** An LLM answer judged offline: one LLM call per case. */
 const answers = {
@@ -28,9 +16,7 @@ const answers = {
 }
 
 async function server(env: Record<string, string> = {}, dbPath?: string) {
-  const s = await startAppServer({ dbPath, env: { ...fake.env(), ...env } })
-  servers.push(s)
-  return s
+  return start({ dbPath, env: { ...fake.env(), ...env } })
 }
 
 const csv = ['id,question,tags,expected_verdict', ...Array.from({ length: 10 }, (_, i) => `q${i + 1},What is step ${i + 1} of the reset?,reset,pass`)].join('\n')

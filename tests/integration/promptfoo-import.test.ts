@@ -1,19 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { FakeLLM, lastUserText } from '../support/fake-llm'
-import { parseSse, startAppServer, type AppServer } from '../support/app-server'
+import { lastUserText } from '../support/fake-llm'
+import { parseSse, useServersWithFakeLLM } from '../support/app-server'
 
-const fake = new FakeLLM()
-const servers: AppServer[] = []
-beforeAll(async () => {
-  await fake.start()
-})
-afterEach(async () => {
-  for (const s of servers.splice(0)) await s.stop('SIGKILL')
-  fake.reset()
-})
-afterAll(async () => {
-  await fake.stop()
-})
+const { fake, start } = useServersWithFakeLLM({ beforeAll, afterAll, afterEach })
 
 const config = `description: Greetings
 prompts:
@@ -35,8 +24,7 @@ tests:
 describe('importing a promptfoo config over HTTP', () => {
   it('creates the dataset, answers the evaluator, the workflow and the unmapped assertions; the workflow runs over the dataset', async () => {
     fake.onRequest(request => ({ text: lastUserText(request).includes('Ada') ? 'Hello Ada!' : 'Sorry, who are you?' }))
-    const app = await startAppServer({ env: fake.env() })
-    servers.push(app)
+    const app = await start({ env: fake.env() })
     const imported = await app.api('/api/datasets/import-promptfoo', { body: { config } })
     expect(imported).toMatchObject({
       status: 201,
@@ -61,8 +49,7 @@ describe('importing a promptfoo config over HTTP', () => {
   })
 
   it('refuses a config it cannot read, naming the field; a taken name is a conflict', async () => {
-    const app = await startAppServer({ env: fake.env() })
-    servers.push(app)
+    const app = await start({ env: fake.env() })
     const fileTests = await app.api('/api/datasets/import-promptfoo', { body: { config: 'tests: file://tests.csv' } })
     expect(fileTests).toMatchObject({ status: 400, body: { message: expect.stringContaining('tests[0]: "file://tests.csv" is a file reference') } })
     expect((await app.api('/api/datasets/import-promptfoo', { body: { config: 'tests: [{ vars: 3 }]' } })).body.message).toMatch(/^the promptfoo config, tests\[0\]\.vars: /)

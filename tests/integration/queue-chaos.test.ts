@@ -4,6 +4,7 @@ import { lastUserText } from '../support/fake-llm'
 import { useServersWithFakeLLM, waitFor } from '../support/app-server'
 import { startPostgres, type TestPostgres } from '../support/postgres'
 import { startWorker, type WorkerProcess } from '../support/workers'
+import { gateAround, JUDGE_SAYS_PASS } from '../support/workflows'
 
 /**
  * Seeded trials of the queue under failure: a server that only queues runs, 3 worker processes, 30
@@ -20,23 +21,11 @@ beforeAll(async () => { postgres = await startPostgres() }, 60_000)
 afterAll(async () => postgres?.stop())
 
 /** Draft, judge (fails the first draft of odd-numbered runs), check, retry: each prompt names its run; no response cache, so every execution asks. */
-const gate = {
-  name: 'Quality gate',
-  nodes: [
-    { id: 'in', type: 'input', config: { fields: { n: { type: 'number', required: true } } } },
-    { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'draft {{input.n}} attempt {{attempt}}', cache: false } },
-    { id: 'judge', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'judge {{input.n}}: {{steps.draft.text}}', cache: false } },
-    { id: 'check', type: 'condition', config: { left: '{{steps.judge.text}}', op: 'eq', right: 'pass' } },
-    { id: 'again', type: 'retry', config: { target: 'draft', max_attempts: 3 } },
-    { id: 'ok', type: 'output', config: { verdict: 'pass', value: '{{steps.draft.text}}' } },
-    { id: 'ko', type: 'output', config: { verdict: 'fail', value: '{{steps.judge.text}}' } },
-  ],
-  edges: [
-    { from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }, { from: 'judge', to: 'check' },
-    { from: 'check', to: 'ok', when: 'true' }, { from: 'check', to: 'again', when: 'false' },
-    { from: 'again', to: 'ko', when: 'exhausted' },
-  ],
-}
+const gate = gateAround('Quality gate', [
+  { id: 'in', type: 'input', config: { fields: { n: { type: 'number', required: true } } } },
+  { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'draft {{input.n}} attempt {{attempt}}', cache: false } },
+  { id: 'judge', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'judge {{input.n}}: {{steps.draft.text}}', cache: false } },
+], JUDGE_SAYS_PASS)
 
 function random(seed: number) {
   return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)

@@ -104,11 +104,15 @@ export function parseSse(text: string) {
 }
 
 /** A built server wired to a fake LLM server, started before the file's tests and stopped after. */
-export function useAppWithFakeLLM(hooks: { beforeAll: (fn: () => Promise<void>) => void, afterAll: (fn: () => Promise<void>) => void }) {
+export function useAppWithFakeLLM(
+  hooks: { beforeAll: (fn: () => Promise<void>) => void, afterAll: (fn: () => Promise<void>) => void },
+  /** Where the server keeps its data (default: a new SQLite file), given the fake's environment. */
+  place?: (env: Record<string, string>) => Promise<Parameters<typeof startAppServer>[0]>,
+) {
   const context = { fake: new FakeLLM(), server: undefined as unknown as AppServer }
   hooks.beforeAll(async () => {
     await context.fake.start()
-    context.server = await startAppServer({ env: context.fake.env() })
+    context.server = await startAppServer(place ? await place(context.fake.env()) : { env: context.fake.env() })
   })
   hooks.afterAll(async () => {
     await context.server?.stop()
@@ -117,16 +121,26 @@ export function useAppWithFakeLLM(hooks: { beforeAll: (fn: () => Promise<void>) 
   return context
 }
 
+type Hook = (fn: () => Promise<void>) => void
+
 /**
  * A fake LLM server started before the file's tests, and app servers the tests start (`start`, on
- * the databases they name) as they go: all killed after the file's tests, the fake stopped.
+ * the databases they name) as they go: all killed after the file's tests, the fake stopped. Given
+ * `afterEach`, the servers are killed after each test instead and the fake's script reset.
  */
-export function useServersWithFakeLLM(hooks: { beforeAll: (fn: () => Promise<void>) => void, afterAll: (fn: () => Promise<void>) => void }) {
+export function useServersWithFakeLLM(hooks: { beforeAll: Hook, afterAll: Hook, afterEach?: Hook }) {
   const fake = new FakeLLM()
   const servers: AppServer[] = []
+  const stopAll = async () => {
+    for (const s of servers.splice(0)) await s.stop('SIGKILL')
+  }
   hooks.beforeAll(async () => { await fake.start() })
+  hooks.afterEach?.(async () => {
+    await stopAll()
+    fake.reset()
+  })
   hooks.afterAll(async () => {
-    for (const s of servers) await s.stop('SIGKILL')
+    await stopAll()
     await fake.stop()
   })
   const start = async (options: Parameters<typeof startAppServer>[0]) => {

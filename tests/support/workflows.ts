@@ -1,6 +1,12 @@
 import { builtinSteps, defineStep, StepRegistry, createProviders, type ExecuteOptions, type RunEvent } from '../../engine'
 import { z } from 'zod'
 
+interface JudgeVerdict { left: string, right: unknown, feedback: string }
+/** A judge step's verdict as an evaluator or a pinned judge gives it: `passed`, and its `feedback`. */
+const JUDGE_PASSED = { left: '{{steps.judge.passed}}', right: true, feedback: '{{steps.judge.feedback}}' }
+/** A judge that is an LLM answering the word `pass` or `fail`: its text is both the verdict and the feedback. */
+export const JUDGE_SAYS_PASS = { left: '{{steps.judge.text}}', right: 'pass', feedback: '{{steps.judge.text}}' }
+
 /** A quality gate (draft, judge, check, retry the draft up to 3 times) with pinned LLM and judge outputs, so it runs offline. */
 export function qualityGate(pinnedDraft: string[], judgePassed: boolean[]) {
   return gateAround('Quality gate', [
@@ -11,18 +17,19 @@ export function qualityGate(pinnedDraft: string[], judgePassed: boolean[]) {
 }
 
 /**
- * The rest of a quality gate after its nodes `in`, `draft` and `judge`: check the judge's `passed`,
- * retry the draft up to 3 times, output the draft (pass) or the judge's feedback (fail).
+ * The rest of a quality gate after its nodes `in`, `draft` and `judge`: check the judge's verdict
+ * (by default its `passed` is true), retry the draft up to 3 times, output the draft (pass) or the
+ * judge's feedback (fail).
  */
-export function gateAround(name: string, [input, draft, judge]: [object, object, object]) {
+export function gateAround(name: string, [input, draft, judge]: [object, object, object], verdict: JudgeVerdict = JUDGE_PASSED) {
   return {
     name,
     nodes: [
       input, draft, judge,
-      { id: 'check', type: 'condition', config: { left: '{{steps.judge.passed}}', op: 'eq', right: true } },
+      { id: 'check', type: 'condition', config: { left: verdict.left, op: 'eq', right: verdict.right } },
       { id: 'again', type: 'retry', config: { target: 'draft', max_attempts: 3 } },
       { id: 'ok', type: 'output', config: { verdict: 'pass', value: '{{steps.draft.text}}' } },
-      { id: 'ko', type: 'output', config: { verdict: 'fail', value: '{{steps.judge.feedback}}' } },
+      { id: 'ko', type: 'output', config: { verdict: 'fail', value: verdict.feedback } },
     ],
     edges: [
       { from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }, { from: 'judge', to: 'check' },

