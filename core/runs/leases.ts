@@ -77,6 +77,17 @@ export class LeaseKeeper {
     if (!this.stopped && this.holdsUntil - this.options.now() < (this.options.leaseMs * 2) / 3) await this.renew()
   }
 
+  /**
+   * Before a write of a held run: when the lease has less than a third of its length left (the
+   * heartbeat is late: the process stalled), renews it first. A renewal after the lease had
+   * expired reports the runs another process took over meanwhile (`lost`), so no write of a run
+   * it no longer holds follows a stall the heartbeat did not see.
+   */
+  current(): Promise<void> | undefined {
+    if (this.stopped || this.holdsUntil - this.options.now() >= this.options.leaseMs / 3) return undefined
+    return this.renew()
+  }
+
   /** Starts or stops the heartbeat; it never keeps the process alive on its own. */
   keepBeating(wanted: boolean): void {
     if (wanted && !this.timer && !this.stopped) {

@@ -103,7 +103,7 @@ export class RunService {
     this.owner = deps.owner ?? newLeaseOwner()
     this.limit = deps.maxConcurrentRuns ?? 16
     this.maxQueued = deps.maxQueuedRuns ?? 1000
-    this.writes = new RunWriter(deps.store.runs)
+    this.writes = new RunWriter(deps.store.runs, () => this.leases.current())
     this.validated = new ValidatedWorkflows(deps.registry)
     this.now = deps.now ?? Date.now
     this.leases = new LeaseKeeper(deps.store.leases, {

@@ -14,15 +14,18 @@ export class RunWriter {
   private readonly endWatchers = new Map<string, Set<() => void>>()
   readonly lost = new Set<string>()
 
-  constructor(private readonly runs: RunRepository) {}
+  /** `beforeWrite`: makes sure this process still holds its runs (a late lease renewed, runs taken over marked lost). */
+  constructor(private readonly runs: RunRepository, private readonly beforeWrite?: () => Promise<void> | undefined) {}
 
   async event(runId: string, event: RunEvent): Promise<void> {
+    await this.beforeWrite?.()
     if (this.lost.has(runId)) return
     this.publish(await this.runs.record(runId, event))
   }
 
   /** Writes the run's end and its last event together, then tells the subscribers. */
   async finish(runId: string, event: RunFinished): Promise<void> {
+    await this.beforeWrite?.()
     if (this.lost.has(runId)) return
     this.publish(await this.runs.finish(runId, event))
   }

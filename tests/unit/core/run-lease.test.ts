@@ -110,6 +110,22 @@ describe.each(storeFactories)('run leases ($name)', ({ open }) => {
     expect(await store.runs.eventsAfter(taken.id)).toHaveLength(eventsBefore)
   })
 
+  it('checks its lease before a write after a stall the heartbeat did not see: a run taken over meanwhile gets no more writes from it', async () => {
+    store = await open()
+    const clock = { now: T0 }
+    const here = service(clock)
+    const run = await here.start({ definition: chain(1500) })
+    await vi.waitFor(async () => expect((await store.runs.eventsAfter(run.id)).some(e => e.type === 'step.started' && e.nodeId === 'second')).toBe(true))
+    // The process stalls in the step past its lease, and no heartbeat runs; another process takes the run over.
+    clock.now = T0 + 2 * LEASE_MS
+    expect((await takenOverBy('another-host:1:new', clock.now)).map(t => t.run.id)).toEqual([run.id])
+    const eventsBefore = (await store.runs.eventsAfter(run.id)).length
+    // The step ends here: its write finds the lease lapsed, renews it, learns the run is lost, and writes nothing.
+    await vi.waitFor(() => expect(here.isActive(run.id)).toBe(false), { timeout: 5000 })
+    expect(await store.runs.get(run.id)).toMatchObject({ status: 'running', leaseOwner: 'another-host:1:new' })
+    expect(await store.runs.eventsAfter(run.id)).toHaveLength(eventsBefore)
+  })
+
   it('marks failed, with the reason, a run resumed twice in a row without committing a step', async () => {
     store = await open()
     const clock = { now: T0 }
