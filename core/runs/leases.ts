@@ -84,7 +84,8 @@ export class LeaseKeeper {
    * it no longer holds follows a stall the heartbeat did not see.
    */
   current(): Promise<void> | undefined {
-    if (this.stopped || this.holdsUntil - this.options.now() >= this.options.leaseMs / 3) return undefined
+    // A process that never took a lease holds no run (a web process writing a queued run's end).
+    if (this.stopped || !this.holdsUntil || this.holdsUntil - this.options.now() >= this.options.leaseMs / 3) return undefined
     return this.renew()
   }
 
