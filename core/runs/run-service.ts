@@ -181,6 +181,8 @@ export class RunService {
       // The runs waiting in the queue leave it first: a worker's slot freed by a cancel would otherwise take the next of them.
       await Promise.all(elsewhere.map(id => this.withdraw(id).catch(() => false)))
       await withDeadline(Promise.all([...ids, ...claimed].map(id => this.stop(id)).concat(elsewhere.map(id => this.stopElsewhere(id)))), waitMs)
+      // A stream here following one of them gets its last events before the rows go.
+      await Promise.all(unfinished.map(id => this.catchUp(id)))
       const statuses = unfinished.length ? await store.runs.statuses(unfinished) : new Map<string, string>()
       const stillRunning = [...ids.filter(id => this.active.has(id)), ...unfinished.filter(id => UNFINISHED_STATUSES.includes(statuses.get(id) ?? ''))]
       return stillRunning.length ? { stillRunning } : { removed: await remove() }
@@ -407,6 +409,13 @@ export class RunService {
    * An event another process committed: this process's subscribers of the run read it (and any
    * before it) from the store; those waiting only for its end hear of it without a read.
    */
+  /** Publishes to this process's followers of a run executing elsewhere the events stored and not yet read. */
+  private catchUp(runId: string): Promise<unknown> {
+    if (this.active.has(runId) || !this.writes.following(runId)) return Promise.resolve()
+    this.heard(runId, Number.MAX_SAFE_INTEGER)
+    return this.remote.get(runId) ?? Promise.resolve()
+  }
+
   private heard(runId: string, eventId: number, type?: string) {
     if (this.active.has(runId)) return
     if (!this.writes.following(runId)) {
