@@ -77,7 +77,7 @@ export async function startLoadJudge(): Promise<FakeLLM> {
 }
 
 /** The server's env for the load: every subscriber connects from 127.0.0.1, so as one client it needs more streams than the default 20. */
-export const LOAD_ENV = { JUDGEFLOW_MAX_CONCURRENT_RUNS: '64', JUDGEFLOW_MAX_QUEUED_RUNS: '100000', JUDGEFLOW_MAX_SSE_PER_CLIENT: '1000' }
+export const LOAD_ENV = { JUDGEFLOW_MAX_CONCURRENT_RUNS: '64', JUDGEFLOW_MAX_QUEUED_RUNS: '1000000', JUDGEFLOW_MAX_SSE_PER_CLIENT: '1000' }
 
 /** Drives the load against `target` and reports; `label` names the setup in each figure's name ('' for the SQLite default). */
 export async function driveLoad(target: LoadTarget, label = ''): Promise<void> {

@@ -47,11 +47,17 @@ export interface RunRepository {
   statuses(ids: string[]): MaybePromise<Map<string, string>>
   /** The ids of the workflow's queued and running runs. */
   unfinished(workflowId: string): MaybePromise<string[]>
+  /** Marks the run running under `owner`: a run no process holds yet is taken, one another process holds is left alone. */
   markStarted(id: string, owner: string): Promise<void>
-  /** Stores an executor event and the step it carries; resolves once durable (writes of concurrent runs may share a commit). */
-  record(runId: string, event: RunEvent): Promise<RunEventRow>
-  /** Stores the run's end and its last event together. */
-  finish(runId: string, event: RunFinished): Promise<RunEventRow>
+  /**
+   * Stores an executor event and the step it carries; resolves once durable (writes of concurrent
+   * runs may share a commit). With `holder`, the write is fenced: it happens only while the run is
+   * held by `holder`, checked in the same statement or transaction as the write, and resolves to
+   * null when another process has taken the run over.
+   */
+  record(runId: string, event: RunEvent, holder?: string): Promise<RunEventRow | null>
+  /** Stores the run's end and its last event together; fenced by `holder` as `record` is. */
+  finish(runId: string, event: RunFinished, holder?: string): Promise<RunEventRow | null>
   /** The committed steps of a run, for resuming it. */
   journal(runId: string): MaybePromise<Journal>
 }

@@ -1,5 +1,12 @@
 import type { Db } from './client'
 
+/**
+ * The write lock is taken at BEGIN, waiting for another process's writer as long as the busy
+ * timeout allows: a write that first checks a row (a fenced run write) then sees the latest
+ * commit, never a snapshot another process's commit has made stale.
+ */
+const IMMEDIATE = { behavior: 'immediate' } as const
+
 interface Pending {
   work: () => unknown
   resolve: (value: any) => void
@@ -33,13 +40,13 @@ export class GroupCommit {
     this.scheduled = false
     let results: unknown[]
     try {
-      results = this.db.transaction(() => batch.map(item => item.work()))
+      results = this.db.transaction(() => batch.map(item => item.work()), IMMEDIATE)
     }
     catch {
       // One bad write must not sink the others: retry each in its own transaction.
       for (const item of batch) {
         try {
-          item.resolve(this.db.transaction(() => item.work()))
+          item.resolve(this.db.transaction(() => item.work(), IMMEDIATE))
         }
         catch (error) {
           item.reject(error)

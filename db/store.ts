@@ -14,7 +14,7 @@ import {
   updateExperiment, updateRound,
 } from './repositories/experiments'
 import { getRunLease, releaseLeases, renewLease } from './repositories/run-leases'
-import { createRun, finishRun, getRun, listEventsAfter, listRuns, listStepRuns, listUnfinishedRuns, markRunStarted, runStatuses } from './repositories/runs'
+import { createRun, finishRun, getRun, holdsRun, listEventsAfter, listRuns, listStepRuns, listUnfinishedRuns, markRunStarted, runStatuses } from './repositories/runs'
 import { getSetting, setSetting } from './repositories/settings'
 import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, seedWorkflows, updateWorkflow } from './repositories/workflows'
 
@@ -33,6 +33,7 @@ function withDb<Fns extends Record<string, (db: Db, ...args: never[]) => unknown
 export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle } {
   const { db } = handle
   const writes = new GroupCommit(db)
+  const held = (runId: string, holder: string | undefined) => holder === undefined || holdsRun(db, runId, holder)
   return {
     handle,
     workflows: withDb(db, {
@@ -47,8 +48,11 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       statuses: ids => runStatuses(db, ids),
       unfinished: workflowId => listUnfinishedRuns(db, workflowId),
       markStarted: (id, owner) => writes.write(() => markRunStarted(db, id, owner)),
-      record: (runId, event) => writes.write(() => storeEvent(db, runId, event)),
-      finish: (runId, event) => writes.write(() => {
+      // Fenced: the holder is checked in the transaction that writes (SQLite serialises writers, and a
+      // transaction whose snapshot another process's commit made stale cannot write: it is retried).
+      record: (runId, event, holder) => writes.write(() => (held(runId, holder) ? storeEvent(db, runId, event) : null)),
+      finish: (runId, event, holder) => writes.write(() => {
+        if (!held(runId, holder)) return null
         const { result } = event
         finishRun(db, runId, { status: result.status, verdict: result.verdict, output: result.output, error: result.error, durationMs: result.duration_ms })
         return storeEvent(db, runId, event)

@@ -54,11 +54,18 @@ export interface StartRun {
   options?: RunOptions
 }
 
+/**
+ * A run ready to execute: what its execution needs of the stored row (not its definition: the
+ * validated workflow stands for it, shared by the runs of one version), so a long queue of runs
+ * waiting for a slot holds little each.
+ */
 interface Prepared {
-  run: RunRow
+  run: Pick<RunRow, 'id' | 'workflowId' | 'status' | 'options'>
   workflow: Workflow
   input: Record<string, unknown>
 }
+
+const preparedRun = ({ id, workflowId, status, options }: RunRow): Prepared['run'] => ({ id, workflowId, status, options })
 
 /** How long a workflow's deletion waits for its cancelled runs to stop. */
 export const STOP_WAIT_MS = 10_000
@@ -103,7 +110,7 @@ export class RunService {
     this.owner = deps.owner ?? newLeaseOwner()
     this.limit = deps.maxConcurrentRuns ?? 16
     this.maxQueued = deps.maxQueuedRuns ?? 1000
-    this.writes = new RunWriter(deps.store.runs, () => this.leases.current())
+    this.writes = new RunWriter(deps.store.runs, this.owner, () => this.leases.current(), runId => this.lose(runId))
     this.validated = new ValidatedWorkflows(deps.registry)
     this.now = deps.now ?? Date.now
     this.leases = new LeaseKeeper(deps.store.leases, {
@@ -126,15 +133,15 @@ export class RunService {
       throw new JudgeflowError('CONFLICT', `workflow "${request.workflowId}" is being deleted: no new run of it can start.`)
     }
     const { queue } = this.deps
-    const queued = this.prepare(request).then(async (prepared) => {
+    const queued = this.prepare(request).then(async ({ run, workflow, input }) => {
       if (queue) {
-        await queue.enqueue({ runId: prepared.run.id, from: this.owner })
-        return prepared.run
+        await queue.enqueue({ runId: run.id, from: this.owner })
+        return run
       }
-      this.queue.push(prepared)
+      this.queue.push({ run: preparedRun(run), workflow, input })
       this.pump()
       this.leases.keepBeating(true)
-      return prepared.run
+      return run
     })
     // Counted from here, so starts arriving together cannot all pass the check before any is queued.
     const start = { workflowId: request.workflowId ?? null, settled: queued.catch(() => undefined) }
@@ -149,9 +156,9 @@ export class RunService {
 
   /** Runs a stored run to its end in this process (the CLI's path). */
   async runToEnd(request: StartRun): Promise<{ run: RunRow, result: RunResult | undefined }> {
-    const prepared = await this.prepare(request)
+    const { run, workflow, input } = await this.prepare(request)
     this.leases.keepBeating(true)
-    return { run: prepared.run, result: await this.launch(prepared, false) }
+    return { run, result: await this.launch({ run: preparedRun(run), workflow, input }, false) }
   }
 
   /** Cancels a queued or running run; false when it is not active here. */
@@ -258,7 +265,9 @@ export class RunService {
       if (!queue || !lease || !UNFINISHED_STATUSES.includes(lease.status) || !(await queue.requestCancel(runId))) throw error
       return 'cancelling'
     }
-    await this.writes.finish(runId, endEvent('interrupted', { code: 'CANCELLED', category: 'user', message: reason }))
+    if (!await this.writes.finish(runId, endEvent('interrupted', { code: 'CANCELLED', category: 'user', message: reason }))) {
+      throw new JudgeflowError('NOT_CANCELLABLE', `run "${runId}" was taken on by another judgeflow process meanwhile: cancel it again`)
+    }
     return 'interrupted'
   }
 
@@ -474,7 +483,7 @@ export class RunService {
     await this.deps.store.leases.release(this.owner, this.now())
   }
 
-  private async prepare(request: StartRun): Promise<Prepared> {
+  private async prepare(request: StartRun): Promise<Omit<Prepared, 'run'> & { run: RunRow }> {
     const workflow = this.validated.get(request.definition, request.workflowId, request.workflowVersion)
     const input = prepareInput(workflow, { ...this.deps, input: request.input })
     await this.leases.ensure()
@@ -511,7 +520,7 @@ export class RunService {
         registry, providers, evaluation, limits, input, signal,
         cache: options.cache, concurrency: options.concurrency, timeoutMs: options.timeout_ms,
         journal: resumed ? await store.runs.journal(runId) : undefined,
-        onEvent: event => (event.type === 'run.finished' ? this.writes.finish(runId, event) : this.writes.event(runId, event)),
+        onEvent: async (event) => { await (event.type === 'run.finished' ? this.writes.finish(runId, event) : this.writes.event(runId, event)) },
       }).run(resumed)
     }
     catch (error) {

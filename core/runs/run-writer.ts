@@ -6,28 +6,45 @@ type Listener = (event: RunEventRow) => void
 
 /**
  * Writes runs' events and ends through the store, and tells a run's subscribers of each event
- * once it is committed. A run marked lost (another process has taken it over) gets no more
- * writes from this process.
+ * once it is committed. Every write is fenced by this process's name: the store writes only while
+ * the run is held here. A run marked lost (another process has taken it over: seen by the lease's
+ * renewal, or by a write the store refused) gets no more writes from this process.
  */
 export class RunWriter {
   private readonly listeners = new Map<string, Set<Listener>>()
   private readonly endWatchers = new Map<string, Set<() => void>>()
   readonly lost = new Set<string>()
 
-  /** `beforeWrite`: makes sure this process still holds its runs (a late lease renewed, runs taken over marked lost). */
-  constructor(private readonly runs: RunRepository, private readonly beforeWrite?: () => Promise<void> | undefined) {}
+  /**
+   * `owner`: this process's lease name, which the store checks each write against.
+   * `beforeWrite`: makes sure this process still holds its runs (a late lease renewed, runs taken over marked lost).
+   * `refused`: a write the store refused because another process holds the run now.
+   */
+  constructor(
+    private readonly runs: RunRepository,
+    private readonly owner: string,
+    private readonly beforeWrite?: () => Promise<void> | undefined,
+    private readonly refused?: (runId: string) => void,
+  ) {}
 
-  async event(runId: string, event: RunEvent): Promise<void> {
+  /** Writes the event; false when it was not written (the run is held elsewhere now). */
+  async event(runId: string, event: RunEvent): Promise<boolean> {
     await this.beforeWrite?.()
-    if (this.lost.has(runId)) return
-    this.publish(await this.runs.record(runId, event))
+    if (this.lost.has(runId)) return false
+    return this.written(runId, await this.runs.record(runId, event, this.owner))
   }
 
-  /** Writes the run's end and its last event together, then tells the subscribers. */
-  async finish(runId: string, event: RunFinished): Promise<void> {
+  /** Writes the run's end and its last event together, then tells the subscribers; false when not written. */
+  async finish(runId: string, event: RunFinished): Promise<boolean> {
     await this.beforeWrite?.()
-    if (this.lost.has(runId)) return
-    this.publish(await this.runs.finish(runId, event))
+    if (this.lost.has(runId)) return false
+    return this.written(runId, await this.runs.finish(runId, event, this.owner))
+  }
+
+  private written(runId: string, row: RunEventRow | null): boolean {
+    if (row) this.publish(row)
+    else this.refused?.(runId)
+    return row !== null
   }
 
   subscribe(runId: string, listener: Listener): () => void {

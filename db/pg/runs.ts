@@ -93,10 +93,11 @@ export function pgRuns(db: PgDb, pool: pg.Pool, ready: Promise<void>): RunReposi
     },
     // In order with the run's events: a quick run's end must not be overwritten by its start.
     markStarted: (id, owner) => inOrder(id, async () => {
-      await db.update(runs).set({ status: 'running', leaseOwner: owner, startedAt: Date.now() }).where(eq(runs.id, id))
+      await db.update(runs).set({ status: 'running', leaseOwner: owner, startedAt: Date.now() })
+        .where(and(eq(runs.id, id), or(isNull(runs.leaseOwner), eq(runs.leaseOwner, owner))))
     }),
-    record: (runId, event) => inOrder(runId, () => writeEvent(pool, runId, event)),
-    finish: (runId, event) => inOrder(runId, () => writeEvent(pool, runId, event, event.result)),
+    record: (runId, event, holder) => inOrder(runId, () => writeEvent(pool, runId, event, undefined, holder)),
+    finish: (runId, event, holder) => inOrder(runId, () => writeEvent(pool, runId, event, event.result, holder)),
     async journal(runId) {
       await ready
       return journalOf(await db.select().from(stepRuns).where(eq(stepRuns.runId, runId)).orderBy(asc(stepRuns.id)))

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import type { Db } from '../client'
 import { runEvents, runs, stepRuns } from '../schema'
 import { prepared } from '../prepared'
@@ -62,10 +62,18 @@ export function listStepRuns(db: Db, runId: string): StepRunRow[] {
   return prepared(db, 'step-runs.list', () => db.select().from(stepRuns).where(eq(stepRuns.runId, sql.placeholder('runId'))).orderBy(asc(stepRuns.id)).prepare()).all({ runId })
 }
 
+/** Marks the run running under `owner`, unless another process holds it (it was taken over meanwhile). */
 export function markRunStarted(db: Db, id: string, owner: string, now = Date.now()): void {
   prepared(db, 'runs.started', () => db.update(runs)
     .set({ status: 'running', ...placeholders(['leaseOwner', 'startedAt']) })
-    .where(eq(runs.id, sql.placeholder('id'))).prepare()).run({ id, leaseOwner: owner, startedAt: now })
+    .where(and(eq(runs.id, sql.placeholder('id')), or(isNull(runs.leaseOwner), eq(runs.leaseOwner, sql.placeholder('leaseOwner'))))).prepare())
+    .run({ id, leaseOwner: owner, startedAt: now })
+}
+
+/** Whether `owner` holds the run now: the check a fenced write makes in its own transaction. */
+export function holdsRun(db: Db, id: string, owner: string): boolean {
+  return prepared(db, 'runs.holds', () => db.select({ id: runs.id }).from(runs)
+    .where(and(eq(runs.id, sql.placeholder('id')), eq(runs.leaseOwner, sql.placeholder('owner')))).prepare()).get({ id, owner }) !== undefined
 }
 
 export function finishRun(

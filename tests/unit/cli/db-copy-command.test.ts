@@ -79,7 +79,7 @@ describe('judgeflow db copy', () => {
       expect(await copy.settings.get('templates')).toEqual({ loaded: true })
       expect(await copy.cache.get('key')).toEqual({ text: 'cached' })
       // The sequences go on after the copied ids: a new event of the run comes after the last one.
-      const next = await copy.runs.record(source.run.id, { type: 'step.started', at: 1, node_id: 'x', attempt: 1, input: {} })
+      const next = (await copy.runs.record(source.run.id, { type: 'step.started', at: 1, node_id: 'x', attempt: 1, input: {} }))!
       expect(next.id).toBeGreaterThan(events.at(-1)!.id)
     }
     finally {

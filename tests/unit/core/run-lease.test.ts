@@ -101,7 +101,9 @@ describe.each(storeFactories)('run leases ($name)', ({ open }) => {
     clock.now = T0 + 5_000 + LEASE_MS
     expect((await takenOverBy('another-host:1:new', clock.now)).map(t => t.run.id).sort()).toEqual(runs.map(run => run.id).sort())
     await store.leases.renew({ owner: 'another-host:1:new', expiresAt: clock.now + 99_000 })
-    await store.runs.markStarted(kept.id, here.owner)
+    await store.leases.claimQueued(kept.id, {
+      owner: here.owner, now: clock.now, lease: { owner: here.owner, expiresAt: clock.now + LEASE_MS }, maxResumes: 2, isFree: () => true,
+    })
     const eventsBefore = (await store.runs.eventsAfter(taken.id)).length
     await here.heartbeat()
     await vi.waitFor(() => expect(here.isActive(taken.id)).toBe(false))
@@ -124,6 +126,35 @@ describe.each(storeFactories)('run leases ($name)', ({ open }) => {
     await vi.waitFor(() => expect(here.isActive(run.id)).toBe(false), { timeout: 5000 })
     expect(await store.runs.get(run.id)).toMatchObject({ status: 'running', leaseOwner: 'another-host:1:new' })
     expect(await store.runs.eventsAfter(run.id)).toHaveLength(eventsBefore)
+  })
+
+  it('fences every write: a run taken over while this process still believes its lease holds gets no more writes from it', async () => {
+    store = await open()
+    const clock = { now: T0 }
+    const here = service(clock)
+    const run = await here.start({ definition: chain(1500) })
+    await vi.waitFor(async () => expect((await store.runs.eventsAfter(run.id)).some(e => e.type === 'step.started' && e.nodeId === 'second')).toBe(true))
+    // No stall: this process's lease is live and it has no reason to look. Another process takes the
+    // run all the same (it judged the holder gone), between this process's check and its write.
+    const other = 'another-host:1:new'
+    await store.leases.renew({ owner: other, expiresAt: clock.now + 99_000 })
+    const [taken] = await store.leases.claimOrphans({
+      owner: other, now: clock.now, lease: { owner: other, expiresAt: clock.now + 99_000 }, maxResumes: 2, skip: () => false, isFree: () => true,
+    })
+    expect(taken!.run.id).toBe(run.id)
+    const eventsBefore = (await store.runs.eventsAfter(run.id)).length
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      // The step ends here: the store refuses its write, and the run stops here.
+      await vi.waitFor(() => expect(here.isActive(run.id)).toBe(false), { timeout: 5000 })
+      expect(logged).toHaveBeenCalledWith(expect.stringContaining(`run ${run.id} was taken over by another process`))
+    }
+    finally {
+      logged.mockRestore()
+    }
+    expect(await store.runs.get(run.id)).toMatchObject({ status: 'running', leaseOwner: other })
+    expect(await store.runs.eventsAfter(run.id)).toHaveLength(eventsBefore)
+    expect((await store.runs.steps(run.id)).find(s => s.nodeId === 'second')).toMatchObject({ status: 'running' })
   })
 
   it('marks failed, with the reason, a run resumed twice in a row without committing a step', async () => {

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import pg from 'pg'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { Store } from '../../../core'
 import { runWorkflow, type RunEvent } from '../../../engine'
@@ -82,6 +83,31 @@ describe.each(storeFactories)('the $name store', ({ open }) => {
     expect((await store.runs.unfinished(workflow.id)).sort()).toEqual([queued.id, running.id].sort())
     expect(await store.runs.unfinished('nope')).toEqual([])
     expect(await store.runs.get('nope')).toBeNull()
+  })
+
+  it('fences a holder\'s writes: once another process has taken the run, they write nothing and say so', async () => {
+    store = await open()
+    const run = await store.runs.create({ definition: { name: 'A' }, owner: 'a' })
+    await store.runs.markStarted(run.id, 'a')
+    const started: RunEvent = { type: 'step.started', at: 1, node_id: 'first', attempt: 1, input: {} }
+    expect(await store.runs.record(run.id, started, 'a')).toMatchObject({ runId: run.id, type: 'step.started' })
+    await store.leases.renew({ owner: 'b', expiresAt: Date.now() + 60_000 })
+    const claimed = await store.leases.claimQueued(run.id, {
+      owner: 'b', now: Date.now(), lease: { owner: 'b', expiresAt: Date.now() + 60_000 }, maxResumes: 2, isFree: () => true,
+    })
+    expect(claimed!.run.id).toBe(run.id)
+    const succeeded: RunEvent = { type: 'step.succeeded', at: 2, step: { node_id: 'first', attempt: 1, status: 'succeeded', output: 'late', started_at: 1, finished_at: 2 } }
+    const result = { status: 'succeeded' as const, verdict: null, output: 'late', error: null, steps: {}, duration_ms: 1 }
+    expect(await store.runs.record(run.id, succeeded, 'a')).toBeNull()
+    expect(await store.runs.finish(run.id, { type: 'run.finished', at: 3, result }, 'a')).toBeNull()
+    // Nor does a late start take it back.
+    await store.runs.markStarted(run.id, 'a')
+    expect(await store.runs.get(run.id)).toMatchObject({ status: 'running', leaseOwner: 'b', output: null })
+    expect((await store.runs.eventsAfter(run.id)).map(e => e.type)).toEqual(['step.started'])
+    expect((await store.runs.steps(run.id)).map(s => [s.nodeId, s.status])).toEqual([['first', 'running']])
+    // The new holder writes.
+    expect(await store.runs.finish(run.id, { type: 'run.finished', at: 4, result }, 'b')).toMatchObject({ type: 'run.finished' })
+    expect(await store.runs.get(run.id)).toMatchObject({ status: 'succeeded', leaseOwner: 'b' })
   })
 
   it('commits one run\'s writes in the order they were made, even when none waits for the one before', async () => {
@@ -192,5 +218,38 @@ describe.each(storeFactories)('the $name store', ({ open }) => {
     expect(await store.datasets.getRun(run.id)).toBeNull()
     expect(await store.datasets.getRunSummary(run.id)).toBeNull()
     expect(await store.datasets.runCases(run.id)).toEqual([])
+  })
+})
+
+describe('a holder\'s write racing a takeover (PostgreSQL)', () => {
+  it('waits for a takeover being committed, then writes nothing', async () => {
+    const postgres = storeFactories.find(factory => factory.name === 'PostgreSQL')!
+    const url = await postgres.durable()
+    const store = postgres.openAt(url)
+    const other = new pg.Client({ connectionString: url })
+    await other.connect()
+    try {
+      const run = await store.runs.create({ definition: { name: 'A' }, owner: 'a' })
+      await store.runs.markStarted(run.id, 'a')
+      const event = (at: number): RunEvent => ({ type: 'step.retrying', at, node_id: 'draft', attempt: at, target: 'draft', reason: 'again' })
+      // Another process's takeover, not yet committed: the holder's write waits for it...
+      await other.query('begin')
+      await other.query(`update runs set lease_owner = 'b' where id = $1`, [run.id])
+      let settled = false
+      const write = store.runs.record(run.id, event(1), 'a').finally(() => { settled = true })
+      await sleep(300)
+      expect(settled).toBe(false)
+      // ...and once it is committed, finds the run taken and writes nothing.
+      await other.query('commit')
+      expect(await write).toBeNull()
+      expect(await store.runs.eventsAfter(run.id)).toEqual([])
+      // The new holder writes.
+      expect(await store.runs.record(run.id, event(2), 'b')).toMatchObject({ at: 2 })
+      expect((await store.runs.eventsAfter(run.id)).map(e => e.at)).toEqual([2])
+    }
+    finally {
+      await other.end()
+      await store.close()
+    }
   })
 })
