@@ -76,8 +76,16 @@ export async function startLoadJudge(): Promise<FakeLLM> {
   return fake
 }
 
-/** The server's env for the load: every subscriber connects from 127.0.0.1, so as one client it needs more streams than the default 20. */
-export const LOAD_ENV = { JUDGEFLOW_MAX_CONCURRENT_RUNS: '64', JUDGEFLOW_MAX_QUEUED_RUNS: '1000000', JUDGEFLOW_MAX_SSE_PER_CLIENT: '1000' }
+/**
+ * The server's env for the load: every subscriber connects from 127.0.0.1, so as one client it needs
+ * more streams than the default 20; the run queue is bounded above what 30 s of starts can fill on a
+ * fast machine (the server accepts starts faster than it executes them); and the heap ceiling
+ * `npm start` runs the server with (without one, V8 on a large machine lets garbage grow for GiBs).
+ */
+export const LOAD_ENV = {
+  JUDGEFLOW_MAX_CONCURRENT_RUNS: '64', JUDGEFLOW_MAX_QUEUED_RUNS: '1000000', JUDGEFLOW_MAX_SSE_PER_CLIENT: '1000',
+  NODE_OPTIONS: '--max-old-space-size=1024',
+}
 
 /** Drives the load against `target` and reports; `label` names the setup in each figure's name ('' for the SQLite default). */
 export async function driveLoad(target: LoadTarget, label = ''): Promise<void> {
