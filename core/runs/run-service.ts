@@ -414,10 +414,6 @@ export class RunService {
     return { done: this.launch(prepared, run.status !== 'queued') }
   }
 
-  /**
-   * An event another process committed: this process's subscribers of the run read it (and any
-   * before it) from the store; those waiting only for its end hear of it without a read.
-   */
   /** Publishes to this process's followers of a run executing elsewhere the events stored and not yet read. */
   private catchUp(runId: string): Promise<unknown> {
     if (this.active.has(runId) || !this.writes.following(runId)) return Promise.resolve()
@@ -425,6 +421,11 @@ export class RunService {
     return this.remote.get(runId) ?? Promise.resolve()
   }
 
+  /**
+   * An event another process committed: this process's subscribers of the run read it (and any
+   * before it) from the store; those waiting only for its end hear of it without a read. A read
+   * that fails is logged, and the next one starts from the last event read, so nothing is skipped.
+   */
   private heard(runId: string, eventId: number, type?: string) {
     if (this.active.has(runId)) return
     if (!this.writes.following(runId)) {
@@ -436,14 +437,16 @@ export class RunService {
       // Read already with an earlier notification's rows: events committed together are read once.
       if (after >= eventId) return after
       let last = after
-      for (const row of await this.deps.store.runs.eventsAfter(runId, after)) {
-        this.writes.publish(row)
-        last = row.id
+      try {
+        for (const row of await this.deps.store.runs.eventsAfter(runId, after)) {
+          this.writes.publish(row)
+          last = row.id
+        }
+      }
+      catch (error) {
+        console.error(`judgeflow: could not read the events of run ${runId}: ${(error as Error).message}`)
       }
       return last
-    }).catch((error: Error) => {
-      console.error(`judgeflow: could not read the events of run ${runId}: ${error.message}`)
-      return eventId
     })
     this.remote.set(runId, next)
     void next.then(() => { if (this.remote.get(runId) === next && !this.writes.following(runId)) this.remote.delete(runId) })

@@ -52,6 +52,35 @@ describe('runs through the PostgreSQL queue', () => {
     expect(heard.at(-1)!.type).toBe('run.finished')
   }, 30_000)
 
+  it('goes on hearing a remote run\'s events after a read of them failed: the next notification reads what was missed', async () => {
+    const url = await postgres.database()
+    const web = processOn(url, 'web')
+    const worker = processOn(url, 'worker')
+    await worker.runs.work(2)
+    const run = await web.runs.start({ definition: chain(300) })
+    const heard: RunEventRow[] = []
+    web.runs.subscribe(run.id, row => heard.push(row))
+    // The first read of the run's events fails (a dropped connection, say).
+    const read = web.store.runs.eventsAfter.bind(web.store.runs)
+    let failures = 0
+    web.store.runs.eventsAfter = async (...args) => {
+      if (!failures++) throw new Error('connection lost')
+      return read(...args)
+    }
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const ended = await runEnded(web.runs, id => web.store.runs.get(id), run.id, 20_000)
+      expect(ended).toMatchObject({ status: 'succeeded' })
+      await vi.waitFor(() => expect(heard.at(-1)?.type).toBe('run.finished'), { timeout: 5_000 })
+    }
+    finally {
+      logged.mockRestore()
+    }
+    expect(failures).toBeGreaterThan(1)
+    // Every event, once each, in the stored order: the failed read's events came with the next one.
+    expect(heard.map(row => row.id)).toEqual((await read(run.id)).map(row => row.id))
+  }, 30_000)
+
   it('runs each run once when its job is taken again', async () => {
     const url = await postgres.database()
     const web = processOn(url, 'web')
