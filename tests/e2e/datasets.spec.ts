@@ -215,3 +215,26 @@ test('a dataset run going on shows its progress and can be cancelled', async ({ 
   await expect(page.getByTestId('case-row')).toHaveCount(0)
   await expect(page.getByText('No case runs to show here.')).toBeVisible()
 })
+
+test('in the dark theme (the system setting) the datasets list, a dataset and its report have no contrast findings (axe)', async ({ page }) => {
+  test.setTimeout(120_000)
+  await page.emulateMedia({ colorScheme: 'dark' })
+  const workflowName = `Quality gate dark ${Date.now()}`
+  await createWorkflow(page, workflowName)
+  await page.goto('/datasets')
+  await page.getByTestId('dataset-file').setInputFiles(SUPPORT_CSV)
+  await page.getByTestId('dataset-name').fill(`support questions dark ${Date.now()}`)
+  await page.getByRole('button', { name: 'Import' }).click()
+  await expect(page.getByTestId('run-on-dataset')).toBeVisible()
+  expect(await violations(page)).toEqual([])
+  await runFromDatasetPage(page, workflowName)
+  // The labelled cases give the agreement panel; the failed cases' rows are tinted; the charts are drawn last.
+  await expect(page.getByRole('heading', { name: 'Agreement with people', exact: true })).toBeVisible()
+  await expect(page.getByTestId('filter-failed')).toHaveText(/failed \(7\)/)
+  await expect(page.locator('figure canvas')).toHaveCount(2)
+  await page.waitForLoadState('networkidle')
+  expect(await violations(page)).toEqual([])
+  await screenshots(page, 'dataset-report-dark')
+  await page.goto('/datasets')
+  expect(await violations(page)).toEqual([])
+})
