@@ -413,12 +413,18 @@ class StepStopped extends Error {
   }
 }
 
+/** The run was stopped (cancelled, timed out, its process stopping): named `AbortError`, as the platform names aborts. */
+class RunAborted extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'AbortError'
+  }
+}
+
 function abortReason(signal: AbortSignal): unknown {
   const reason: unknown = signal.reason
   if (reason instanceof JudgeflowError) return reason
-  const error = new Error(reason instanceof Error ? reason.message : 'the operation was aborted')
-  error.name = 'AbortError'
-  return error
+  return new RunAborted(reason instanceof Error ? reason.message : 'the operation was aborted')
 }
 
 /** A value nested deeper than MAX_VALUE_DEPTH fails the step, naming where; the value itself is not kept. */
