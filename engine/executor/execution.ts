@@ -413,18 +413,11 @@ class StepStopped extends Error {
   }
 }
 
-/** The run was stopped (cancelled, timed out, its process stopping): named `AbortError`, as the platform names aborts. */
-class RunAborted extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'AbortError'
-  }
-}
-
+/** Why the run was stopped (cancelled, timed out, its process stopping): the platform's AbortError, as the evaluation pool gives. */
 function abortReason(signal: AbortSignal): unknown {
   const reason: unknown = signal.reason
   if (reason instanceof JudgeflowError) return reason
-  return new RunAborted(reason instanceof Error ? reason.message : 'the operation was aborted')
+  return new DOMException(reason instanceof Error ? reason.message : 'the operation was aborted', 'AbortError')
 }
 
 /** A value nested deeper than MAX_VALUE_DEPTH fails the step, naming where; the value itself is not kept. */

@@ -54,6 +54,17 @@ describe.each(storeFactories)('run leases ($name)', ({ open }) => {
 
   const settled = (runId: string, by: RunService) => runEnded(by, id => store.runs.get(id), runId)
 
+  /** Whether the run has started its long `second` step (nothing more is written until it ends). */
+  const inSecondStep = async (runId: string) => (await store.runs.eventsAfter(runId)).some(e => e.type === 'step.started' && e.nodeId === 'second')
+
+  /** A process on `clock` executing a run that is now in its 1.5 s `second` step. */
+  async function runInSecondStep(clock: { now: number }) {
+    const here = service(clock)
+    const run = await here.start({ definition: chain(1500) })
+    await vi.waitFor(async () => expect(await inSecondStep(run.id)).toBe(true))
+    return { here, run }
+  }
+
   it('leaves a run whose holder still has a live lease, and takes it over once the lease has expired', async () => {
     store = await open()
     const clock = { now: T0 }
@@ -90,7 +101,6 @@ describe.each(storeFactories)('run leases ($name)', ({ open }) => {
     const here = service(clock)
     const runs = await Promise.all([here.start({ definition: chain(60_000) }), here.start({ definition: chain(60_000) })])
     // Both runs are in their long step: nothing more is written until it ends.
-    const inSecondStep = async (runId: string) => (await store.runs.eventsAfter(runId)).some(e => e.type === 'step.started' && e.nodeId === 'second')
     await vi.waitFor(async () => expect((await Promise.all(runs.map(run => inSecondStep(run.id)))).every(Boolean)).toBe(true))
     clock.now = T0 + 5_000
     await here.heartbeat()
@@ -115,9 +125,7 @@ describe.each(storeFactories)('run leases ($name)', ({ open }) => {
   it('checks its lease before a write after a stall the heartbeat did not see: a run taken over meanwhile gets no more writes from it', async () => {
     store = await open()
     const clock = { now: T0 }
-    const here = service(clock)
-    const run = await here.start({ definition: chain(1500) })
-    await vi.waitFor(async () => expect((await store.runs.eventsAfter(run.id)).some(e => e.type === 'step.started' && e.nodeId === 'second')).toBe(true))
+    const { here, run } = await runInSecondStep(clock)
     // The process stalls in the step past its lease, and no heartbeat runs; another process takes the run over.
     clock.now = T0 + 2 * LEASE_MS
     expect((await takenOverBy('another-host:1:new', clock.now)).map(t => t.run.id)).toEqual([run.id])
@@ -131,9 +139,7 @@ describe.each(storeFactories)('run leases ($name)', ({ open }) => {
   it('fences every write: a run taken over while this process still believes its lease holds gets no more writes from it', async () => {
     store = await open()
     const clock = { now: T0 }
-    const here = service(clock)
-    const run = await here.start({ definition: chain(1500) })
-    await vi.waitFor(async () => expect((await store.runs.eventsAfter(run.id)).some(e => e.type === 'step.started' && e.nodeId === 'second')).toBe(true))
+    const { here, run } = await runInSecondStep(clock)
     // No stall: this process's lease is live and it has no reason to look. Another process takes the
     // run all the same (it judged the holder gone), between this process's check and its write.
     const other = 'another-host:1:new'

@@ -33,11 +33,17 @@ describe('runs through the PostgreSQL queue', () => {
     return { runs, store }
   }
 
-  it('executes a run started by a process that does not work jobs on a worker, and its subscribers there hear every event in order', async () => {
+  /** A new database with a web process that works no jobs and a worker taking two at a time. */
+  async function webAndWorker() {
     const url = await postgres.database()
     const web = processOn(url, 'web')
     const worker = processOn(url, 'worker')
     await worker.runs.work(2)
+    return { web, worker }
+  }
+
+  it('executes a run started by a process that does not work jobs on a worker, and its subscribers there hear every event in order', async () => {
+    const { web } = await webAndWorker()
     const run = await web.runs.start({ definition: chain(300) })
     expect(run.status).toBe('queued')
     const heard: RunEventRow[] = []
@@ -53,10 +59,7 @@ describe('runs through the PostgreSQL queue', () => {
   }, 30_000)
 
   it('goes on hearing a remote run\'s events after a read of them failed: the next notification reads what was missed', async () => {
-    const url = await postgres.database()
-    const web = processOn(url, 'web')
-    const worker = processOn(url, 'worker')
-    await worker.runs.work(2)
+    const { web } = await webAndWorker()
     const run = await web.runs.start({ definition: chain(300) })
     const heard: RunEventRow[] = []
     web.runs.subscribe(run.id, row => heard.push(row))
