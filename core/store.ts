@@ -5,13 +5,15 @@
  * answer with a promise, and the application layer awaits each: SQLite answers at once, a
  * networked database later. The row shapes are the ones the SQLite schema defines.
  */
-import type { Journal, ResponseCache, RunEvent } from '../engine'
+import type { Journal, ResponseCache, ResponseLimits, RunEvent } from '../engine'
+import type { RunView, StoredValueRef } from '../db/bounded-view'
 import type {
   DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases, ExperimentRoundRow, ExperimentRow, Lease, NewRun, RunEventRow, RunLease, RunRow,
   ClaimOneOptions, PruneResult, RetentionPolicy, RunSummaryRow, StepRunRow, Takeover, TakeoverOptions, WorkflowRow, WorkflowWithDefinition,
 } from '../db'
 
 export type {
+  RunView, StoredValueRef,
   PruneResult, RetentionPolicy, ExperimentRoundRow, ExperimentRow, Lease, RunEventRow, RunRow, RunSummaryRow, StepRunRow, WorkflowRow, WorkflowWithDefinition,
 }
 
@@ -44,6 +46,10 @@ export interface RunRepository {
   list(workflowId: string, options?: { limit?: number, before?: number }): MaybePromise<RunSummaryRow[]>
   steps(runId: string): MaybePromise<StepRunRow[]>
   eventsAfter(runId: string, afterId?: number, limit?: number): MaybePromise<RunEventRow[]>
+  /** The run with its steps for one answer: values past `limits` are markers, and no more than the limits is read. */
+  view(id: string, limits: ResponseLimits): MaybePromise<RunView | null>
+  /** One stored input or output whole: a step's at an attempt (`nodeId`, `attempt`), or else the run's own. */
+  value(runId: string, ref: StoredValueRef): MaybePromise<{ value: unknown } | undefined>
   statuses(ids: string[]): MaybePromise<Map<string, string>>
   /** The ids of the workflow's queued and running runs. */
   unfinished(workflowId: string): MaybePromise<string[]>

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { Journal, RunEvent, StepRecord } from '../engine/executor/types'
+import { boundEvent } from '../engine/executor/truncated'
 import type { Db } from './client'
 import { runEvents, stepRuns } from './schema'
 import { listStepRuns, type RunEventRow, type StepRunRow } from './repositories/runs'
@@ -38,7 +39,7 @@ export function storeEvent(db: Db, runId: string, event: RunEvent): RunEventRow 
 
 /** The rows one executor event is stored as: the event's, and the step it carries (a started step as `running`). */
 export function eventRows(runId: string, event: RunEvent): { step?: ReturnType<typeof stepRow>, row: Omit<RunEventRow, 'id'> } {
-  const { type, at, ...rest } = event
+  const { type, at, ...rest } = boundEvent(event)
   let step: StepRecord | undefined
   if ('step' in event) step = event.step
   else if (event.type === 'step.started') step = { node_id: event.node_id, attempt: event.attempt, status: 'running' as StepRecord['status'], input: event.input, started_at: event.at }

@@ -1,6 +1,9 @@
 import type { Store } from '../core/store'
 import type { Db, DbHandle } from './client'
+import { sql } from 'drizzle-orm'
+import { readStoredValue, viewRun, type ViewDialect } from './bounded-view'
 import { GroupCommit } from './group-commit'
+import { runs, stepRuns } from './schema'
 import { journalFor, storeEvent } from './run-recorder'
 import { claimOrphanedRuns, claimQueuedRun, claimOrphanToInterrupt } from './run-takeover'
 import { createSqliteResponseCache } from './repositories/cache'
@@ -34,6 +37,7 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
   const { db } = handle
   const writes = new GroupCommit(db)
   const held = (runId: string, holder: string | undefined) => holder === undefined || holdsRun(db, runId, holder)
+  const view: ViewDialect = { db, runs, stepRuns, text: column => sql`${column}`, rows: async query => query.all() }
   return {
     handle,
     workflows: withDb(db, {
@@ -45,6 +49,8 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       list: (workflowId, options) => listRuns(db, workflowId, options),
       steps: runId => listStepRuns(db, runId),
       eventsAfter: (runId, afterId, limit) => listEventsAfter(db, runId, afterId, limit),
+      view: (id, limits) => viewRun(view, id, limits),
+      value: (runId, ref) => readStoredValue(view, runId, ref),
       statuses: ids => runStatuses(db, ids),
       unfinished: workflowId => listUnfinishedRuns(db, workflowId),
       markStarted: (id, owner) => writes.write(() => markRunStarted(db, id, owner)),

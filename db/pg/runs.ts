@@ -4,6 +4,7 @@ import type { ClaimOptions, LeaseRepository, RunRepository } from '../../core/st
 import type { RunRow } from '../repositories/runs'
 import { UNFINISHED_STATUSES, type Lease, type RunLease } from '../repositories/run-leases'
 import { eventRows, journalOf } from '../run-recorder'
+import { readStoredValue, viewRun, type ViewDialect } from '../bounded-view'
 import { checkCancellable, giveUpReason, goneOwner, heldElsewhere, interruptReason, type Takeover } from '../run-takeover'
 import type { PgDb } from './client'
 import { RUN_EVENTS_CHANNEL } from './channels'
@@ -39,6 +40,7 @@ export async function storeEvent(tx: Tx | PgDb, runId: string, event: RunEvent) 
  * one run committing in the other order could let a client resuming from Last-Event-ID skip one.
  */
 export function pgRuns(db: PgDb, pool: pg.Pool, ready: Promise<void>): RunRepository {
+  const dialect: ViewDialect = { db, runs, stepRuns, text: column => sql`${column}::text`, rows: query => query }
   const writing = new Map<string, Promise<unknown>>()
   const inOrder = <T>(runId: string, write: () => Promise<T>): Promise<T> => {
     const previous = writing.get(runId) ?? ready
@@ -75,6 +77,14 @@ export function pgRuns(db: PgDb, pool: pg.Pool, ready: Promise<void>): RunReposi
     async steps(runId) {
       await ready
       return db.select().from(stepRuns).where(eq(stepRuns.runId, runId)).orderBy(asc(stepRuns.id))
+    },
+    async view(id, limits) {
+      await ready
+      return viewRun(dialect, id, limits)
+    },
+    async value(runId, ref) {
+      await ready
+      return readStoredValue(dialect, runId, ref)
     },
     async eventsAfter(runId, afterId = 0, limit = 1000) {
       await ready

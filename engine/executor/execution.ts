@@ -11,6 +11,7 @@ import type { ReferenceScope } from './references'
 import { DEFAULT_STORAGE_LIMITS, jsonSize, renderWithinLimits, type StorageLimits } from './size-limits'
 import { jsonShapeProblem, MAX_VALUE_DEPTH } from '../text/safe-json'
 import { pinnedOutcome } from './pinned'
+import { boundedSize, EVENT_VALUE_LIMIT, jsonPreview, PREVIEW_CHARS } from './truncated'
 import { summarizeRun } from './summary'
 import type { Journal, RunEvent, RunResult, StepRecord } from './types'
 
@@ -116,13 +117,31 @@ export class Execution {
     // Trailing skip/retrying events may still be committing; their failure must count.
     await this.pendingEmit
     const cancelled = this.signal.aborted
-    const result = summarizeRun(this.workflow, this.states, {
+    const result = this.storable(summarizeRun(this.workflow, this.states, {
       status: cancelled ? 'cancelled' : this.failure ? 'failed' : 'succeeded',
       error: cancelled ? { code: 'CANCELLED', category: 'user', message: 'the run was cancelled' } : this.failure,
       durationMs: performance.now() - this.startedAt,
-    })
+    }))
     await this.emit({ type: 'run.finished', at: Date.now(), result })
     return result
+  }
+
+  /**
+   * The run's end as it will be stored: its output in the run's row and (bounded) in the
+   * `run.finished` event with each step's output. Past the run's limit the output is not stored:
+   * the run fails, and its error keeps the output's size and first characters.
+   */
+  private storable(result: RunResult): RunResult {
+    let size = jsonSize(result.output, this.limits.run) + boundedSize(result.output, EVENT_VALUE_LIMIT)
+    for (const step of Object.values(result.steps)) size += boundedSize(step.output, EVENT_VALUE_LIMIT)
+    if (this.stored + size <= this.limits.run) {
+      this.stored += size
+      return result
+    }
+    const message = `the run's output would take its stored inputs and outputs past ${this.limits.run} characters (JUDGEFLOW_MAX_RUN_STORAGE); it was not stored`
+    const error = { code: 'TOO_LARGE' as const, category: 'user' as const, message, details: refusedValue(result.output) }
+    const steps = Object.fromEntries(Object.entries(result.steps).map(([id, step]) => [id, { ...step, output: null }]))
+    return { ...result, status: result.status === 'succeeded' ? 'failed' : result.status, output: null, error: result.error ?? error, steps }
   }
 
   private get stopped(): boolean {
@@ -176,7 +195,8 @@ export class Execution {
       const rendered = renderWithinLimits(node.id, state.config, this.scope(attempt), this.limits)
       // Checked before it is kept or walked: references can nest deep values in one another.
       checkDepth(node.id, 'config', rendered.value)
-      this.countStored(node.id, rendered.size)
+      // Stored three times: the step's row, and (bounded) its started and its finished event.
+      this.countStored(node.id, rendered.size + 2 * boundedSize(rendered.value, EVENT_VALUE_LIMIT))
       input = rendered.value
       const replayed = this.replayed(node.id, attempt, input)
       if (replayed && (replayed.status === 'succeeded' || replayed.status === 'failed')) return await this.complete(state, replayed, true)
@@ -265,15 +285,19 @@ export class Execution {
     })
   }
 
-  /** A step output over the record limit, or one that passes the run's limit, fails the step unstored. */
+  /**
+   * A step output over the record limit, or one that passes the run's limit, fails the step
+   * unstored: its record keeps the refusal, with the output's size and first characters.
+   */
   private withinLimits(record: StepRecord): StepRecord {
     if (record.status !== 'succeeded') return record
     const size = jsonSize(record.output, this.limits.stepRecord)
     try {
       if (size > this.limits.stepRecord) {
-        throw new JudgeflowError('TOO_LARGE', `node "${record.node_id}": its output is over ${this.limits.stepRecord} characters (JUDGEFLOW_MAX_STEP_RECORD); it was not stored`)
+        throw new JudgeflowError('TOO_LARGE', `node "${record.node_id}": its output is over ${this.limits.stepRecord} characters (JUDGEFLOW_MAX_STEP_RECORD); it was not stored`, { details: refusedValue(record.output) })
       }
-      this.countStored(record.node_id, size)
+      // Stored twice: the step's row, and (bounded) its finished event.
+      this.countStored(record.node_id, size + boundedSize(record.output, EVENT_VALUE_LIMIT), record.output)
       return record
     }
     catch (error) {
@@ -281,9 +305,10 @@ export class Execution {
     }
   }
 
-  private countStored(nodeId: string, size: number) {
+  /** Counts what a step stores against the run's limit; past it the step fails (with the refused output's start, when it is one). */
+  private countStored(nodeId: string, size: number, output?: unknown) {
     if (this.stored + size > this.limits.run) {
-      throw new JudgeflowError('TOO_LARGE', `node "${nodeId}": the run's stored inputs and outputs would pass ${this.limits.run} characters (JUDGEFLOW_MAX_RUN_STORAGE); nothing more is stored for it`)
+      throw new JudgeflowError('TOO_LARGE', `node "${nodeId}": the run's stored inputs and outputs would pass ${this.limits.run} characters (JUDGEFLOW_MAX_RUN_STORAGE); nothing more is stored for it`, { details: output === undefined ? undefined : refusedValue(output) })
     }
     this.stored += size
   }
@@ -418,6 +443,11 @@ function abortReason(signal: AbortSignal): unknown {
   const reason: unknown = signal.reason
   if (reason instanceof JudgeflowError) return reason
   return new DOMException(reason instanceof Error ? reason.message : 'the operation was aborted', 'AbortError')
+}
+
+/** What is kept of a value refused for its size: how large it is, and how it starts. */
+function refusedValue(value: unknown): { size: number, preview: string } {
+  return { size: jsonSize(value), preview: jsonPreview(value, PREVIEW_CHARS) }
 }
 
 /** A value nested deeper than MAX_VALUE_DEPTH fails the step, naming where; the value itself is not kept. */

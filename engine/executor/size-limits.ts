@@ -36,7 +36,8 @@ export function jsonSize(value: unknown, stopAbove = Number.POSITIVE_INFINITY): 
         for (let i = item.length - 1; i >= 0; i--) stack.push(item[i])
       }
       else {
-        const entries = Object.entries(item)
+        // As JSON.stringify: a property whose value is undefined is left out.
+        const entries = Object.entries(item).filter(([, child]) => child !== undefined)
         size += 2 + Math.max(0, entries.length - 1)
         for (const [key, child] of entries) {
           size += key.length + 3

@@ -41,10 +41,25 @@ export function badRequest(problems: FieldProblem[]): JudgeflowError {
 
 /** Reads and validates the query string; a bad one is a 400 naming each parameter. */
 export async function readQueryWith<T>(event: H3Event, schema: z.ZodType<T>): Promise<T> {
-  const parsed = schema.safeParse(getQuery(event))
+  return checkedParameters(schema, getQuery(event), 'query')
+}
+
+/** Reads and validates the route's parameters; a bad one is a 400 naming it. */
+export async function readParamsWith<T>(event: H3Event, schema: z.ZodType<T>): Promise<T> {
+  return checkedParameters(schema, getRouterParams(event, { decode: true }), 'path')
+}
+
+function checkedParameters<T>(schema: z.ZodType<T>, value: unknown, where: 'query' | 'path'): T {
+  const parsed = schema.safeParse(value)
   if (parsed.success) return parsed.data
-  const problems: FieldProblem[] = parsed.error.issues.map(issue => ({ path: formatPath(issue.path) || '(query)', message: issue.message }))
-  throw new JudgeflowError('INVALID_QUERY', `Invalid query: ${problems.map(p => `${p.path}: ${p.message}`).join('; ')}`, { details: { problems } })
+  const problems: FieldProblem[] = parsed.error.issues.map(issue => ({ path: formatPath(issue.path) || `(${where})`, message: issue.message }))
+  throw new JudgeflowError('INVALID_QUERY', `Invalid ${where}: ${problems.map(p => `${p.path}: ${p.message}`).join('; ')}`, { details: { problems } })
+}
+
+/** A stored JSON value as the answer, whatever its type (h3 would send a string as HTML and null as 204). */
+export function jsonAnswer(event: H3Event, value: unknown): string {
+  setResponseHeader(event, 'content-type', 'application/json; charset=utf-8')
+  return JSON.stringify(value ?? null)
 }
 
 export function notFound(what: string, id: string, note?: string): never {

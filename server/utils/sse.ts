@@ -2,11 +2,7 @@ import type { H3Event } from 'h3'
 import type { RunEventRow } from '../../core'
 import { JudgeflowError } from '../../engine/errors'
 import { judgeflowConfig } from './config'
-
-/** The wire form of a stored run event: its row id is the SSE id, its type the SSE event name. */
-export function eventPayload(row: RunEventRow) {
-  return { id: row.id, type: row.type, at: row.at, ...row.data }
-}
+import { presentEvent } from './present'
 
 const openByClient = new Map<string, number>()
 
@@ -93,7 +89,7 @@ export function openEventStream(event: H3Event, heartbeatMs = 15_000) {
     },
     /** A stored run event, with its id. */
     send(row: RunEventRow) {
-      write(row.type, JSON.stringify(eventPayload(row)), row.id)
+      write(row.type, JSON.stringify(presentEvent(row)), row.id)
     },
     /** Resolves once the client has taken what was written (or is gone): a replay never buffers a whole run. */
     drained(): Promise<void> {

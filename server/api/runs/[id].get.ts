@@ -1,12 +1,16 @@
 import { retentionNote } from '../../../core'
+import { RESPONSE_LIMITS } from '../../../engine'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, routeId } from '../../utils/http'
 import { presentRun } from '../../utils/present'
 
-/** A run with every step's input, output, error, attempts, timings and usage. */
+/**
+ * A run with every step's input, output, error, attempts, timings and usage. Values past the
+ * answer's limits (RESPONSE_LIMITS) are markers with their size, start and the address of the whole value.
+ */
 export default defineEventHandler(async (event) => {
   const { store, config } = useJudgeflow()
-  const run = await store.runs.get(routeId(event))
-  if (!run) notFound('run', routeId(event), retentionNote(config.retention))
-  return presentRun(run, await store.runs.steps(run.id))
+  const view = await store.runs.view(routeId(event), RESPONSE_LIMITS)
+  if (!view) notFound('run', routeId(event), retentionNote(config.retention))
+  return presentRun(view.run, view.steps)
 })

@@ -20,7 +20,7 @@ async function run(definition: unknown, input: unknown, limits?: StorageLimits) 
 
 describe('storage limits', () => {
   it('measures values as JSON without building the JSON, and stops early past a bound', () => {
-    for (const value of [null, 'abc', 12.5, true, [], {}, [1, 'two', { three: [3, null] }], { a: { b: { c: 'd' } }, e: [false] }]) {
+    for (const value of [null, 'abc', 12.5, true, [], {}, [1, 'two', { three: [3, null] }], { a: { b: { c: 'd' } }, e: [false] }, { gone: undefined, kept: [undefined] }]) {
       expect(jsonSize(value)).toBe(JSON.stringify(value).length)
     }
     const big = { items: Array.from({ length: 100_000 }, (_, i) => ({ text: `item ${i}` })) }
@@ -68,5 +68,24 @@ describe('storage limits', () => {
     expect(result.status).toBe('failed')
     expect(result.error!.message).toContain('JUDGEFLOW_MAX_RUN_STORAGE')
     expect(result.steps.s1!.status).toBe('succeeded')
+  })
+
+  it('counts the copies in events and the run\'s output: a run whose output would pass the total fails, keeping the output\'s size and start', async () => {
+    const limits = { stepText: 1_000_000, stepRecord: 100_000, run: 200_000 }
+    const echo = { name: 'echo', nodes: [{ id: 'in', type: 'input' }, { id: 'out', type: 'output', config: { value: '{{input.x}}' } }], edges: [{ from: 'in', to: 'out' }] }
+    const { result } = await run(echo, { x: 'c'.repeat(40_000) }, limits)
+    expect(result.steps.out!.status).toBe('succeeded')
+    expect(result.status).toBe('failed')
+    expect(result.output).toBeNull()
+    expect(result.error).toMatchObject({ code: 'TOO_LARGE', details: { size: 40_002, preview: `"${'c'.repeat(499)}` } })
+    expect(result.error!.message).toContain('JUDGEFLOW_MAX_RUN_STORAGE')
+    // The same run fits when the total leaves room for the copies.
+    expect((await run(echo, { x: 'c'.repeat(40_000) }, { ...limits, run: 400_000 })).result.status).toBe('succeeded')
+  })
+
+  it('keeps the size and start of an output refused for its size', async () => {
+    const limits = { stepText: 1_000_000, stepRecord: 5_000, run: 1_000_000 }
+    const { result } = await run({ name: 'o', nodes: [{ id: 'in', type: 'input' }], edges: [] }, { x: 'b'.repeat(6_000) }, limits)
+    expect(result.steps.in!.error).toMatchObject({ code: 'TOO_LARGE', details: { size: 6_008, preview: `{"x":"${'b'.repeat(494)}` } })
   })
 })
