@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import { JudgeflowError } from '../../engine/errors'
-import { accessProblem, DEFAULT_SESSION_TTL_HOURS, isLoopback, MIN_TOKEN_LENGTH } from '../../core/config'
+import { accessProblem, DEFAULT_SESSION_TTL_HOURS, isLoopbackAddress, isLoopbackHost, MIN_TOKEN_LENGTH } from '../../core/config'
 import { judgeflowConfig } from './config'
 import { LoginThrottle } from './login-throttle'
 import { issueSession, RevokedSessions, sameSecret, verifySession, type Session } from './session'
@@ -12,7 +12,7 @@ import { issueSession, RevokedSessions, sameSecret, verifySession, type Session 
  * are throttled per client address.
  */
 export const SESSION_COOKIE = 'judgeflow_session'
-export { DEFAULT_SESSION_TTL_HOURS, isLoopback, MIN_TOKEN_LENGTH }
+export { DEFAULT_SESSION_TTL_HOURS, isLoopbackAddress, isLoopbackHost, MIN_TOKEN_LENGTH }
 
 export interface AccessConfig {
   token?: string

@@ -71,6 +71,16 @@ describe('access', () => {
     expect((await fetch(`${server.url}/`, { headers: { cookie: session }, redirect: 'manual' })).status).toBe(200)
   })
 
+  it('without a token, refuses Host names that only start with 127. (DNS rebinding)', async () => {
+    const server = await startAppServer()
+    servers.push(server)
+    const { port } = new URL(server.url)
+    for (const host of [`127.attacker.example:${port}`, '127.attacker.example', `127.0.0.1.nip.io:${port}`]) {
+      expect(await getWithHost(server.url, '/api/workflows', host)).toEqual({ status: 403, message: `Refused: this server does not answer to the host "${host}". Add it to JUDGEFLOW_ALLOWED_HOSTS to allow it.` })
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) expect((await getWithHost(server.url, '/api/workflows', host)).status, host).toBe(200)
+  })
+
   it('refuses state-changing requests from another origin, and sends a Content-Security-Policy with pages', async () => {
     const server = await startAppServer()
     servers.push(server)
@@ -102,6 +112,18 @@ function rawGet(url: string, path: string, headers: Record<string, string> = {})
     request({ hostname, port, path, headers }, (res) => {
       res.resume()
       done({ status: res.statusCode!, location: res.headers.location })
+    }).on('error', fail).end()
+  })
+}
+
+/** A GET sent with this Host header (fetch sets its own): the status and the body's message. */
+function getWithHost(url: string, path: string, host: string): Promise<{ status: number, message: string }> {
+  const { hostname, port } = new URL(url)
+  return new Promise((done, fail) => {
+    request({ hostname, port, path, headers: { host } }, (res) => {
+      let body = ''
+      res.on('data', (chunk) => { body += chunk })
+      res.on('end', () => done({ status: res.statusCode!, message: String(JSON.parse(body).message ?? '') }))
     }).on('error', fail).end()
   })
 }
