@@ -23,12 +23,14 @@ const refuse = (message: string) => new JudgeflowError('INVALID_CONFIG', message
  * Reads a JSON or TOML evaluator config; a changed file is read again on the next call, no restart
  * needed. Only regular `.json` / `.toml` files up to MAX_CONFIG_FILE_BYTES are read, and with
  * `within` only files inside that folder. Errors name the file and what is wrong, never what the
- * file holds: a path that is refused says nothing of what lies there.
+ * file holds: a path that is refused says nothing of what lies there. Nor do they say where the
+ * config folder is on the server: a file in it is named relative to it.
  */
-export async function readEvaluatorConfigFile(path: string, options: ReadConfigOptions = {}): Promise<Record<string, unknown>> {
-  const where = options.within ? ` in the config folder ${options.within} (JUDGEFLOW_CONFIG_DIR)` : ''
-  if (!/^\.(json|toml)$/i.test(extname(path))) throw refuse(`The config file "${path}" must be a .json or .toml file.`)
-  const real = await realFile(path, options.within, where)
+export async function readEvaluatorConfigFile(given: string, options: ReadConfigOptions = {}): Promise<Record<string, unknown>> {
+  const path = shownName(given, options.within)
+  const where = options.within ? ' in the config folder (JUDGEFLOW_CONFIG_DIR)' : ''
+  if (!/^\.(json|toml)$/i.test(extname(given))) throw refuse(`The config file "${path}" must be a .json or .toml file.`)
+  const real = await realFile(given, path, options.within, where)
   if (!/^\.(json|toml)$/i.test(extname(real))) throw refuse(`The config file "${path}" must be a .json or .toml file.`)
   const handle = await open(real, 'r').catch(() => { throw refuse(`Cannot read the config file "${path}"${where}.`) })
   try {
@@ -50,12 +52,19 @@ export async function readEvaluatorConfigFile(path: string, options: ReadConfigO
   }
 }
 
-async function realFile(path: string, within: string | undefined, where: string): Promise<string> {
+/** The file as errors name it: as given, or relative to the config folder when given as an absolute path inside it. */
+function shownName(given: string, within: string | undefined): string {
+  if (!within || !isAbsolute(given)) return given
+  const folder = resolve(within)
+  return inside(folder, resolve(given)) ? relative(folder, resolve(given)) : given
+}
+
+async function realFile(given: string, path: string, within: string | undefined, where: string): Promise<string> {
   const missing = () => refuse(`Cannot read the config file "${path}"${where}: it does not exist.`)
-  if (!within) return realpath(path).catch(() => { throw missing() })
-  const base = await realpath(within).catch(() => { throw refuse(`Cannot read the config file "${path}": the config folder ${within} (JUDGEFLOW_CONFIG_DIR) does not exist.`) })
-  const outside = () => refuse(`The config file "${path}" is outside the config folder ${within} (JUDGEFLOW_CONFIG_DIR); config files are read only from there.`)
-  const candidate = resolve(base, path)
+  if (!within) return realpath(given).catch(() => { throw missing() })
+  const base = await realpath(within).catch(() => { throw refuse(`Cannot read the config file "${path}": the config folder (JUDGEFLOW_CONFIG_DIR) does not exist.`) })
+  const outside = () => refuse(`The config file "${path}" is outside the config folder (JUDGEFLOW_CONFIG_DIR); config files are read only from there.`)
+  const candidate = resolve(base, given)
   if (!inside(base, candidate)) throw outside()
   const real = await realpath(candidate).catch(() => { throw missing() })
   if (!inside(base, real)) throw outside()

@@ -51,6 +51,30 @@ describe('evaluator config files', () => {
     expect(await refused('missing.json', configs)).toContain('does not exist')
   })
 
+  it('never says where the config folder is: files are named as given, or relative to it', async () => {
+    const { root, configs } = folder()
+    writeFileSync(join(configs, 'broken.json'), '{')
+    mkdirSync(join(configs, 'team'))
+    writeFileSync(join(configs, 'team', 'broken.toml'), '= x')
+    const messages = [
+      await refused('missing.json', configs),
+      await refused(join(configs, 'missing.json'), configs),
+      await refused(join(configs, 'broken.json'), configs),
+      await refused(join(configs, 'team', 'broken.toml'), configs),
+      await refused('../secret.json', configs),
+      await refused('judge.json', join(root, 'nowhere')),
+    ]
+    expect(messages.slice(0, 3)).toEqual([
+      'Cannot read the config file "missing.json" in the config folder (JUDGEFLOW_CONFIG_DIR): it does not exist.',
+      'Cannot read the config file "missing.json" in the config folder (JUDGEFLOW_CONFIG_DIR): it does not exist.',
+      'The config file "broken.json" is not valid JSON.',
+    ])
+    expect(messages[3]).toContain(`the config file "${join('team', 'broken.toml')}"`)
+    expect(messages[4]).toBe('The config file "../secret.json" is outside the config folder (JUDGEFLOW_CONFIG_DIR); config files are read only from there.')
+    expect(messages[5]).toBe('Cannot read the config file "judge.json": the config folder (JUDGEFLOW_CONFIG_DIR) does not exist.')
+    for (const message of messages) expect(message).not.toContain(root)
+  })
+
   it('names the file but never its content when it does not parse', async () => {
     const { configs } = folder()
     writeFileSync(join(configs, 'broken.json'), 'root:x:0:0:root:/root:/bin/bash')
