@@ -1,4 +1,5 @@
-import { open, realpath } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { lstat, open, realpath } from 'node:fs/promises'
 import { extname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { JudgeflowError } from '../errors'
 import { assertJsonShape, DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
@@ -18,6 +19,8 @@ export interface ReadConfigOptions {
 const cache = new Map<string, { mtimeMs: number, size: number, config: Record<string, unknown> }>()
 
 const refuse = (message: string) => new JudgeflowError('INVALID_CONFIG', message)
+/** Windows has neither flag; it has no named pipes in the file system either. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0)
 
 /**
  * Reads a JSON or TOML evaluator config; a changed file is read again on the next call, no restart
@@ -32,10 +35,14 @@ export async function readEvaluatorConfigFile(given: string, options: ReadConfig
   if (!/^\.(json|toml)$/i.test(extname(given))) throw refuse(`The config file "${path}" must be a .json or .toml file.`)
   const real = await realFile(given, path, options.within, where)
   if (!/^\.(json|toml)$/i.test(extname(real))) throw refuse(`The config file "${path}" must be a .json or .toml file.`)
-  const handle = await open(real, 'r').catch(() => { throw refuse(`Cannot read the config file "${path}"${where}.`) })
+  const notRegular = () => refuse(`The config file "${path}" is not a regular file: only regular .json and .toml files are read.`)
+  // Opening a named pipe waits for a writer, holding one of Node's few file-system threads: look first.
+  if (!(await lstat(real).catch(() => { throw refuse(`Cannot read the config file "${path}"${where}.`) })).isFile()) throw notRegular()
+  // Non-blocking and without following a link, in case another file was put in its place since.
+  const handle = await open(real, OPEN_FLAGS).catch(() => { throw refuse(`Cannot read the config file "${path}"${where}.`) })
   try {
     const stat = await handle.stat()
-    if (!stat.isFile()) throw refuse(`The config file "${path}" is not a regular file.`)
+    if (!stat.isFile()) throw notRegular()
     if (stat.size > MAX_CONFIG_FILE_BYTES) throw refuse(`The config file "${path}" is larger than ${MAX_CONFIG_FILE_BYTES} bytes.`)
     const hit = cache.get(real)
     if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) return hit.config

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { closeSync, constants, mkdirSync, mkdtempSync, openSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -49,6 +50,24 @@ describe('evaluator config files', () => {
     writeFileSync(join(configs, 'big.json'), `{"a":"${'x'.repeat(MAX_CONFIG_FILE_BYTES)}"}`)
     expect(await refused('big.json', configs)).toContain(`larger than ${MAX_CONFIG_FILE_BYTES} bytes`)
     expect(await refused('missing.json', configs)).toContain('does not exist')
+  })
+
+  it('refuses a named pipe (FIFO), by its name or through a link, without opening it to wait for a writer', async () => {
+    const { configs } = folder()
+    const fifo = join(configs, 'fifo.json')
+    execFileSync('mkfifo', [fifo])
+    symlinkSync(fifo, join(configs, 'pipe.toml'))
+    try {
+      expect(await refused('fifo.json', configs)).toBe('The config file "fifo.json" is not a regular file: only regular .json and .toml files are read.')
+      expect(await refused('pipe.toml', configs)).toContain('is not a regular file')
+    }
+    finally {
+      // Lets go of a reader still waiting on the pipe, if the file was opened after all.
+      try {
+        closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK))
+      }
+      catch { /* no reader */ }
+    }
   })
 
   it('never says where the config folder is: files are named as given, or relative to it', async () => {
