@@ -221,16 +221,41 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
   }
 }
 
-/** Whether an address is this machine's loopback. */
-export function isLoopback(address: string | undefined): boolean {
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)'
+/** 127.0.0.0/8 written as four decimal octets: nothing a DNS name could also be. */
+const LOOPBACK_V4 = new RegExp(`^127(?:\\.${OCTET}){3}$`)
+/** ::1, and 127.0.0.0/8 mapped into IPv6, in the canonical form URL parsing gives (`::ffff:7f00:1`). */
+const LOOPBACK_V6 = /^(?:::1|::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4})$/
+
+/**
+ * Whether an IP address, as a socket reports it (`127.0.0.1`, `::1`, `::ffff:127.0.0.1`) or in
+ * brackets, is this machine's loopback. Only literal addresses: a name is never one.
+ */
+export function isLoopbackAddress(address: string | undefined): boolean {
   if (!address) return false
-  const a = address.replace(/^\[|\]$/g, '').toLowerCase()
-  return a === 'localhost' || a === '::1' || a.startsWith('127.') || a.startsWith('::ffff:127.')
+  const a = address.replace(/^\[(.*)\]$/, '$1').toLowerCase()
+  if (LOOPBACK_V4.test(a)) return true
+  if (!a.includes(':')) return false
+  try {
+    return LOOPBACK_V6.test(new URL(`http://[${a}]/`).hostname.slice(1, -1))
+  }
+  catch {
+    return false
+  }
+}
+
+/**
+ * Whether a host name (a Host header's, HOST) can only mean this machine: a literal loopback
+ * address or `localhost`. A DNS name that merely starts with `127.` can point anywhere, or be
+ * rebound to this machine by a web page.
+ */
+export function isLoopbackHost(host: string | undefined): boolean {
+  return host?.toLowerCase() === 'localhost' || isLoopbackAddress(host)
 }
 
 /** Why a server with this configuration must not start (it would serve other machines without a token), or undefined. */
 export function accessProblem(config: JudgeflowConfig): string | undefined {
   const { host, token } = config.server
-  if (isLoopback(host) || token) return undefined
+  if (isLoopbackHost(host) || token) return undefined
   return `it would listen on ${host || 'every interface'} without JUDGEFLOW_TOKEN. Set JUDGEFLOW_TOKEN to require a token, or HOST=127.0.0.1 to serve this machine only.`
 }

@@ -3,6 +3,7 @@ import type { Store } from '../../core/store'
 import { openPostgres, type PgHandle } from './client'
 import { pgExperiments, pgResponseCache, pgSettings, pgWorkflows } from './catalog'
 import { pgDatasets } from './datasets'
+import { withQueryFailures } from './errors'
 import { pgLeases, pgRuns } from './runs'
 import { pgCancelQueued } from './withdraw'
 import { oneAtATime, pruneStore } from '../retention'
@@ -20,14 +21,15 @@ export function createPostgresStore(url: string, options: { poolSize?: number } 
   const { db, ready } = handle
   return {
     handle,
-    workflows: pgWorkflows(db, ready),
-    runs: pgRuns(db, handle.pool, ready),
-    leases: { ...pgLeases(db, ready), cancelQueued: pgCancelQueued(db, ready) },
-    experiments: pgExperiments(db, ready),
-    settings: pgSettings(db, ready),
-    datasets: pgDatasets(db, ready),
-    cache: pgResponseCache(db, ready),
-    retention: {
+    // A failed query fails with its SQLSTATE, never with the statement and parameters drizzle quotes.
+    workflows: withQueryFailures(pgWorkflows(db, ready)),
+    runs: withQueryFailures(pgRuns(db, handle.pool, ready)),
+    leases: withQueryFailures({ ...pgLeases(db, ready), cancelQueued: pgCancelQueued(db, ready) }),
+    experiments: withQueryFailures(pgExperiments(db, ready)),
+    settings: withQueryFailures(pgSettings(db, ready)),
+    datasets: withQueryFailures(pgDatasets(db, ready)),
+    cache: withQueryFailures(pgResponseCache(db, ready)),
+    retention: withQueryFailures({
       // One prune at a time in this process, and across processes on one database (an advisory lock): a busy one skips.
       prune: oneAtATime(async (policy) => {
         await ready
@@ -55,7 +57,7 @@ export function createPostgresStore(url: string, options: { poolSize?: number } 
           client.release()
         }
       }),
-    },
+    }),
     close: () => handle.close(),
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { NUL_REFUSAL } from '../text/safe-json'
 
 /**
  * Datasets: named lists of cases a workflow (or an evaluator alone) runs over, and what a dataset
@@ -16,8 +17,13 @@ export const expectedSchema = z.object({
 }).strict()
 export type Expected = z.infer<typeof expectedSchema>
 
+/** Ids and names are kept as text columns, which cannot hold a NUL character, whatever file or form they come from. */
+const noNul = (text: string) => !text.includes('\u0000')
+const NUL_MESSAGE = `is refused: ${NUL_REFUSAL}`
+
 const caseIdSchema = z.string().trim().min(1, 'is required').max(200, 'is longer than 200 characters')
   .refine(id => id !== '__proto__', 'is a reserved name')
+  .refine(noNul, NUL_MESSAGE)
 
 export const datasetCaseSchema = z.object({
   id: caseIdSchema,
@@ -29,6 +35,7 @@ export const datasetCaseSchema = z.object({
 export type DatasetCase = z.infer<typeof datasetCaseSchema>
 
 export const datasetNameSchema = z.string().trim().min(1, 'is required').max(200, 'is longer than 200 characters')
+  .refine(noNul, NUL_MESSAGE)
 
 /** A dataset as stored: its cases in order, ids unique. */
 export interface Dataset {

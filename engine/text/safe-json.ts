@@ -4,7 +4,8 @@ import { formatPath } from '../graph/path'
 /**
  * JSON from users (request bodies, files) is checked before anything else walks it: every
  * recursive walk further on (validation, references, storing, presenting) stays far from the
- * stack's end, and no object can carry a `__proto__` key into code that assigns keys one by one.
+ * stack's end, no object can carry a `__proto__` key into code that assigns keys one by one, and
+ * no text holds a NUL character, which PostgreSQL cannot store in text.
  */
 
 /** Nesting levels a JSON value may have by default (JUDGEFLOW_MAX_JSON_DEPTH). */
@@ -18,10 +19,13 @@ export const MAX_JSON_DEPTH_CEILING = 1000
  */
 export const MAX_VALUE_DEPTH = 2 * MAX_JSON_DEPTH_CEILING
 const FORBIDDEN_KEY = '__proto__'
+const NUL = '\u0000'
+/** Why text with a NUL character is refused, wherever it is found (a body, a file, a URL). */
+export const NUL_REFUSAL = 'text may not hold the NUL character (\\u0000)'
 const MAX_PATH_TEXT = 200
 
 export interface JsonShapeProblem {
-  kind: 'too_deep' | 'forbidden_key'
+  kind: 'too_deep' | 'forbidden_key' | 'nul_character'
   /** Where, as a field path (`nodes[0].config`); empty for the value itself. */
   path: string
 }
@@ -35,13 +39,14 @@ interface Frame {
 
 /**
  * The first place where `value` nests objects and arrays more than `maxDepth` levels (the value
- * itself is level 1), or has an own `__proto__` key (unless `anyKey`); null when there is none.
- * Iterative, so any depth is safe to check.
+ * itself is level 1), has an own `__proto__` key (unless `anyKey`), or, with `noNul`, a key or a
+ * text holding a NUL character; null when there is none. Iterative, so any depth is safe to check.
  */
-export function jsonShapeProblem(value: unknown, maxDepth: number, options: { anyKey?: boolean } = {}): JsonShapeProblem | null {
+export function jsonShapeProblem(value: unknown, maxDepth: number, options: { anyKey?: boolean, noNul?: boolean } = {}): JsonShapeProblem | null {
   const stack: Frame[] = [{ value, depth: 1, parent: null, key: null }]
   while (stack.length) {
     const frame = stack.pop()!
+    if (options.noNul && typeof frame.value === 'string' && frame.value.includes(NUL)) return { kind: 'nul_character', path: pathOf(frame) }
     if (frame.value === null || typeof frame.value !== 'object') continue
     if (frame.depth > maxDepth) return { kind: 'too_deep', path: pathOf(frame) }
     if (Array.isArray(frame.value)) {
@@ -52,20 +57,23 @@ export function jsonShapeProblem(value: unknown, maxDepth: number, options: { an
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i]!
       if (key === FORBIDDEN_KEY && !options.anyKey) return { kind: 'forbidden_key', path: pathOf(frame) }
+      if (options.noNul && key.includes(NUL)) return { kind: 'nul_character', path: pathOf(frame) }
       stack.push({ value: (frame.value as Record<string, unknown>)[key], depth: frame.depth + 1, parent: frame, key })
     }
   }
   return null
 }
 
-/** Throws a user error naming `where` and the path when the value is too deep or has a `__proto__` key. */
+/** Throws a user error naming `where` and the path when the value is too deep, has a `__proto__` key, or text with a NUL character. */
 export function assertJsonShape(value: unknown, options: { maxDepth: number, where: string }): void {
-  const problem = jsonShapeProblem(value, options.maxDepth)
+  const problem = jsonShapeProblem(value, options.maxDepth, { noNul: true })
   if (!problem) return
   const at = problem.path || '(top level)'
   const message = problem.kind === 'forbidden_key'
     ? `${options.where} is refused: "__proto__" is not allowed as a key (at ${at}).`
-    : `${options.where} nests objects and arrays more than ${options.maxDepth} levels deep (at ${at}): flatten it, or raise JUDGEFLOW_MAX_JSON_DEPTH (at most ${MAX_JSON_DEPTH_CEILING}).`
+    : problem.kind === 'nul_character'
+      ? `${options.where} is refused: ${NUL_REFUSAL} (at ${at}).`
+      : `${options.where} nests objects and arrays more than ${options.maxDepth} levels deep (at ${at}): flatten it, or raise JUDGEFLOW_MAX_JSON_DEPTH (at most ${MAX_JSON_DEPTH_CEILING}).`
   throw new JudgeflowError('INVALID_INPUT', message, { details: { path: problem.path, limit: problem.kind === 'too_deep' ? options.maxDepth : undefined } })
 }
 

@@ -1,6 +1,6 @@
 import { JudgeflowError } from '../../engine/errors'
 import { safeNextPath } from '../../shared/utils/next-path'
-import { configuredToken, isAuthenticated, isLoopback } from '../utils/access'
+import { configuredToken, isAuthenticated, isLoopbackAddress } from '../utils/access'
 import { allowedHosts, isAllowedHost, ownOrigin } from '../utils/hosts'
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -27,7 +27,7 @@ export default defineEventHandler((event) => {
   }
   const path = event.path.split('?')[0]!
   if (!token) {
-    if (!isLoopback(event.node.req.socket.remoteAddress)) {
+    if (!isLoopbackAddress(event.node.req.socket.remoteAddress)) {
       throw new JudgeflowError('FORBIDDEN', 'judgeflow serves only this machine; set JUDGEFLOW_TOKEN to serve others.')
     }
     return

@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import { JudgeflowError } from '../../engine/errors'
-import { accessProblem, DEFAULT_SESSION_TTL_HOURS, isLoopback, MIN_TOKEN_LENGTH } from '../../core/config'
+import { accessProblem, DEFAULT_SESSION_TTL_HOURS, isLoopbackAddress, isLoopbackHost, MIN_TOKEN_LENGTH } from '../../core/config'
 import { judgeflowConfig } from './config'
 import { LoginThrottle } from './login-throttle'
 import { issueSession, RevokedSessions, sameSecret, verifySession, type Session } from './session'
@@ -9,10 +9,10 @@ import { issueSession, RevokedSessions, sameSecret, verifySession, type Session 
  * The access model: on loopback (the default) the machine's own user is trusted; on any other
  * address JUDGEFLOW_TOKEN is required — a bearer header for the API, or the session cookie the
  * login form sets for the UI. The token itself is never stored in the cookie, and wrong tokens
- * are throttled per client address.
+ * are throttled per client address (the right one always gets in).
  */
 export const SESSION_COOKIE = 'judgeflow_session'
-export { DEFAULT_SESSION_TTL_HOURS, isLoopback, MIN_TOKEN_LENGTH }
+export { DEFAULT_SESSION_TTL_HOURS, isLoopbackAddress, isLoopbackHost, MIN_TOKEN_LENGTH }
 
 export interface AccessConfig {
   token?: string
@@ -39,7 +39,7 @@ function waitText(ms: number): string {
   return `${Math.ceil(seconds / 60)} minutes`
 }
 
-/** 429 with Retry-After while this client is locked out after wrong tokens. */
+/** 429 with Retry-After for a wrong token while this client is locked out after wrong tokens. */
 function assertNotLockedOut(event: H3Event): void {
   const waitMs = throttle.retryAfterMs(clientOf(event))
   if (!waitMs) return
@@ -53,14 +53,16 @@ function assertNotLockedOut(event: H3Event): void {
 
 /**
  * Checks a presented token against the configured one, counting a wrong one against the client.
- * `hint` says how long the client must now wait, when this failure started a lock-out.
+ * The right token is never refused, even from an address locked out: wrong tokens from others
+ * behind the same address (a proxy, a NAT) must not lock the owner out. `hint` says how long the
+ * client must now wait, when this failure started a lock-out.
  */
 export function checkToken(event: H3Event, given: string, token: string): { ok: boolean, hint: string } {
-  assertNotLockedOut(event)
   if (sameSecret(given, token)) {
     throttle.succeed(clientOf(event))
     return { ok: true, hint: '' }
   }
+  assertNotLockedOut(event)
   const lockMs = throttle.fail(clientOf(event))
   return { ok: false, hint: lockMs ? ` Too many wrong tokens: try again in ${waitText(lockMs)}.` : '' }
 }

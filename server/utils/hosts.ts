@@ -1,12 +1,13 @@
 import type { H3Event } from 'h3'
-import { isLoopback } from './access'
+import { isLoopbackHost } from './access'
 import { judgeflowConfig } from './config'
 
 /**
  * The Host names this server answers to. Without it, a page on any site could rebind its own
  * name to 127.0.0.1 and drive the API as a same-origin caller: the Host header is the one thing
- * such a request cannot fake. Loopback names are always allowed; JUDGEFLOW_ALLOWED_HOSTS adds
- * others (comma-separated names, optionally with a port).
+ * such a request cannot fake. Literal loopback addresses and `localhost` are always allowed (never
+ * a name that only starts with `127.`); JUDGEFLOW_ALLOWED_HOSTS adds others (comma-separated names,
+ * optionally with a port).
  */
 export function allowedHosts(): string[] {
   return judgeflowConfig().server.allowedHosts
@@ -22,7 +23,7 @@ export function isAllowedHost(host: string | undefined, extra = allowedHosts()):
   if (!host) return false
   const parsed = parseHostHeader(host)
   if (!parsed) return false
-  if (isLoopback(parsed.name)) return true
+  if (isLoopbackHost(parsed.name)) return true
   return extra.some(entry => entry === parsed.name || entry === `${parsed.name}:${parsed.port}`)
 }
 

@@ -1,9 +1,12 @@
 /**
  * Back-off for wrong tokens, per client address. After `lockAfter` failures in a row the client
  * is locked out for `baseMs`, doubling with every further failure up to `maxMs`. While locked out,
- * every attempt is refused without being checked (so guessing gains nothing); the right token
- * afterwards resets the count. Memory is bounded: a client not seen for `forgetMs` is forgotten,
- * and past `maxClients` the client seen least recently goes first.
+ * a wrong token is refused without being counted, and the right token is let through and resets
+ * the count: a lock-out never keeps the token's owner out, whoever else shares the address. The
+ * price is that a locked-out address can still tell a right guess from a wrong one, so what makes
+ * guessing hopeless is the token's length (at least 32 characters), not this back-off. Memory is
+ * bounded: a client not seen for `forgetMs` is forgotten, and past `maxClients` the client seen
+ * least recently goes first.
  */
 export interface ThrottleOptions {
   lockAfter: number

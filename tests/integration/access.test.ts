@@ -71,6 +71,16 @@ describe('access', () => {
     expect((await fetch(`${server.url}/`, { headers: { cookie: session }, redirect: 'manual' })).status).toBe(200)
   })
 
+  it('without a token, refuses Host names that only start with 127. (DNS rebinding)', async () => {
+    const server = await startAppServer()
+    servers.push(server)
+    const { port } = new URL(server.url)
+    for (const host of [`127.attacker.example:${port}`, '127.attacker.example', `127.0.0.1.nip.io:${port}`]) {
+      expect(await getWithHost(server.url, '/api/workflows', host)).toEqual({ status: 403, message: `Refused: this server does not answer to the host "${host}". Add it to JUDGEFLOW_ALLOWED_HOSTS to allow it.` })
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) expect((await getWithHost(server.url, '/api/workflows', host)).status, host).toBe(200)
+  })
+
   it('refuses state-changing requests from another origin, and sends a Content-Security-Policy with pages', async () => {
     const server = await startAppServer()
     servers.push(server)
@@ -102,6 +112,18 @@ function rawGet(url: string, path: string, headers: Record<string, string> = {})
     request({ hostname, port, path, headers }, (res) => {
       res.resume()
       done({ status: res.statusCode!, location: res.headers.location })
+    }).on('error', fail).end()
+  })
+}
+
+/** A GET sent with this Host header (fetch sets its own): the status and the body's message. */
+function getWithHost(url: string, path: string, host: string): Promise<{ status: number, message: string }> {
+  const { hostname, port } = new URL(url)
+  return new Promise((done, fail) => {
+    request({ hostname, port, path, headers: { host } }, (res) => {
+      let body = ''
+      res.on('data', (chunk) => { body += chunk })
+      res.on('end', () => done({ status: res.statusCode!, message: String(JSON.parse(body).message ?? '') }))
     }).on('error', fail).end()
   })
 }
@@ -152,7 +174,7 @@ describe('access with a token: start-up checks, sessions, throttling', () => {
     expect((await server.api('/api/workflows', { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200)
   })
 
-  it('backs off after five wrong tokens: 429 with Retry-After (30 s, doubling), even for the right token', async () => {
+  it('backs off after five wrong tokens: 429 with Retry-After (30 s, doubling) for wrong tokens, never for the right one', async () => {
     const server = await startAppServer({ env: { JUDGEFLOW_TOKEN: TOKEN } })
     servers.push(server)
     const statuses: number[] = []
@@ -161,7 +183,7 @@ describe('access with a token: start-up checks, sessions, throttling', () => {
     expect([...statuses, fifth.status]).toEqual([401, 401, 401, 401, 401])
     expect(fifth.body.message).toContain('try again in 30 seconds')
 
-    const refused = await server.api('/api/login', { body: { token: TOKEN } })
+    const refused = await server.api('/api/login', { body: { token: 'wrong-6' } })
     expect(refused.status).toBe(429)
     const retryAfter = Number(refused.headers.get('retry-after'))
     expect(retryAfter).toBeGreaterThan(0)
@@ -169,20 +191,30 @@ describe('access with a token: start-up checks, sessions, throttling', () => {
     expect(refused.body.message).toMatch(new RegExp(`^Too many wrong tokens from your address: try again in ${retryAfter} seconds? \\(after \\d{4}-\\d\\d-\\d\\dT`))
     expect(refused.body.data).toEqual({ code: 'TOO_MANY_ATTEMPTS', retry_after_s: retryAfter })
     expect(refused.headers.get('set-cookie')).toBeNull()
-    // The bearer header is checked by the same count: a burst gets refusals, not answers.
+    // The bearer header is checked by the same count: a burst of wrong tokens gets refusals, not answers.
     const burst = await Promise.all(Array.from({ length: 300 }, (_, i) => server.api('/api/workflows', { headers: { authorization: `Bearer guess-${i}` } })))
     expect(burst.every(r => r.status === 429)).toBe(true)
+
+    // Wrong tokens from the same address (someone else behind the same proxy) never lock the owner out.
+    expect((await server.api('/api/workflows', { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200)
+    expect((await server.api('/api/login', { body: { token: TOKEN } })).status).toBe(200)
   })
 
-  it('counts only failures in a row: the right token starts the count again', async () => {
+  it('counts only failures in a row: the right token starts the count again, and still gets in once the lock-out started', async () => {
     const server = await startAppServer({ env: { JUDGEFLOW_TOKEN: TOKEN } })
     servers.push(server)
     const attempt = async (token: string) => (await server.api('/api/login', { body: { token } })).status
+    const bearer = async (token: string) => (await server.api('/api/workflows', { headers: { authorization: `Bearer ${token}` } })).status
     const statuses: number[] = []
     for (const token of ['a', 'b', 'c', 'd', TOKEN, 'e', 'f', 'g', 'h']) statuses.push(await attempt(token))
     expect(statuses).toEqual([401, 401, 401, 401, 200, 401, 401, 401, 401])
-    expect((await server.api('/api/workflows', { headers: { authorization: 'Bearer i' } })).status).toBe(401)
-    expect(await attempt(TOKEN)).toBe(429)
+    expect(await bearer('i')).toBe(401)
+    // Locked out: wrong tokens are refused, by either way in, the right one is not.
+    expect([await attempt('j'), await bearer('k')]).toEqual([429, 429])
+    const login = await server.api('/api/login', { body: { token: TOKEN } })
+    expect(login.status).toBe(200)
+    expect(login.headers.get('set-cookie')).toMatch(/^judgeflow_session=/)
+    expect(await bearer(TOKEN)).toBe(200)
   })
 
   it('sends a page to /login with `next` only when it is a path of this origin', async () => {

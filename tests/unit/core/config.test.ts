@@ -81,6 +81,9 @@ describe('the configuration', () => {
     expect(accessProblem(loadConfig({ HOST: '127.0.0.1' }))).toBeUndefined()
     expect(accessProblem(loadConfig({ HOST: '0.0.0.0' }))).toContain('it would listen on 0.0.0.0 without JUDGEFLOW_TOKEN')
     expect(accessProblem(loadConfig({ HOST: '0.0.0.0', JUDGEFLOW_TOKEN: 'x'.repeat(32) }))).toBeUndefined()
+    for (const HOST of ['localhost', '::1', '127.0.0.2']) expect(accessProblem(loadConfig({ HOST })), HOST).toBeUndefined()
+    // A name that only starts with 127. can resolve to any address.
+    for (const HOST of ['127.attacker.example', '127.0.0.1.nip.io']) expect(accessProblem(loadConfig({ HOST })), HOST).toContain(`it would listen on ${HOST} without JUDGEFLOW_TOKEN`)
     expect(loadConfig({ JUDGEFLOW_ALLOWED_HOSTS: 'Judge.internal, ci.example:8080' }).server.allowedHosts).toEqual(['judge.internal', 'ci.example:8080'])
   })
 
