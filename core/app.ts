@@ -1,7 +1,7 @@
 import { createSqliteStore, openDatabase } from '../db'
 import { createPgRunQueue, createPostgresStore } from '../db/pg'
 import {
-  createProviders, createTraceCache, defaultRegistry, EvaluationPool, loadMetricsFolder, loadScorersFolder, MetricRegistry, ScorerRegistry,
+  createProviders, createTraceCache, defaultRegistry, EvaluationPool, loadMetricsFolder, loadScorersFolder, MetricRegistry, refusingWhenQueued, ScorerRegistry,
   type EvaluationServices, type Providers, type StepRegistry, type VectorCache,
 } from '../engine'
 import { DEFAULT_DB_PATH, type JudgeflowConfig } from './config'
@@ -66,6 +66,12 @@ export interface Judgeflow {
    * (evaluations then run in place, without a time limit). `close` stops the workers after the runs.
    */
   startEvaluationWorkers(entry: URL): EvaluationPool | undefined
+  /**
+   * `evaluation` for one evaluation asked directly (POST /api/evaluate): refused with
+   * TOO_MANY_EVALUATIONS when config.evaluation.maxQueued evaluations already wait for a worker.
+   * Steps of runs use `evaluation` and wait their turn.
+   */
+  directEvaluation(): EvaluationServices
   /** Lets the runs finish (up to the shutdown grace), then closes the store and the evaluation workers. */
   close(graceMs?: number): Promise<void>
 }
@@ -106,6 +112,9 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
       pool = new EvaluationPool({ entry, size: workers, timeLimitMs, metricsDir, scorersDir, traceCache, trace: evaluation.trace })
       evaluation.runner = pool
       return pool
+    },
+    directEvaluation() {
+      return pool ? { ...evaluation, runner: refusingWhenQueued(pool, config.evaluation.maxQueued) } : evaluation
     },
     async close(graceMs) {
       await retention?.stop()

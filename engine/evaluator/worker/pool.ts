@@ -65,6 +65,11 @@ export class EvaluationPool implements EvaluationRunner {
     this.timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS
   }
 
+  /** Evaluations waiting for a worker. */
+  get waiting(): number {
+    return this.queue.length
+  }
+
   /** Worker threads started so far and still running. */
   get workers(): number {
     return this.slots.length
