@@ -1,7 +1,7 @@
 import { createSqliteStore, openDatabase } from '../db'
 import { createPgRunQueue, createPostgresStore } from '../db/pg'
 import {
-  createProviders, createTraceCache, defaultRegistry, loadMetricsFolder, loadScorersFolder, MetricRegistry, ScorerRegistry,
+  createProviders, createTraceCache, defaultRegistry, EvaluationPool, loadMetricsFolder, loadScorersFolder, MetricRegistry, refusingWhenQueued, ScorerRegistry,
   type EvaluationServices, type Providers, type StepRegistry, type VectorCache,
 } from '../engine'
 import { DEFAULT_DB_PATH, type JudgeflowConfig } from './config'
@@ -60,7 +60,19 @@ export interface Judgeflow {
   evaluation: EvaluationServices
   /** Loads the custom metrics and scorers folders (config.evaluation) into this app's registries; the names loaded. */
   loadCustomModules(): Promise<{ metrics: string[], scorers: string[] }>
-  /** Lets the runs finish (up to the shutdown grace), then closes the store. */
+  /**
+   * Runs this app's offline evaluations on worker threads started from `entry`, each within
+   * config.evaluation.timeLimitMs; the pool, or undefined when config.evaluation.workers is 0
+   * (evaluations then run in place, without a time limit). `close` stops the workers after the runs.
+   */
+  startEvaluationWorkers(entry: URL): EvaluationPool | undefined
+  /**
+   * `evaluation` for one evaluation asked directly (POST /api/evaluate): refused with
+   * TOO_MANY_EVALUATIONS when config.evaluation.maxQueued evaluations already wait for a worker.
+   * Steps of runs use `evaluation` and wait their turn.
+   */
+  directEvaluation(): EvaluationServices
+  /** Lets the runs finish (up to the shutdown grace), then closes the store and the evaluation workers. */
   close(graceMs?: number): Promise<void>
 }
 
@@ -85,6 +97,7 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   })
   const rounds = new Rounds({ store, runs, providers })
   const datasets = new DatasetRuns({ store, runs, registry })
+  let pool: EvaluationPool | undefined
   return {
     config, registry, metrics, scorers, providers, store, runs, queue, rounds, datasets, retention, traceCache, evaluation,
     async loadCustomModules() {
@@ -93,12 +106,23 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
         scorers: await loadScorersFolder(config.evaluation.scorersDir, scorers),
       }
     },
+    startEvaluationWorkers(entry) {
+      const { workers, timeLimitMs, metricsDir, scorersDir } = config.evaluation
+      if (pool || !workers) return pool
+      pool = new EvaluationPool({ entry, size: workers, timeLimitMs, metricsDir, scorersDir, traceCache, trace: evaluation.trace })
+      evaluation.runner = pool
+      return pool
+    },
+    directEvaluation() {
+      return pool ? { ...evaluation, runner: refusingWhenQueued(pool, config.evaluation.maxQueued) } : evaluation
+    },
     async close(graceMs) {
       await retention?.stop()
       await datasets.close()
       await runs.drain(graceMs)
       await queue?.close()
       await store.close()
+      await pool?.close()
     },
   }
 }

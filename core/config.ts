@@ -6,6 +6,7 @@
 import { resolve } from 'node:path'
 import { z } from 'zod'
 import { DEFAULT_TIME_LIMIT_MS, DEFAULT_WORKERS } from '../engine/evaluator/worker/pool'
+import { DEFAULT_MAX_QUEUED_EVALUATIONS } from '../engine/evaluator/worker/queue-limit'
 import { DEFAULT_STORAGE_LIMITS, type StorageLimits } from '../engine/executor/size-limits'
 import { defaultRetryPolicy, type RetryPolicy } from '../engine/providers/retry'
 import { DEFAULT_TRACE_CACHE, MAX_TRACE_CACHE_SIZE, type TraceCacheSettings } from '../engine/trace/shared-cache'
@@ -104,6 +105,8 @@ export interface JudgeflowConfig {
     workers: number
     /** JUDGEFLOW_EVAL_TIME_LIMIT_MS. */
     timeLimitMs: number
+    /** JUDGEFLOW_MAX_QUEUED_EVALUATIONS: evaluations asked over HTTP that may wait for a worker thread; beyond, 429. */
+    maxQueued: number
     /** JUDGEFLOW_CONFIG_DIR: where evaluator steps read their config_file from, as given (./configs by default). */
     configDir: string
     /** JUDGEFLOW_METRICS_DIR and JUDGEFLOW_SCORERS_DIR: custom metrics and scorers. */
@@ -206,6 +209,7 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
     evaluation: {
       workers,
       timeLimitMs,
+      maxQueued: whole('JUDGEFLOW_MAX_QUEUED_EVALUATIONS', DEFAULT_MAX_QUEUED_EVALUATIONS),
       configDir: optional('JUDGEFLOW_CONFIG_DIR') ?? 'configs',
       metricsDir: resolve(env.JUDGEFLOW_METRICS_DIR ?? 'metrics'),
       scorersDir: resolve(env.JUDGEFLOW_SCORERS_DIR ?? 'scorers'),

@@ -17,6 +17,7 @@ export type ErrorCode
     | 'TOO_LARGE'
     | 'VERSION_CONFLICT'
     | 'EVALUATION_TIME_LIMIT'
+    | 'TOO_MANY_EVALUATIONS'
     | 'NOT_CANCELLABLE'
     | 'RESUME_LIMIT'
     | 'CONFLICT'

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { createJudgeflow, type JudgeflowConfig, type ResumeOutcome } from '../../core'
 import { JudgeflowError } from '../../engine'
+import { SOURCE_EVALUATION_WORKER } from '../evaluation-workers'
 import type { Io } from '../io'
 
 export const WORKER_USAGE = 'judgeflow worker [--concurrency N]   (PostgreSQL: executes queued runs; SIGTERM drains)'
@@ -12,7 +13,9 @@ export interface StopSignal {
 
 /**
  * `judgeflow worker [--concurrency N]`: executes the runs queued in the PostgreSQL database of
- * JUDGEFLOW_DATABASE_URL, N at a time, and takes over the runs of workers that died. SIGTERM (or
+ * JUDGEFLOW_DATABASE_URL, N at a time, and takes over the runs of workers that died. Offline
+ * evaluations run on worker threads within JUDGEFLOW_EVAL_TIME_LIMIT_MS, as in the server, so that
+ * one cannot pin the process past its lease and hang every worker that takes its run over. SIGTERM (or
  * SIGINT) drains: no new job is taken, the runs under way get JUDGEFLOW_SHUTDOWN_GRACE_MS to finish
  * and what is left is handed over, committed steps kept; then it exits 0.
  */
@@ -33,6 +36,7 @@ export async function workerCommand(args: string[], io: Io, config: JudgeflowCon
   const app = createJudgeflow(config)
   try {
     await app.loadCustomModules()
+    if (!app.startEvaluationWorkers(SOURCE_EVALUATION_WORKER)) io.err('judgeflow worker: JUDGEFLOW_EVAL_WORKERS is 0: offline evaluations run on the main thread, without a time limit')
     // The store's first answer: a database that cannot be reached or migrated stops here, saying why.
     await app.store.settings.get('judgeflow.worker')
     const report = ({ resumed, interrupted, failed }: ResumeOutcome) => {

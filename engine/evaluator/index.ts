@@ -118,5 +118,6 @@ export { evaluationTypeDefinitions, evaluationTypeDefinition, findEvaluationType
 export type { EvaluationTypeDefinition } from '../evaluation-types/types'
 export { type EvaluationJob, type EvaluationRunner } from './worker/runner'
 export { EvaluationPool, type EvaluationPoolOptions } from './worker/pool'
+export { DEFAULT_MAX_QUEUED_EVALUATIONS, QUEUE_LIMIT_VARIABLE, refusingWhenQueued, type QueueingRunner } from './worker/queue-limit'
 export type { TraceSettings } from './context'
 export * from './arithmetic'

@@ -23,7 +23,7 @@ export default defineNitroPlugin(async (nitroApp) => {
   const custom = await app.loadCustomModules()
   if (custom.metrics.length) console.info(`judgeflow: loaded custom metrics ${custom.metrics.join(', ')} from ${metricsDir}`)
   if (custom.scorers.length) console.info(`judgeflow: loaded custom scorers ${custom.scorers.join(', ')} from ${scorersDir}`)
-  const evaluationWorkers = startEvaluationWorkers(app)
+  startEvaluationWorkers(app)
   const traceCacheFile = config.trace.cacheFile
   if (traceCacheFile) console.info(`judgeflow: ${loadTraceCache(app.traceCache, traceCacheFile)} trace vectors loaded from ${traceCacheFile}`)
   // With a queue (PostgreSQL), only a worker executes runs: a server started with --no-worker leaves them, and dead workers' runs, to the workers.
@@ -42,9 +42,8 @@ export default defineNitroPlugin(async (nitroApp) => {
   if (datasetRuns) console.info(`judgeflow: resumed ${datasetRuns} unfinished dataset run(s)`)
   nitroApp.hooks.hook('close', async () => {
     // The app stops its dataset runs (they resume at the next start), lets its runs finish (up to
-    // the shutdown grace) and closes the store; the workers and trace cache go after.
+    // the shutdown grace), closes the store and stops the evaluation workers; the trace cache goes after.
     await app.close()
-    await evaluationWorkers?.close()
     if (traceCacheFile) saveTraceCache(app.traceCache, traceCacheFile)
   })
 })

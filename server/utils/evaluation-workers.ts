@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Judgeflow } from '../../core'
-import { EvaluationPool } from '../../engine'
+import type { EvaluationPool } from '../../engine'
 
 /** Bundled by the build (nuxt.config.ts) beside the server entry, `.output/server/`. */
 export const EVALUATION_WORKER_FILE = 'evaluation-worker.mjs'
@@ -19,14 +19,12 @@ function bundledWorker(): URL | undefined {
 
 /**
  * Offline evaluations (heuristic judge, scorers, trace) run on worker threads with a time limit,
- * so that one large evaluation cannot stall the server. The workers load the app's custom metrics
- * and scorers folders and ask the app's trace cache for novelty; the pool becomes the app's
- * evaluation runner. Returns the pool, or undefined when evaluations run on the main thread
+ * so that one large evaluation cannot stall the server (`app.startEvaluationWorkers`, as in
+ * `judgeflow worker`). Returns the pool, or undefined when evaluations run on the main thread
  * (JUDGEFLOW_EVAL_WORKERS=0, or a development server without the bundle).
  */
 export function startEvaluationWorkers(app: Judgeflow): EvaluationPool | undefined {
-  const { workers, timeLimitMs, metricsDir, scorersDir } = app.config.evaluation
-  if (!workers) {
+  if (!app.config.evaluation.workers) {
     console.info('judgeflow: JUDGEFLOW_EVAL_WORKERS is 0: offline evaluations run on the main thread, without a time limit')
     return undefined
   }
@@ -35,7 +33,5 @@ export function startEvaluationWorkers(app: Judgeflow): EvaluationPool | undefin
     console.warn(`judgeflow: no ${EVALUATION_WORKER_FILE} beside the server (run \`npx nuxt build\`): offline evaluations run on the main thread, without a time limit`)
     return undefined
   }
-  const pool = new EvaluationPool({ entry, size: workers, timeLimitMs, metricsDir, scorersDir, traceCache: app.traceCache, trace: app.evaluation.trace })
-  app.evaluation.runner = pool
-  return pool
+  return app.startEvaluationWorkers(entry)
 }

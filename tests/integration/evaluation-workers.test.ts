@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startAppServer, type AppServer } from '../support/app-server'
+import { startAppServer, waitFor, type AppServer } from '../support/app-server'
 import { runEndedOn } from '../support/runs'
 
 const distinctNumbers = (count: number, offset: number) => Array.from({ length: count }, (_, i) => String(i * 7 + offset)).join(' ')
@@ -121,4 +121,51 @@ describe('the evaluation time limit', () => {
     expect(run.status).toBe('failed')
     expect(JSON.stringify(run)).toContain('raise JUDGEFLOW_EVAL_TIME_LIMIT_MS')
   })
+})
+
+describe('the evaluation queue of POST /api/evaluate', () => {
+  let server: AppServer
+  let started: string
+  const spin = { config: { evaluation_type: 'scorers', scorers: [{ type: 'spin' }] }, input: { actual: 'spin' } }
+  const ordinary = { config: { evaluation_type: 'scorers', scorers: [{ type: 'spin' }] }, input: { actual: 'fine' } }
+  beforeAll(async () => {
+    // A custom scorer that never returns on "spin", saying when it has begun; anything else scores 1.
+    const scorers = mkdtempSync(join(tmpdir(), 'judgeflow-scorers-'))
+    started = join(scorers, 'spinning')
+    writeFileSync(join(scorers, 'spin.mjs'), `import { writeFileSync } from 'node:fs'
+export default { type: 'spin', score(actual) { if (actual === 'spin') { writeFileSync(${JSON.stringify(started)}, ''); for (;;) {} } return 1 } }\n`)
+    server = await startAppServer({ env: { JUDGEFLOW_SCORERS_DIR: scorers, JUDGEFLOW_EVAL_WORKERS: '1', JUDGEFLOW_EVAL_TIME_LIMIT_MS: '6000', JUDGEFLOW_MAX_QUEUED_EVALUATIONS: '2' } })
+  })
+  afterAll(() => server?.stop())
+
+  it('refuses with 429 and Retry-After an evaluation beyond JUDGEFLOW_MAX_QUEUED_EVALUATIONS waiting; the waiting ones and the steps of runs still run', async () => {
+    const running = server.api('/api/evaluate', { body: spin })
+    await waitFor(() => existsSync(started), 10_000, 'the first evaluation to run')
+    // The worker is busy: of three more, two wait and one is refused at once.
+    const answered: number[] = []
+    const more = [1, 2, 3].map(() => server.api('/api/evaluate', { body: spin }).then((answer) => { answered.push(answer.status); return answer }))
+    await waitFor(() => answered.length > 0, 3_000, 'a refusal')
+    expect(answered).toEqual([429])
+
+    const refused = await server.api('/api/evaluate', { body: ordinary })
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toBe('6')
+    expect(refused.body.message).toBe('2 evaluations are already waiting for an evaluation worker, the most JUDGEFLOW_MAX_QUEUED_EVALUATIONS allows (2): try again in 6 s, or raise JUDGEFLOW_MAX_QUEUED_EVALUATIONS.')
+    expect(refused.body.data).toEqual({ code: 'TOO_MANY_EVALUATIONS', details: { variable: 'JUDGEFLOW_MAX_QUEUED_EVALUATIONS', limit: 2, retry_after_s: 6 } })
+
+    // A run's evaluator step is not refused: it waits its turn.
+    const workflow = {
+      name: 'queued step',
+      nodes: [{ id: 'in', type: 'input', config: {} }, { id: 'judge', type: 'evaluator', config: { ...ordinary.config, actual: '{{input.text}}' } }],
+      edges: [{ from: 'in', to: 'judge' }],
+    }
+    const { body: wf } = await server.api('/api/workflows', { body: workflow })
+    const run = await server.api(`/api/workflows/${wf.id}/runs`, { body: { input: { text: 'fine' } } })
+    expect(run.status).toBe(202)
+
+    expect((await running).body.data.code).toBe('EVALUATION_TIME_LIMIT')
+    expect((await Promise.all(more)).map(answer => answer.body.data.code).sort()).toEqual(['EVALUATION_TIME_LIMIT', 'EVALUATION_TIME_LIMIT', 'TOO_MANY_EVALUATIONS'])
+    expect((await runEndedOn(server, run.body.id, 30_000)).status).toBe('succeeded')
+    expect((await server.api('/api/evaluate', { body: ordinary })).status).toBe(200)
+  }, 60_000)
 })

@@ -13,9 +13,10 @@ export interface WorkerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
 
-/** `judgeflow worker` on the database at `url`, once it says it is executing queued runs. */
-export async function startWorker(url: string, env: Record<string, string> = {}, args: string[] = []): Promise<WorkerProcess> {
+/** `judgeflow worker` on the database at `url`, once it says it is executing queued runs; from the test's folder unless `cwd`. */
+export async function startWorker(url: string, env: Record<string, string> = {}, args: string[] = [], cwd?: string): Promise<WorkerProcess> {
   const child = spawn(process.execPath, [CLI, 'worker', ...args], {
+    cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, JUDGEFLOW_DATABASE_URL: url, JUDGEFLOW_LLM_RETRY_BASE_MS: '5', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

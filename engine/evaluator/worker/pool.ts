@@ -65,6 +65,11 @@ export class EvaluationPool implements EvaluationRunner {
     this.timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS
   }
 
+  /** Evaluations waiting for a worker. */
+  get waiting(): number {
+    return this.queue.length
+  }
+
   /** Worker threads started so far and still running. */
   get workers(): number {
     return this.slots.length
@@ -203,9 +208,13 @@ export class EvaluationPool implements EvaluationRunner {
   }
 }
 
-/** A bundled entry runs as it is; a TypeScript one (tests, development) through tsx's loader. */
+/**
+ * A bundled entry runs as it is; a TypeScript one (the CLI, tests) through tsx's loader, found from
+ * here: the thread's own resolution starts from the working directory, which may be any folder.
+ */
 function startWorker(entry: URL, workerData: WorkerSetup): Worker {
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData })
-  const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}) })`
+  const tsx = import.meta.resolve('tsx/esm/api')
+  const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}) })`
   return new Worker(bootstrap, { eval: true, workerData })
 }

@@ -1,9 +1,20 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { JudgeflowError } from '../../errors'
+import { compilePattern } from '../../text/safe-regex'
 import { jsonOf } from '../data'
 import { defineScorer, optionOrExpected, type ScorerContext } from '../types'
 
-const ajv = new Ajv({ allErrors: true, strict: false })
+/**
+ * `pattern` and `patternProperties` run on RE2 like every other user regex, so a schema cannot
+ * hang the process. Ajv caches compiled patterns by their `toString()`, hence a distinct one per source.
+ */
+function re2(source: string) {
+  const pattern = compilePattern(source, { field: 'Scorer "json-schema": schema pattern' })
+  return { test: (text: string) => pattern.test(text), toString: () => `/${source}/` }
+}
+re2.code = 're2js'
+
+const ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: re2 } })
 const validators = new Map<string, ValidateFunction>()
 
 const schemaOf = (value: unknown) => (value && typeof value === 'object' ? value : undefined)
@@ -16,6 +27,7 @@ function validatorFor(schema: object): ValidateFunction {
       validate = ajv.compile(schema)
     }
     catch (error) {
+      if (error instanceof JudgeflowError) throw error
       throw new JudgeflowError('INVALID_CONFIG', `Scorer "json-schema": the schema is invalid: ${(error as Error).message}.`)
     }
     if (validators.size > 200) validators.clear()

@@ -57,11 +57,14 @@ describe('the configuration', () => {
     expect(() => loadConfig({ JUDGEFLOW_MAX_JSON_DEPTH: 'deep' })).toThrow('JUDGEFLOW_MAX_JSON_DEPTH must be a whole number of nesting levels of at least 1 (it is "deep"); values above 1000 count as 1000.')
   })
 
-  it('reads the evaluation workers\' count and time limit, naming the variable of a wrong value', () => {
+  it('reads the evaluation workers\' count, time limit and queue bound, naming the variable of a wrong value', () => {
     expect(loadConfig({}).evaluation).toMatchObject({ workers: 2, timeLimitMs: 10_000 })
     expect(loadConfig({ JUDGEFLOW_EVAL_WORKERS: '0', JUDGEFLOW_EVAL_TIME_LIMIT_MS: '2500' }).evaluation).toMatchObject({ workers: 0, timeLimitMs: 2500 })
     expect(() => loadConfig({ JUDGEFLOW_EVAL_TIME_LIMIT_MS: '10s' })).toThrow('JUDGEFLOW_EVAL_TIME_LIMIT_MS must be a whole number of milliseconds above 0, not "10s".')
     expect(() => loadConfig({ JUDGEFLOW_EVAL_WORKERS: '-1' })).toThrow('JUDGEFLOW_EVAL_WORKERS must be a whole number of worker threads (0 runs evaluations on the main thread), not "-1".')
+    expect(loadConfig({}).evaluation.maxQueued).toBe(16)
+    expect(loadConfig({ JUDGEFLOW_MAX_QUEUED_EVALUATIONS: '3' }).evaluation.maxQueued).toBe(3)
+    expect(() => loadConfig({ JUDGEFLOW_MAX_QUEUED_EVALUATIONS: '0' })).toThrow('JUDGEFLOW_MAX_QUEUED_EVALUATIONS must be a whole number of at least 1 (it is "0"); unset it for the default, 16.')
   })
 
   it('reads the trace cache from JUDGEFLOW_TRACE_CACHE_SIZE and JUDGEFLOW_TRACE_CACHE_TTL_MS, else 1,000 for an hour', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createProviders, evaluate, EvaluationPool, JudgeflowError, loadScorersFolder, ScorerRegistry, VectorCache } from '../../../engine'
+import { createProviders, evaluate, EvaluationPool, JudgeflowError, loadScorersFolder, refusingWhenQueued, ScorerRegistry, VectorCache } from '../../../engine'
 
 // The pool runs the TypeScript entry through tsx here; the built server runs the bundled one.
 const entry = new URL('../../../engine/evaluator/worker/entry.ts', import.meta.url)
@@ -79,5 +79,21 @@ describe('the evaluation pool', () => {
     expect(await novelty()).toBe(0.5)
     expect(await novelty()).toBe(0)
     expect(cache.size).toBe(2)
+  })
+
+  it('refuses, behind a queue limit, an evaluation that would wait beyond it; the pool itself still takes every one', async () => {
+    const pool = poolOf({ timeLimitMs: 2_500 })
+    const limited = refusingWhenQueued(pool, 1)
+    // Nothing runs until the worker has started: the first evaluation waits, and fills the line.
+    const first = evaluate(criteria, input, { providers, runner: limited })
+    expect(pool.waiting).toBe(1)
+    const refused = evaluate(criteria, input, { providers, runner: limited })
+    await expect(refused).rejects.toMatchObject({ code: 'TOO_MANY_EVALUATIONS', details: { variable: 'JUDGEFLOW_MAX_QUEUED_EVALUATIONS', limit: 1, retry_after_s: 3 } })
+    await expect(refused).rejects.toThrow('1 evaluation is already waiting for an evaluation worker, the most JUDGEFLOW_MAX_QUEUED_EVALUATIONS allows (1): try again in 3 s, or raise JUDGEFLOW_MAX_QUEUED_EVALUATIONS.')
+    const step = evaluate(criteria, input, { providers, runner: pool })
+    expect(pool.waiting).toBe(2)
+    expect((await first).overall_score).toBeGreaterThan(0)
+    expect((await step).overall_score).toBeGreaterThan(0)
+    expect((await evaluate(criteria, input, { providers, runner: limited })).overall_score).toBeGreaterThan(0)
   })
 })

@@ -192,6 +192,20 @@ describe('everyday checks', () => {
     // An output that is not JSON fails before any schema is needed.
     expect(run('json-schema', '{', null).details).toEqual({ valid: false, errors: [expect.stringMatching(/^not valid JSON: /)] })
   })
+  // On a backtracking engine `^(a+)+$` against 40 a's and a '!' takes hours; the per-test timeout is the bound.
+  it('json-schema runs pattern and patternProperties on RE2: a catastrophic pattern finishes and does not match', { timeout: 5_000 }, () => {
+    const hostile = `${'a'.repeat(40)}!`
+    expect(run('json-schema', JSON.stringify(hostile), { type: 'string', pattern: '^(a+)+$' }).details).toEqual({ valid: false, errors: ['(root) must match pattern "^(a+)+$"'] })
+    expect(run('json-schema', JSON.stringify({ [hostile]: 1 }), { type: 'object', patternProperties: { '^(a+)+$': { type: 'string' } } }).score).toBe(1)
+    expect(run('json-schema', JSON.stringify({ aaaa: 1 }), { type: 'object', patternProperties: { '^(a+)+$': { type: 'string' } } }).score).toBe(0)
+  })
+  it('json-schema keeps each pattern its own and refuses one RE2 cannot run, naming the scorer and the pattern', () => {
+    const schema = { type: 'object', properties: { a: { pattern: '^x' }, b: { pattern: '^y' } } }
+    expect(run('json-schema', '{"a": "x1", "b": "y1"}', schema).score).toBe(1)
+    expect(run('json-schema', '{"a": "x1", "b": "x1"}', schema).details).toEqual({ valid: false, errors: ['/b must match pattern "^y"'] })
+    expect(() => run('json-schema', '"aa"', { pattern: '(a)\\1' })).toThrow('Scorer "json-schema": schema pattern: the pattern /(a)\\1/ is not a valid regular expression')
+    expect(() => run('json-schema', '{}', { patternProperties: { '^(?=x)': { type: 'string' } } })).toThrow('Scorer "json-schema": schema pattern: the pattern /^(?=x)/ is not a valid regular expression')
+  })
   it('json-diff lists the differing paths', () => {
     expect(run('json-diff', { a: 1, x: true }, { a: 2, y: null }).details.differences).toEqual(['$.a: 1 instead of 2', '$.x: unexpected true', '$.y: missing (expected null)'])
   })

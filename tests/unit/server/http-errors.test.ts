@@ -34,6 +34,11 @@ describe('httpAnswerFor: the one table from error codes to HTTP', () => {
       .toEqual({ statusCode: 429, statusMessage: 'Too Many Requests', data: { code: 'TOO_MANY_RUNS' }, headers: { 'retry-after': 5 } })
     expect(httpAnswerFor(new JudgeflowError('TOO_MANY_ATTEMPTS', 'wait', { details: { retry_after_s: 30 } })))
       .toEqual({ statusCode: 429, statusMessage: 'Too Many Requests', data: { code: 'TOO_MANY_ATTEMPTS', retry_after_s: 30 }, headers: { 'retry-after': 30 } })
+    const queueFull = new JudgeflowError('TOO_MANY_EVALUATIONS', 'full', { details: { variable: 'JUDGEFLOW_MAX_QUEUED_EVALUATIONS', limit: 16, retry_after_s: 10 } })
+    expect(httpAnswerFor(queueFull)).toEqual({
+      statusCode: 429, statusMessage: 'Too Many Requests', headers: { 'retry-after': 10 },
+      data: { code: 'TOO_MANY_EVALUATIONS', details: { variable: 'JUDGEFLOW_MAX_QUEUED_EVALUATIONS', limit: 16, retry_after_s: 10 } },
+    })
   })
 
   it('answers a conflict with 409, and a version conflict with 412 when the If-Match precondition failed', () => {
