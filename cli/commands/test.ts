@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { JudgeflowConfig } from '../../core/config'
@@ -9,6 +8,7 @@ import {
 } from '../../engine/datasets'
 import { withApp } from '../app'
 import { readJsonFile, readTextFile, type Io } from '../io'
+import { checkOutputFiles, writeOutputFile, type InputFile, type OutputFile } from '../output-paths'
 
 export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | judgeflow test --config <evaluator.json|.toml> --dataset <file>'
   + ' [--concurrency N] [--repeat N] [--min-pass-rate R] [--min-kappa K] [--baseline <report.json> --no-regressions] [--max-errors N]'
@@ -45,6 +45,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     io.err(`test needs ${values.dataset ? '' : 'a dataset and '}either a workflow file or --config: ${TEST_USAGE}`)
     return 2
   }
+  checkOutputFiles(outputsOf(values), { inputs: inputsOf(values, workflowFile) })
   const flagValue = (flag: string) => values[flag as keyof typeof values] as string | undefined
   const whole = (flag: string, min: number, max: number) => numberFlag(flagValue(flag), flag, { min, max, whole: true })
   const share = (flag: string, min = 0) => numberFlag(values[flag as keyof typeof values] as string | undefined, flag, { min, max: 1 })
@@ -105,10 +106,30 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       baseline_label: values.baseline ? basename(values.baseline) : undefined,
     })
   })
-  if (values.report) writeFileSync(values.report, `${JSON.stringify(report, null, 2)}\n`)
-  if (values.junit) writeFileSync(values.junit, datasetReportToJunit(report))
+  if (values.report) writeOutputFile(values.report, `${JSON.stringify(report, null, 2)}\n`, '--report')
+  if (values.junit) writeOutputFile(values.junit, datasetReportToJunit(report), '--junit')
   io.out(values.markdown ? datasetReportToMarkdown(report) : summary(report))
   return exitCodeOf(report)
+}
+
+/** The files `test` writes, checked before any case runs. */
+function outputsOf(values: { report?: string, junit?: string }): OutputFile[] {
+  const outputs: OutputFile[] = []
+  if (values.report) outputs.push({ path: values.report, flag: '--report' })
+  if (values.junit) outputs.push({ path: values.junit, flag: '--junit' })
+  return outputs
+}
+
+/** The files `test` reads (and the database it keeps), which no output may overwrite. */
+function inputsOf(values: { dataset?: string, config?: string, baseline?: string, db?: string }, workflowFile: string | undefined): InputFile[] {
+  const inputs: Array<InputFile | null> = [
+    values.dataset ? { path: values.dataset, what: 'the dataset file' } : null,
+    workflowFile ? { path: workflowFile, what: 'the workflow file' } : null,
+    values.config ? { path: values.config, what: 'the evaluator config' } : null,
+    values.baseline ? { path: values.baseline, what: 'the baseline report' } : null,
+    values.db ? { path: values.db, what: 'the database' } : null,
+  ]
+  return inputs.filter(input => input !== null)
 }
 
 function numberFlag(raw: string | undefined, flag: string, range: { min: number, max: number, whole?: boolean }): number | undefined {
