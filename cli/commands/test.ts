@@ -4,7 +4,8 @@ import type { JudgeflowConfig } from '../../core/config'
 import type { DatasetRunProgress } from '../../core/datasets'
 import { JudgeflowError, readEvaluatorConfigFile } from '../../engine'
 import {
-  buildDatasetReport, datasetReportToJunit, datasetReportToMarkdown, exitCodeOf, formatFromName, parseDatasetFile, type DatasetGates, type DatasetReport,
+  buildDatasetReport, checkBaselineReport, datasetReportToJunit, datasetReportToMarkdown, exitCodeOf, formatFromName, parseDatasetFile,
+  type DatasetGates, type DatasetReport,
 } from '../../engine/datasets'
 import { withApp } from '../app'
 import { readJsonFile, readTextFile, type Io } from '../io'
@@ -58,13 +59,16 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     if (!values.baseline) throw new JudgeflowError('INVALID_INPUT', '--no-regressions needs --baseline <report.json>: the report of an earlier run of the same dataset.')
     gates.no_regressions = true
   }
-  const baseline = values.baseline ? readBaseline(values.baseline, config.maxJsonDepth) : undefined
+  const baselineFile = values.baseline ? readJsonFile(values.baseline, 'baseline report', config.maxJsonDepth) : undefined
 
   const format = formatFromName(values.dataset)
   if (!format) throw new JudgeflowError('INVALID_INPUT', `--dataset "${values.dataset}": name a .csv, .jsonl, .json or .yaml file.`)
   const text = readTextFile(values.dataset, 'dataset')
   const parsed = parseDatasetFile(text, format, { where: `the dataset file "${values.dataset}"`, maxDepth: config.maxJsonDepth })
   const name = parsed.name ?? basename(values.dataset).replace(/\.[^.]+$/, '')
+  const baseline = values.baseline
+    ? checkBaselineReport(baselineFile, { name, caseIds: parsed.cases.map(c => c.id) }, `The baseline report "${values.baseline}"`)
+    : undefined
   const target = workflowFile
     ? { definition: readJsonFile(workflowFile, 'workflow', config.maxJsonDepth) as Record<string, unknown> }
     : { evaluator: await readEvaluatorConfigFile(values.config!) }
@@ -139,14 +143,6 @@ function numberFlag(raw: string | undefined, flag: string, range: { min: number,
     throw new JudgeflowError('INVALID_INPUT', `--${flag} must be ${range.whole ? 'a whole number' : 'a number'} from ${range.min} to ${range.max}, not "${raw}".`)
   }
   return value
-}
-
-function readBaseline(path: string, maxDepth: number): DatasetReport {
-  const value = readJsonFile(path, 'baseline report', maxDepth) as Partial<DatasetReport> | null
-  if (!value || typeof value !== 'object' || !Array.isArray(value.results) || !value.dataset) {
-    throw new JudgeflowError('INVALID_INPUT', `The baseline report "${path}" is not a dataset run report (written by judgeflow test --report).`)
-  }
-  return value as DatasetReport
 }
 
 /** A progress bar redrawn in place on a terminal; otherwise a plain line at every tenth of the cases. */

@@ -107,3 +107,28 @@ describe('judgeflow test: the files it writes are checked before any case runs',
     expect((await cli(['test', gate, '--dataset', dataset, '--report', join(dir, 'r'), '--junit', join(dir, 'r')])).err).toBe(`--junit "${join(dir, 'r')}" is also where --report goes: name a different file for each.`)
   })
 })
+
+describe('judgeflow test --baseline: only a report of this dataset is a baseline', () => {
+  it('refuses a file that is not a dataset run report, naming what is wrong, before any case runs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-test-'))
+    const garbage = join(dir, 'garbage.json')
+    writeFileSync(garbage, JSON.stringify({ dataset: {}, results: [{ case_id: 'q1', verdict: 'maybe' }, 42] }))
+    expect(await cli(['test', gate, '--dataset', dataset, '--baseline', garbage, '--no-regressions'])).toEqual({
+      code: 2, out: '', err: `The baseline report "${garbage}" is not a report written by judgeflow test --report: dataset.id: is required; dataset.name: is required; dataset.version: is required; results[0].repeat: is required; results[0].status: is required (and 2 more).`,
+    })
+    writeFileSync(garbage, JSON.stringify({ dataset: { id: 'd', name: 'support-questions', version: 1 }, results: 'none' }))
+    expect((await cli(['test', gate, '--dataset', dataset, '--baseline', garbage, '--no-regressions'])).err).toBe(`The baseline report "${garbage}" is not a report written by judgeflow test --report: results: must be a list of case results.`)
+  })
+
+  it('refuses a report of another dataset, or one that shares no case with this one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-test-'))
+    const other = join(dir, 'other.json')
+    const result = { case_id: 'reset-1', repeat: 1, status: 'succeeded', verdict: 'pass', score: 1, run_id: 'r', latency_ms: 1, error: null }
+    writeFileSync(other, JSON.stringify({ dataset: { id: 'd', name: 'billing-questions', version: 3 }, results: [result] }))
+    expect(await cli(['test', gate, '--dataset', dataset, '--baseline', other, '--no-regressions'])).toEqual({
+      code: 2, out: '', err: `The baseline report "${other}" is of dataset "billing-questions", not "support-questions": give the report of an earlier run of this dataset.`,
+    })
+    writeFileSync(other, JSON.stringify({ dataset: { id: 'd', name: 'support-questions', version: 1 }, results: [{ ...result, case_id: 'not-a-case' }] }))
+    expect((await cli(['test', gate, '--dataset', dataset, '--baseline', other, '--no-regressions'])).err).toBe(`The baseline report "${other}" has no result for any case of dataset "support-questions": give the report of an earlier run of this dataset.`)
+  })
+})
