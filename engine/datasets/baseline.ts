@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/path'
 import { summarizeCases, type CaseRun, type CaseSummary } from './outcomes'
-import { verdicts } from './schema'
+import { caseRunStatuses, verdicts } from './schema'
 import { mcnemarExact, round4 } from './stats'
 
 export interface ScoreDelta {
@@ -71,7 +71,7 @@ export const baselineReportSchema = z.object({
   results: z.array(z.object({
     case_id: z.string().min(1),
     repeat: z.number().int().min(1),
-    status: z.enum(['succeeded', 'errored']),
+    status: z.enum(caseRunStatuses),
     verdict: z.enum(verdicts).nullable().optional(),
     score: z.number().nullable().optional(),
     confidence: z.number().nullable().optional(),
