@@ -3,7 +3,8 @@ import { z } from 'zod'
 import type { DatasetRunCaseRow, DatasetRunRow, RunRow, StepRunRow } from '../db'
 import { JudgeflowError, validatedWorkflow, type RunResult, type StepRegistry, type StepSummary, type Workflow } from '../engine'
 import {
-  buildDatasetReport, caseRunOutcome, runCases, type CaseResult, type CaseRunOutcome, type CaseTask, type DatasetCase, type DatasetGates, type DatasetReport,
+  buildDatasetReport, caseRunOutcome, OutcomeCounts, runCases,
+  type CaseResult, type CaseRun, type CaseRunOutcome, type CaseTask, type DatasetCase, type DatasetGates, type DatasetReport,
 } from '../engine/datasets'
 import { findTargetWorkflow } from './rounds'
 import { reportWriteFailure } from './runs/run-writer'
@@ -52,7 +53,11 @@ export interface DatasetRunDetail {
   progress: DatasetRunProgress
 }
 
-/** A dataset run's progress as its followers hear it. */
+/**
+ * A dataset run's progress as its followers hear it: `total` and `done` count case runs (a case
+ * runs `repeat` times; a cancelled run is not done); `passed`, `failed` and `errored` count cases,
+ * by the rule the report counts them by, so a run's last progress and its report agree.
+ */
 export interface DatasetRunProgress {
   id: string
   status: string
@@ -94,7 +99,7 @@ export interface DatasetRunsDeps {
  * and nothing finished runs twice. Under rate limits the run slows down (see AdaptivePacer).
  */
 export class DatasetRuns {
-  private readonly going = new Map<string, { controller: AbortController, progress: DatasetRunProgress, done: Promise<void> }>()
+  private readonly going = new Map<string, { controller: AbortController, progress: DatasetRunProgress, counts: OutcomeCounts, done: Promise<void> }>()
   private readonly listeners = new Map<string, Set<(progress: DatasetRunProgress) => void>>()
   private readonly reports = new Map<string, { finishedAt: number | null, report: DatasetReport, progress: DatasetRunProgress }>()
 
@@ -159,10 +164,8 @@ export class DatasetRuns {
   async progressOf(row: Pick<DatasetRunRow, 'id' | 'status'>): Promise<DatasetRunProgress> {
     const live = this.progress(row.id)
     if (live) return live
-    const done = (await this.deps.store.datasets.runCases(row.id)).filter(c => c.status !== 'running' && c.result)
-    const progress: DatasetRunProgress = { id: row.id, status: row.status, total: done.length, done: done.length, passed: 0, failed: 0, errored: 0 }
-    for (const c of done) count(progress, c.result as unknown as CaseResult)
-    return progress
+    const ended = (await this.deps.store.datasets.runCases(row.id)).filter(c => c.status !== 'running' && c.result)
+    return progressOfResults(row.id, row.status, ended.map(c => c.result as unknown as CaseResult))
   }
 
   /**
@@ -182,9 +185,7 @@ export class DatasetRuns {
     const full = row.status === 'running' ? null : await this.deps.store.datasets.getRun(id)
     const report = (full?.report ?? null) as DatasetReport | null
     if (!full || !report) return { row: full ?? row, report: null, progress: await this.progressOf(full ?? row) }
-    const done = report.results.length
-    const progress: DatasetRunProgress = { id, status: full.status, total: done, done, passed: 0, failed: 0, errored: 0 }
-    for (const result of report.results) count(progress, result)
+    const progress = progressOfResults(id, full.status, report.results)
     this.reports.set(id, { finishedAt: full.finishedAt, report, progress })
     if (this.reports.size > KEPT_REPORTS) this.reports.delete(this.reports.keys().next().value!)
     return { row: full, report, progress: { ...progress } }
@@ -240,21 +241,22 @@ export class DatasetRuns {
   private launch(row: DatasetRunRow): void {
     const controller = new AbortController()
     const progress: DatasetRunProgress = { id: row.id, status: 'running', total: 0, done: 0, passed: 0, failed: 0, errored: 0 }
-    const done = this.execute(row, controller.signal, progress).catch(async (error: unknown) => {
+    const counts = new OutcomeCounts()
+    const done = this.execute(row, controller.signal, progress, counts).catch(async (error: unknown) => {
       progress.status = 'failed'
       await this.deps.store.datasets.updateRun(row.id, { status: 'failed', error: { message: (error as Error).message }, finishedAt: Date.now() })
     }).finally(() => {
       this.going.delete(row.id)
       this.tell(progress)
     })
-    this.going.set(row.id, { controller, progress, done })
+    this.going.set(row.id, { controller, progress, counts, done })
   }
 
   private tell(progress: DatasetRunProgress): void {
     for (const listener of [...this.listeners.get(progress.id) ?? []]) listener({ ...progress })
   }
 
-  private async execute(row: DatasetRunRow, signal: AbortSignal, progress: DatasetRunProgress): Promise<void> {
+  private async execute(row: DatasetRunRow, signal: AbortSignal, progress: DatasetRunProgress, counts: OutcomeCounts): Promise<void> {
     const { store, runs } = this.deps
     const options = row.options as unknown as StoredOptions
     const dataset = await store.datasets.get(row.datasetId, row.datasetVersion)
@@ -266,7 +268,10 @@ export class DatasetRuns {
     const existing = new Map((await store.datasets.runCases(row.id)).map(c => [key(c.caseId, c.repeat), c]))
     const results: CaseResult[] = []
     const underWay = new Map<string, string>()
+    // The case rows stored as running, by key: those left when the dataset run ends are closed as cancelled.
+    const open = new Map<string, CaseTask & { runId: string | null }>()
     for (const [k, c] of existing) {
+      if (c.status === 'running') open.set(k, { case_id: c.caseId, repeat: c.repeat, runId: c.runId })
       if (c.status === 'running' && c.runId) underWay.set(k, c.runId)
       else if (c.result) results.push(c.result as unknown as CaseResult)
     }
@@ -277,8 +282,8 @@ export class DatasetRuns {
         if (!done || done.status === 'running') tasks.push({ case_id: c.id, repeat })
       }
     }
-    Object.assign(progress, { total: cases.length * options.repeat, done: results.length })
-    for (const result of results) count(progress, result)
+    for (const result of results) counts.add(result)
+    Object.assign(progress, { total: cases.length * options.repeat }, countsOf(counts))
     this.tell(progress)
     // Repeats measure how the answers vary: each asks the model anew.
     const runOptions = options.repeat > 1 ? { cache: false } : {}
@@ -292,6 +297,7 @@ export class DatasetRuns {
         runId ??= randomUUID()
         const saved: Omit<DatasetRunCaseRow, 'updatedAt'> = { datasetRunId: row.id, caseId: task.case_id, repeat: task.repeat, status: 'running', runId, result: null }
         await store.datasets.saveRunCase(saved)
+        open.set(k, { ...task, runId })
         try {
           await runs.start({
             id: runId, definition: target.definition, workflowId: target.workflowId, workflowVersion: target.workflowVersion,
@@ -308,6 +314,8 @@ export class DatasetRuns {
         if ((abort.reason as Error | undefined)?.message !== STOPPING) void runs.cancelAnywhere(runId).catch(reportWriteFailure)
       }
       abort.addEventListener('abort', stop, { once: true })
+      // Aborted while the run was starting: the listener above came too late to hear it.
+      if (abort.aborted) stop()
       let ended: RunRow
       try {
         ended = await runs.whenEnded(runId)
@@ -320,23 +328,41 @@ export class DatasetRuns {
       return caseRunOutcome(task, target.workflow, finishedRun, { scoreStep: options.score_step })
     }
 
-    await runCases({
-      tasks,
-      concurrency: options.concurrency,
-      signal,
-      execute,
-      commit: async (result) => {
-        await store.datasets.saveRunCase({
-          datasetRunId: row.id, caseId: result.case_id, repeat: result.repeat, status: result.status, runId: result.run_id ?? null,
-          result: result as unknown as Record<string, unknown>,
-        })
-        results.push(result)
-        progress.done++
-        count(progress, result)
-        this.tell(progress)
-      },
+    const save = (result: CaseResult) => store.datasets.saveRunCase({
+      datasetRunId: row.id, caseId: result.case_id, repeat: result.repeat, status: result.status, runId: result.run_id ?? null,
+      result: result as unknown as Record<string, unknown>,
     })
+    // Cut off by a cancel or a failure, not by the process stopping: the rows still running will never end, so they are closed.
+    const closeOpen = async (why: string) => {
+      for (const { runId, ...task } of open.values()) {
+        const cancelled: CaseResult = { ...task, status: 'cancelled', ...(runId ? { run_id: runId } : {}), error: why }
+        await save(cancelled)
+        results.push(cancelled)
+      }
+      open.clear()
+    }
+    try {
+      await runCases({
+        tasks,
+        concurrency: options.concurrency,
+        signal,
+        execute,
+        commit: async (result) => {
+          await save(result)
+          open.delete(key(result.case_id, result.repeat))
+          results.push(result)
+          counts.add(result)
+          Object.assign(progress, countsOf(counts))
+          this.tell(progress)
+        },
+      })
+    }
+    catch (error) {
+      await closeOpen(`the dataset run failed: ${(error as Error).message}`).catch(reportWriteFailure)
+      throw error
+    }
     if (signal.aborted && (signal.reason as Error | undefined)?.message === STOPPING) return
+    await closeOpen('the dataset run was cancelled')
     const baselineRow = options.baseline_run_id ? await store.datasets.getRun(options.baseline_run_id) : null
     const report = buildDatasetReport({
       dataset: { id: dataset.id, name: dataset.name, version: dataset.version, cases },
@@ -351,10 +377,15 @@ export class DatasetRuns {
   }
 }
 
-function count(progress: DatasetRunProgress, result: { status: string, verdict?: string | null }): void {
-  if (result.status === 'errored') progress.errored++
-  else if (result.verdict === 'pass') progress.passed++
-  else progress.failed++
+function countsOf(counts: OutcomeCounts): Pick<DatasetRunProgress, 'done' | 'passed' | 'failed' | 'errored'> {
+  return { done: counts.runs, passed: counts.passed, failed: counts.failed, errored: counts.errored }
+}
+
+/** The progress a dataset run's stored results give: as many case runs as are done. */
+function progressOfResults(id: string, status: string, results: readonly CaseRun[]): DatasetRunProgress {
+  const counts = new OutcomeCounts()
+  for (const result of results) counts.add(result)
+  return { id, status, total: counts.runs, ...countsOf(counts) }
 }
 
 /**

@@ -3,6 +3,7 @@ import { DEFAULT_DB_PATH, type JudgeflowConfig } from '../../core/config'
 import { backupDatabase } from '../../db'
 import { JudgeflowError } from '../../engine'
 import type { Io } from '../io'
+import { checkOutputFiles } from '../output-paths'
 
 /**
  * `judgeflow backup <file> [--db <path>]`: a consistent online copy of the database, safe while
@@ -15,6 +16,7 @@ export async function backupCommand(args: string[], io: Io, config: JudgeflowCon
     return 2
   }
   const source = values.db || config.db.path || DEFAULT_DB_PATH
+  checkOutputFiles([{ path: positionals[0]!, flag: 'the backup file' }], { inputs: [{ path: source, what: 'the database' }], createsFolders: true })
   try {
     const result = await backupDatabase(source, positionals[0]!)
     io.out(JSON.stringify(result, null, 2))

@@ -9,6 +9,7 @@ import { checkTargetNode, type RoundWorkflow } from '../../engine/experiments/ro
 import { assertJsonShape } from '../../engine/text/safe-json'
 import { withApp } from '../app'
 import { parseJson, readJsonFile, type Io } from '../io'
+import { checkOutputFiles, writeOutputFile } from '../output-paths'
 
 const USAGE = 'judgeflow experiment report <judgments.json> [--markdown] | judgeflow experiment run <experiment.json|.yaml> [--markdown] [--judgments <out.json>]'
 
@@ -40,6 +41,11 @@ export async function experimentCommand(args: string[], io: Io, config: Judgeflo
   const workflowPath = resolve(dirname(path), experiment.target.workflow_file)
   const workflow = readJsonFile(workflowPath, 'workflow', config.maxJsonDepth) as RoundWorkflow
   checkTargetNode({ ...workflow, nodes: Array.isArray(workflow.nodes) ? workflow.nodes : [] }, experiment.target.node)
+  if (values.judgments) {
+    checkOutputFiles([{ path: values.judgments, flag: '--judgments' }], {
+      inputs: [{ path, what: 'the experiment file' }, { path: workflowPath, what: 'the workflow file' }],
+    })
+  }
   const round = await withApp(config, undefined, async (app) => {
     const stored = await app.store.workflows.create({ name: 'experiment target', ...workflow })
     const { id } = await app.store.experiments.create({ ...experiment, target: { ...experiment.target, workflow_id: stored.id } })
@@ -49,9 +55,8 @@ export async function experimentCommand(args: string[], io: Io, config: Judgeflo
   const judgments = round.judgments as Judgment[]
   const report = experimentReport({ experiment: experiment.name, current_best: experiment.current_best, documents: experiment.documents, judgments })
   if (values.judgments) {
-    const { writeFileSync } = await import('node:fs')
     const saved = { experiment: experiment.name, current_best: experiment.current_best, documents: experiment.documents, judgments }
-    writeFileSync(values.judgments, JSON.stringify(saved, null, 2))
+    writeOutputFile(values.judgments, JSON.stringify(saved, null, 2), '--judgments')
   }
   print(report)
   return 0

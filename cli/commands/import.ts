@@ -1,8 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { importPromptfoo, type PromptfooImport } from '../../engine/datasets'
 import { readTextFile, type Io } from '../io'
+import { checkOutputFiles, checkOutputFolder, writeOutputFile, type InputFile } from '../output-paths'
 
 export const IMPORT_USAGE = 'judgeflow import promptfoo <promptfooconfig.yaml> --out <folder> [--judge <provider:model>] [--name <dataset name>]'
 
@@ -23,24 +24,26 @@ export function importCommand(args: string[], io: Io): number {
     io.err(`import needs ${source === 'promptfoo' ? '' : 'the source (promptfoo), '}${file ? '' : 'the config file, '}${values.out ? '' : '--out <folder>, '}as in: ${IMPORT_USAGE}`.replace(', as in', ' as in'))
     return 2
   }
+  checkOutputFolder(values.out, '--out')
   const folder = dirname(resolve(file))
+  const inputs: InputFile[] = [{ path: file, what: 'the promptfoo config' }]
   const imported = importPromptfoo(readTextFile(file, 'promptfoo config'), {
-    readFile: path => readTextFile(resolve(folder, path), 'promptfoo'),
+    readFile: (path) => {
+      inputs.push({ path: resolve(folder, path), what: 'a file of the promptfoo config' })
+      return readTextFile(resolve(folder, path), 'promptfoo')
+    },
     judge: values.judge,
     name: values.name,
   })
+  const out = (name: string, value: unknown) => ({ path: join(values.out!, name), flag: '--out', text: `${JSON.stringify(value, null, 2)}\n` })
+  const dataset = out('dataset.json', { name: imported.name, cases: imported.cases })
+  const workflow = imported.workflow ? out('workflow.json', imported.workflow) : undefined
+  const evaluator = imported.evaluator ? out('evaluator.json', imported.evaluator) : undefined
+  const written = [dataset, workflow, evaluator].filter(file => file !== undefined)
+  checkOutputFiles(written, { inputs, createsFolders: true })
   mkdirSync(values.out, { recursive: true })
-  const written: string[] = []
-  const write = (name: string, value: unknown) => {
-    const path = join(values.out!, name)
-    writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`)
-    written.push(path)
-    return path
-  }
-  const dataset = write('dataset.json', { name: imported.name, cases: imported.cases })
-  const workflow = imported.workflow ? write('workflow.json', imported.workflow) : undefined
-  const evaluator = imported.evaluator ? write('evaluator.json', imported.evaluator) : undefined
-  io.out(summary(imported, written, { dataset, workflow, evaluator }))
+  for (const file of written) writeOutputFile(file.path, file.text, file.flag)
+  io.out(summary(imported, written.map(file => file.path), { dataset: dataset.path, workflow: workflow?.path, evaluator: evaluator?.path }))
   return 0
 }
 

@@ -1,14 +1,15 @@
-import { writeFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { JudgeflowConfig } from '../../core/config'
 import type { DatasetRunProgress } from '../../core/datasets'
 import { JudgeflowError, readEvaluatorConfigFile } from '../../engine'
 import {
-  buildDatasetReport, datasetReportToJunit, datasetReportToMarkdown, exitCodeOf, formatFromName, parseDatasetFile, type DatasetGates, type DatasetReport,
+  buildDatasetReport, checkBaselineReport, datasetReportToJunit, datasetReportToMarkdown, exitCodeOf, formatFromName, parseDatasetFile,
+  type DatasetGates, type DatasetReport,
 } from '../../engine/datasets'
 import { withApp } from '../app'
 import { readJsonFile, readTextFile, type Io } from '../io'
+import { checkOutputFiles, writeOutputFile, type InputFile, type OutputFile } from '../output-paths'
 
 export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | judgeflow test --config <evaluator.json|.toml> --dataset <file>'
   + ' [--concurrency N] [--repeat N] [--min-pass-rate R] [--min-kappa K] [--baseline <report.json> --no-regressions] [--max-errors N]'
@@ -45,6 +46,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     io.err(`test needs ${values.dataset ? '' : 'a dataset and '}either a workflow file or --config: ${TEST_USAGE}`)
     return 2
   }
+  checkOutputFiles(outputsOf(values), { inputs: inputsOf(values, workflowFile) })
   const flagValue = (flag: string) => values[flag as keyof typeof values] as string | undefined
   const whole = (flag: string, min: number, max: number) => numberFlag(flagValue(flag), flag, { min, max, whole: true })
   const share = (flag: string, min = 0) => numberFlag(values[flag as keyof typeof values] as string | undefined, flag, { min, max: 1 })
@@ -57,13 +59,16 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     if (!values.baseline) throw new JudgeflowError('INVALID_INPUT', '--no-regressions needs --baseline <report.json>: the report of an earlier run of the same dataset.')
     gates.no_regressions = true
   }
-  const baseline = values.baseline ? readBaseline(values.baseline, config.maxJsonDepth) : undefined
+  const baselineFile = values.baseline ? readJsonFile(values.baseline, 'baseline report', config.maxJsonDepth) : undefined
 
   const format = formatFromName(values.dataset)
   if (!format) throw new JudgeflowError('INVALID_INPUT', `--dataset "${values.dataset}": name a .csv, .jsonl, .json or .yaml file.`)
   const text = readTextFile(values.dataset, 'dataset')
   const parsed = parseDatasetFile(text, format, { where: `the dataset file "${values.dataset}"`, maxDepth: config.maxJsonDepth })
   const name = parsed.name ?? basename(values.dataset).replace(/\.[^.]+$/, '')
+  const baseline = values.baseline
+    ? checkBaselineReport(baselineFile, { name, caseIds: parsed.cases.map(c => c.id) }, `The baseline report "${values.baseline}"`)
+    : undefined
   const target = workflowFile
     ? { definition: readJsonFile(workflowFile, 'workflow', config.maxJsonDepth) as Record<string, unknown> }
     : { evaluator: await readEvaluatorConfigFile(values.config!) }
@@ -105,10 +110,30 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       baseline_label: values.baseline ? basename(values.baseline) : undefined,
     })
   })
-  if (values.report) writeFileSync(values.report, `${JSON.stringify(report, null, 2)}\n`)
-  if (values.junit) writeFileSync(values.junit, datasetReportToJunit(report))
+  if (values.report) writeOutputFile(values.report, `${JSON.stringify(report, null, 2)}\n`, '--report')
+  if (values.junit) writeOutputFile(values.junit, datasetReportToJunit(report), '--junit')
   io.out(values.markdown ? datasetReportToMarkdown(report) : summary(report))
   return exitCodeOf(report)
+}
+
+/** The files `test` writes, checked before any case runs. */
+function outputsOf(values: { report?: string, junit?: string }): OutputFile[] {
+  const outputs: OutputFile[] = []
+  if (values.report) outputs.push({ path: values.report, flag: '--report' })
+  if (values.junit) outputs.push({ path: values.junit, flag: '--junit' })
+  return outputs
+}
+
+/** The files `test` reads (and the database it keeps), which no output may overwrite. */
+function inputsOf(values: { dataset?: string, config?: string, baseline?: string, db?: string }, workflowFile: string | undefined): InputFile[] {
+  const inputs: Array<InputFile | null> = [
+    values.dataset ? { path: values.dataset, what: 'the dataset file' } : null,
+    workflowFile ? { path: workflowFile, what: 'the workflow file' } : null,
+    values.config ? { path: values.config, what: 'the evaluator config' } : null,
+    values.baseline ? { path: values.baseline, what: 'the baseline report' } : null,
+    values.db ? { path: values.db, what: 'the database' } : null,
+  ]
+  return inputs.filter(input => input !== null)
 }
 
 function numberFlag(raw: string | undefined, flag: string, range: { min: number, max: number, whole?: boolean }): number | undefined {
@@ -118,14 +143,6 @@ function numberFlag(raw: string | undefined, flag: string, range: { min: number,
     throw new JudgeflowError('INVALID_INPUT', `--${flag} must be ${range.whole ? 'a whole number' : 'a number'} from ${range.min} to ${range.max}, not "${raw}".`)
   }
   return value
-}
-
-function readBaseline(path: string, maxDepth: number): DatasetReport {
-  const value = readJsonFile(path, 'baseline report', maxDepth) as Partial<DatasetReport> | null
-  if (!value || typeof value !== 'object' || !Array.isArray(value.results) || !value.dataset) {
-    throw new JudgeflowError('INVALID_INPUT', `The baseline report "${path}" is not a dataset run report (written by judgeflow test --report).`)
-  }
-  return value as DatasetReport
 }
 
 /** A progress bar redrawn in place on a terminal; otherwise a plain line at every tenth of the cases. */

@@ -3,7 +3,11 @@
  * before, failed now), fixes (failed before, passed now), score deltas, and McNemar's exact test
  * on the cases judged in both (neither errored nor missing in either).
  */
+import { z } from 'zod'
+import { JudgeflowError } from '../errors'
+import { formatPath } from '../graph/path'
 import { summarizeCases, type CaseRun, type CaseSummary } from './outcomes'
+import { caseRunStatuses, verdicts } from './schema'
 import { mcnemarExact, round4 } from './stats'
 
 export interface ScoreDelta {
@@ -55,4 +59,52 @@ export function compareWithBaseline(
     mcnemar_p: roundP(mcnemarExact(regressions.length, fixes.length)),
     score_deltas: scoreDeltas,
   }
+}
+
+/** Problems named in a refused baseline; the rest are counted. */
+const MAX_LISTED_PROBLEMS = 5
+
+/** What a baseline must hold of a dataset run report (the rest of the report is not read). */
+export const baselineReportSchema = z.object({
+  dataset: z.object({ id: z.string().min(1), name: z.string().min(1), version: z.number().int().min(1) }),
+  dataset_run_id: z.string().min(1).optional(),
+  results: z.array(z.object({
+    case_id: z.string().min(1),
+    repeat: z.number().int().min(1),
+    status: z.enum(caseRunStatuses),
+    verdict: z.enum(verdicts).nullable().optional(),
+    score: z.number().nullable().optional(),
+    confidence: z.number().nullable().optional(),
+    error: z.string().nullable().optional(),
+  }), { error: issue => issue.input === undefined ? undefined : 'must be a list of case results' }),
+})
+export type BaselineReport = z.infer<typeof baselineReportSchema>
+
+/**
+ * A report given as the baseline of a run of `dataset`: refused, naming what is wrong, unless it
+ * is a dataset run report of the dataset of that name with a result for at least one of its cases.
+ * (A report's dataset id is not compared: a run without a kept database gives its dataset a new id.)
+ */
+export function checkBaselineReport(value: unknown, dataset: { name: string, caseIds: readonly string[] }, where: string): BaselineReport {
+  const parsed = baselineReportSchema.safeParse(value, { reportInput: true })
+  if (!parsed.success) {
+    const { issues } = parsed.error
+    const listed = issues.slice(0, MAX_LISTED_PROBLEMS).map(issue => `${formatPath(issue.path) || '(top level)'}: ${missing(issue) ? 'is required' : issue.message}`)
+    const more = issues.length > MAX_LISTED_PROBLEMS ? ` (and ${issues.length - MAX_LISTED_PROBLEMS} more)` : ''
+    throw new JudgeflowError('INVALID_INPUT', `${where} is not a report written by judgeflow test --report: ${listed.join('; ')}${more}.`)
+  }
+  const report = parsed.data
+  const again = 'give the report of an earlier run of this dataset'
+  if (report.dataset.name !== dataset.name) {
+    throw new JudgeflowError('INVALID_INPUT', `${where} is of dataset "${report.dataset.name}", not "${dataset.name}": ${again}.`)
+  }
+  const known = new Set(dataset.caseIds)
+  if (!report.results.some(result => known.has(result.case_id))) {
+    throw new JudgeflowError('INVALID_INPUT', `${where} has no result for any case of dataset "${dataset.name}": ${again}.`)
+  }
+  return report
+}
+
+function missing(issue: z.core.$ZodIssue): boolean {
+  return (issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined
 }

@@ -3,6 +3,7 @@ import { stringify as stringifyCsv } from 'csv-stringify/sync'
 import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from 'yaml'
 import type { z } from 'zod'
 import { JudgeflowError } from '../errors'
+import { neutraliseCell, restoreCell } from './csv-cells'
 import { formatPath } from '../graph/validate'
 import { assertJsonShape, DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
 import { datasetCaseSchema, datasetNameSchema, verdicts, type DatasetCase, type Expected } from './schema'
@@ -110,7 +111,7 @@ function readCsv(text: string, where: string, problems: Problem[]): ReadResult {
   }
   const [header, ...records] = rows
   if (!header) return { cases: [], lines: [] }
-  const columns = header.record.map(name => name.trim())
+  const columns = header.record.map(name => restoreCell(name.trim()))
   const seen = new Set<string>()
   columns.forEach((name, index) => {
     if (!name) problems.push({ line: 1, field: `column ${index + 1}`, message: 'has no name in the header row' })
@@ -127,8 +128,9 @@ function readCsv(text: string, where: string, problems: Problem[]): ReadResult {
     const expected: Expected = {}
     let id: string | undefined
     let tags: string[] | undefined
-    record.forEach((cell, index) => {
+    record.forEach((written, index) => {
       const column = columns[index]!
+      const cell = restoreCell(written)
       const value = cell.trim()
       switch (column) {
         case 'id':
@@ -342,6 +344,7 @@ export function toJsonl(cases: readonly DatasetCase[]): string {
  * The cases as CSV: `id`, the input fields in the order they first appear, then `tags` (joined
  * with `;`), `expected_verdict`, `expected_score` and `reference`. Input values that are not
  * text are written as JSON. An input `reference` equal to the expected one is written once.
+ * No cell opens a formula (see csv-cells.ts); reading the file back gives the cells as they were.
  */
 export function toCsv(cases: readonly DatasetCase[]): string {
   const fields: string[] = []
@@ -360,19 +363,20 @@ export function toCsv(cases: readonly DatasetCase[]): string {
     const item = cases.find(c => Object.hasOwn(c.input, clash))!
     throw new JudgeflowError('INVALID_INPUT', `case "${item.id}": the input field "${clash}" cannot be written to CSV, where ${clash === 'reference' ? '"reference" is also the expected reference, and the two differ' : `"${clash}" is a reserved column`}; export to JSONL instead.`)
   }
-  const inputColumns = fields
   const rows = cases.map(item => [
-    item.id,
-    ...inputColumns.map(field => cellText(item.input[field])),
-    (item.tags ?? []).join(';'),
+    neutraliseCell(item.id),
+    ...fields.map(field => cellText(item.input[field])),
+    neutraliseCell((item.tags ?? []).join(';')),
     item.expected?.verdict ?? '',
     item.expected?.score === undefined ? '' : String(item.expected.score),
-    item.expected?.reference ?? cellText(item.input.reference),
+    item.expected?.reference === undefined ? cellText(item.input.reference) : neutraliseCell(item.expected.reference),
   ])
-  return stringifyCsv([['id', ...inputColumns, 'tags', 'expected_verdict', 'expected_score', 'reference'], ...rows])
+  return stringifyCsv([['id', ...fields.map(neutraliseCell), 'tags', 'expected_verdict', 'expected_score', 'reference'], ...rows])
 }
 
+/** A number is written as one (a spreadsheet reads `-1` as minus one); any text, JSON included, is neutralised. */
 function cellText(value: unknown): string {
   if (value === undefined || value === null) return ''
-  return typeof value === 'string' ? value : JSON.stringify(value)
+  if (typeof value === 'number') return String(value)
+  return neutraliseCell(typeof value === 'string' ? value : JSON.stringify(value))
 }

@@ -1,7 +1,8 @@
 /**
  * One outcome per case, whatever its `repeat`: errored when any of its runs errored, else failed
- * when any run's verdict is not `pass`, else passed. A case no run has reported on yet (a
- * cancelled dataset run) has no outcome.
+ * when any run's verdict is not `pass`, else passed. Runs cut off by cancelling the dataset run
+ * are left out: a case no other run has reported on has no outcome. The report and the progress
+ * of a dataset run both count by this rule.
  */
 import type { CaseResult, Verdict } from './schema'
 
@@ -47,6 +48,7 @@ interface Tally<R> {
 export function summarizeCases<R extends CaseRun>(results: readonly R[]): Map<string, CaseSummary<R>> {
   const tallies = new Map<string, Tally<R>>()
   for (const result of results) {
+    if (result.status === 'cancelled') continue
     let tally = tallies.get(result.case_id)
     if (!tally) {
       tally = { runs: [], errored: false, passes: 0, fails: 0, scoreSum: 0, scored: 0, confidenceSum: 0, confident: 0, error: null }
@@ -66,7 +68,7 @@ export function summarizeCases<R extends CaseRun>(results: readonly R[]): Map<st
   }
   const summaries = new Map<string, CaseSummary<R>>()
   for (const [id, t] of tallies) {
-    const outcome: CaseOutcome = t.errored ? 'errored' : t.fails > 0 ? 'failed' : 'passed'
+    const outcome = outcomeOf(t)
     const judged = outcome !== 'errored'
     summaries.set(id, {
       outcome,
@@ -79,4 +81,32 @@ export function summarizeCases<R extends CaseRun>(results: readonly R[]): Map<st
     })
   }
   return summaries
+}
+
+function outcomeOf(tally: { errored: boolean, fails: number }): CaseOutcome {
+  return tally.errored ? 'errored' : tally.fails > 0 ? 'failed' : 'passed'
+}
+
+/** Cases by outcome as their runs come in, one at a time: always what `summarizeCases` gives for the runs so far. */
+export class OutcomeCounts {
+  passed = 0
+  failed = 0
+  errored = 0
+  /** The runs counted (cancelled ones are not). */
+  runs = 0
+  private readonly cases = new Map<string, { errored: boolean, fails: number }>()
+
+  add(run: CaseRun): void {
+    if (run.status === 'cancelled') return
+    this.runs++
+    let tally = this.cases.get(run.case_id)
+    const before = tally ? outcomeOf(tally) : null
+    if (!tally) this.cases.set(run.case_id, tally = { errored: false, fails: 0 })
+    if (run.status === 'errored') tally.errored = true
+    else if (run.verdict !== 'pass') tally.fails++
+    const after = outcomeOf(tally)
+    if (before === after) return
+    if (before) this[before]--
+    this[after]++
+  }
 }

@@ -37,7 +37,7 @@
 import { JudgeflowError } from '../errors'
 import { mean } from '../evaluator/arithmetic'
 import { agreementOf, type Agreement, type LabelledCase } from './agreement'
-import { compareWithBaseline, type BaselineComparison } from './baseline'
+import { compareWithBaseline, type BaselineComparison, type BaselineReport } from './baseline'
 import { evaluateGates, type DatasetGates, type GateResult } from './gates'
 import { summarizeCases, type CaseRun } from './outcomes'
 import type { CaseResult, DatasetCase, DatasetTarget, Verdict } from './schema'
@@ -88,7 +88,7 @@ export interface DatasetReportInput {
   target: DatasetTarget
   results: readonly CaseResult[]
   gates?: DatasetGates
-  baseline?: DatasetReport
+  baseline?: BaselineReport
   /** The baseline's name in the report when it has no `dataset_run_id` (e.g. its file name). */
   baseline_label?: string
   dataset_run_id?: string

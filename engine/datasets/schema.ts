@@ -46,12 +46,16 @@ export interface Dataset {
 /** What a dataset run ran on: a saved workflow, or an evaluator config alone. */
 export type DatasetTarget = { workflow_id: string } | { evaluator: true }
 
+export const caseRunStatuses = ['succeeded', 'errored', 'cancelled'] as const
+export type CaseRunStatus = (typeof caseRunStatuses)[number]
+
 /** One run of one case (a case runs `repeat` times). */
 export interface CaseResult {
   case_id: string
   /** 1-based. */
   repeat: number
-  status: 'succeeded' | 'errored'
+  /** `cancelled`: the run was cut off when its dataset run was cancelled; it says nothing of the case. */
+  status: CaseRunStatus
   /** The run's verdict (an evaluator alone: `passed`); absent when errored. */
   verdict?: Verdict
   /** The `overall_score` of the scored evaluator step, when one ran. */

@@ -56,6 +56,6 @@ describe('judgeflow backup', () => {
     expect((await backup([join(tempDbPath(), '..', 'x.db'), '--db', '/nonexistent/judgeflow.db'])).stderr).toContain('does not exist')
     const same = await backup([server.dbPath, '--db', server.dbPath])
     expect(same.code).toBe(2)
-    expect(same.stderr).toContain('another file than the database itself')
+    expect(same.stderr).toContain(`the backup file "${server.dbPath}" is the database "${server.dbPath}", which this command reads`)
   })
 })

@@ -56,6 +56,26 @@ describe('datasets over HTTP', () => {
     expect((await app.api(`/api/datasets/${imported.body.id}/runs`)).body).toHaveLength(1)
   })
 
+  it('exports CSV with no formula cell, and the export imports back to the same cases', async () => {
+    const app = await server()
+    const cases = [
+      { id: '=1+1', input: { question: '=cmd|\' /C calc\'!A0', link: '=HYPERLINK("http://x.example","click")', plus: '+1+1', at: '@SUM(1)', minus: '-1+2', tab: '\t=1', count: -3 }, tags: ['@tag'] },
+      { id: 'plain', input: { question: 'How do I reset?', link: 'a=b', plus: '1+1', at: 'me@x.example', minus: '1-2', tab: 'x', count: 2 } },
+    ]
+    const created = await app.api('/api/datasets', { body: { name: 'formulas', cases } })
+    expect(created.status).toBe(201)
+    const exported = await app.api(`/api/datasets/${created.body.id}/export?format=csv`)
+    expect(String(exported.body).split('\n').slice(0, 2)).toEqual([
+      'id,question,link,plus,at,minus,tab,count,tags,expected_verdict,expected_score,reference',
+      `'=1+1,'=cmd|' /C calc'!A0,"'=HYPERLINK(""http://x.example"",""click"")",'+1+1,'@SUM(1),'-1+2,'\t=1,-3,'@tag,,,`,
+    ])
+    const reimported = await app.api('/api/datasets', { body: { name: 'formulas again', format: 'csv', text: exported.body } })
+    expect(reimported.status).toBe(201)
+    const stored = await app.api(`/api/datasets/${reimported.body.id}`)
+    // Numbers come back as text, as from any CSV; every text cell comes back as it was.
+    expect(stored.body.cases).toEqual(cases.map(c => ({ ...c, input: { ...c.input, count: String(c.input.count) } })))
+  })
+
   it('a server killed mid-run: the next one resumes the dataset run, keeps the finished cases and runs none of them twice', async () => {
     fake.onRequest(request => ({ text: `The answer to ${JSON.stringify(request.body).match(/step \d+/)?.[0]}.`, delayMs: 250 }))
     const first = await server()

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -84,5 +84,27 @@ describe('judgeflow import promptfoo', () => {
     const dir = mkdtempSync(join(tmpdir(), 'judgeflow-promptfoo-'))
     writeFileSync(join(dir, 'bad.yaml'), 'prompts: [hi]\nproviders: [openai:gpt-4o-mini]\ntests: file://missing.csv\n')
     expect(await cli(['import', 'promptfoo', join(dir, 'bad.yaml'), '--out', dir])).toMatchObject({ code: 2, err: `Cannot read the promptfoo file "${join(dir, 'missing.csv')}": it does not exist.` })
+  })
+})
+
+describe('judgeflow import promptfoo: the files it writes are checked before it writes any', () => {
+  it('refuses an --out that is a file, a dataset.json that is a symbolic link, and writing over a file the config reads', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-promptfoo-'))
+    writeFileSync(join(dir, 'a-file'), 'keep me')
+    expect(await cli(['import', 'promptfoo', example, '--out', join(dir, 'a-file')])).toEqual({ code: 2, out: '', err: `--out "${join(dir, 'a-file')}" is a file, not a folder: name a folder to write into.` })
+
+    mkdirSync(join(dir, 'out'))
+    symlinkSync(join(dir, 'a-file'), join(dir, 'out', 'dataset.json'))
+    expect(await cli(['import', 'promptfoo', example, '--out', join(dir, 'out')])).toEqual({ code: 2, out: '', err: `--out "${join(dir, 'out', 'dataset.json')}" is a symbolic link: name the file itself, not a link to it.` })
+    expect(readFileSync(join(dir, 'a-file'), 'utf8')).toBe('keep me')
+
+    const tests = '[{"vars":{"question":"hi"}}]'
+    writeFileSync(join(dir, 'dataset.json'), tests)
+    writeFileSync(join(dir, 'config.yaml'), 'prompts: ["{{question}}"]\nproviders: [openai:gpt-4o-mini]\ntests: file://dataset.json\n')
+    expect(await cli(['import', 'promptfoo', join(dir, 'config.yaml'), '--out', dir])).toEqual({
+      code: 2, out: '', err: `--out "${join(dir, 'dataset.json')}" is a file of the promptfoo config "${join(dir, 'dataset.json')}", which this command reads: name another file to write.`,
+    })
+    expect(readFileSync(join(dir, 'dataset.json'), 'utf8')).toBe(tests)
+    expect(existsSync(join(dir, 'workflow.json'))).toBe(false)
   })
 })

@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, linkSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { main } from '../../../cli/main'
 import type { DatasetReport } from '../../../engine/datasets'
@@ -68,5 +68,67 @@ describe('judgeflow test', () => {
     const { code, out } = await cli(['test', '--config', join(dir, 'judge.json'), '--dataset', join(dir, 'answers.jsonl')])
     expect(code).toBe(0)
     expect(out).toContain('answers: 1 passed, 0 failed, 0 errored of 1 cases')
+  })
+})
+
+describe('judgeflow test: the files it writes are checked before any case runs', () => {
+  it('refuses to write the report over the dataset, however the path is spelt, and leaves the dataset as it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-test-'))
+    const input = join(dir, 'cases.csv')
+    copyFileSync(dataset, input)
+    const before = readFileSync(input, 'utf8')
+    const spelt = join(dir, '..', basename(dir), 'cases.csv')
+    expect(await cli(['test', gate, '--dataset', input, '--report', spelt])).toEqual({ code: 2, out: '', err: `--report "${spelt}" is the dataset file "${input}", which this command reads: name another file to write.` })
+    linkSync(input, join(dir, 'hard-link.csv'))
+    expect((await cli(['test', gate, '--dataset', input, '--junit', join(dir, 'hard-link.csv')])).err).toContain(`--junit "${join(dir, 'hard-link.csv')}" is the dataset file`)
+    expect((await cli(['test', gate, '--dataset', input, '--report', gate])).err).toContain(`--report "${gate}" is the workflow file`)
+    expect(readFileSync(input, 'utf8')).toBe(before)
+  })
+
+  it('refuses a --junit that is a symbolic link, and leaves the file it points to as it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-test-'))
+    writeFileSync(join(dir, 'precious.txt'), 'keep me')
+    symlinkSync(join(dir, 'precious.txt'), join(dir, 'out.xml'))
+    expect(await cli(['test', gate, '--dataset', dataset, '--junit', join(dir, 'out.xml')])).toEqual({
+      code: 2, out: '', err: `--junit "${join(dir, 'out.xml')}" is a symbolic link: name the file itself, not a link to it.`,
+    })
+    expect(readFileSync(join(dir, 'precious.txt'), 'utf8')).toBe('keep me')
+  })
+
+  it('fails at once, before any case runs, when a report cannot be written there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-test-'))
+    writeFileSync(join(dir, 'a-file'), '')
+    // No progress line on stderr: the sentence is all, so no case ran.
+    expect(await cli(['test', gate, '--dataset', dataset, '--report', join(dir, 'missing', 'r.json')])).toEqual({
+      code: 2, out: '', err: `--report "${join(dir, 'missing', 'r.json')}" cannot be written: the folder "${join(dir, 'missing')}" does not exist.`,
+    })
+    expect((await cli(['test', gate, '--dataset', dataset, '--report', join(dir, 'a-file', 'r.json')])).err).toBe(`--report "${join(dir, 'a-file', 'r.json')}" cannot be written: "${join(dir, 'a-file')}" is a file, not a folder.`)
+    expect((await cli(['test', gate, '--dataset', dataset, '--report', dir])).err).toBe(`--report "${dir}" is a folder: name a file to write.`)
+    expect((await cli(['test', gate, '--dataset', dataset, '--report', join(dir, 'r'), '--junit', join(dir, 'r')])).err).toBe(`--junit "${join(dir, 'r')}" is also where --report goes: name a different file for each.`)
+  })
+})
+
+describe('judgeflow test --baseline: only a report of this dataset is a baseline', () => {
+  it('refuses a file that is not a dataset run report, naming what is wrong, before any case runs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-test-'))
+    const garbage = join(dir, 'garbage.json')
+    writeFileSync(garbage, JSON.stringify({ dataset: {}, results: [{ case_id: 'q1', verdict: 'maybe' }, 42] }))
+    expect(await cli(['test', gate, '--dataset', dataset, '--baseline', garbage, '--no-regressions'])).toEqual({
+      code: 2, out: '', err: `The baseline report "${garbage}" is not a report written by judgeflow test --report: dataset.id: is required; dataset.name: is required; dataset.version: is required; results[0].repeat: is required; results[0].status: is required (and 2 more).`,
+    })
+    writeFileSync(garbage, JSON.stringify({ dataset: { id: 'd', name: 'support-questions', version: 1 }, results: 'none' }))
+    expect((await cli(['test', gate, '--dataset', dataset, '--baseline', garbage, '--no-regressions'])).err).toBe(`The baseline report "${garbage}" is not a report written by judgeflow test --report: results: must be a list of case results.`)
+  })
+
+  it('refuses a report of another dataset, or one that shares no case with this one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-test-'))
+    const other = join(dir, 'other.json')
+    const result = { case_id: 'reset-1', repeat: 1, status: 'succeeded', verdict: 'pass', score: 1, run_id: 'r', latency_ms: 1, error: null }
+    writeFileSync(other, JSON.stringify({ dataset: { id: 'd', name: 'billing-questions', version: 3 }, results: [result] }))
+    expect(await cli(['test', gate, '--dataset', dataset, '--baseline', other, '--no-regressions'])).toEqual({
+      code: 2, out: '', err: `The baseline report "${other}" is of dataset "billing-questions", not "support-questions": give the report of an earlier run of this dataset.`,
+    })
+    writeFileSync(other, JSON.stringify({ dataset: { id: 'd', name: 'support-questions', version: 1 }, results: [{ ...result, case_id: 'not-a-case' }] }))
+    expect((await cli(['test', gate, '--dataset', dataset, '--baseline', other, '--no-regressions'])).err).toBe(`The baseline report "${other}" has no result for any case of dataset "support-questions": give the report of an earlier run of this dataset.`)
   })
 })

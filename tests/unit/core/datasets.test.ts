@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createJudgeflow, loadConfig, type Judgeflow } from '../../../core'
+import type { DatasetRunProgress } from '../../../core/datasets'
 import type { DatasetReport } from '../../../engine/datasets'
 import { FakeLLM } from '../../support/fake-llm'
 import { storeFactories, stopStores, type StoreFactory } from '../../support/stores'
@@ -202,5 +203,55 @@ describe.each(storeFactories)('dataset runs ($name)', (factory) => {
     const { row } = await finished(app, started.id)
     expect(row.status).toBe('cancelled')
     expect(fake.requests.length).toBe(1)
+  })
+
+  it('with repeats, the progress counts each case once, as the report does: its last progress, its detail and its stored cases agree with it', async () => {
+    scripted()
+    app = await makeApp()
+    await app.store.workflows.create(gate)
+    await app.store.datasets.create('support', cases)
+    const started = await app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, concurrency: 4, repeat: 3 })
+    const heard: DatasetRunProgress[] = []
+    app.datasets.subscribe(started.id, p => heard.push(p))
+    const { report } = await finished(app, started.id)
+    expect(report).toMatchObject({ cases: 4, passed: 2, failed: 2, errored: 0 })
+    const counts = { passed: 2, failed: 2, errored: 0, done: 12 }
+    expect(heard.at(-1)).toMatchObject({ status: 'finished', total: 12, ...counts })
+    expect((await app.datasets.detail(started.id))!.progress).toMatchObject(counts)
+    expect(await app.datasets.progressOf({ id: started.id, status: 'finished' })).toMatchObject(counts)
+  })
+
+  it('cancelling closes the case runs in flight as cancelled, and the progress counts cases as the report does', async () => {
+    fake.onRequest((request) => {
+      const body = JSON.stringify(request.body)
+      if (request.body.response_format) return { json: { criteria_scores: { helpful: body.includes('good answer') ? 0.9 : 0.2 }, feedback: 'ok', suggestions: [] } }
+      // The last case's answers take long: they are in flight when the dataset run is cancelled.
+      if (body.includes('joke')) return { text: 'a joke', delayMs: 3_000 }
+      return { text: body.includes('refund') ? 'a good answer about refunds' : 'a vague reply' }
+    })
+    app = await makeApp()
+    await app.store.workflows.create(gate)
+    await app.store.datasets.create('support', cases)
+    const started = await app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, concurrency: 4, repeat: 3 })
+    const heard: DatasetRunProgress[] = []
+    app.datasets.subscribe(started.id, p => heard.push(p))
+    await vi.waitFor(() => {
+      expect(heard.at(-1)?.done).toBe(9)
+      expect(fake.requests.filter(r => JSON.stringify(r.body).includes('joke'))).toHaveLength(3)
+    }, { timeout: 20_000 })
+    expect(app.datasets.cancel(started.id)).toBe(true)
+    const { row, report } = await finished(app, started.id)
+    expect(row.status).toBe('cancelled')
+    // q1 and q2 passed 3 times each, q3 failed 3 times; q4's runs were cut off, so it has no outcome.
+    expect(report).toMatchObject({ cases: 4, passed: 2, failed: 1, errored: 0 })
+    const rows = await app.store.datasets.runCases(started.id)
+    expect(rows.filter(r => r.status === 'running')).toEqual([])
+    const cancelled = rows.filter(r => r.status === 'cancelled')
+    expect(cancelled.map(r => [r.caseId, r.repeat]).sort()).toEqual([['q4', 1], ['q4', 2], ['q4', 3]])
+    for (const r of cancelled) expect(await app.store.runs.get(r.runId!)).toMatchObject({ status: 'cancelled' })
+    const counts = { passed: 2, failed: 1, errored: 0, done: 9 }
+    expect(heard.at(-1)).toMatchObject({ status: 'cancelled', ...counts })
+    expect((await app.datasets.detail(started.id))!.progress).toMatchObject(counts)
+    expect(await app.datasets.progressOf({ id: started.id, status: 'cancelled' })).toMatchObject(counts)
   })
 })

@@ -1,3 +1,4 @@
+import { parse as parseCsv } from 'csv-parse/sync'
 import { describe, expect, it } from 'vitest'
 import { formatFromName, parseDatasetFile, toCsv, toJsonl } from '../../../engine/datasets/files'
 import { JudgeflowError } from '../../../engine/errors'
@@ -93,6 +94,26 @@ describe('export', () => {
       // Values that are not text travel as JSON text.
       { id: 'q2', input: { question: 'How?', context: '{"doc":1}' } },
     ])
+  })
+
+  it('writes no cell a spreadsheet would run as a formula, and the neutralised cells read back as they were', () => {
+    const hostile = [
+      { id: '=1+1', input: { '=field': '=cmd|\' /C calc\'!A0', 'link': '=HYPERLINK("http://x.example","click")', 'sum': '+1+1', 'at': '@SUM(1)', 'minus': '-1+2', 'tab': '\t=1', 'cr': '\r=1', 'quoted': '\'=already' }, expected: { reference: '@ref' }, tags: ['+tag', 'plain'] },
+      { id: 'b', input: { '=field': 'plain', 'link': 'it\'s fine', 'sum': 'a=b', 'at': 'x@y', 'minus': '1-2', 'tab': 'x', 'cr': 'y', 'quoted': '\'plain' } },
+    ]
+    const csv = toCsv(hostile)
+    const cells = (parseCsv(csv) as string[][]).flat()
+    expect(cells.filter(cell => /^[=+\-@\t\r]/.test(cell))).toEqual([])
+    expect(cells).toEqual(expect.arrayContaining(['\'=field', '\'=1+1', '\'=cmd|\' /C calc\'!A0', '\'+1+1', '\'@SUM(1)', '\'-1+2', '\'\t=1', '\'\r=1', '\'\'=already', '\'@ref', '\'+tag;plain', 'it\'s fine', '\'plain']))
+    expect(parseDatasetFile(csv, 'csv').cases).toEqual([
+      { ...hostile[0], input: { ...hostile[0]!.input, reference: '@ref' } },
+      hostile[1],
+    ])
+  })
+
+  it('writes numbers of its own as numbers: a negative input number is not neutralised, a text that looks like one is', () => {
+    const rows = parseCsv(toCsv([{ id: 'n', input: { number: -1.5, text: '-1' }, expected: { score: 0 } }])) as string[][]
+    expect(rows).toEqual([['id', 'number', 'text', 'tags', 'expected_verdict', 'expected_score', 'reference'], ['n', '-1.5', '\'-1', '', '', '0', '']])
   })
 
   it('refuses to write to CSV an input field that clashes with a reserved column', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { recommendedThreshold } from '../../../engine/datasets/agreement'
 import { exitCodeOf, gatesHold } from '../../../engine/datasets/gates'
+import { OutcomeCounts } from '../../../engine/datasets/outcomes'
 import { buildDatasetReport } from '../../../engine/datasets/report'
 import type { CaseResult } from '../../../engine/datasets/schema'
 import { dataset, results } from './fixture'
@@ -14,6 +15,14 @@ describe('a report of cases run twice (fixture.ts)', () => {
     expect(report).toMatchObject({ dataset: { id: 'ds-1', name: 'support', version: 3 }, target, cases: 6, passed: 2, failed: 2, errored: 1 })
     // c's second run passed, but c errored once: never a pass.
     expect(report.flaky).toEqual(['b'])
+  })
+  it('counts cases the same one run at a time (the progress) as all at once (the report), cancelled runs left out', () => {
+    const cancelled: CaseResult[] = [{ case_id: 'f', repeat: 1, status: 'cancelled', run_id: 'f1', error: 'the dataset run was cancelled' }, { case_id: 'e', repeat: 3, status: 'cancelled' }]
+    const counts = new OutcomeCounts()
+    for (const result of [...results, ...cancelled]) counts.add(result)
+    expect(counts).toMatchObject({ passed: report.passed, failed: report.failed, errored: report.errored, runs: results.length })
+    const withCancelled = buildDatasetReport({ dataset, target, results: [...results, ...cancelled] })
+    expect(withCancelled).toEqual(report)
   })
   it('leaves errored cases out of the pass rate and scores', () => {
     // pass_rate = 2 / (2 + 2); mean_score = (0.85 + 0.55 + 0.25 + 0.95) / 4 = 0.65
