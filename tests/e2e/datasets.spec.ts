@@ -203,7 +203,7 @@ test('a dataset run going on shows its progress and can be cancelled', async ({ 
   const dialog = page.getByRole('dialog', { name: 'Run on a dataset' })
   await dialog.getByTestId('run-workflow').selectOption((await workflow.json()).id)
   await dialog.getByTestId('start-dataset-run').click()
-  await expect(dialog.getByTestId('dataset-run-status')).toHaveText('0 of 3 case runs done: 0 passed, 0 failed, 0 errored')
+  await expect(dialog.getByTestId('dataset-run-status')).toHaveText('0 of 3 case runs done; cases: 0 passed, 0 failed, 0 errored')
   await dialog.getByTestId('open-dataset-report').click()
   // The report page follows the run while it goes on, and cancels it.
   await expect(page.getByRole('progressbar', { name: 'Dataset run progress' })).toBeVisible()
