@@ -9,8 +9,8 @@ export const IMPORT_USAGE = 'judgeflow import promptfoo <promptfooconfig.yaml> -
 
 /**
  * `judgeflow import promptfoo`: writes a promptfoo config's tests as a dataset file, its assertions
- * as an evaluator config and its prompts × providers as a workflow, and prints every assertion it
- * could not map. Exit 0 imported, 2 invalid input.
+ * as an evaluator config and its prompts × providers as a workflow. A config with an assertion it
+ * cannot map is refused, naming each. Exit 0 imported, 2 invalid input.
  */
 export function importCommand(args: string[], io: Io): number {
   const [source, ...rest] = args
@@ -52,14 +52,7 @@ function summary(imported: PromptfooImport, written: string[], paths: { dataset:
   lines.push(`Wrote ${written.join(', ')}.`)
   if (paths.workflow) lines.push(`Run it: judgeflow test ${paths.workflow} --dataset ${paths.dataset}`)
   else if (paths.evaluator) lines.push(`Judge cases that carry their output (actual / content): judgeflow test --config ${paths.evaluator} --dataset ${paths.dataset}`)
-  if (imported.unmapped.length) {
-    const total = imported.unmapped.reduce((sum, u) => sum + u.count, 0)
-    lines.push(`Not imported: ${total} assertion${total === 1 ? '' : 's'} judgeflow cannot map:`)
-    for (const u of imported.unmapped) lines.push(`  ${u.type} ×${u.count} (${u.tests.map(t => `"${t}"`).join(', ')}): ${u.reason}`)
-  }
-  else {
-    lines.push('Every assertion was mapped.')
-  }
+  lines.push('Every assertion was mapped.')
   for (const note of imported.notes) lines.push(`Note: ${note}`)
   return lines.join('\n')
 }

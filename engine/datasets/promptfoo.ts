@@ -1,5 +1,6 @@
 import { parseDocument } from 'yaml'
 import { z } from 'zod'
+import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
 import { levenshteinThreshold, mapAssertion, type CheckTemplate, type PromptfooAssertion, type ScorerCheck } from './promptfoo-assertions'
 import { checkedTest, invalid, promptSchema, promptsOf, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
@@ -11,14 +12,14 @@ import { datasetCaseSchema, type DatasetCase } from './schema'
  * description → id), its assertions evaluator configs (deterministic scorers, an LLM judge for
  * llm-rubric), and its prompts × providers a workflow. Assertions that differ from test to test
  * keep their values in the case's input (`assert.<slot>`), which the evaluator references; tests
- * whose assertions differ in kind form groups, each with its own evaluators. Every assertion that
- * cannot be mapped is listed, never dropped.
+ * whose assertions differ in kind form groups, each with its own evaluators. A config with an
+ * assertion that cannot be mapped is refused, naming each: none is ever dropped.
  */
 
 export interface PromptfooImportOptions {
   /** Reads a file the config names (`file://…`), relative to the config's folder; without it such references are refused. */
   readFile?: ReadFile
-  /** The judge of llm-rubric when the config names no grader (`defaultTest.options.provider`). */
+  /** The judge of llm-rubric when the config names no grader (`defaultTest.options.provider`); without either, rubrics are refused. */
   judge?: string
   /** The dataset's name; else the config's description, else "promptfoo". */
   name?: string
@@ -47,7 +48,6 @@ export interface PromptfooImport {
   evaluators: ImportedEvaluator[]
   /** Built when the config has prompts and providers. */
   workflow?: Record<string, unknown>
-  unmapped: UnmappedAssertions[]
   /** Settings that were not imported, other than assertions. */
   notes: string[]
 }
@@ -83,9 +83,7 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   const tests = (config.tests ?? []).flatMap((item, i) => (typeof item === 'string' ? testsFromFile(item, `tests[${i}]`, options.readFile) : [checkedTest(item, `tests[${i}]`)]))
   if (!tests.length) throw invalid('the promptfoo config has no tests: give tests with vars and assert')
   const defaults = config.defaultTest ?? {}
-  const grader = (defaults.options as { provider?: unknown } | undefined)?.provider
-  const graderId = typeof grader === 'string' ? grader : (grader as { id?: unknown } | undefined)?.id
-  const judge = typeof graderId === 'string' ? providerModel(graderId, 'defaultTest.options.provider') : options.judge ?? 'local:heuristic'
+  const grader = graderOf((defaults.options as { provider?: unknown } | undefined)?.provider) ?? options.judge
 
   const ids = new Set<string>()
   const unmapped = new Map<string, UnmappedAssertions>()
@@ -116,6 +114,8 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     }
     return { id, vars, checks }
   })
+  if (unmapped.size) throw unsupported([...unmapped.values()])
+  const judge = grader ?? (prepared.some(p => p.checks.some(c => c.template.kind === 'rubric')) ? noGrader() : '')
 
   const cases: DatasetCase[] = prepared.map(p => ({ id: p.id, input: { ...p.vars } }))
   const groups: GroupEvaluators[] = []
@@ -137,10 +137,13 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
         for (const i of members) ((cases[i]!.input[ASSERT_FIELD] ??= {}) as Record<string, unknown>)[slot] = own[i]![c]!.value
         return { slot, template, value: `{{input.${ASSERT_FIELD}.${slot}}}`, values }
       })
-      const id = `${kind === 'scorer' ? 'checks' : 'rubric'}${routed ? `_${group}` : ''}`
-      const evaluators: ImportedEvaluator[] = configs.length
-        ? [{ id, config: kind === 'scorer' ? scorersConfig(configs) : rubricConfig(configs, judge), cases: members.length }]
-        : []
+      const suffix = routed ? `_${group}` : ''
+      // Each llm-rubric is its own judge, passed or failed on its own, as promptfoo grades it.
+      const evaluators: ImportedEvaluator[] = !configs.length
+        ? []
+        : kind === 'scorer'
+          ? [{ id: `checks${suffix}`, config: scorersConfig(configs), cases: members.length }]
+          : configs.map((check, c) => ({ id: `rubric${configs.length > 1 ? `_${c + 1}` : ''}${suffix}`, config: rubricConfig(check, judge), cases: members.length }))
       groups.push({ field: routed ? field : null, group, evaluators })
     })
   }
@@ -157,7 +160,6 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     cases,
     evaluator: evaluators.length === 1 && evaluators[0]!.cases === cases.length ? evaluators[0]!.config : null,
     evaluators,
-    unmapped: [...unmapped.values()],
     notes,
   }
   if (config.prompts?.length && config.providers?.length) {
@@ -197,20 +199,44 @@ function scorersConfig(checks: SlotConfig[]): Record<string, unknown> {
   return { evaluation_type: 'scorers', scorers }
 }
 
-function rubricConfig(checks: SlotConfig[], judge: string): Record<string, unknown> {
-  const weights = checks.map(c => c.template.weight)
-  const equal = weights.every(w => w === weights[0])
-  const total = weights.reduce((sum, w) => sum + w, 0) || 1
-  const thresholds = checks.flatMap(c => (c.template.kind === 'rubric' && c.template.threshold !== undefined ? [c.template.threshold] : []))
+function rubricConfig(check: SlotConfig, judge: string): Record<string, unknown> {
+  const threshold = check.template.kind === 'rubric' ? check.template.threshold : undefined
   return {
     evaluation_type: 'criteria',
     model: judge,
-    criteria: checks.map((c, i) => ({
-      name: c.slot, description: String(c.value), ...(equal ? {} : { weight: Math.round((weights[i]! / total) * 1e6) / 1e6 }),
-    })),
-    // promptfoo's grader passes a rubric it judges met; a score of 0.5 is that line, unless the config sets one.
-    pass_threshold: thresholds.length ? Math.max(0, Math.min(1, Math.max(...thresholds))) : 0.5,
+    criteria: [{ name: check.slot, description: String(check.value) }],
+    // promptfoo's grader passes a rubric it judges met; a score of 0.5 is that line, unless the assertion sets one.
+    pass_threshold: threshold === undefined ? 0.5 : Math.max(0, Math.min(1, threshold)),
   }
+}
+
+/**
+ * The grader promptfoo's `defaultTest.options.provider` names: an id, `{ id }`, or `{ text, embedding }`
+ * (the text grader judges rubrics); undefined when it names none.
+ */
+function graderOf(provider: unknown): string | undefined {
+  if (provider === undefined) return undefined
+  const where = 'defaultTest.options.provider'
+  const id = (value: unknown, at: string): string => {
+    if (typeof value === 'string') return providerModel(value, at)
+    if (value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string') return providerModel((value as { id: string }).id, `${at}.id`)
+    throw invalid(`the promptfoo config, ${at}: give the grader as a provider id ("openai:gpt-4o-mini") or { id }`)
+  }
+  if (provider && typeof provider === 'object' && 'text' in provider) return id((provider as { text: unknown }).text, `${where}.text`)
+  return id(provider, where)
+}
+
+function noGrader(): never {
+  throw invalid('the promptfoo config has llm-rubric assertions but names no grader: set defaultTest.options.provider (for example openai:gpt-4o-mini), or give one when importing (judgeflow import promptfoo --judge <provider:model>; --judge local:heuristic judges offline, by word overlap, not as a model would)')
+}
+
+/** The import is refused, naming every assertion judgeflow cannot run: a check left out would let a failing test pass. */
+function unsupported(list: UnmappedAssertions[]): JudgeflowError {
+  const total = list.reduce((sum, u) => sum + u.count, 0)
+  const named = list.map(u => `${u.type} ×${u.count} (${u.tests.slice(0, 5).map(t => `"${t}"`).join(', ')}${u.tests.length > 5 ? `, and ${u.tests.length - 5} more` : ''}): ${u.reason}`)
+  return new JudgeflowError('INVALID_INPUT', `the promptfoo config has ${total} assertion${total === 1 ? '' : 's'} judgeflow cannot run, so nothing was imported (leaving ${total === 1 ? 'it' : 'them'} out would let a test pass that promptfoo fails): ${named.join('; ')}. Remove or rewrite ${total === 1 ? 'it' : 'them'}; the README's "Coming from promptfoo" lists what is imported.`, {
+    details: { unsupported: list },
+  })
 }
 
 function uniqueId(wanted: string, taken: Set<string>): string {

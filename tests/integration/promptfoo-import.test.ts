@@ -18,11 +18,10 @@ tests:
     vars: { name: Bob }
     assert:
       - { type: icontains, value: "{{name}}" }
-      - { type: not-icontains, value: sorry }
 `
 
 describe('importing a promptfoo config over HTTP', () => {
-  it('creates the dataset, answers the evaluator, the workflow and the unmapped assertions; the workflow runs over the dataset', async () => {
+  it('creates the dataset, answers the evaluator and the workflow; the workflow runs over the dataset', async () => {
     fake.onRequest(request => ({ text: lastUserText(request).includes('Ada') ? 'Hello Ada!' : 'Sorry, who are you?' }))
     const app = await start({ env: fake.env() })
     const imported = await app.api('/api/datasets/import-promptfoo', { body: { config } })
@@ -31,7 +30,6 @@ describe('importing a promptfoo config over HTTP', () => {
       body: {
         dataset: { name: 'Greetings', version: 1, case_count: 2 },
         evaluator: { evaluation_type: 'scorers', scorers: [{ type: 'contains', options: { ignore_case: true, value: '{{input.assert.icontains_1}}' } }] },
-        unmapped: [{ type: 'not-icontains', count: 1, tests: ['bob'], reason: expect.stringContaining('no negated form') }],
       },
     })
     expect(imported.body.workflow.nodes.map((n: { id: string }) => n.id)).toEqual(['input', 'generate', 'generate_checks'])
@@ -56,5 +54,21 @@ describe('importing a promptfoo config over HTTP', () => {
     expect((await app.api('/api/datasets/import-promptfoo', { body: { name: 'mine', config } })).status).toBe(201)
     expect((await app.api('/api/datasets/import-promptfoo', { body: { name: 'mine', config } })).status).toBe(409)
     expect((await app.api('/api/datasets', {})).body.map((d: { name: string }) => d.name)).toEqual(['mine'])
+  })
+
+  it('refuses a config with an assertion it cannot run, and a rubric without a grader, creating nothing', async () => {
+    const app = await start({ env: fake.env() })
+    const negated = `${config}      - { type: not-icontains, value: sorry }\n`
+    const refused = await app.api('/api/datasets/import-promptfoo', { body: { name: 'negated', config: negated } })
+    expect(refused.status).toBe(400)
+    expect(refused.body.message).toMatch(/^the promptfoo config has 1 assertion judgeflow cannot run, so nothing was imported .*not-icontains ×1 \("bob"\)/)
+    const rubric = `${config}      - { type: llm-rubric, value: Is friendly }\n`
+    const ungraded = await app.api('/api/datasets/import-promptfoo', { body: { name: 'rubric', config: rubric } })
+    expect(ungraded.status).toBe(400)
+    expect(ungraded.body.message).toContain('names no grader')
+    expect((await app.api('/api/datasets', {})).body).toEqual([])
+    const graded = await app.api('/api/datasets/import-promptfoo', { body: { name: 'rubric', config: rubric, judge: 'openai:gpt-4o-mini' } })
+    expect(graded.status).toBe(201)
+    expect(graded.body.evaluators.find((e: { id: string }) => e.id.startsWith('rubric')).config.model).toBe('openai:gpt-4o-mini')
   })
 })

@@ -9,16 +9,18 @@ const bodySchema = z.object({
   name: datasetNameSchema.optional(),
   /** The promptfoo config's text, YAML or JSON; tests in files (file://…) are refused: inline them. */
   config: z.string().min(1, 'is empty'),
+  /** The grader of llm-rubric assertions when the config names none (`defaultTest.options.provider`). */
+  judge: z.string().min(1).optional(),
 }).strict()
 
-/** Imports a promptfoo config: creates the dataset of its tests; answers the evaluator, the workflow and what was not mapped. */
+/** Imports a promptfoo config: creates the dataset of its tests; answers the evaluator, the workflow and the notes on settings not imported. */
 export default defineEventHandler(async (event) => {
   const body = await readBodyWith(event, bodySchema)
   const { store } = useJudgeflow()
-  const imported = importPromptfoo(body.config, { name: body.name })
+  const imported = importPromptfoo(body.config, { name: body.name, judge: body.judge })
   if (await store.datasets.findByName(imported.name)) throw new JudgeflowError('CONFLICT', `A dataset named "${imported.name}" already exists: give another name.`)
   const row = await store.datasets.create(imported.name, imported.cases)
   setResponseStatus(event, 201)
-  const { evaluator, evaluators, workflow, unmapped, notes } = imported
-  return { dataset: { ...presentDatasetSummary(row), version: row.version }, evaluator, evaluators, ...(workflow ? { workflow } : {}), unmapped, notes }
+  const { evaluator, evaluators, workflow, notes } = imported
+  return { dataset: { ...presentDatasetSummary(row), version: row.version }, evaluator, evaluators, ...(workflow ? { workflow } : {}), notes }
 })

@@ -47,14 +47,16 @@ function verdicts(reportPath: string): Record<string, string | null | undefined>
 }
 
 describe('judgeflow import promptfoo', () => {
-  it('imports the example (tests inline and from its CSV file), lists what it could not map, and judgeflow test runs the result', async () => {
+  it('imports the example (tests inline and from its CSV file), and judgeflow test runs the result', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'judgeflow-promptfoo-'))
-    const imported = await cli(['import', 'promptfoo', example, '--out', dir])
+    // Its rubric needs a grader: the config names none, so the import is refused until one is given.
+    const ungraded = await cli(['import', 'promptfoo', example, '--out', dir])
+    expect(ungraded.code).toBe(2)
+    expect(ungraded.err).toContain('has llm-rubric assertions but names no grader')
+    const imported = await cli(['import', 'promptfoo', example, '--out', dir, '--judge', 'local:heuristic'])
     expect(imported.code).toBe(0)
     expect(imported.out).toContain('7 tests imported as "Acme support answers", judged by checks_1 (2 cases), checks_2 (3 cases), checks_3 (1 cases), checks_4 (1 cases), rubric (7 cases).')
-    expect(imported.out).toContain('Not imported: 2 assertions judgeflow cannot map:')
-    expect(imported.out).toContain('  not-contains ×1 ("password reset"): judgeflow\'s scorers pass on a score at or above a threshold and have no negated form')
-    expect(imported.out).toContain('  javascript ×1 ("order status"): judgeflow has no equivalent')
+    expect(imported.out).toContain('Every assertion was mapped.')
     expect(imported.out).toContain(`Run it: judgeflow test ${join(dir, 'workflow.json')} --dataset ${join(dir, 'dataset.json')}`)
     expect(existsSync(join(dir, 'evaluator.json'))).toBe(false)
 
@@ -95,7 +97,7 @@ describe('judgeflow import promptfoo: the files it writes are checked before it 
 
     mkdirSync(join(dir, 'out'))
     symlinkSync(join(dir, 'a-file'), join(dir, 'out', 'dataset.json'))
-    expect(await cli(['import', 'promptfoo', example, '--out', join(dir, 'out')])).toEqual({ code: 2, out: '', err: `--out "${join(dir, 'out', 'dataset.json')}" is a symbolic link: name the file itself, not a link to it.` })
+    expect(await cli(['import', 'promptfoo', example, '--out', join(dir, 'out'), '--judge', 'local:heuristic'])).toEqual({ code: 2, out: '', err: `--out "${join(dir, 'out', 'dataset.json')}" is a symbolic link: name the file itself, not a link to it.` })
     expect(readFileSync(join(dir, 'a-file'), 'utf8')).toBe('keep me')
 
     const tests = '[{"vars":{"question":"hi"}}]'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { runWorkflow, validatedWorkflow } from '../../../engine'
+import { JudgeflowError, runWorkflow, validatedWorkflow } from '../../../engine'
 import { importPromptfoo, type PromptfooImport } from '../../../engine/datasets'
 import { assertionFromCell, levenshteinThreshold } from '../../../engine/datasets/promptfoo-assertions'
 import { defaultRegistry } from '../../../engine/steps/registry'
@@ -21,7 +21,6 @@ ${tests}`
 /** One test with one assertion, and the scorer it became. */
 function scorerOf(assertion: string): unknown {
   const imported = importPromptfoo(config(`  - vars: { question: q }\n    assert:\n      - ${assertion}`))
-  expect(imported.unmapped).toEqual([])
   return (imported.evaluator!.scorers as unknown[])[0]
 }
 
@@ -63,19 +62,41 @@ describe('promptfoo import: assertions', () => {
 
   it('maps llm-rubric to a criteria judge: the rubric as a criterion, the grader or the given judge as its model', () => {
     const rubric = '      - { type: llm-rubric, value: "Is polite" }'
-    const local = importPromptfoo(config(`  - vars: { question: q }\n    assert:\n${rubric}`))
+    const local = importPromptfoo(config(`  - vars: { question: q }\n    assert:\n${rubric}`), { judge: 'local:heuristic' })
     expect(local.evaluator).toEqual({ evaluation_type: 'criteria', model: 'local:heuristic', criteria: [{ name: 'llm_rubric_1', description: 'Is polite' }], pass_threshold: 0.5 })
     const judged = importPromptfoo(config(`  - vars: { question: q }\n    assert:\n${rubric}`), { judge: 'openai:gpt-4o' })
     expect(judged.evaluator).toMatchObject({ model: 'openai:gpt-4o' })
-    const graded = importPromptfoo(config(`  - vars: { question: q }\n    assert:\n${rubric}\n      - { type: llm-rubric, value: Short, threshold: 0.8, weight: 3 }`, 'defaultTest:\n  options:\n    provider: anthropic:messages:claude-3-5-haiku'))
-    expect(graded.evaluator).toEqual({
-      evaluation_type: 'criteria', model: 'anthropic:claude-3-5-haiku', pass_threshold: 0.8,
-      criteria: [{ name: 'llm_rubric_1', description: 'Is polite', weight: 0.25 }, { name: 'llm_rubric_2', description: 'Short', weight: 0.75 }],
-    })
+    // The grader promptfoo is given, in each of its forms, wins over the one given to the import.
+    for (const provider of ['anthropic:messages:claude-3-5-haiku', '{ id: anthropic:messages:claude-3-5-haiku }', '{ text: anthropic:messages:claude-3-5-haiku, embedding: openai:embedding:text-embedding-3-small }', '{ text: { id: anthropic:claude-3-5-haiku } }']) {
+      const graded = importPromptfoo(config(`  - vars: { question: q }\n    assert:\n${rubric}`, `defaultTest:\n  options:\n    provider: ${provider}`), { judge: 'openai:gpt-4o' })
+      expect(graded.evaluator).toMatchObject({ model: 'anthropic:claude-3-5-haiku' })
+    }
   })
 
-  it('lists every assertion it cannot map by type, with its count, its tests and why', () => {
-    const imported = importPromptfoo(config(`  - description: one
+  it('judges each llm-rubric on its own, as promptfoo does: one judge per rubric, each held to its own threshold', async () => {
+    const imported = importPromptfoo(config(`  - description: polite and short
+    vars: { question: q }
+    assert:
+      - { type: llm-rubric, value: "Is polite" }
+      - { type: llm-rubric, value: "Is short", threshold: 0.8 }`), { judge: 'openai:gpt-4o' })
+    expect(imported.evaluators).toEqual([
+      { id: 'rubric_1', cases: 1, config: { evaluation_type: 'criteria', model: 'openai:gpt-4o', criteria: [{ name: 'llm_rubric_1', description: 'Is polite' }], pass_threshold: 0.5 } },
+      { id: 'rubric_2', cases: 1, config: { evaluation_type: 'criteria', model: 'openai:gpt-4o', criteria: [{ name: 'llm_rubric_2', description: 'Is short' }], pass_threshold: 0.8 } },
+    ])
+    // The case passes only when both judges pass: the workflow fails it when either fails.
+    const nodes = (imported.workflow!.nodes as Array<{ id: string }>).map(node => node.id)
+    expect(nodes).toEqual(expect.arrayContaining(['generate_rubric_1', 'generate_rubric_2', 'verdict', 'failed', 'passed']))
+  })
+
+  it('refuses llm-rubric without a grader, rather than judging it offline without a word', () => {
+    expect(() => importPromptfoo(config('  - vars: { question: q }\n    assert:\n      - { type: llm-rubric, value: Is polite }')))
+      .toThrow(/has llm-rubric assertions but names no grader: set defaultTest.options.provider .* --judge local:heuristic judges offline/)
+    // Deterministic assertions need no grader.
+    expect(importPromptfoo(config('  - vars: { question: q }\n    assert:\n      - { type: contains, value: x }')).evaluators).toHaveLength(1)
+  })
+
+  it('refuses a config with an assertion it cannot map, naming each by type, count, tests and why: none is left out of a verdict', () => {
+    const text = config(`  - description: one
     vars: { question: q }
     assert:
       - { type: not-contains, value: sorry }
@@ -86,13 +107,24 @@ describe('promptfoo import: assertions', () => {
     assert:
       - { type: not-contains, value: sorry }
       - { type: contains, value: x, transform: output.toUpperCase() }
-      - { type: contains, value: ok }`))
-    expect(imported.unmapped).toEqual([
-      { type: 'not-contains', count: 2, tests: ['one', 'two'], reason: expect.stringContaining('no negated form') },
-      { type: 'javascript', count: 1, tests: ['one'], reason: 'judgeflow has no equivalent' },
-      { type: 'regex', count: 1, tests: ['one'], reason: expect.stringContaining('RE2 syntax') },
-      { type: 'contains', count: 1, tests: ['two'], reason: expect.stringContaining('transform') },
-    ])
+      - { type: contains, value: ok }`)
+    let refusal: JudgeflowError | undefined
+    try {
+      importPromptfoo(text)
+    }
+    catch (error) {
+      refusal = error as JudgeflowError
+    }
+    expect(refusal).toBeInstanceOf(JudgeflowError)
+    expect(refusal!.message).toMatch(/^the promptfoo config has 5 assertions judgeflow cannot run, so nothing was imported \(leaving them out would let a test pass that promptfoo fails\): not-contains ×2 \("one", "two"\): .*no negated form/)
+    expect(refusal!.details).toEqual({
+      unsupported: [
+        { type: 'not-contains', count: 2, tests: ['one', 'two'], reason: expect.stringContaining('no negated form') },
+        { type: 'javascript', count: 1, tests: ['one'], reason: 'judgeflow has no equivalent' },
+        { type: 'regex', count: 1, tests: ['one'], reason: expect.stringContaining('RE2 syntax') },
+        { type: 'contains', count: 1, tests: ['two'], reason: expect.stringContaining('transform') },
+      ],
+    })
   })
 
   it('reads the __expected shorthand of a CSV test file', () => {
@@ -115,7 +147,7 @@ describe('promptfoo import: the dataset', () => {
     vars: { question: Capital of Spain?, city: Madrid }
     assert: [{ type: icontains, value: "{{city}}" }]
   - vars: { question: Capital of Italy?, city: Rome, lang: it }
-    assert: [{ type: icontains, value: "{{city}}" }]`, 'defaultTest:\n  vars: { lang: en }\n  assert: [{ type: llm-rubric, value: Names the capital }]'))
+    assert: [{ type: icontains, value: "{{city}}" }]`, 'defaultTest:\n  vars: { lang: en }\n  assert: [{ type: llm-rubric, value: Names the capital }]'), { judge: 'local:heuristic' })
     expect(imported.name).toBe('Support')
     expect(imported.cases).toEqual([
       { id: 'capital', input: { lang: 'en', question: 'Capital of France?', city: 'Paris', assert: { icontains_1: 'Paris' } } },
@@ -132,10 +164,9 @@ describe('promptfoo import: the dataset', () => {
 
   it('reads tests from a CSV file the config names, through the reader it is given', () => {
     const text = 'prompts: ["Q: {{question}}"]\nproviders: [openai:gpt-4o-mini]\ntests: file://cases.csv'
-    const files: Record<string, string> = { 'cases.csv': 'question,__expected1,__expected2,__description\nHi?,icontains: hello,not-contains: sorry,greeting\nBye?,Goodbye,,farewell\n' }
+    const files: Record<string, string> = { 'cases.csv': 'question,__expected1,__expected2,__description\nHi?,icontains: hello,starts-with: Hi,greeting\nBye?,Goodbye,,farewell\n' }
     const imported = importPromptfoo(text, { readFile: path => files[path]! })
     expect(imported.cases.map(c => c.id)).toEqual(['greeting', 'farewell'])
-    expect(imported.unmapped).toEqual([{ type: 'not-contains', count: 1, tests: ['greeting'], reason: expect.any(String) }])
     expect(imported.cases[1]!.input).toMatchObject({ question: 'Bye?', assert_group: 2 })
     expect(() => importPromptfoo(text)).toThrow('tests[0]: "file://cases.csv" is a file reference, which only the command line reads (judgeflow import promptfoo); put its content in the config.')
   })
