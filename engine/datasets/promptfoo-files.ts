@@ -67,14 +67,18 @@ function testsFromCsv(text: string, path: string): PromptfooTest[] {
 }
 
 /** A prompt, or a file of prompts separated by lines of `---`, as LLM step prompts. */
-export function promptsOf(prompt: string | z.infer<typeof promptSchema>, where: string, readFile?: ReadFile): Array<{ label?: string, text: string }> {
+export function promptsOf(
+  prompt: string | z.infer<typeof promptSchema>,
+  where: string,
+  readFile?: ReadFile,
+): Array<{ label?: string, text: string, source?: string }> {
   const raw = typeof prompt === 'string' ? prompt : prompt.raw ?? prompt.id
   const label = typeof prompt === 'string' ? undefined : prompt.label
   if (!raw) throw invalid(`${where}: give the prompt's text (raw) or a file (id: file://…)`)
-  if (!raw.startsWith('file://')) return [{ label, text: promptTemplate(raw, where) }]
+  if (!raw.startsWith('file://')) return [{ label, text: promptTemplate(raw, where), source: raw }]
   const { path, text } = fileOf(raw, where, readFile)
   if (!/\.(txt|md)$/i.test(path)) throw invalid(`${where}: "${path}" is not a .txt or .md prompt file; chat (JSON) and code prompts are not imported`)
-  return text.split(/^---$/m).map(part => part.trim()).filter(Boolean).map(part => ({ label, text: promptTemplate(part, where) }))
+  return text.split(/^---$/m).map(part => part.trim()).filter(Boolean).map(part => ({ label, text: promptTemplate(part, where), source: raw }))
 }
 
 export function invalid(message: string): JudgeflowError {

@@ -13,6 +13,8 @@ export interface PromptfooProvider {
   label?: string
   temperature?: number
   max_tokens?: number
+  /** The prompts it runs, by index (`providers[].prompts`); all when absent. */
+  prompts?: number[]
 }
 
 export interface GroupEvaluators {
@@ -62,6 +64,7 @@ export function buildPromptfooWorkflow(parts: WorkflowParts): Record<string, unk
   const several = parts.prompts.length * parts.providers.length > 1
   parts.prompts.forEach((prompt, p) => {
     parts.providers.forEach((provider, v) => {
+      if (provider.prompts && !provider.prompts.includes(p)) return
       const llm = several ? `prompt_${p + 1}${parts.providers.length > 1 ? `_${slug(provider.label ?? provider.model) || v + 1}` : ''}`.slice(0, 48) : 'generate'
       const { model, temperature, max_tokens } = provider
       nodes.push({ id: llm, type: 'llm', config: { model, prompt: prompt.text, ...(temperature === undefined ? {} : { temperature }), ...(max_tokens === undefined ? {} : { max_tokens }) } })

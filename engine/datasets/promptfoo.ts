@@ -4,6 +4,7 @@ import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
 import { levenshteinThreshold, mapAssertion, type CheckTemplate, type PromptfooAssertion, type ScorerCheck } from './promptfoo-assertions'
 import { checkedTest, invalid, promptSchema, promptsOf, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
+import { checkModelConfig, checkTestSettings, checkTopLevel } from './promptfoo-settings'
 import { buildPromptfooWorkflow, providerModel, type GroupEvaluators, type PromptfooProvider } from './promptfoo-workflow'
 import { datasetCaseSchema, type DatasetCase } from './schema'
 
@@ -58,7 +59,9 @@ export const GROUP_FIELD = 'assert_group'
 export const RUBRIC_GROUP_FIELD = 'rubric_group'
 
 const listOf = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)]).transform(v => (Array.isArray(v) ? v : [v]) as Array<z.infer<T>>)
-const providerSchema = z.object({ id: z.string(), label: z.string().optional(), config: z.record(z.string(), z.unknown()).optional() }).passthrough()
+const providerSchema = z.object({
+  id: z.string(), label: z.string().optional(), config: z.record(z.string(), z.unknown()).optional(), prompts: z.unknown().optional(),
+}).strict()
 const configSchema = z.object({
   description: z.string().optional(),
   prompts: listOf(z.union([z.string(), promptSchema])).optional(),
@@ -80,9 +83,12 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   const config = parsed.data
   if (config.scenarios !== undefined) throw invalid('the promptfoo config, scenarios: scenarios are not imported; list their tests under tests')
   const notes: string[] = []
+  checkTopLevel(config, notes)
   const tests = (config.tests ?? []).flatMap((item, i) => (typeof item === 'string' ? testsFromFile(item, `tests[${i}]`, options.readFile) : [checkedTest(item, `tests[${i}]`)]))
   if (!tests.length) throw invalid('the promptfoo config has no tests: give tests with vars and assert')
   const defaults = config.defaultTest ?? {}
+  checkTestSettings(defaults, 'defaultTest', notes, true)
+  tests.forEach((test, i) => checkTestSettings(test, `tests[${i}]`, notes, false))
   const grader = graderOf((defaults.options as { provider?: unknown } | undefined)?.provider) ?? options.judge
 
   const ids = new Set<string>()
@@ -163,13 +169,19 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     notes,
   }
   if (config.prompts?.length && config.providers?.length) {
-    const prompts = config.prompts.flatMap((p, i) => promptsOf(p, `prompts[${i}]`, options.readFile))
+    const prompts = config.prompts.flatMap((p, i) => {
+      if (typeof p === 'object') checkModelConfig(p.config as Record<string, unknown> | undefined, `prompts[${i}]`, [], notes)
+      return promptsOf(p, `prompts[${i}]`, options.readFile)
+    })
     const providers: PromptfooProvider[] = config.providers.map((p, i) => {
       const where = `providers[${i}]`
       if (typeof p === 'string') return { model: providerModel(p, where) }
-      const { temperature, max_tokens: maxTokens, ...rest } = p.config ?? {}
-      if (Object.keys(rest).length) notes.push(`${where}: config ${Object.keys(rest).join(', ')} not imported`)
-      return { model: providerModel(p.id, where), label: p.label, temperature: typeof temperature === 'number' ? temperature : undefined, max_tokens: typeof maxTokens === 'number' ? maxTokens : undefined }
+      const { temperature, max_tokens: maxTokens } = p.config ?? {}
+      checkModelConfig(p.config, where, ['temperature', 'max_tokens'], notes)
+      return {
+        model: providerModel(p.id, where), label: p.label, temperature: typeof temperature === 'number' ? temperature : undefined,
+        max_tokens: typeof maxTokens === 'number' ? maxTokens : undefined, prompts: promptsOfProvider(p.prompts, prompts, where),
+      }
     })
     result.workflow = buildPromptfooWorkflow({ name, prompts, providers, vars: [...new Set(cases.flatMap(c => Object.keys(c.input)))], groups })
   }
@@ -236,6 +248,22 @@ function unsupported(list: UnmappedAssertions[]): JudgeflowError {
   const named = list.map(u => `${u.type} ×${u.count} (${u.tests.slice(0, 5).map(t => `"${t}"`).join(', ')}${u.tests.length > 5 ? `, and ${u.tests.length - 5} more` : ''}): ${u.reason}`)
   return new JudgeflowError('INVALID_INPUT', `the promptfoo config has ${total} assertion${total === 1 ? '' : 's'} judgeflow cannot run, so nothing was imported (leaving ${total === 1 ? 'it' : 'them'} out would let a test pass that promptfoo fails): ${named.join('; ')}. Remove or rewrite ${total === 1 ? 'it' : 'them'}; the README's "Coming from promptfoo" lists what is imported.`, {
     details: { unsupported: list },
+  })
+}
+
+/**
+ * The prompts a provider runs: all of them, or those its `prompts` names (by label, or by the
+ * prompt's text or file), as promptfoo pairs them. Indexes into `prompts`; a name that matches no
+ * prompt is refused.
+ */
+function promptsOfProvider(names: unknown, prompts: ReadonlyArray<{ label?: string, text: string, source?: string }>, where: string): number[] | undefined {
+  if (names === undefined) return undefined
+  const list = Array.isArray(names) ? names : [names]
+  return list.flatMap((name, n) => {
+    if (typeof name !== 'string') throw invalid(`the promptfoo config, ${where}.prompts[${n}]: name a prompt by its label`)
+    const matches = prompts.flatMap((prompt, i) => (prompt.label === name || prompt.source === name || prompt.text === name ? [i] : []))
+    if (!matches.length) throw invalid(`the promptfoo config, ${where}.prompts[${n}]: no prompt is labelled "${name}"`)
+    return matches
   })
 }
 

@@ -245,3 +245,43 @@ tests:
     expect(imported.evaluator).toEqual({ evaluation_type: 'scorers', scorers: [{ type: 'exact-match', weight: 1, options: { trim: false, value: '4' } }] })
   })
 })
+
+describe('promptfoo import: settings beside the tests', () => {
+  it('pairs each provider with the prompts it names (providers[].prompts), refusing a name no prompt has', () => {
+    const text = `prompts:
+  - { raw: "Short: {{q}}", label: short }
+  - { raw: "Long: {{q}}", label: long }
+providers:
+  - { id: openai:gpt-4o-mini, prompts: [short] }
+  - { id: anthropic:claude-3-5-haiku }
+tests:
+  - vars: { q: hi }
+    assert: [{ type: contains, value: x }]`
+    const llms = (importPromptfoo(text).workflow!.nodes as Array<{ type: string, config: { model: string, prompt: string } }>).filter(node => node.type === 'llm')
+    expect(llms.map(node => `${node.config.model} ${node.config.prompt}`)).toEqual([
+      'openai:gpt-4o-mini Short: {{input.q}}', 'anthropic:claude-3-5-haiku Short: {{input.q}}', 'anthropic:claude-3-5-haiku Long: {{input.q}}',
+    ])
+    expect(() => importPromptfoo(text.replace('prompts: [short]', 'prompts: [shrt]'))).toThrow('providers[0].prompts[0]: no prompt is labelled "shrt"')
+  })
+
+  it('refuses what would change what is judged: an output transform, a response format, a file loaded into a var, code hooks', () => {
+    const base = config('  - vars: { question: q }\n    assert: [{ type: contains, value: x }]')
+    expect(() => importPromptfoo(config('  - vars: { question: q }\n    options: { transform: output.trim() }\n    assert: [{ type: contains, value: x }]')))
+      .toThrow('tests[0].options.transform: not imported (it transforms the output before the assertions see it')
+    expect(() => importPromptfoo(`${base}\ndefaultTest:\n  options: { transform: output.trim() }`)).toThrow('defaultTest.options.transform: not imported')
+    expect(() => importPromptfoo(base.replace('config: { temperature: 0.2, max_tokens: 300 }', 'config: { response_format: { type: json_object } }')))
+      .toThrow('providers[0].config.response_format: not imported')
+    expect(() => importPromptfoo(config('  - vars: { question: "file://question.txt" }\n    assert: [{ type: contains, value: x }]')))
+      .toThrow('tests[0].vars.question: "file://question.txt" is a file promptfoo loads into the var, which the import does not read')
+    expect(() => importPromptfoo(`${base}\nextensions: [file://hooks.js:extensionHook]`)).toThrow('the promptfoo config, extensions: it is not imported, and it may change what promptfoo runs or judges (it runs code)')
+  })
+
+  it('notes what changes no verdict, saying what to use instead', () => {
+    const imported = importPromptfoo(`${config('  - vars: { question: q }\n    assert: [{ type: contains, value: x }]')}\nenv: { FOO: bar }\noutputPath: out.json\nevaluateOptions: { repeat: 3 }`)
+    expect(imported.notes).toEqual(expect.arrayContaining([
+      'env: the import reads no variables: set them in judgeflow\'s environment',
+      'outputPath: write the report with judgeflow test --report',
+      'evaluateOptions: judgeflow test sets these with --concurrency and --repeat',
+    ]))
+  })
+})

@@ -1,0 +1,74 @@
+import { invalid } from './promptfoo-files'
+
+/**
+ * The settings of a promptfoo config beside its tests' vars and assertions. Each is read, noted
+ * (it changes no verdict, and the note says what to use instead), or refused (it would change what
+ * is judged, so a verdict without it could differ from promptfoo's): none is dropped without a word.
+ */
+
+/** Top-level keys the import reads itself. */
+const READ = new Set(['description', 'prompts', 'providers', 'defaultTest', 'tests', 'scenarios'])
+
+/** Top-level keys that change no verdict: what each becomes in judgeflow. */
+const NOTED: Record<string, string> = {
+  env: 'the import reads no variables: set them in judgeflow\'s environment',
+  outputPath: 'write the report with judgeflow test --report',
+  evaluateOptions: 'judgeflow test sets these with --concurrency and --repeat',
+  sharing: 'judgeflow shares nothing',
+  writeLatestResults: 'judgeflow keeps every run',
+  tags: 'not imported',
+  metadata: 'not imported',
+  derivedMetrics: 'not imported: judgeflow\'s report gives pass rates and scores',
+}
+
+/** Test keys that change no verdict. */
+const TEST_NOTED: Record<string, string> = { metadata: 'not imported' }
+
+/** Notes what the import leaves out that changes no verdict; refuses what would change one. */
+export function checkTopLevel(config: Record<string, unknown>, notes: string[]): void {
+  for (const key of Object.keys(config)) {
+    if (READ.has(key)) continue
+    if (key in NOTED) {
+      notes.push(`${key}: ${NOTED[key]}`)
+      continue
+    }
+    throw invalid(`the promptfoo config, ${key}: it is not imported, and it may change what promptfoo runs or judges (${key === 'extensions' || key === 'nunjucksFilters' ? 'it runs code' : 'judgeflow has no equivalent'}); remove it to import the rest`)
+  }
+}
+
+/**
+ * A test's (or defaultTest's) keys beyond vars, assert and threshold. `options.provider` of
+ * defaultTest is the grader; any other option (a transform of the output, a prefix to the prompt, a
+ * grader per test) changes what is judged, so it is refused.
+ */
+export function checkTestSettings(test: Record<string, unknown>, where: string, notes: string[], isDefault: boolean): void {
+  for (const key of Object.keys(test)) {
+    if (key === 'vars' || key === 'assert' || key === 'threshold' || key === 'description') continue
+    if (key === 'options') {
+      const options = (test.options ?? {}) as Record<string, unknown>
+      for (const option of Object.keys(options)) {
+        if (isDefault && option === 'provider') continue
+        const why = option === 'transform' || option === 'postprocess' ? 'it transforms the output before the assertions see it, which judgeflow does not run' : 'judgeflow has no equivalent'
+        throw invalid(`the promptfoo config, ${where}.options.${option}: not imported (${why}); remove it to import the rest`)
+      }
+      continue
+    }
+    if (key in TEST_NOTED) {
+      notes.push(`${where}.${key}: ${TEST_NOTED[key]}`)
+      continue
+    }
+    throw invalid(`the promptfoo config, ${where}.${key}: not imported (judgeflow has no equivalent); remove it to import the rest`)
+  }
+  for (const [name, value] of Object.entries((test.vars ?? {}) as Record<string, unknown>)) {
+    if (typeof value === 'string' && value.startsWith('file://')) {
+      throw invalid(`the promptfoo config, ${where}.vars.${name}: "${value}" is a file promptfoo loads into the var, which the import does not read; put the file's content in the var`)
+    }
+  }
+}
+
+/** A prompt's or a provider's `config`: `response_format` changes what the model answers, so it is refused; the rest is noted. */
+export function checkModelConfig(config: Record<string, unknown> | undefined, where: string, read: readonly string[], notes: string[]): void {
+  const rest = Object.keys(config ?? {}).filter(key => !read.includes(key))
+  if (rest.includes('response_format')) throw invalid(`the promptfoo config, ${where}.config.response_format: not imported (judgeflow's LLM step asks for plain text, so the model would answer differently); remove it to import the rest`)
+  if (rest.length) notes.push(`${where}: config ${rest.join(', ')} not imported`)
+}
