@@ -11,6 +11,9 @@ import { withApp } from '../app'
 import { readJsonFile, readTextFile, type Io } from '../io'
 import { checkOutputFiles, writeOutputFile, type InputFile, type OutputFile } from '../output-paths'
 
+/** The pass rate a run must reach when no --min-pass-rate is given: every case passes. */
+export const DEFAULT_MIN_PASS_RATE = 1
+
 export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | judgeflow test --config <evaluator.json|.toml> --dataset <file>'
   + ' [--concurrency N] [--repeat N] [--min-pass-rate R] [--min-kappa K] [--baseline <report.json> --no-regressions] [--max-errors N]'
   + ' [--report <out.json>] [--junit <out.xml>] [--markdown] [--score-step <node id>] [--db <path>]'
@@ -53,7 +56,8 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   const gates: DatasetGates = { max_errors: whole('max-errors', 0, 1_000_000) ?? 0 }
   const minPassRate = share('min-pass-rate')
   const minKappa = share('min-kappa', -1)
-  if (minPassRate !== undefined) gates.min_pass_rate = minPassRate
+  // Failing by default, as promptfoo: without --min-pass-rate every case must pass.
+  gates.min_pass_rate = minPassRate ?? DEFAULT_MIN_PASS_RATE
   if (minKappa !== undefined) gates.min_kappa = minKappa
   if (values['no-regressions']) {
     if (!values.baseline) throw new JudgeflowError('INVALID_INPUT', '--no-regressions needs --baseline <report.json>: the report of an earlier run of the same dataset.')
@@ -112,7 +116,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   })
   if (values.report) writeOutputFile(values.report, `${JSON.stringify(report, null, 2)}\n`, '--report')
   if (values.junit) writeOutputFile(values.junit, datasetReportToJunit(report), '--junit')
-  io.out(values.markdown ? datasetReportToMarkdown(report) : summary(report))
+  io.out(values.markdown ? datasetReportToMarkdown(report) : summary(report, minPassRate === undefined))
   return exitCodeOf(report)
 }
 
@@ -164,7 +168,7 @@ function progressPrinter(io: Io, terminal: boolean): (progress: DatasetRunProgre
   }
 }
 
-function summary(report: DatasetReport): string {
+function summary(report: DatasetReport, defaultPassRate: boolean): string {
   const percent = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)} %`)
   const lines = [
     `${report.dataset.name}: ${report.passed} passed, ${report.failed} failed, ${report.errored} errored of ${report.cases} cases`,
@@ -172,6 +176,9 @@ function summary(report: DatasetReport): string {
   ]
   if (report.agreement) lines.push(`judge agreement: κ ${report.agreement.kappa ?? '—'} on ${report.agreement.labelled} labelled cases, accuracy ${percent(report.agreement.accuracy)}`)
   if (report.baseline) lines.push(`against ${report.baseline.report}: ${report.baseline.regressions.length} regressions, ${report.baseline.fixes.length} fixes (McNemar p = ${report.baseline.mcnemar_p})`)
-  for (const gate of report.gates) lines.push(`${gate.passed ? 'ok  ' : 'FAIL'} ${gate.gate}: required ${gate.required}, actual ${gate.actual ?? '—'}`)
+  for (const gate of report.gates) {
+    const by = gate.gate === 'min_pass_rate' && defaultPassRate ? ' (the default: every case must pass; --min-pass-rate R allows failures)' : ''
+    lines.push(`${gate.passed ? 'ok  ' : 'FAIL'} ${gate.gate}: required ${gate.required}${by}, actual ${gate.actual ?? '—'}`)
+  }
   return lines.join('\n')
 }

@@ -63,7 +63,8 @@ describe('judgeflow import promptfoo', () => {
     // The LLM step through the OpenAI SDK against the fake server; the rubric judged offline.
     const offline = await cli(['test', join(dir, 'workflow.json'), '--dataset', join(dir, 'dataset.json'), '--report', join(dir, 'offline.json')], fake.env())
     expect(offline.out).toContain('Acme support answers: 6 passed, 1 failed, 0 errored of 7 cases')
-    expect(offline.code).toBe(0)
+    // A failed case fails the command, as in promptfoo.
+    expect(offline.code).toBe(1)
     expect(verdicts(join(dir, 'offline.json'))).toEqual({
       'refund window': 'pass', 'password reset': 'pass', 'order status': 'pass', 'greeting': 'pass', 'exact plan name': 'pass', 'invoice download': 'pass', 'shipping to Canada': 'fail',
     })

@@ -20,8 +20,10 @@ describe('judgeflow test', () => {
   it('runs the offline quality gate over the labelled example dataset: the report, JUnit, and the judge\'s agreement', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'judgeflow-test-'))
     const { code, out, err } = await cli(['test', gate, '--dataset', dataset, '--report', join(dir, 'r.json'), '--junit', join(dir, 'r.xml'), '--concurrency', '4'])
-    expect(code).toBe(0)
+    // Failing by default: with no --min-pass-rate every case must pass, and 7 failed.
+    expect(code).toBe(1)
     expect(out).toContain('support-questions: 5 passed, 7 failed, 0 errored of 12 cases')
+    expect(out).toContain('FAIL min_pass_rate: required 1 (the default: every case must pass; --min-pass-rate R allows failures), actual 0.4167')
     // Not a terminal: plain progress lines on stderr, ending with every case done.
     expect(err.split('\n').at(-1)).toBe('12/12 · 5 passed · 7 failed · 0 errored')
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as DatasetReport
@@ -40,7 +42,7 @@ describe('judgeflow test', () => {
     expect(failed.code).toBe(1)
     expect(failed.out).toContain('FAIL min_pass_rate: required 0.9, actual 0.4167')
     expect(failed.out).toContain('ok   min_kappa: required 0.5')
-    const again = await cli(['test', gate, '--dataset', dataset, '--baseline', join(dir, 'base.json'), '--no-regressions', '--markdown'])
+    const again = await cli(['test', gate, '--dataset', dataset, '--baseline', join(dir, 'base.json'), '--no-regressions', '--min-pass-rate', '0.4', '--markdown'])
     expect(again.code).toBe(0)
     expect(again.out).toMatch(/^# Dataset support-questions/)
   })
