@@ -1,8 +1,9 @@
 /**
  * A dataset report as JUnit XML, so CI systems list the failed cases natively: one <testsuite>
- * named after the dataset, one <testcase> per case (classname the dataset's name, name the case
- * id) with its score and verdict as properties; a failed case carries a <failure>, an errored one
- * an <error> with its message.
+ * named after the dataset (its figures and gates as properties), one <testcase> per case (classname
+ * the dataset's name, name the case id) with its score, verdict and runs in <system-out>; a failed
+ * case carries a <failure>, an errored one an <error> with its message. Only what Jenkins' xunit
+ * schema (junit-10.xsd) allows: no properties in a testcase, no `skipped` on <testsuites>.
  */
 import { summarizeCases } from './outcomes'
 import type { DatasetReport, ReportResult } from './report'
@@ -42,11 +43,11 @@ export function datasetReportToJunit(report: DatasetReport): string {
   for (const [id, summary] of summaries) {
     const ms = summary.runs.reduce((sum, r) => sum + (r.latency_ms ?? 0), 0)
     totalMs += ms
-    const properties = [
-      ...(summary.score === null ? [] : [property('score', round4(summary.score))]),
-      ...(summary.verdict === null ? [] : [property('verdict', summary.verdict)]),
-      ...summary.runs.flatMap(r => (r.run_id === null ? [] : [property(`run_id.${r.repeat}`, r.run_id)])),
-      ...(flaky.has(id) ? [property('flaky', 'true')] : []),
+    const facts = [
+      ...(summary.verdict === null ? [] : [`verdict: ${summary.verdict}`]),
+      ...(summary.score === null ? [] : [`score: ${round4(summary.score)}`]),
+      ...(flaky.has(id) ? ['flaky: its repeats disagree'] : []),
+      ...summary.runs.map(runLine),
     ]
     const details = xmlText(summary.runs.map(runLine).join('\n'))
     const body = summary.outcome === 'errored'
@@ -55,12 +56,12 @@ export function datasetReportToJunit(report: DatasetReport): string {
         ? `<failure message="${xmlAttribute(failureMessage(summary.runs))}" type="fail">${details}</failure>`
         : ''
     testcases.push(`    <testcase classname="${xmlAttribute(suite)}" name="${xmlAttribute(id)}" time="${seconds(ms)}">`
-      + (properties.length ? `\n      <properties>${properties.join('')}</properties>` : '')
       + (body ? `\n      ${body}` : '')
+      + `\n      <system-out>${xmlText(facts.join('\n'))}</system-out>`
       + '\n    </testcase>')
   }
   const kappa = report.agreement?.kappa ?? null
-  const counts = `tests="${summaries.size}" failures="${report.failed}" errors="${report.errored}" skipped="0" time="${seconds(totalMs)}"`
+  const counts = `tests="${summaries.size}" failures="${report.failed}" errors="${report.errored}" time="${seconds(totalMs)}"`
   const suiteProperties = [
     property('dataset_id', report.dataset.id),
     property('dataset_version', report.dataset.version),
@@ -71,7 +72,7 @@ export function datasetReportToJunit(report: DatasetReport): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="judgeflow" ${counts}>`,
-    `  <testsuite name="${xmlAttribute(suite)}" ${counts}>`,
+    `  <testsuite name="${xmlAttribute(suite)}" ${counts} skipped="0">`,
     `    <properties>${suiteProperties.join('')}</properties>`,
     ...testcases,
     '  </testsuite>',

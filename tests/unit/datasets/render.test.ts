@@ -50,15 +50,29 @@ describe('JUnit XML', () => {
   })
   it('has one testsuite with the counts and one testcase per case that ran', () => {
     expect(xml.match(/<testsuite /g)).toHaveLength(1)
-    expect(xml).toContain('<testsuite name="support" tests="5" failures="2" errors="1" skipped="0" time="5.500">')
+    expect(xml).toContain('<testsuites name="judgeflow" tests="5" failures="2" errors="1" time="5.500">')
+    expect(xml).toContain('<testsuite name="support" tests="5" failures="2" errors="1" time="5.500" skipped="0">')
     expect(xml.match(/<testcase /g)).toHaveLength(5)
     expect(xml).toContain('<testcase classname="support" name="a" time="0.300">')
   })
   it('marks failed cases with <failure> and errored ones with <error>, escaped', () => {
     expect(xml).toMatch(/name="b"[^]*?<failure message="1 of 2 runs failed \(score 0.4\)" type="fail">repeat 1: pass, score 0.7, run b1\nrepeat 2: fail, score 0.4, run b2<\/failure>/)
     expect(xml).toContain('<error message="provider down: 503 &lt;Service &amp; &quot;Unavailable&quot;&gt;" type="errored">repeat 1: errored, run c1, provider down: 503 &lt;Service &amp; "Unavailable"&gt;\nrepeat 2: pass, score 0.9, run c2</error>')
-    expect(xml).toMatch(/name="a" time="0.300">\n {6}<properties><property name="score" value="0.85"\/><property name="verdict" value="pass"\/>/)
+    expect(xml).toMatch(/name="a" time="0.300">\n {6}<system-out>verdict: pass\nscore: 0.85\nrepeat 1: pass, score 0.9, run a1\nrepeat 2: pass, score 0.8, run a2<\/system-out>/)
     expect(xml).not.toMatch(/name="a"[^]*?<(failure|error)[^]*?name="b"/)
+  })
+  it('holds only what Jenkins\' xunit schema (junit-10.xsd) allows', () => {
+    // junit-10.xsd: <testsuites> takes name, time, tests, failures, errors; a <testcase> holds only
+    // skipped, error, failure, rerun…/flaky…, system-out and system-err; a <testsuite> has properties.
+    const attributes = (tag: string) => [...xml.matchAll(new RegExp(`<${tag} ([^>]*)>`, 'g'))].flatMap(m => [...m[1]!.matchAll(/([\w-]+)="/g)].map(a => a[1]))
+    for (const name of attributes('testsuites')) expect(['name', 'time', 'tests', 'failures', 'errors']).toContain(name)
+    for (const name of attributes('testcase')) expect(['name', 'time', 'classname', 'group']).toContain(name)
+    const testcases = [...xml.matchAll(/<testcase [^>]*>([^]*?)<\/testcase>/g)].map(m => m[1]!)
+    expect(testcases).toHaveLength(5)
+    for (const body of testcases) {
+      const children = [...body.replace(/<(failure|error|system-out)[^>]*>[^]*?<\/\1>/g, '<$1/>').matchAll(/<([\w-]+)/g)].map(m => m[1])
+      for (const child of children) expect(['skipped', 'error', 'failure', 'system-out', 'system-err']).toContain(child)
+    }
   })
   it('escapes markup, quotes and characters XML does not allow', () => {
     expect(xmlAttribute('a<b>&"c\'\nd')).toBe('a&lt;b&gt;&amp;&quot;c&apos;&#10;d')
