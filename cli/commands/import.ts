@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import type { JudgeflowConfig } from '../../core/config'
 import { importPromptfoo, type PromptfooImport } from '../../engine/datasets'
 import { readTextFile, type Io } from '../io'
 
@@ -11,7 +12,7 @@ export const IMPORT_USAGE = 'judgeflow import promptfoo <promptfooconfig.yaml> -
  * as an evaluator config and its prompts × providers as a workflow, and prints every assertion it
  * could not map. Exit 0 imported, 2 invalid input.
  */
-export function importCommand(args: string[], io: Io): number {
+export function importCommand(args: string[], io: Io, config: JudgeflowConfig): number {
   const [source, ...rest] = args
   const { values, positionals } = parseArgs({
     args: rest,
@@ -28,6 +29,7 @@ export function importCommand(args: string[], io: Io): number {
     readFile: path => readTextFile(resolve(folder, path), 'promptfoo'),
     judge: values.judge,
     name: values.name,
+    maxDepth: config.maxJsonDepth,
   })
   mkdirSync(values.out, { recursive: true })
   const written: string[] = []

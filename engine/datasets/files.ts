@@ -1,10 +1,12 @@
-import { parse as parseCsv } from 'csv-parse/sync'
 import { stringify as stringifyCsv } from 'csv-stringify/sync'
-import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from 'yaml'
+import { LineCounter, isMap, isSeq, type Node as YamlNode } from 'yaml'
 import type { z } from 'zod'
 import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
-import { assertJsonShape, DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
+import { jsonListItemOffsets, lineFinder } from '../text/json-positions'
+import { parseCsvChecked } from '../text/safe-csv'
+import { DEFAULT_MAX_JSON_DEPTH, parseJsonChecked, readJson } from '../text/safe-json'
+import { parseYamlDocument, yamlValue } from '../text/safe-yaml'
 import { datasetCaseSchema, datasetNameSchema, verdicts, type DatasetCase, type Expected } from './schema'
 
 /**
@@ -100,14 +102,8 @@ interface ReadResult {
 }
 
 function readCsv(text: string, where: string, problems: Problem[]): ReadResult {
-  let rows: Array<{ record: string[], info: { lines: number }, raw: string }>
-  try {
-    rows = parseCsv(text, { info: true, raw: true, skip_empty_lines: true, relax_column_count: false }) as unknown as typeof rows
-  }
-  catch (error) {
-    const { lines } = error as { lines?: number }
-    throw new JudgeflowError('INVALID_INPUT', `${where}${lines ? `, line ${lines}` : ''}: not valid CSV: ${csvReason(error)}.`, { details: { line: lines } })
-  }
+  type Row = { record: string[], info: { lines: number }, raw: string }
+  const rows = parseCsvChecked<Row>(text, { info: true, raw: true, skip_empty_lines: true, relax_column_count: false }, where)
   const [header, ...records] = rows
   if (!header) return { cases: [], lines: [] }
   const columns = header.record.map(name => name.trim())
@@ -171,16 +167,9 @@ function readJsonl(text: string, where: string, maxDepth: number, problems: Prob
   text.split('\n').forEach((rowText, index) => {
     const line = index + 1
     if (!rowText.trim()) return
-    let value: unknown
-    try {
-      value = JSON.parse(rowText)
-    }
-    catch (error) {
-      problems.push({ line, field: '(row)', message: `is not valid JSON: ${(error as Error).message.replace(/, ".*" is not valid JSON$/s, '')}` })
-      return
-    }
-    const shaped = shapeProblem(value, maxDepth, `${where}, line ${line}`)
-    if (shaped) return problems.push({ line, field: '(row)', message: shaped })
+    const read = readJson(rowText, maxDepth)
+    if (!read.ok) return problems.push({ line, field: '(row)', message: read.reason })
+    const value = read.value
     const parsed = validateCase(value, line, problems)
     if (parsed) {
       cases.push(parsed)
@@ -190,36 +179,19 @@ function readJsonl(text: string, where: string, maxDepth: number, problems: Prob
   return { cases, lines }
 }
 
-/** JSON or YAML: `{ name, cases: [...] }` or a bare list; lines come from the YAML parser, which reads both. */
+/**
+ * JSON or YAML: `{ name, cases: [...] }` or a bare list. JSON is read by JSON.parse, which is many
+ * times faster than the YAML parser; the lines of its cases are found only for a message.
+ */
 function readDocument(text: string, format: 'json' | 'yaml', where: string, maxDepth: number, problems: Problem[]): ReadResult {
+  const isJson = format === 'json'
   const lineCounter = new LineCounter()
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
-  const syntax = document.errors[0]
-  if (syntax) {
-    const line = lineCounter.linePos(syntax.pos[0]).line
-    throw new JudgeflowError('INVALID_INPUT', `${where}${line ? `, line ${line}` : ''}: not valid ${format.toUpperCase()}: ${syntax.message.split('\n')[0]}.`, { details: { line } })
-  }
-  let value: unknown
-  if (format === 'json') {
-    try {
-      value = JSON.parse(text)
-    }
-    catch (error) {
-      throw new JudgeflowError('INVALID_INPUT', `${where}: not valid JSON: ${(error as Error).message.replace(/, ".*" is not valid JSON$/s, '')}.`)
-    }
-  }
-  else {
-    value = document.toJS({ maxAliasCount: 100 })
-  }
-  const shaped = shapeProblem(value, maxDepth, where)
-  if (shaped) throw new JudgeflowError('INVALID_INPUT', shaped)
+  const document = isJson ? undefined : parseYamlDocument(text, { maxDepth, where, lineCounter })
+  const value = document ? yamlValue(document, { maxDepth, where }) : parseJsonChecked(text, { maxDepth, where })
   let list: unknown
   let name: string | undefined
-  let items: YamlNode[] = []
-  const contents = document.contents
   if (Array.isArray(value)) {
     list = value
-    if (isSeq(contents)) items = contents.items as YamlNode[]
   }
   else if (value && typeof value === 'object' && Array.isArray((value as { cases?: unknown }).cases)) {
     const { cases, name: fileName, ...rest } = value as { cases: unknown[], name?: unknown }
@@ -231,16 +203,11 @@ function readDocument(text: string, format: 'json' | 'yaml', where: string, maxD
       name = checked.data
     }
     list = cases
-    const node = isMap(contents) ? contents.get('cases', true) : undefined
-    if (isSeq(node)) items = node.items as YamlNode[]
   }
   else {
     throw new JudgeflowError('INVALID_INPUT', `${where}: expected a list of cases or { "name": …, "cases": [ … ] }.`)
   }
-  const lineOf = (index: number) => {
-    const offset = items[index]?.range?.[0]
-    return offset === undefined ? index + 1 : lineCounter.linePos(offset).line
-  }
+  const lineOf = isJson ? jsonLines(text, Array.isArray(value)) : yamlLines(document!.contents, Array.isArray(value), lineCounter)
   const cases: DatasetCase[] = []
   const lines: number[] = []
   ;(list as unknown[]).forEach((item, index) => {
@@ -252,6 +219,26 @@ function readDocument(text: string, format: 'json' | 'yaml', where: string, maxD
     }
   })
   return { name, cases, lines }
+}
+
+/** The line each item of a JSON dataset starts on, by index. */
+function jsonLines(text: string, bareList: boolean): (index: number) => number {
+  let offsets: number[] | undefined
+  const lineAt = lineFinder(text)
+  return (index) => {
+    offsets ??= jsonListItemOffsets(text, bareList ? undefined : 'cases')
+    return offsets[index] === undefined ? index + 1 : lineAt(offsets[index]!)
+  }
+}
+
+/** The line each item of a YAML dataset starts on, by index. */
+function yamlLines(contents: unknown, bareList: boolean, lineCounter: LineCounter): (index: number) => number {
+  const node = bareList ? contents : isMap(contents) ? contents.get('cases', true) : undefined
+  const items = isSeq(node) ? node.items as YamlNode[] : []
+  return (index) => {
+    const offset = items[index]?.range?.[0]
+    return offset === undefined ? index + 1 : lineCounter.linePos(offset).line
+  }
 }
 
 /** A case object from JSON, JSONL or YAML; without an id it gets `case-<line>`. */
@@ -301,16 +288,6 @@ function rowsRefused(where: string, problems: Problem[], unit: 'line' | 'case' =
   })
 }
 
-function shapeProblem(value: unknown, maxDepth: number, where: string): string | null {
-  try {
-    assertJsonShape(value, { maxDepth, where })
-    return null
-  }
-  catch (error) {
-    return (error as Error).message
-  }
-}
-
 function issueMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return `unknown key(s) ${issue.keys.join(', ')}`
   if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required'
@@ -323,10 +300,6 @@ function newlinesWithin(raw: string): number {
   let count = 0
   for (let i = 0; i < body.length; i++) if (body.charCodeAt(i) === 10) count++
   return count
-}
-
-function csvReason(error: unknown): string {
-  return (error as Error).message.replace(/ on line \d+$/, '').replace(/\.$/, '')
 }
 
 function clip(text: string): string {

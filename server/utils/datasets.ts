@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { checkCases, datasetFormats, parseDatasetFile, type DatasetCase, type DatasetReport } from '../../engine/datasets'
 import type { DatasetRow, DatasetRunRow } from '../../db'
+import { judgeflowConfig } from './config'
 
 /** A dataset as lists show it: no cases. */
 export function presentDatasetSummary(row: DatasetRow) {
@@ -48,6 +49,6 @@ export function checkCasesBody<T extends CasesBody>(schema: z.ZodType<T>) {
 
 /** The cases the body gives, read whole or refused with each bad row named; undefined when it gives none. */
 export function casesOf(body: CasesBody): DatasetCase[] | undefined {
-  if (body.text !== undefined) return parseDatasetFile(body.text, body.format!, { where: `the ${body.format!.toUpperCase()} file` }).cases
+  if (body.text !== undefined) return parseDatasetFile(body.text, body.format!, { where: `the ${body.format!.toUpperCase()} file`, maxDepth: judgeflowConfig().maxJsonDepth }).cases
   return body.cases === undefined ? undefined : checkCases(body.cases)
 }

@@ -62,6 +62,17 @@ describe('JSONL, JSON and YAML', () => {
     expect(refusal(() => parseDatasetFile(deep, 'jsonl', { maxDepth: 8 }))).toContain('more than 8 levels deep')
   })
 
+  it('refuses text nested past the limit in every format before any parser recurses, naming the limit, every time', () => {
+    const deep = `${'['.repeat(3000)}${']'.repeat(3000)}`
+    for (let attempt = 0; attempt < 2; attempt++) {
+      expect(refusal(() => parseDatasetFile(deep, 'json', { where: 'the JSON file' }))).toBe(`the JSON file nests objects and arrays more than 64 levels deep (at ${'[0]'.repeat(64)}): flatten it, or raise JUDGEFLOW_MAX_JSON_DEPTH (at most 1000).`)
+      expect(refusal(() => parseDatasetFile(deep, 'yaml', { where: 'the YAML file' }))).toBe('the YAML file nests objects and arrays more than 64 levels deep (at line 1, column 65): flatten it, or raise JUDGEFLOW_MAX_JSON_DEPTH (at most 1000).')
+      expect(refusal(() => parseDatasetFile(`{"id":"a","input":{"x":1}}\n${deep}\n`, 'jsonl'))).toContain('line 2, (row): nests objects and arrays more than 64 levels deep')
+    }
+    expect(refusal(() => parseDatasetFile(`cases:\n  - input:\n      q: ${'{a: '.repeat(70)}1${'}'.repeat(70)}\n`, 'yaml'))).toContain('more than 64 levels deep (at line 3, column')
+    expect(parseDatasetFile('- id: a\n  input: { q: x }\n', 'yaml').cases).toEqual([{ id: 'a', input: { q: 'x' } }])
+  })
+
   it('reads { name, cases } and bare lists in JSON and YAML, with the line of each bad case', () => {
     const json = JSON.stringify({ name: 'support', cases: [{ id: 'a', input: { q: 'x' } }, { id: 'b', input: { q: 'y' }, expected: { verdict: 'fail' } }] }, null, 2)
     expect(parseDatasetFile(json, 'json')).toEqual({ name: 'support', cases: [{ id: 'a', input: { q: 'x' } }, { id: 'b', input: { q: 'y' }, expected: { verdict: 'fail' } }] })
@@ -70,6 +81,9 @@ describe('JSONL, JSON and YAML', () => {
     expect(parseDatasetFile('- input: { q: y }\n', 'yaml').cases).toEqual([{ id: 'case-1', input: { q: 'y' } }])
     const badJson = '[\n  {"id":"a","input":{}},\n  {"id":"b"}\n]'
     expect(refusal(() => parseDatasetFile(badJson, 'json'))).toContain('line 3, input: is required')
+    const named = '{\n  "name": "x",\n  "cases": [\n    {"id":"a","input":{"s":"[,{"}},\n\n    {"id":"b"}\n  ]\n}'
+    expect(refusal(() => parseDatasetFile(named, 'json'))).toContain('line 6, input: is required')
+    expect(refusal(() => parseDatasetFile('[{"id":"a","input":{}},', 'json', { where: 'd.json' }))).toMatch(/^d\.json is not valid JSON: /)
     expect(refusal(() => parseDatasetFile('{"name":"x","cases":[],"other":1}', 'json'))).toContain('unknown top-level key(s) other')
     expect(refusal(() => parseDatasetFile('cases: [\n', 'yaml', { where: 'd.yaml' }))).toMatch(/^d\.yaml, line \d+: not valid YAML/)
   })

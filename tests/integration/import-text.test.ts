@@ -1,0 +1,35 @@
+// Dataset and promptfoo text as an attacker or a careless user sends it, through the real HTTP
+// API: each must get a 400 that names the limit, and the server must go on answering.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startAppServer, type AppServer } from '../support/app-server'
+
+let server: AppServer
+beforeAll(async () => { server = await startAppServer() })
+afterAll(async () => { await server?.stop() })
+
+const deep = `${'['.repeat(3000)}${']'.repeat(3000)}`
+const depthLimit = 'nests objects and arrays more than 64 levels deep'
+
+describe('text nested past the depth limit', () => {
+  it('a dataset (JSON or YAML) and a promptfoo config are refused with 400 naming the limit, twice in a row, and the server answers after', async () => {
+    const requests = [
+      ['/api/datasets', { name: 'deep-json', format: 'json', text: deep }, `the JSON file ${depthLimit} (at [0][0]`],
+      ['/api/datasets', { name: 'deep-yaml', format: 'yaml', text: deep }, `the YAML file ${depthLimit} (at line 1, column 65)`],
+      ['/api/datasets', { name: 'deep-jsonl', format: 'jsonl', text: `{"input":${deep}}` }, `line 1, (row): ${depthLimit}`],
+      ['/api/datasets/import-promptfoo', { config: deep }, `the promptfoo config ${depthLimit} (at [0][0]`],
+      ['/api/datasets/import-promptfoo', { config: `tests: ${deep}` }, `the promptfoo config ${depthLimit} (at line 1, column 71)`],
+    ] as const
+    for (const [path, body, message] of requests) {
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const answer = await server.api(path, { body })
+        expect(answer.status, `${path} ${JSON.stringify(body).slice(0, 40)}`).toBe(400)
+        expect(answer.body.message).toContain(message)
+        expect(answer.body.message).toContain('JUDGEFLOW_MAX_JSON_DEPTH')
+      }
+    }
+    expect((await server.api('/api/health')).status).toBe(200)
+    const ordinary = await server.api('/api/datasets', { body: { name: 'after', format: 'yaml', text: '- id: a\n  input: { q: x }\n' } })
+    expect(ordinary.status).toBe(201)
+    expect(server.output()).not.toMatch(/RangeError|call stack|FATAL/)
+  })
+})
