@@ -66,7 +66,11 @@ export function yamlValue(document: Document.Parsed, options: Pick<YamlReadOptio
   catch (error) {
     // Whatever the conversion refuses is in the text (aliases, merge keys); the package throws plain errors for it.
     if (error instanceof JudgeflowError) throw error
-    throw syntaxError(options, undefined, (error as Error).message.split('\n')[0]!)
+    const message = (error as Error).message
+    if (/^Excessive alias count/.test(message)) {
+      throw new JudgeflowError('INVALID_INPUT', `${options.where} repeats values through aliases (*name) beyond the limit of ${MAX_YAML_ALIASES} alias expansions: write the values out, or use fewer aliases.`, { details: { limit: MAX_YAML_ALIASES } })
+    }
+    throw syntaxError(options, undefined, message.split('\n')[0]!)
   }
   assertJsonShape(value, options)
   return value

@@ -8,6 +8,9 @@ beforeAll(async () => { server = await startAppServer() })
 afterAll(async () => { await server?.stop() })
 
 const deep = `${'['.repeat(3000)}${']'.repeat(3000)}`
+/** Nine anchors, each a list of nine aliases of the one before: 9^9 strings once expanded. */
+const levels = 'abcdefghi'.split('')
+const aliasBomb = levels.map((name, i) => `${name}: &${name} [${Array(9).fill(i ? `*${levels[i - 1]}` : '"lol"').join(', ')}]`).join('\n')
 const depthLimit = 'nests objects and arrays more than 64 levels deep'
 
 describe('text nested past the depth limit', () => {
@@ -31,5 +34,17 @@ describe('text nested past the depth limit', () => {
     const ordinary = await server.api('/api/datasets', { body: { name: 'after', format: 'yaml', text: '- id: a\n  input: { q: x }\n' } })
     expect(ordinary.status).toBe(201)
     expect(server.output()).not.toMatch(/RangeError|call stack|FATAL/)
+  })
+})
+
+describe('YAML alias bombs', () => {
+  it('a dataset and a promptfoo config that expand aliases past the limit are refused with 400 naming the alias limit', async () => {
+    for (const [path, body] of [['/api/datasets', { name: 'lol', format: 'yaml', text: aliasBomb }], ['/api/datasets/import-promptfoo', { config: aliasBomb }]] as const) {
+      const answer = await server.api(path, { body })
+      expect(answer.status).toBe(400)
+      expect(answer.body.message).toMatch(/repeats values through aliases \(\*name\) beyond the limit of 100 alias expansions/)
+    }
+    expect((await server.api('/api/health')).status).toBe(200)
+    expect(server.output()).not.toMatch(/ReferenceError/)
   })
 })

@@ -59,3 +59,12 @@ it('the limit is JUDGEFLOW_MAX_JSON_DEPTH, for YAML as for JSON', async () => {
   const dir = files({ 'five.yaml': '- id: a\n  input: { q: [[[x]]] }\n' })
   expect((await cli(['test', gate, '--dataset', join(dir, 'five.yaml')], { JUDGEFLOW_MAX_JSON_DEPTH: '4' })).err).toContain('more than 4 levels deep (at line 2, column 16)')
 })
+
+it('a YAML alias bomb is refused naming the alias limit, in every YAML the CLI reads', async () => {
+  const levels = 'abcdefghi'.split('')
+  const bomb = levels.map((name, i) => `${name}: &${name} [${Array(9).fill(i ? `*${levels[i - 1]}` : '"lol"').join(', ')}]`).join('\n')
+  const dir = files({ 'lol.yaml': bomb, 'experiment.yaml': bomb, 'promptfoo.yaml': bomb })
+  for (const args of [['test', gate, '--dataset', join(dir, 'lol.yaml')], ['experiment', 'run', join(dir, 'experiment.yaml')], ['import', 'promptfoo', join(dir, 'promptfoo.yaml'), '--out', join(dir, 'out')]]) {
+    expect(await cli(args)).toMatchObject({ code: 2, err: expect.stringContaining('repeats values through aliases (*name) beyond the limit of 100 alias expansions') })
+  }
+})

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { JudgeflowError } from '../../../engine/errors'
 import { MAX_JSON_DEPTH_CEILING } from '../../../engine/text/safe-json'
-import { MAX_YAML_DEPTH, parseYamlChecked, parseYamlDocument } from '../../../engine/text/safe-yaml'
+import { MAX_YAML_ALIASES, MAX_YAML_DEPTH, parseYamlChecked, parseYamlDocument } from '../../../engine/text/safe-yaml'
 
 const options = { maxDepth: 64, where: 'the dataset' }
 
@@ -56,6 +56,16 @@ describe('YAML from users', () => {
     const chained = 'a: &a [[[[x]]]]\nb: &b [[[[*a]]]]\nc: [[[[*b]]]]\n'
     expect(refusal(chained, 10).message).toMatch(/^the dataset nests objects and arrays more than 10 levels deep \(at c\[0\]\[0\]/)
     expect(refusal('[a: [b: [c: [d: 1]]]]', 6).message).toMatch(/more than 6 levels deep \(at \[0\]\.a/)
+  })
+
+  it('refuses an alias bomb naming the alias limit; a few aliases are read', () => {
+    const levels = 'abcdefghi'.split('')
+    const bomb = levels.map((name, i) => `${name}: &${name} [${Array(9).fill(i ? `*${levels[i - 1]}` : '"lol"').join(', ')}]`).join('\n')
+    const error = refusal(bomb)
+    expect(error.message).toBe(`the dataset repeats values through aliases (*name) beyond the limit of ${MAX_YAML_ALIASES} alias expansions: write the values out, or use fewer aliases.`)
+    expect(error.details).toEqual({ limit: MAX_YAML_ALIASES })
+    expect(parseYamlChecked('base: &b { model: m }\none: *b\ntwo: *b\n', options)).toEqual({ base: { model: 'm' }, one: { model: 'm' }, two: { model: 'm' } })
+    expect(refusal('a: *missing\n').message).toBe('the dataset: not valid YAML: Unresolved alias (the anchor must be set before the alias): missing.')
   })
 
   it('refuses __proto__ keys, more than one document and bad syntax, naming the line', () => {
