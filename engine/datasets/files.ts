@@ -62,7 +62,7 @@ export function parseDatasetFile(text: string, format: DatasetFormat, options: P
     : format === 'jsonl'
       ? readJsonl(body, where, maxDepth, problems)
       : readDocument(body, format, where, maxDepth, problems)
-  if (!problems.length) checkIds(parsed.cases, parsed.lines, problems)
+  if (!problems.length) checkIds(parsed.cases, parsed.lineOf, problems)
   if (problems.length) throw rowsRefused(where, problems)
   if (!parsed.cases.length) throw new JudgeflowError('INVALID_INPUT', `${where} has no cases.`)
   if (parsed.cases.length > MAX_DATASET_CASES) {
@@ -80,13 +80,13 @@ export function checkCases(list: readonly unknown[], where = 'the dataset'): Dat
   const cases: DatasetCase[] = []
   const numbers: number[] = []
   list.forEach((item, index) => {
-    const parsed = validateCase(item, index + 1, problems)
+    const parsed = validateCase(item, index + 1, index + 1, problems)
     if (parsed) {
       cases.push(parsed)
       numbers.push(index + 1)
     }
   })
-  if (!problems.length) checkIds(cases, numbers, problems, 'case')
+  if (!problems.length) checkIds(cases, i => numbers[i]!, problems, 'case')
   if (problems.length) throw rowsRefused(where, problems, 'case')
   if (cases.length > MAX_DATASET_CASES) {
     throw new JudgeflowError('INVALID_INPUT', `${where} has ${cases.length} cases, more than the ${MAX_DATASET_CASES} a dataset may hold: split it.`)
@@ -97,15 +97,15 @@ export function checkCases(list: readonly unknown[], where = 'the dataset'): Dat
 interface ReadResult {
   name?: string
   cases: DatasetCase[]
-  /** The line each case starts on, by index. */
-  lines: number[]
+  /** The line a case starts on, by its index. */
+  lineOf: (index: number) => number
 }
 
 function readCsv(text: string, where: string, problems: Problem[]): ReadResult {
   type Row = { record: string[], info: { lines: number }, raw: string }
   const rows = parseCsvChecked<Row>(text, { info: true, raw: true, skip_empty_lines: true, relax_column_count: false }, where)
   const [header, ...records] = rows
-  if (!header) return { cases: [], lines: [] }
+  if (!header) return { cases: [], lineOf: () => 1 }
   const columns = header.record.map(name => name.trim())
   const seen = new Set<string>()
   columns.forEach((name, index) => {
@@ -114,7 +114,7 @@ function readCsv(text: string, where: string, problems: Problem[]): ReadResult {
     else if (name === '__proto__') problems.push({ line: 1, field: name, message: 'is a reserved name' })
     seen.add(name)
   })
-  if (problems.length) return { cases: [], lines: [] }
+  if (problems.length) return { cases: [], lineOf: () => 1 }
   const cases: DatasetCase[] = []
   const lines: number[] = []
   for (const { record, info, raw } of records) {
@@ -155,28 +155,29 @@ function readCsv(text: string, where: string, problems: Problem[]): ReadResult {
           if (value) input[column] = cell
       }
     })
-    cases.push(finishCase({ id, input, expected, tags }, line, problems))
+    cases.push(finishCase({ id, input, expected, tags }, line, cases.length + 1, problems))
     lines.push(line)
   }
-  return { cases, lines }
+  return { cases, lineOf: index => lines[index]! }
 }
 
 function readJsonl(text: string, where: string, maxDepth: number, problems: Problem[]): ReadResult {
   const cases: DatasetCase[] = []
   const lines: number[] = []
+  let position = 0
   text.split('\n').forEach((rowText, index) => {
     const line = index + 1
     if (!rowText.trim()) return
     const read = readJson(rowText, maxDepth)
     if (!read.ok) return problems.push({ line, field: '(row)', message: read.reason })
     const value = read.value
-    const parsed = validateCase(value, line, problems)
+    const parsed = validateCase(value, ++position, line, problems)
     if (parsed) {
       cases.push(parsed)
       lines.push(line)
     }
   })
-  return { cases, lines }
+  return { cases, lineOf: index => lines[index]! }
 }
 
 /**
@@ -209,16 +210,14 @@ function readDocument(text: string, format: 'json' | 'yaml', where: string, maxD
   }
   const lineOf = isJson ? jsonLines(text, Array.isArray(value)) : yamlLines(document!.contents, Array.isArray(value), lineCounter)
   const cases: DatasetCase[] = []
-  const lines: number[] = []
+  const found: Problem[] = []
   ;(list as unknown[]).forEach((item, index) => {
-    const line = lineOf(index)
-    const parsed = validateCase(item, line, problems)
-    if (parsed) {
-      cases.push(parsed)
-      lines.push(line)
-    }
+    // Checked with the position in place of the line: the line is looked up only for a problem.
+    const parsed = validateCase(item, index + 1, index + 1, found)
+    if (parsed) cases.push(parsed)
   })
-  return { name, cases, lines }
+  for (const problem of found) problems.push({ ...problem, line: lineOf(problem.line - 1) })
+  return { name, cases, lineOf }
 }
 
 /** The line each item of a JSON dataset starts on, by index. */
@@ -241,13 +240,13 @@ function yamlLines(contents: unknown, bareList: boolean, lineCounter: LineCounte
   }
 }
 
-/** A case object from JSON, JSONL or YAML; without an id it gets `case-<line>`. */
-function validateCase(value: unknown, line: number, problems: Problem[]): DatasetCase | null {
+/** A case object from JSON, JSONL or YAML; without an id it gets `case-<position>` (1-based, among the file's cases). */
+function validateCase(value: unknown, position: number, line: number, problems: Problem[]): DatasetCase | null {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     problems.push({ line, field: '(row)', message: 'is not a case object { "id", "input", "expected", "tags" }' })
     return null
   }
-  const withId = (value as { id?: unknown }).id === undefined ? { ...value, id: `case-${line}` } : value
+  const withId = (value as { id?: unknown }).id === undefined ? { ...value, id: `case-${position}` } : value
   const parsed = datasetCaseSchema.safeParse(withId)
   if (parsed.success) return parsed.data
   for (const issue of parsed.error.issues) problems.push({ line, field: formatPath(issue.path as Array<string | number>) || '(row)', message: issueMessage(issue) })
@@ -257,9 +256,10 @@ function validateCase(value: unknown, line: number, problems: Problem[]): Datase
 function finishCase(
   fields: { id?: string, input: Record<string, unknown>, expected: Expected, tags?: string[] },
   line: number,
+  position: number,
   problems: Problem[],
 ): DatasetCase {
-  const draft: DatasetCase = { id: fields.id ?? `case-${line}`, input: fields.input }
+  const draft: DatasetCase = { id: fields.id ?? `case-${position}`, input: fields.input }
   if (Object.keys(fields.expected).length) draft.expected = fields.expected
   if (fields.tags?.length) draft.tags = fields.tags
   const parsed = datasetCaseSchema.safeParse(draft)
@@ -269,13 +269,13 @@ function finishCase(
   return draft
 }
 
-function checkIds(cases: DatasetCase[], lines: number[], problems: Problem[], unit: 'line' | 'case' = 'line'): void {
-  const firstLine = new Map<string, number>()
+function checkIds(cases: DatasetCase[], lineOf: (index: number) => number, problems: Problem[], unit: 'line' | 'case' = 'line'): void {
+  const first = new Map<string, number>()
   cases.forEach((item, index) => {
-    const line = lines[index]!
-    const earlier = firstLine.get(item.id)
-    if (earlier === undefined) firstLine.set(item.id, line)
-    else problems.push({ line, field: 'id', message: `"${clip(item.id)}" is already the id of ${unit === 'line' ? `the case on line ${earlier}` : `case ${earlier}`}; ids are unique within a dataset` })
+    const earlier = first.get(item.id)
+    if (earlier === undefined) return first.set(item.id, index)
+    const where = unit === 'line' ? `the case on line ${lineOf(earlier)}` : `case ${lineOf(earlier)}`
+    problems.push({ line: lineOf(index), field: 'id', message: `"${clip(item.id)}" is already the id of ${where}; ids are unique within a dataset` })
   })
 }
 

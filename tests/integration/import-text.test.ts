@@ -48,3 +48,14 @@ describe('YAML alias bombs', () => {
     expect(server.output()).not.toMatch(/ReferenceError/)
   })
 })
+
+describe('cases without ids', () => {
+  it('a one-line JSON dataset without ids is imported, its cases numbered by position', async () => {
+    const cases = Array.from({ length: 50 }, (_, i) => ({ input: { q: `question ${i}` } }))
+    const created = await server.api('/api/datasets', { body: { name: 'one-line', format: 'json', text: JSON.stringify(cases) } })
+    expect(created.status).toBe(201)
+    expect(created.body.case_count).toBe(50)
+    const stored = await server.api(`/api/datasets/${created.body.id}`)
+    expect(stored.body.cases.map((c: { id: string }) => c.id)).toEqual(cases.map((_, i) => `case-${i + 1}`))
+  })
+})
