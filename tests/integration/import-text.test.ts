@@ -59,3 +59,46 @@ describe('cases without ids', () => {
     expect(stored.body.cases.map((c: { id: string }) => c.id)).toEqual(cases.map((_, i) => `case-${i + 1}`))
   })
 })
+
+/** Imports just under the 1 MiB body limit: a YAML list of 70,000 cases, 60,000 on one line of JSON, 70,000 on one line of YAML. */
+const largeImports = [
+  { format: 'yaml', text: Array.from({ length: 70_000 }, () => '- input: {}').join('\n'), cases: 70_000 },
+  { format: 'json', text: JSON.stringify(Array.from({ length: 60_000 }, () => ({ input: {} }))), cases: 60_000 },
+  { format: 'yaml', text: `[${Array.from({ length: 70_000 }, () => '{input: {}}').join(', ')}]`, cases: 70_000 },
+] as const
+
+describe('large imports', () => {
+  it('are read off the server\'s thread: /api/health answers while each is read, every answer within a second (the promise is 200 ms)', async () => {
+    for (const [i, { format, text, cases }] of largeImports.entries()) {
+      const body = JSON.stringify({ name: `large-${i}`, format, text })
+      expect(body.length).toBeLessThan(1024 * 1024)
+      let inFlight = true
+      const imported = server.api('/api/datasets', { body }).finally(() => { inFlight = false })
+      const waits: number[] = []
+      do {
+        const sent = performance.now()
+        expect((await server.api('/api/health')).status).toBe(200)
+        waits.push(performance.now() - sent)
+        await new Promise(r => setTimeout(r, 50))
+      } while (inFlight)
+      expect(await imported).toMatchObject({ status: 201, body: { case_count: cases } })
+      for (const wait of waits) expect(wait).toBeLessThan(1_000)
+    }
+  })
+
+  it('a large promptfoo config and a large list of cases are read off the thread too, with the same refusals', async () => {
+    const tests = Array.from({ length: 10_000 }, (_, i) => `  - vars: { q: "question ${i}" }\n    assert: [{ type: contains, value: "${i}" }]`).join('\n')
+    const config = `description: many\ntests:\n${tests}\n`
+    let inFlight = true
+    const imported = server.api('/api/datasets/import-promptfoo', { body: { config } }).finally(() => { inFlight = false })
+    do {
+      const sent = performance.now()
+      expect((await server.api('/api/health')).status).toBe(200)
+      expect(performance.now() - sent).toBeLessThan(1_000)
+      await new Promise(r => setTimeout(r, 50))
+    } while (inFlight)
+    expect(await imported).toMatchObject({ status: 201, body: { dataset: { name: 'many', case_count: 10_000 } } })
+    const values = await server.api('/api/datasets', { body: { name: 'values', cases: [{ input: { q: 'a' } }, { id: 'x' }] } })
+    expect(values).toMatchObject({ status: 400, body: { message: 'the dataset has a problem, so nothing was imported: case 2, input: is required.' } })
+  })
+})
