@@ -34,18 +34,21 @@ export default defineNuxtConfig({
         // The built server applies migrations at start; they travel with it.
         cpSync(join(rootDir, 'db/migrations'), join(output.serverDir, 'migrations'), { recursive: true })
         cpSync(join(rootDir, 'db/pg/migrations'), join(output.serverDir, 'pg-migrations'), { recursive: true })
-        // Offline evaluations run on worker threads, which need an entry file of their own beside the server's.
-        await build({
-          entryPoints: [join(rootDir, 'engine/evaluator/worker/entry.ts')],
-          outfile: join(output.serverDir, 'evaluation-worker.mjs'),
-          bundle: true,
-          platform: 'node',
-          format: 'esm',
-          target: 'node20',
-          // Bundled CommonJS packages (ajv) call require.
-          banner: { js: 'import { createRequire } from \'node:module\'; const require = createRequire(import.meta.url);' },
-          logLevel: 'warning',
-        })
+        // Offline evaluations and large imports run on worker threads, which need entry files of their own beside the server's.
+        const workers = [['engine/evaluator/worker/entry.ts', 'evaluation-worker.mjs'], ['engine/datasets/import-worker/entry.ts', 'import-worker.mjs']] as const
+        for (const [entry, file] of workers) {
+          await build({
+            entryPoints: [join(rootDir, entry)],
+            outfile: join(output.serverDir, file),
+            bundle: true,
+            platform: 'node',
+            format: 'esm',
+            target: 'node20',
+            // Bundled CommonJS packages (ajv) call require.
+            banner: { js: 'import { createRequire } from \'node:module\'; const require = createRequire(import.meta.url);' },
+            logLevel: 'warning',
+          })
+        }
       },
     },
   },

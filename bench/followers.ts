@@ -10,7 +10,7 @@ const BURSTS = 5
 const contract = Array.from({ length: 300 }, (_, i) => `Clause ${i + 1}: the supplier's liability under this clause is unlimited.`).join('\n')
 
 /** Health answer times (ms) from a poller in its own process while `work` runs. */
-async function healthTimesDuring(url: string, work: () => Promise<void>): Promise<number[]> {
+export async function healthTimesDuring(url: string, work: () => Promise<void>): Promise<number[]> {
   const poller = spawn(process.execPath, [resolve(import.meta.dirname, 'health-poller.mjs'), url], { stdio: ['ignore', 'pipe', 'inherit'] })
   let output = ''
   poller.stdout.on('data', (chunk) => {

@@ -11,6 +11,7 @@ import { benchTrace } from './trace'
 import { benchDatasets } from './datasets'
 import { benchDatasetRuns } from './dataset-runs'
 import { benchQueueWorkers } from './queue-workers'
+import { benchImports } from './imports'
 
 const benches: Record<string, () => Promise<void>> = {
   executor: benchExecutor,
@@ -26,6 +27,7 @@ const benches: Record<string, () => Promise<void>> = {
   datasets: benchDatasets,
   dataset_runs: benchDatasetRuns,
   queue_workers: benchQueueWorkers,
+  imports: benchImports,
 }
 const only = process.argv[2]
 

@@ -44,7 +44,7 @@ export async function main(argv: string[], io: Io = processIo, env?: Env): Promi
       case 'backup': return await backupCommand(args, io, config)
       case 'db': return await dbCommand(args, io)
       case 'test': return await testCommand(args, io, config, io === processIo && process.stderr.isTTY === true)
-      case 'import': return importCommand(args, io)
+      case 'import': return importCommand(args, io, config)
       case 'serve': return await serveCommand(args)
       case 'worker': return await workerCommand(args, io, config)
       case undefined:

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { parse as parseYaml } from 'yaml'
 import type { JudgeflowConfig } from '../../core/config'
 import { formatPath, JudgeflowError } from '../../engine'
 import { experimentReport, experimentSchema, reportToMarkdown, type Judgment } from '../../engine/experiments'
 import { checkTargetNode, type RoundWorkflow } from '../../engine/experiments/round'
-import { assertJsonShape } from '../../engine/text/safe-json'
+import { parseYamlChecked } from '../../engine/text/safe-yaml'
 import { withApp } from '../app'
 import { parseJson, readJsonFile, type Io } from '../io'
 import { checkOutputFiles, writeOutputFile } from '../output-paths'
@@ -72,15 +71,9 @@ function readText(path: string, what: string): string {
 }
 
 function parseExperiment(text: string, path: string, maxDepth: number) {
-  let raw: unknown
-  try {
-    if (!/\.ya?ml$/i.test(path)) raw = parseJson(text, `the experiment file "${path}"`, maxDepth)
-    else assertJsonShape(raw = parseYaml(text), { maxDepth, where: `The experiment file "${path}"` })
-  }
-  catch (error) {
-    if (error instanceof JudgeflowError) throw error
-    throw new JudgeflowError('INVALID_INPUT', `The experiment file "${path}" is not valid YAML: ${(error as Error).message.split('\n')[0]}`)
-  }
+  const raw = /\.ya?ml$/i.test(path)
+    ? parseYamlChecked(text, { maxDepth, where: `The experiment file "${path}"` })
+    : parseJson(text, `the experiment file "${path}"`, maxDepth)
   const parsed = experimentSchema.safeParse(raw)
   if (parsed.success) return parsed.data
   throw new JudgeflowError('INVALID_INPUT', `${path}: ${parsed.error.issues.slice(0, 5).map(i => `${formatPath(i.path) || '(top level)'}: ${i.message}`).join('; ')}`)

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import type { JudgeflowConfig } from '../../core/config'
 import { importPromptfoo, type PromptfooImport } from '../../engine/datasets'
 import { readTextFile, type Io } from '../io'
 import { checkOutputFiles, checkOutputFolder, writeOutputFile, type InputFile } from '../output-paths'
@@ -12,7 +13,7 @@ export const IMPORT_USAGE = 'judgeflow import promptfoo <promptfooconfig.yaml> -
  * as an evaluator config and its prompts × providers as a workflow. A config with an assertion it
  * cannot map is refused, naming each. Exit 0 imported, 2 invalid input.
  */
-export function importCommand(args: string[], io: Io): number {
+export function importCommand(args: string[], io: Io, config: JudgeflowConfig): number {
   const [source, ...rest] = args
   const { values, positionals } = parseArgs({
     args: rest,
@@ -34,6 +35,7 @@ export function importCommand(args: string[], io: Io): number {
     },
     judge: values.judge,
     name: values.name,
+    maxDepth: config.maxJsonDepth,
   })
   const out = (name: string, value: unknown) => ({ path: join(values.out!, name), flag: '--out', text: `${JSON.stringify(value, null, 2)}\n` })
   const dataset = out('dataset.json', { name: imported.name, cases: imported.cases })

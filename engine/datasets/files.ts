@@ -1,11 +1,13 @@
-import { parse as parseCsv } from 'csv-parse/sync'
 import { stringify as stringifyCsv } from 'csv-stringify/sync'
-import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from 'yaml'
+import { LineCounter, isMap, isSeq, type Node as YamlNode } from 'yaml'
 import type { z } from 'zod'
 import { JudgeflowError } from '../errors'
 import { neutraliseCell, restoreCell } from './csv-cells'
 import { formatPath } from '../graph/validate'
-import { assertJsonShape, DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
+import { jsonListItemOffsets, lineFinder } from '../text/json-positions'
+import { parseCsvChecked } from '../text/safe-csv'
+import { DEFAULT_MAX_JSON_DEPTH, parseJsonChecked, readJson } from '../text/safe-json'
+import { parseYamlDocument, yamlValue } from '../text/safe-yaml'
 import { datasetCaseSchema, datasetNameSchema, verdicts, type DatasetCase, type Expected } from './schema'
 
 /**
@@ -61,7 +63,7 @@ export function parseDatasetFile(text: string, format: DatasetFormat, options: P
     : format === 'jsonl'
       ? readJsonl(body, where, maxDepth, problems)
       : readDocument(body, format, where, maxDepth, problems)
-  if (!problems.length) checkIds(parsed.cases, parsed.lines, problems)
+  if (!problems.length) checkIds(parsed.cases, parsed.lineOf, problems)
   if (problems.length) throw rowsRefused(where, problems)
   if (!parsed.cases.length) throw new JudgeflowError('INVALID_INPUT', `${where} has no cases.`)
   if (parsed.cases.length > MAX_DATASET_CASES) {
@@ -79,13 +81,13 @@ export function checkCases(list: readonly unknown[], where = 'the dataset'): Dat
   const cases: DatasetCase[] = []
   const numbers: number[] = []
   list.forEach((item, index) => {
-    const parsed = validateCase(item, index + 1, problems)
+    const parsed = validateCase(item, index + 1, index + 1, problems)
     if (parsed) {
       cases.push(parsed)
       numbers.push(index + 1)
     }
   })
-  if (!problems.length) checkIds(cases, numbers, problems, 'case')
+  if (!problems.length) checkIds(cases, i => numbers[i]!, problems, 'case')
   if (problems.length) throw rowsRefused(where, problems, 'case')
   if (cases.length > MAX_DATASET_CASES) {
     throw new JudgeflowError('INVALID_INPUT', `${where} has ${cases.length} cases, more than the ${MAX_DATASET_CASES} a dataset may hold: split it.`)
@@ -96,21 +98,15 @@ export function checkCases(list: readonly unknown[], where = 'the dataset'): Dat
 interface ReadResult {
   name?: string
   cases: DatasetCase[]
-  /** The line each case starts on, by index. */
-  lines: number[]
+  /** The line a case starts on, by its index. */
+  lineOf: (index: number) => number
 }
 
 function readCsv(text: string, where: string, problems: Problem[]): ReadResult {
-  let rows: Array<{ record: string[], info: { lines: number }, raw: string }>
-  try {
-    rows = parseCsv(text, { info: true, raw: true, skip_empty_lines: true, relax_column_count: false }) as unknown as typeof rows
-  }
-  catch (error) {
-    const { lines } = error as { lines?: number }
-    throw new JudgeflowError('INVALID_INPUT', `${where}${lines ? `, line ${lines}` : ''}: not valid CSV: ${csvReason(error)}.`, { details: { line: lines } })
-  }
+  type Row = { record: string[], info: { lines: number }, raw: string }
+  const rows = parseCsvChecked<Row>(text, { info: true, raw: true, skip_empty_lines: true, relax_column_count: false }, where)
   const [header, ...records] = rows
-  if (!header) return { cases: [], lines: [] }
+  if (!header) return { cases: [], lineOf: () => 1 }
   const columns = header.record.map(name => restoreCell(name.trim()))
   const seen = new Set<string>()
   columns.forEach((name, index) => {
@@ -119,7 +115,7 @@ function readCsv(text: string, where: string, problems: Problem[]): ReadResult {
     else if (name === '__proto__') problems.push({ line: 1, field: name, message: 'is a reserved name' })
     seen.add(name)
   })
-  if (problems.length) return { cases: [], lines: [] }
+  if (problems.length) return { cases: [], lineOf: () => 1 }
   const cases: DatasetCase[] = []
   const lines: number[] = []
   for (const { record, info, raw } of records) {
@@ -161,67 +157,44 @@ function readCsv(text: string, where: string, problems: Problem[]): ReadResult {
           if (value) input[column] = cell
       }
     })
-    cases.push(finishCase({ id, input, expected, tags }, line, problems))
+    cases.push(finishCase({ id, input, expected, tags }, line, cases.length + 1, problems))
     lines.push(line)
   }
-  return { cases, lines }
+  return { cases, lineOf: index => lines[index]! }
 }
 
 function readJsonl(text: string, where: string, maxDepth: number, problems: Problem[]): ReadResult {
   const cases: DatasetCase[] = []
   const lines: number[] = []
+  let position = 0
   text.split('\n').forEach((rowText, index) => {
     const line = index + 1
     if (!rowText.trim()) return
-    let value: unknown
-    try {
-      value = JSON.parse(rowText)
-    }
-    catch (error) {
-      problems.push({ line, field: '(row)', message: `is not valid JSON: ${(error as Error).message.replace(/, ".*" is not valid JSON$/s, '')}` })
-      return
-    }
-    const shaped = shapeProblem(value, maxDepth, `${where}, line ${line}`)
-    if (shaped) return problems.push({ line, field: '(row)', message: shaped })
-    const parsed = validateCase(value, line, problems)
+    const read = readJson(rowText, maxDepth)
+    if (!read.ok) return problems.push({ line, field: '(row)', message: read.reason })
+    const value = read.value
+    const parsed = validateCase(value, ++position, line, problems)
     if (parsed) {
       cases.push(parsed)
       lines.push(line)
     }
   })
-  return { cases, lines }
+  return { cases, lineOf: index => lines[index]! }
 }
 
-/** JSON or YAML: `{ name, cases: [...] }` or a bare list; lines come from the YAML parser, which reads both. */
+/**
+ * JSON or YAML: `{ name, cases: [...] }` or a bare list. JSON is read by JSON.parse, which is many
+ * times faster than the YAML parser; the lines of its cases are found only for a message.
+ */
 function readDocument(text: string, format: 'json' | 'yaml', where: string, maxDepth: number, problems: Problem[]): ReadResult {
+  const isJson = format === 'json'
   const lineCounter = new LineCounter()
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
-  const syntax = document.errors[0]
-  if (syntax) {
-    const line = lineCounter.linePos(syntax.pos[0]).line
-    throw new JudgeflowError('INVALID_INPUT', `${where}${line ? `, line ${line}` : ''}: not valid ${format.toUpperCase()}: ${syntax.message.split('\n')[0]}.`, { details: { line } })
-  }
-  let value: unknown
-  if (format === 'json') {
-    try {
-      value = JSON.parse(text)
-    }
-    catch (error) {
-      throw new JudgeflowError('INVALID_INPUT', `${where}: not valid JSON: ${(error as Error).message.replace(/, ".*" is not valid JSON$/s, '')}.`)
-    }
-  }
-  else {
-    value = document.toJS({ maxAliasCount: 100 })
-  }
-  const shaped = shapeProblem(value, maxDepth, where)
-  if (shaped) throw new JudgeflowError('INVALID_INPUT', shaped)
+  const document = isJson ? undefined : parseYamlDocument(text, { maxDepth, where, lineCounter })
+  const value = document ? yamlValue(document, { maxDepth, where }) : parseJsonChecked(text, { maxDepth, where })
   let list: unknown
   let name: string | undefined
-  let items: YamlNode[] = []
-  const contents = document.contents
   if (Array.isArray(value)) {
     list = value
-    if (isSeq(contents)) items = contents.items as YamlNode[]
   }
   else if (value && typeof value === 'object' && Array.isArray((value as { cases?: unknown }).cases)) {
     const { cases, name: fileName, ...rest } = value as { cases: unknown[], name?: unknown }
@@ -233,36 +206,49 @@ function readDocument(text: string, format: 'json' | 'yaml', where: string, maxD
       name = checked.data
     }
     list = cases
-    const node = isMap(contents) ? contents.get('cases', true) : undefined
-    if (isSeq(node)) items = node.items as YamlNode[]
   }
   else {
     throw new JudgeflowError('INVALID_INPUT', `${where}: expected a list of cases or { "name": …, "cases": [ … ] }.`)
   }
-  const lineOf = (index: number) => {
+  const lineOf = isJson ? jsonLines(text, Array.isArray(value)) : yamlLines(document!.contents, Array.isArray(value), lineCounter)
+  const cases: DatasetCase[] = []
+  const found: Problem[] = []
+  ;(list as unknown[]).forEach((item, index) => {
+    // Checked with the position in place of the line: the line is looked up only for a problem.
+    const parsed = validateCase(item, index + 1, index + 1, found)
+    if (parsed) cases.push(parsed)
+  })
+  for (const problem of found) problems.push({ ...problem, line: lineOf(problem.line - 1) })
+  return { name, cases, lineOf }
+}
+
+/** The line each item of a JSON dataset starts on, by index. */
+function jsonLines(text: string, bareList: boolean): (index: number) => number {
+  let offsets: number[] | undefined
+  const lineAt = lineFinder(text)
+  return (index) => {
+    offsets ??= jsonListItemOffsets(text, bareList ? undefined : 'cases')
+    return offsets[index] === undefined ? index + 1 : lineAt(offsets[index]!)
+  }
+}
+
+/** The line each item of a YAML dataset starts on, by index. */
+function yamlLines(contents: unknown, bareList: boolean, lineCounter: LineCounter): (index: number) => number {
+  const node = bareList ? contents : isMap(contents) ? contents.get('cases', true) : undefined
+  const items = isSeq(node) ? node.items as YamlNode[] : []
+  return (index) => {
     const offset = items[index]?.range?.[0]
     return offset === undefined ? index + 1 : lineCounter.linePos(offset).line
   }
-  const cases: DatasetCase[] = []
-  const lines: number[] = []
-  ;(list as unknown[]).forEach((item, index) => {
-    const line = lineOf(index)
-    const parsed = validateCase(item, line, problems)
-    if (parsed) {
-      cases.push(parsed)
-      lines.push(line)
-    }
-  })
-  return { name, cases, lines }
 }
 
-/** A case object from JSON, JSONL or YAML; without an id it gets `case-<line>`. */
-function validateCase(value: unknown, line: number, problems: Problem[]): DatasetCase | null {
+/** A case object from JSON, JSONL or YAML; without an id it gets `case-<position>` (1-based, among the file's cases). */
+function validateCase(value: unknown, position: number, line: number, problems: Problem[]): DatasetCase | null {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     problems.push({ line, field: '(row)', message: 'is not a case object { "id", "input", "expected", "tags" }' })
     return null
   }
-  const withId = (value as { id?: unknown }).id === undefined ? { ...value, id: `case-${line}` } : value
+  const withId = (value as { id?: unknown }).id === undefined ? { ...value, id: `case-${position}` } : value
   const parsed = datasetCaseSchema.safeParse(withId)
   if (parsed.success) return parsed.data
   for (const issue of parsed.error.issues) problems.push({ line, field: formatPath(issue.path as Array<string | number>) || '(row)', message: issueMessage(issue) })
@@ -272,9 +258,10 @@ function validateCase(value: unknown, line: number, problems: Problem[]): Datase
 function finishCase(
   fields: { id?: string, input: Record<string, unknown>, expected: Expected, tags?: string[] },
   line: number,
+  position: number,
   problems: Problem[],
 ): DatasetCase {
-  const draft: DatasetCase = { id: fields.id ?? `case-${line}`, input: fields.input }
+  const draft: DatasetCase = { id: fields.id ?? `case-${position}`, input: fields.input }
   if (Object.keys(fields.expected).length) draft.expected = fields.expected
   if (fields.tags?.length) draft.tags = fields.tags
   const parsed = datasetCaseSchema.safeParse(draft)
@@ -284,13 +271,13 @@ function finishCase(
   return draft
 }
 
-function checkIds(cases: DatasetCase[], lines: number[], problems: Problem[], unit: 'line' | 'case' = 'line'): void {
-  const firstLine = new Map<string, number>()
+function checkIds(cases: DatasetCase[], lineOf: (index: number) => number, problems: Problem[], unit: 'line' | 'case' = 'line'): void {
+  const first = new Map<string, number>()
   cases.forEach((item, index) => {
-    const line = lines[index]!
-    const earlier = firstLine.get(item.id)
-    if (earlier === undefined) firstLine.set(item.id, line)
-    else problems.push({ line, field: 'id', message: `"${clip(item.id)}" is already the id of ${unit === 'line' ? `the case on line ${earlier}` : `case ${earlier}`}; ids are unique within a dataset` })
+    const earlier = first.get(item.id)
+    if (earlier === undefined) return first.set(item.id, index)
+    const where = unit === 'line' ? `the case on line ${lineOf(earlier)}` : `case ${lineOf(earlier)}`
+    problems.push({ line: lineOf(index), field: 'id', message: `"${clip(item.id)}" is already the id of ${where}; ids are unique within a dataset` })
   })
 }
 
@@ -301,16 +288,6 @@ function rowsRefused(where: string, problems: Problem[], unit: 'line' | 'case' =
   return new JudgeflowError('INVALID_INPUT', `${where} has ${noun}, so nothing was imported: ${listed.join('; ')}${more}.`, {
     details: { problems: problems.slice(0, MAX_LISTED_PROBLEMS) },
   })
-}
-
-function shapeProblem(value: unknown, maxDepth: number, where: string): string | null {
-  try {
-    assertJsonShape(value, { maxDepth, where })
-    return null
-  }
-  catch (error) {
-    return (error as Error).message
-  }
 }
 
 function issueMessage(issue: z.core.$ZodIssue): string {
@@ -325,10 +302,6 @@ function newlinesWithin(raw: string): number {
   let count = 0
   for (let i = 0; i < body.length; i++) if (body.charCodeAt(i) === 10) count++
   return count
-}
-
-function csvReason(error: unknown): string {
-  return (error as Error).message.replace(/ on line \d+$/, '').replace(/\.$/, '')
 }
 
 function clip(text: string): string {

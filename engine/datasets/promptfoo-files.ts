@@ -1,8 +1,9 @@
-import { parse as parseCsv } from 'csv-parse/sync'
-import { parseDocument } from 'yaml'
 import { z } from 'zod'
 import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
+import { parseCsvChecked } from '../text/safe-csv'
+import { parseJsonChecked, readJson } from '../text/safe-json'
+import { parseYamlChecked } from '../text/safe-yaml'
 import { assertionFromCell } from './promptfoo-assertions'
 import { promptTemplate } from './promptfoo-workflow'
 
@@ -37,13 +38,14 @@ function fileOf(reference: string, where: string, readFile: ReadFile | undefined
 }
 
 /** Tests from a file (a file:// reference): CSV (vars, `__expected…`, `__description`), YAML or JSON (a list), JSONL. */
-export function testsFromFile(reference: string, where: string, readFile: ReadFile | undefined): PromptfooTest[] {
+export function testsFromFile(reference: string, where: string, readFile: ReadFile | undefined, maxDepth: number): PromptfooTest[] {
   if (!reference.startsWith('file://')) throw invalid(`${where}: "${reference}" is neither a test nor a file://… reference`)
   const { path, text } = fileOf(reference, where, readFile)
+  const file = `the tests file "${path}"`
   let items: unknown
   if (/\.csv$/i.test(path)) items = testsFromCsv(text, path)
-  else if (/\.jsonl$/i.test(path)) items = text.split('\n').filter(line => line.trim()).map(line => JSON.parse(line) as unknown)
-  else if (/\.(ya?ml|json)$/i.test(path)) items = parseDocument(text).toJS({ maxAliasCount: 100 }) as unknown
+  else if (/\.jsonl$/i.test(path)) items = text.split('\n').flatMap((line, i) => (line.trim() ? [parseJsonChecked(line, { maxDepth, where: `${file}, line ${i + 1}` })] : []))
+  else if (/\.(ya?ml|json)$/i.test(path)) items = readStructured(text, file, maxDepth)
   else throw invalid(`${where}: "${reference}" is not a .csv, .yaml, .json or .jsonl file of tests`)
   const parsed = z.array(testSchema).safeParse(Array.isArray(items) ? items : [items])
   if (!parsed.success) throw invalid(`${where} ("${path}"), ${formatPath(parsed.error.issues[0]!.path as Array<string | number>)}: ${parsed.error.issues[0]!.message}`)
@@ -51,7 +53,7 @@ export function testsFromFile(reference: string, where: string, readFile: ReadFi
 }
 
 function testsFromCsv(text: string, path: string): PromptfooTest[] {
-  const rows = parseCsv(text, { columns: true, skip_empty_lines: true, bom: true }) as Array<Record<string, string>>
+  const rows = parseCsvChecked<Record<string, string>>(text, { columns: header => checkedColumns(header, path), skip_empty_lines: true, bom: true }, `the tests file "${path}"`)
   return rows.map((row) => {
     const test: PromptfooTest = { vars: {}, assert: [] }
     for (const [column, cell] of Object.entries(row)) {
@@ -64,6 +66,12 @@ function testsFromCsv(text: string, path: string): PromptfooTest[] {
     }
     return test
   })
+}
+
+/** The header row; a `__proto__` column is refused here, as the parser's assignment would drop it silently. */
+function checkedColumns(header: string[], path: string): string[] {
+  if (header.includes('__proto__')) throw invalid(`tests file "${path}": "__proto__" is not allowed as a column`)
+  return header
 }
 
 /** A prompt, or a file of prompts separated by lines of `---`, as LLM step prompts. */
@@ -79,6 +87,19 @@ export function promptsOf(
   const { path, text } = fileOf(raw, where, readFile)
   if (!/\.(txt|md)$/i.test(path)) throw invalid(`${where}: "${path}" is not a .txt or .md prompt file; chat (JSON) and code prompts are not imported`)
   return text.split(/^---$/m).map(part => part.trim()).filter(Boolean).map(part => ({ label, text: promptTemplate(part, where), source: raw }))
+}
+
+/**
+ * A config or tests file in YAML or JSON. Text that reads as JSON is taken by JSON.parse, much
+ * faster than the YAML parser; anything else, including YAML's own `{ a: 1 }`, by the YAML reader.
+ */
+export function readStructured(text: string, where: string, maxDepth: number): unknown {
+  if (/^\s*[[{]/.test(text)) {
+    const read = readJson(text, maxDepth)
+    if (read.ok) return read.value
+    if (read.details) throw new JudgeflowError('INVALID_INPUT', `${where} ${read.reason}.`, { details: read.details })
+  }
+  return parseYamlChecked(text, { maxDepth, where, format: 'YAML or JSON' })
 }
 
 export function invalid(message: string): JudgeflowError {

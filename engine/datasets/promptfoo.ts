@@ -1,9 +1,9 @@
-import { parseDocument } from 'yaml'
 import { z } from 'zod'
 import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
+import { DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
 import { levenshteinThreshold, mapAssertion, type CheckTemplate, type PromptfooAssertion, type ScorerCheck } from './promptfoo-assertions'
-import { checkedTest, invalid, promptSchema, promptsOf, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
+import { checkedTest, invalid, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
 import { checkModelConfig, checkTestSettings, checkTopLevel } from './promptfoo-settings'
 import { buildPromptfooWorkflow, providerModel, type GroupEvaluators, type PromptfooProvider } from './promptfoo-workflow'
 import { datasetCaseSchema, type DatasetCase } from './schema'
@@ -24,6 +24,8 @@ export interface PromptfooImportOptions {
   judge?: string
   /** The dataset's name; else the config's description, else "promptfoo". */
   name?: string
+  /** Nesting levels the config and its files may have (JUDGEFLOW_MAX_JSON_DEPTH). */
+  maxDepth?: number
 }
 
 export interface UnmappedAssertions {
@@ -73,9 +75,8 @@ const configSchema = z.object({
 
 /** Reads a promptfoo config's text; a JudgeflowError (INVALID_INPUT) naming the field otherwise. */
 export function importPromptfoo(text: string, options: PromptfooImportOptions = {}): PromptfooImport {
-  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true })
-  if (document.errors[0]) throw invalid(`the promptfoo config is not valid YAML or JSON: ${document.errors[0].message.split('\n')[0]}`)
-  const parsed = configSchema.safeParse(document.toJS({ maxAliasCount: 100 }) ?? {})
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH
+  const parsed = configSchema.safeParse(readStructured(text, 'the promptfoo config', maxDepth) ?? {})
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
     throw invalid(`the promptfoo config, ${formatPath(issue.path as Array<string | number>) || '(top level)'}: ${issue.message}`)
@@ -84,7 +85,7 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   if (config.scenarios !== undefined) throw invalid('the promptfoo config, scenarios: scenarios are not imported; list their tests under tests')
   const notes: string[] = []
   checkTopLevel(config, notes)
-  const tests = (config.tests ?? []).flatMap((item, i) => (typeof item === 'string' ? testsFromFile(item, `tests[${i}]`, options.readFile) : [checkedTest(item, `tests[${i}]`)]))
+  const tests = (config.tests ?? []).flatMap((item, i) => (typeof item === 'string' ? testsFromFile(item, `tests[${i}]`, options.readFile, maxDepth) : [checkedTest(item, `tests[${i}]`)]))
   if (!tests.length) throw invalid('the promptfoo config has no tests: give tests with vars and assert')
   const defaults = config.defaultTest ?? {}
   checkTestSettings(defaults, 'defaultTest', notes, true)

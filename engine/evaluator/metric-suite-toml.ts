@@ -1,7 +1,8 @@
 /** The metric suite in TOML, both ways. Browser-safe: the editor imports and exports suites with it. */
-import { parse, stringify } from 'smol-toml'
+import { stringify } from 'smol-toml'
 import { JudgeflowError } from '../errors'
-import { assertJsonShape, DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
+import { DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
+import { parseTomlChecked } from '../text/safe-toml'
 
 /**
  * The metric suite's TOML: `[llm_default]` and `[[metrics]]`
@@ -10,15 +11,8 @@ import { assertJsonShape, DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
  * config's (default_model, default_provider, enabled_metrics, metric_weights, pass_threshold,
  * include_feedback, concurrency…): the config schema refuses any other, by name.
  */
-export function parseMetricSuiteToml(text: string, source = 'the TOML config'): Record<string, unknown> {
-  let data: Record<string, unknown>
-  try {
-    data = parse(text) as Record<string, unknown>
-  }
-  catch (error) {
-    throw new JudgeflowError('INVALID_CONFIG', `${source} is not valid TOML: ${(error as Error).message.split('\n')[0]}`)
-  }
-  assertJsonShape(data, { maxDepth: DEFAULT_MAX_JSON_DEPTH, where: capitalize(source) })
+export function parseMetricSuiteToml(text: string, source = 'the TOML config', maxDepth = DEFAULT_MAX_JSON_DEPTH): Record<string, unknown> {
+  const data = parseTomlChecked(text, { maxDepth, where: source })
   const { metrics, metric, ...rest } = data
   if (metrics !== undefined && metric !== undefined) throw new JudgeflowError('INVALID_CONFIG', `${source} has both [[metrics]] and [[metric]]: use one`)
   return {
@@ -45,5 +39,3 @@ export function metricSuiteToToml(config: Record<string, unknown>): string {
 }
 
 const dropUndefined = (value: Record<string, unknown>) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== ''))
-
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)

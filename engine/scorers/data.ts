@@ -1,4 +1,5 @@
 /** Helpers shared by the text and JSON scorers. */
+import { jsonShapeProblem, MAX_VALUE_DEPTH } from '../text/safe-json'
 
 /** Texts compared as given, or trimmed and/or case-folded by options. */
 export function normalize(text: string, options: Record<string, unknown>): string {
@@ -7,13 +8,20 @@ export function normalize(text: string, options: Record<string, unknown>): strin
   return out
 }
 
-/** A value as JSON data: objects as they are, text parsed. */
+/**
+ * A value as JSON data: objects as they are, text parsed. Text is checked for depth as values in
+ * a run are: the scorers walk what it holds by recursion.
+ */
 export function jsonOf(value: unknown): { ok: true, value: unknown } | { ok: false, error: string } {
   if (typeof value !== 'string') return { ok: true, value }
+  let parsed: unknown
   try {
-    return { ok: true, value: JSON.parse(value.trim().replace(/^```(?:json)?\s*|\s*```$/g, '')) }
+    parsed = JSON.parse(value.trim().replace(/^```(?:json)?\s*|\s*```$/g, ''))
   }
   catch (error) {
     return { ok: false, error: (error as Error).message }
   }
+  const problem = jsonShapeProblem(parsed, MAX_VALUE_DEPTH, { anyKey: true })
+  if (problem) return { ok: false, error: `it nests objects and arrays more than ${MAX_VALUE_DEPTH} levels deep (at ${problem.path})` }
+  return { ok: true, value: parsed }
 }

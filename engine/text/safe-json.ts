@@ -64,30 +64,54 @@ export function jsonShapeProblem(value: unknown, maxDepth: number, options: { an
   return null
 }
 
+/** What is wrong with a value's shape, as the end of a sentence whose subject is the value. */
+export function shapeReason(problem: JsonShapeProblem, maxDepth: number): string {
+  const at = problem.path || '(top level)'
+  return problem.kind === 'forbidden_key'
+    ? `is refused: "__proto__" is not allowed as a key (at ${at})`
+    : problem.kind === 'nul_character'
+      ? `is refused: ${NUL_REFUSAL} (at ${at})`
+      : tooDeepReason(maxDepth, at)
+}
+
+/** The sentence's end for text or a value nested deeper than the limit, `at` a path or a line; one wording for every format. */
+export function tooDeepReason(maxDepth: number, at: string): string {
+  return `nests objects and arrays more than ${maxDepth} levels deep (at ${at}): flatten it, or raise JUDGEFLOW_MAX_JSON_DEPTH (at most ${MAX_JSON_DEPTH_CEILING})`
+}
+
 /** Throws a user error naming `where` and the path when the value is too deep, has a `__proto__` key, or text with a NUL character. */
 export function assertJsonShape(value: unknown, options: { maxDepth: number, where: string }): void {
   const problem = jsonShapeProblem(value, options.maxDepth, { noNul: true })
   if (!problem) return
-  const at = problem.path || '(top level)'
-  const message = problem.kind === 'forbidden_key'
-    ? `${options.where} is refused: "__proto__" is not allowed as a key (at ${at}).`
-    : problem.kind === 'nul_character'
-      ? `${options.where} is refused: ${NUL_REFUSAL} (at ${at}).`
-      : `${options.where} nests objects and arrays more than ${options.maxDepth} levels deep (at ${at}): flatten it, or raise JUDGEFLOW_MAX_JSON_DEPTH (at most ${MAX_JSON_DEPTH_CEILING}).`
-  throw new JudgeflowError('INVALID_INPUT', message, { details: { path: problem.path, limit: problem.kind === 'too_deep' ? options.maxDepth : undefined } })
+  throw new JudgeflowError('INVALID_INPUT', `${options.where} ${shapeReason(problem, options.maxDepth)}.`, {
+    details: { path: problem.path, limit: problem.kind === 'too_deep' ? options.maxDepth : undefined },
+  })
 }
 
-/** JSON text parsed and checked with assertJsonShape; text that is not JSON is a user error naming `where`. */
-export function parseJsonChecked(text: string, options: { maxDepth: number, where: string }): unknown {
+export type JsonRead = { ok: true, value: unknown } | { ok: false, reason: string, details?: { path: string, limit?: number } }
+
+/**
+ * JSON text parsed and checked with jsonShapeProblem, or why not, as the end of a sentence whose
+ * subject is the text. V8's JSON.parse builds any depth without recursing; the check follows.
+ */
+export function readJson(text: string, maxDepth: number): JsonRead {
   let value: unknown
   try {
     value = JSON.parse(text)
   }
   catch (error) {
-    throw new JudgeflowError('INVALID_INPUT', `${options.where} is not valid JSON: ${syntaxReason(error)}.`)
+    return { ok: false, reason: `is not valid JSON: ${syntaxReason(error)}` }
   }
-  assertJsonShape(value, options)
-  return value
+  const problem = jsonShapeProblem(value, maxDepth)
+  if (!problem) return { ok: true, value }
+  return { ok: false, reason: shapeReason(problem, maxDepth), details: { path: problem.path, limit: problem.kind === 'too_deep' ? maxDepth : undefined } }
+}
+
+/** JSON text parsed and checked with assertJsonShape; text that is not JSON is a user error naming `where`. */
+export function parseJsonChecked(text: string, options: { maxDepth: number, where: string }): unknown {
+  const read = readJson(text, options.maxDepth)
+  if (read.ok) return read.value
+  throw new JudgeflowError('INVALID_INPUT', `${options.where} ${read.reason}.`, { details: read.details })
 }
 
 /** The parser's reason without the excerpt of the text that V8 quotes in some messages. */

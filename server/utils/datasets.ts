@@ -1,6 +1,8 @@
 import { z } from 'zod'
-import { checkCases, datasetFormats, parseDatasetFile, type DatasetCase, type DatasetReport } from '../../engine/datasets'
+import { datasetFormats, type DatasetCase, type DatasetReport } from '../../engine/datasets'
 import type { DatasetRow, DatasetRunRow } from '../../db'
+import { judgeflowConfig } from './config'
+import { readImportAside } from './imports'
 
 /** A dataset as lists show it: no cases. */
 export function presentDatasetSummary(row: DatasetRow) {
@@ -46,8 +48,11 @@ export function checkCasesBody<T extends CasesBody>(schema: z.ZodType<T>) {
     .refine(body => body.text === undefined || body.format !== undefined, { message: 'is required with text: csv, jsonl, json or yaml', path: ['format'] })
 }
 
-/** The cases the body gives, read whole or refused with each bad row named; undefined when it gives none. */
-export function casesOf(body: CasesBody): DatasetCase[] | undefined {
-  if (body.text !== undefined) return parseDatasetFile(body.text, body.format!, { where: `the ${body.format!.toUpperCase()} file` }).cases
-  return body.cases === undefined ? undefined : checkCases(body.cases)
+/** The cases the body gives, read whole (on the import worker) or refused with each bad row named; undefined when it gives none. */
+export async function casesOf(body: CasesBody): Promise<DatasetCase[] | undefined> {
+  if (body.text !== undefined) {
+    const options = { where: `the ${body.format!.toUpperCase()} file`, maxDepth: judgeflowConfig().maxJsonDepth }
+    return (await readImportAside({ kind: 'file', text: body.text, format: body.format!, options })).cases
+  }
+  return body.cases === undefined ? undefined : readImportAside({ kind: 'cases', cases: body.cases })
 }

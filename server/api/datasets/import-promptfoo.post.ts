@@ -1,9 +1,11 @@
 import { z } from 'zod'
 import { JudgeflowError } from '../../../engine'
-import { datasetNameSchema, importPromptfoo } from '../../../engine/datasets'
+import { datasetNameSchema } from '../../../engine/datasets'
+import { judgeflowConfig } from '../../utils/config'
 import { useJudgeflow } from '../../utils/context'
 import { presentDatasetSummary } from '../../utils/datasets'
 import { readBodyWith } from '../../utils/http'
+import { readImportAside } from '../../utils/imports'
 
 const bodySchema = z.object({
   name: datasetNameSchema.optional(),
@@ -17,7 +19,7 @@ const bodySchema = z.object({
 export default defineEventHandler(async (event) => {
   const body = await readBodyWith(event, bodySchema)
   const { store } = useJudgeflow()
-  const imported = importPromptfoo(body.config, { name: body.name, judge: body.judge })
+  const imported = await readImportAside({ kind: 'promptfoo', text: body.config, options: { name: body.name, judge: body.judge, maxDepth: judgeflowConfig().maxJsonDepth } })
   if (await store.datasets.findByName(imported.name)) throw new JudgeflowError('CONFLICT', `A dataset named "${imported.name}" already exists: give another name.`)
   const row = await store.datasets.create(imported.name, imported.cases)
   setResponseStatus(event, 201)

@@ -88,6 +88,26 @@ describe('judgeflow import promptfoo', () => {
     writeFileSync(join(dir, 'bad.yaml'), 'prompts: [hi]\nproviders: [openai:gpt-4o-mini]\ntests: file://missing.csv\n')
     expect(await cli(['import', 'promptfoo', join(dir, 'bad.yaml'), '--out', dir])).toMatchObject({ code: 2, err: `Cannot read the promptfoo file "${join(dir, 'missing.csv')}": it does not exist.` })
   })
+
+  it('reads JSONL tests files with the datasets\' checked parser: __proto__ is refused and a bad line named, with exit 2 and nothing written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-promptfoo-'))
+    writeFileSync(join(dir, 'proto.jsonl'), '{"vars":{"q":"a"}}\n{"vars":{"q":"b"},"__proto__":{"polluted":true}}\n')
+    writeFileSync(join(dir, 'nested-proto.jsonl'), '{"vars":{"q":"a","__proto__":{"polluted":true}}}\n')
+    writeFileSync(join(dir, 'broken.jsonl'), '{"vars":{"q":"a"}}\n\n{"vars":{"q":\n')
+    const cases = [
+      ['proto.jsonl', 'the tests file "proto.jsonl", line 2 is refused: "__proto__" is not allowed as a key (at (top level)).'],
+      ['nested-proto.jsonl', 'the tests file "nested-proto.jsonl", line 1 is refused: "__proto__" is not allowed as a key (at vars).'],
+      ['broken.jsonl', /^the tests file "broken\.jsonl", line 3 is not valid JSON: .+\.$/],
+    ] as const
+    for (const [file, message] of cases) {
+      writeFileSync(join(dir, 'config.yaml'), `prompts: ["{{q}}"]\nproviders: [openai:gpt-4o-mini]\ntests: file://${file}\n`)
+      const out = join(dir, `out-${file}`)
+      const result = await cli(['import', 'promptfoo', join(dir, 'config.yaml'), '--out', out])
+      expect(result).toMatchObject({ code: 2, err: typeof message === 'string' ? message : expect.stringMatching(message) })
+      expect(existsSync(out)).toBe(false)
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
 })
 
 describe('judgeflow import promptfoo: the files it writes are checked before it writes any', () => {

@@ -24,9 +24,9 @@ describe('CSV', () => {
     const { cases } = parseDatasetFile(csv, 'csv')
     expect(cases).toEqual([
       { id: 'q1', input: { question: 'Why is the sky\nblue?', reference: 'Rayleigh scattering' }, expected: { verdict: 'pass', score: 0.8, reference: 'Rayleigh scattering' }, tags: ['billing', 'urgent'] },
-      // No id: named after its line (line 5: the quoted cell spans lines 2–3, line 4 is empty).
+      // No id: named by its position among the cases (the second), whatever lines the cells span.
       // Empty cells leave their field out.
-      { id: 'case-5', input: { question: 'How much?' }, expected: { verdict: 'fail' } },
+      { id: 'case-2', input: { question: 'How much?' }, expected: { verdict: 'fail' } },
     ])
   })
 
@@ -48,7 +48,7 @@ describe('CSV', () => {
 describe('JSONL, JSON and YAML', () => {
   it('reads JSONL, skipping blank lines, and names the line of a bad row and its field', () => {
     const text = '{"id":"a","input":{"q":"x"}}\n\n{"input":{"q":"y"},"tags":["t"]}\n'
-    expect(parseDatasetFile(text, 'jsonl').cases).toEqual([{ id: 'a', input: { q: 'x' } }, { id: 'case-3', input: { q: 'y' }, tags: ['t'] }])
+    expect(parseDatasetFile(text, 'jsonl').cases).toEqual([{ id: 'a', input: { q: 'x' } }, { id: 'case-2', input: { q: 'y' }, tags: ['t'] }])
     const bad = '{"id":"a","input":{}}\n{"id":"b","input":{},"expected":{"score":2}}\n{"id":"c"}\nnot json\n{"id":"d","input":{},"extra":1}\n'
     const message = refusal(() => parseDatasetFile(bad, 'jsonl'))
     expect(message).toContain('line 2, expected.score: must be between 0 and 1')
@@ -63,6 +63,17 @@ describe('JSONL, JSON and YAML', () => {
     expect(refusal(() => parseDatasetFile(deep, 'jsonl', { maxDepth: 8 }))).toContain('more than 8 levels deep')
   })
 
+  it('refuses text nested past the limit in every format before any parser recurses, naming the limit, every time', () => {
+    const deep = `${'['.repeat(3000)}${']'.repeat(3000)}`
+    for (let attempt = 0; attempt < 2; attempt++) {
+      expect(refusal(() => parseDatasetFile(deep, 'json', { where: 'the JSON file' }))).toBe(`the JSON file nests objects and arrays more than 64 levels deep (at ${'[0]'.repeat(64)}): flatten it, or raise JUDGEFLOW_MAX_JSON_DEPTH (at most 1000).`)
+      expect(refusal(() => parseDatasetFile(deep, 'yaml', { where: 'the YAML file' }))).toBe('the YAML file nests objects and arrays more than 64 levels deep (at line 1, column 65): flatten it, or raise JUDGEFLOW_MAX_JSON_DEPTH (at most 1000).')
+      expect(refusal(() => parseDatasetFile(`{"id":"a","input":{"x":1}}\n${deep}\n`, 'jsonl'))).toContain('line 2, (row): nests objects and arrays more than 64 levels deep')
+    }
+    expect(refusal(() => parseDatasetFile(`cases:\n  - input:\n      q: ${'{a: '.repeat(70)}1${'}'.repeat(70)}\n`, 'yaml'))).toContain('more than 64 levels deep (at line 3, column')
+    expect(parseDatasetFile('- id: a\n  input: { q: x }\n', 'yaml').cases).toEqual([{ id: 'a', input: { q: 'x' } }])
+  })
+
   it('reads { name, cases } and bare lists in JSON and YAML, with the line of each bad case', () => {
     const json = JSON.stringify({ name: 'support', cases: [{ id: 'a', input: { q: 'x' } }, { id: 'b', input: { q: 'y' }, expected: { verdict: 'fail' } }] }, null, 2)
     expect(parseDatasetFile(json, 'json')).toEqual({ name: 'support', cases: [{ id: 'a', input: { q: 'x' } }, { id: 'b', input: { q: 'y' }, expected: { verdict: 'fail' } }] })
@@ -71,8 +82,34 @@ describe('JSONL, JSON and YAML', () => {
     expect(parseDatasetFile('- input: { q: y }\n', 'yaml').cases).toEqual([{ id: 'case-1', input: { q: 'y' } }])
     const badJson = '[\n  {"id":"a","input":{}},\n  {"id":"b"}\n]'
     expect(refusal(() => parseDatasetFile(badJson, 'json'))).toContain('line 3, input: is required')
+    const named = '{\n  "name": "x",\n  "cases": [\n    {"id":"a","input":{"s":"[,{"}},\n\n    {"id":"b"}\n  ]\n}'
+    expect(refusal(() => parseDatasetFile(named, 'json'))).toContain('line 6, input: is required')
+    expect(refusal(() => parseDatasetFile('[{"id":"a","input":{}},', 'json', { where: 'd.json' }))).toMatch(/^d\.json is not valid JSON: /)
     expect(refusal(() => parseDatasetFile('{"name":"x","cases":[],"other":1}', 'json'))).toContain('unknown top-level key(s) other')
     expect(refusal(() => parseDatasetFile('cases: [\n', 'yaml', { where: 'd.yaml' }))).toMatch(/^d\.yaml, line \d+: not valid YAML/)
+  })
+})
+
+describe('cases without an id', () => {
+  const positional = [{ id: 'case-1', input: { q: 'a' } }, { id: 'b', input: { q: 'b' } }, { id: 'case-3', input: { q: 'c' } }]
+
+  it('are numbered by their position among the cases, the same in every format and on one line or many', () => {
+    expect(parseDatasetFile('[{"input":{"q":"a"}},{"id":"b","input":{"q":"b"}},{"input":{"q":"c"}}]', 'json').cases).toEqual(positional)
+    expect(parseDatasetFile(JSON.stringify({ cases: [{ input: { q: 'a' } }, { id: 'b', input: { q: 'b' } }, { input: { q: 'c' } }] }, null, 2), 'json').cases).toEqual(positional)
+    expect(parseDatasetFile('[{input: {q: a}}, {id: b, input: {q: b}}, {input: {q: c}}]', 'yaml').cases).toEqual(positional)
+    expect(parseDatasetFile('cases:\n  - input: { q: a }\n\n  - id: b\n    input: { q: b }\n  - input: { q: c }\n', 'yaml').cases).toEqual(positional)
+    expect(parseDatasetFile('{"input":{"q":"a"}}\n\n{"id":"b","input":{"q":"b"}}\n{"input":{"q":"c"}}\n', 'jsonl').cases).toEqual(positional)
+    expect(parseDatasetFile('id,q\n,a\n\nb,"b"\n,c\n', 'csv').cases).toEqual(positional)
+  })
+
+  it('a one-line JSON file of many cases without ids is read, not refused as duplicates', () => {
+    const cases = Array.from({ length: 1000 }, (_, i) => ({ input: { q: `question ${i}` } }))
+    const parsed = parseDatasetFile(JSON.stringify(cases), 'json').cases
+    expect(parsed.map(c => c.id)).toEqual(cases.map((_, i) => `case-${i + 1}`))
+  })
+
+  it('an id given that equals another case\'s position is refused as a duplicate, naming both lines', () => {
+    expect(refusal(() => parseDatasetFile('[\n  {"id":"case-2","input":{}},\n  {"input":{}}\n]', 'json'))).toContain('line 3, id: "case-2" is already the id of the case on line 2')
   })
 })
 

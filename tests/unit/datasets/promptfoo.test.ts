@@ -172,7 +172,7 @@ describe('promptfoo import: the dataset', () => {
   })
 
   it('refuses what it cannot read, naming the field', () => {
-    expect(() => importPromptfoo('tests: [')).toThrow(/^the promptfoo config is not valid YAML or JSON/)
+    expect(() => importPromptfoo('tests: [')).toThrow(/^the promptfoo config, line 1: not valid YAML or JSON: /)
     expect(() => importPromptfoo('prompts: [x]')).toThrow('the promptfoo config has no tests: give tests with vars and assert.')
     expect(() => importPromptfoo('tests:\n  - vars: 3')).toThrow(/^the promptfoo config, tests\[0\]/)
     expect(() => importPromptfoo('tests:\n  - vars: { a: 1 }\n    assert: [{ value: x }]')).toThrow(/tests\[0\]\.assert\[0\]\.type: /)
@@ -181,6 +181,39 @@ describe('promptfoo import: the dataset', () => {
     expect(() => importPromptfoo('scenarios: []\ntests: [{ vars: { a: 1 } }]')).toThrow(/scenarios are not imported/)
     expect(() => importPromptfoo(config('  - vars: { q: 1 }').replace('openai:chat:gpt-4o-mini', 'ollama:llama3'))).toThrow('providers[0]: "ollama:llama3" has no judgeflow equivalent')
     expect(() => importPromptfoo(config('  - vars: { q: 1 }').replace('{{ question }}', '{{ question | upper }}'))).toThrow('prompts[0]: "{{ question | upper }}" is not imported')
+  })
+})
+
+describe('promptfoo import: text nested too deep', () => {
+  const deep = `${'['.repeat(3000)}${']'.repeat(3000)}`
+
+  it('refuses a config nested past the limit, YAML or JSON, naming the limit and where, every time', () => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      expect(() => importPromptfoo(deep)).toThrow(`the promptfoo config nests objects and arrays more than 64 levels deep (at ${'[0]'.repeat(64)}): flatten it, or raise JUDGEFLOW_MAX_JSON_DEPTH (at most 1000).`)
+      expect(() => importPromptfoo(`tests: ${deep}`)).toThrow('the promptfoo config nests objects and arrays more than 64 levels deep (at line 1, column 71)')
+    }
+    expect(() => importPromptfoo('tests:\n  - vars: { q: [[[x]]] }', { maxDepth: 5 })).toThrow('more than 5 levels deep (at line 2, column 17)')
+  })
+
+  it('refuses tests files nested past the limit or malformed, naming the file and the line', () => {
+    const files: Record<string, string> = {
+      'deep.yaml': `- vars: { q: x }\n- vars: ${deep}\n`,
+      'deep.json': `[{"vars":${deep}}]`,
+      'deep.jsonl': `{"vars":{"q":"x"}}\n\n{"vars":${deep}}\n`,
+      'broken.jsonl': '{"vars":{"q":"x"}}\n{"vars":\n',
+      'proto.jsonl': '{"vars":{"q":"x"}}\n{"vars":{"q":"y"},"__proto__":{"polluted":true}}\n',
+      'broken.csv': 'q,__expected\n"x,y\n',
+      'proto.csv': 'q,__proto__\nx,y\n',
+    }
+    const importing = (file: string) => () => importPromptfoo(`tests: file://${file}`, { readFile: path => files[path]! })
+    expect(importing('deep.yaml')).toThrow('the tests file "deep.yaml" nests objects and arrays more than 64 levels deep (at line 2, column 71)')
+    expect(importing('deep.json')).toThrow(`the tests file "deep.json" nests objects and arrays more than 64 levels deep (at [0].vars${'[0]'.repeat(62)})`)
+    expect(importing('deep.jsonl')).toThrow(`the tests file "deep.jsonl", line 3 nests objects and arrays more than 64 levels deep (at vars${'[0]'.repeat(63)})`)
+    expect(importing('broken.jsonl')).toThrow(/^the tests file "broken\.jsonl", line 2 is not valid JSON: /)
+    expect(importing('proto.jsonl')).toThrow('the tests file "proto.jsonl", line 2 is refused: "__proto__" is not allowed as a key (at (top level)).')
+    expect(importing('broken.csv')).toThrow(/^the tests file "broken\.csv", line 2: not valid CSV: /)
+    expect(importing('proto.csv')).toThrow('tests file "proto.csv": "__proto__" is not allowed as a column.')
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 })
 

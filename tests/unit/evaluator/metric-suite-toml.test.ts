@@ -25,7 +25,16 @@ describe('metric suite TOML, both ways', () => {
     expect(() => parseMetricSuiteToml('[[metrics]\nname = 1', 'suite.toml')).toThrow(/^suite\.toml is not valid TOML: /)
   })
   it('refuses a __proto__ key and tables nested deeper than JSON bodies may be', () => {
-    expect(() => parseMetricSuiteToml('[[metrics]]\nname = "m"\n[metrics.__proto__]\nx = 1', 'suite.toml')).toThrow('Suite.toml is refused: "__proto__" is not allowed as a key (at metrics[0])')
-    expect(() => parseMetricSuiteToml(`[${Array(70).fill('t').join('.')}]\nx = 1`, 'suite.toml')).toThrow(/^Suite\.toml nests objects and arrays more than 64 levels deep \(at t\.t/)
+    expect(() => parseMetricSuiteToml('[[metrics]]\nname = "m"\n[metrics.__proto__]\nx = 1', 'suite.toml')).toThrow('suite.toml is refused: "__proto__" is not allowed as a key (at metrics[0])')
+    expect(() => parseMetricSuiteToml(`[${Array(70).fill('t').join('.')}]\nx = 1`, 'suite.toml')).toThrow(/^suite\.toml nests objects and arrays more than 64 levels deep \(at t\.t/)
+  })
+  it('refuses inline arrays and tables nested deeper than the limit where they are, before reading them', () => {
+    const arrays = `name = "x"
+list = ${'['.repeat(3000)}${']'.repeat(3000)}`
+    expect(() => parseMetricSuiteToml(arrays, 'suite.toml')).toThrow(/^suite\.toml nests objects and arrays more than 64 levels deep \(at line 2, column \d+\): .*JUDGEFLOW_MAX_JSON_DEPTH/)
+    expect(() => parseMetricSuiteToml(`t = ${'{a = '.repeat(3000)}1${'}'.repeat(3000)}`, 'suite.toml', 8)).toThrow(/more than 8 levels deep \(at line 1, column \d+\)/)
+    // The limit counts the document itself: 7 inline levels under it make 8.
+    expect(parseMetricSuiteToml(`t = ${'['.repeat(7)}${']'.repeat(7)}`, 'suite.toml', 8)).toMatchObject({ t: [[[[[[[]]]]]]] })
+    expect(() => parseMetricSuiteToml(`t = ${'['.repeat(8)}${']'.repeat(8)}`, 'suite.toml', 8)).toThrow(/more than 8 levels deep/)
   })
 })
