@@ -102,7 +102,7 @@ export function readJson(text: string, maxDepth: number): JsonRead {
   catch (error) {
     return { ok: false, reason: `is not valid JSON: ${syntaxReason(error)}` }
   }
-  const problem = jsonShapeProblem(value, maxDepth)
+  const problem = jsonShapeProblem(value, maxDepth, { noNul: true })
   if (!problem) return { ok: true, value }
   return { ok: false, reason: shapeReason(problem, maxDepth), details: { path: problem.path, limit: problem.kind === 'too_deep' ? maxDepth : undefined } }
 }

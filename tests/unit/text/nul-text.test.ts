@@ -20,7 +20,7 @@ describe('text with a NUL character (which PostgreSQL cannot store in text)', ()
 
   it('in a dataset file of any format, or cases given as values, is refused with its line and field', () => {
     expect(() => parseDatasetFile('{"id":"q1","input":{}}\n{"id":"q\\u0000","input":{}}\n', 'jsonl'))
-      .toThrow('the dataset has a problem, so nothing was imported: line 2, (row): the dataset, line 2 is refused: text may not hold the NUL character (\\u0000) (at id).')
+      .toThrow('the dataset has a problem, so nothing was imported: line 2, (row): is refused: text may not hold the NUL character (\\u0000) (at id).')
     expect(() => parseDatasetFile('[{"id":"q1","input":{"q":"a\\u0000"}}]', 'json')).toThrow('text may not hold the NUL character (\\u0000) (at [0].input.q)')
     expect(() => parseDatasetFile('- id: "q\\0"\n  input: {}\n', 'yaml')).toThrow('text may not hold the NUL character (\\u0000) (at [0].id)')
     expect(() => parseDatasetFile('id,question\nq\u0000,a\n', 'csv'))
