@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { workflowSchema, type Workflow } from '../schema/workflow'
-import type { StepSpecs } from '../steps/types'
+import { nodeConfigSchema, type StepSpecs } from '../steps/types'
 import { findReferences } from '../executor/references'
 import { buildGraph, cycles, downstreamOf } from './topology'
 import { formatPath } from './path'
@@ -72,7 +72,7 @@ export function validateWorkflow(raw: unknown, registry: StepSpecs): ValidationR
     if (node.pinned && definition.pinnable === false) {
       problems.push({ code: 'invalid_config', node: node.id, path: `nodes.${node.id}.pinned`, message: `node "${node.id}": a ${node.type} step cannot have pinned outputs` })
     }
-    const config = definition.configSchema.safeParse(node.config)
+    const config = nodeConfigSchema(definition, node).safeParse(node.config)
     if (!config.success) problems.push(...zodProblems(config.error, `nodes.${node.id}.config`, node.id))
     for (const field of definition.nodeRefFields ?? []) {
       const target = node.config[field]

@@ -15,5 +15,6 @@ export const llmSpec = defineStepSpec({
     /** `false` bypasses the response cache for this step, `true` caches even at a temperature above 0. */
     cache: z.boolean().optional(),
   }),
+  pinnedOptional: ['model'],
   textField: 'text',
 })
