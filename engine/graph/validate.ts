@@ -4,6 +4,7 @@ import { nodeConfigSchema, type StepSpecs } from '../steps/types'
 import { findReferences } from '../executor/references'
 import { buildGraph, cycles, downstreamOf } from './topology'
 import { formatPath } from './path'
+import { issuePath } from '../schema/unknown-keys'
 
 export type ProblemCode
   = | 'invalid_shape'
@@ -34,10 +35,12 @@ export { formatPath }
 
 export function zodProblems(error: z.ZodError, prefix: string, node?: string): Problem[] {
   return error.issues.map((issue) => {
-    const path = [prefix, formatPath(issue.path)].filter(Boolean).join('.')
+    const at = [prefix, formatPath(issue.path)].filter(Boolean).join('.')
+    // An unknown key's problem selects the key itself; its message names the object it is in.
+    const path = [prefix, formatPath(issuePath(issue))].filter(Boolean).join('.')
     return {
       code: node ? 'invalid_config' as const : 'invalid_shape' as const,
-      message: `${node ? `node "${node}": ` : ''}${path || 'workflow'}: ${issue.message}`,
+      message: `${node ? `node "${node}": ` : ''}${at || 'workflow'}: ${issue.message}`,
       ...(node ? { node } : {}),
       path,
     }

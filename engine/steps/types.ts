@@ -112,7 +112,7 @@ export function nodeConfigSchema<C>(spec: StepSpec<C>, node: { pinned?: readonly
   let schema = pinnedSchemas.get(spec)
   if (!schema) {
     const mask = Object.fromEntries(spec.pinnedOptional.map(field => [field, true as const]))
-    schema = (spec.configSchema as unknown as z.ZodObject).partial(mask)
+    schema = (spec.configSchema as unknown as z.ZodObject).partial(mask as Record<string, true>)
     pinnedSchemas.set(spec, schema)
   }
   return schema as z.ZodType<C>
