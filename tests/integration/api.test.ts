@@ -87,9 +87,9 @@ describe.each(serverStores)('on $name', (store) => {
       const shape = await server.api('/api/workflows/validate', { body: wf })
       expect(shape.body.ok).toBe(false)
       expect(shape.body.problems.map((p: { path: string, message: string }) => [p.path, p.message])).toEqual([
-        ['settings.concurency', 'settings: unknown key "concurency": did you mean "concurrency"?'],
         ['nodes[0].positon', 'node "in": nodes[0]: unknown key "positon": did you mean "position"?'],
         ['edges[0].wen', 'edges[0]: unknown key "wen": did you mean "when"?'],
+        ['settings.concurency', 'settings: unknown key "concurency": did you mean "concurrency"?'],
       ])
       const configs = await server.api('/api/workflows/validate', { body: { ...wf, settings: {}, nodes: [{ id: 'in', type: 'input' }, ...wf.nodes.slice(1)], edges: [{ from: 'in', to: 'judge' }, wf.edges[1]] } })
       expect(configs.body.problems.map((p: { path: string, message: string }) => [p.path, p.message])).toEqual([
