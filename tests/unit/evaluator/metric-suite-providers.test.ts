@@ -66,3 +66,14 @@ describe('LLM settings on a metric computed in code', () => {
     expect(result.warnings).toEqual(['metric "WordBudget" is computed in code: its model, system_instruction and temperature have no effect.'])
   })
 })
+
+describe('team_id', () => {
+  it('is handed back in the result as given, and plays no part in judging', async () => {
+    const config = { evaluation_type: 'metrics', model: 'local:heuristic' }
+    const plain = await evaluate(config, input, { providers: providers({}) })
+    const withTeam = await evaluate(config, { ...input, team_id: 'team-7' }, { providers: providers({}) })
+    expect(withTeam.team_id).toBe('team-7')
+    expect(plain.team_id).toBeUndefined()
+    expect(withTeam.overall_score).toBe(plain.overall_score)
+  })
+})
