@@ -38,6 +38,11 @@ export function issuePath(issue: { code: string, path: PropertyKey[], keys?: rea
 export function strictObject<S extends z.ZodRawShape>(shape: S, where?: string) {
   const known = Object.keys(shape)
   return z.strictObject(shape, {
-    error: issue => (issue.code === 'unrecognized_keys' ? unknownKeyMessage(issue.keys, known, where) : undefined),
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined
+      // The schema that refused the key: an extended one (`.extend`) knows more keys than `shape`.
+      const own = (issue.inst as { _zod?: { def?: { shape?: object } } } | undefined)?._zod?.def?.shape
+      return unknownKeyMessage(issue.keys, own ? Object.keys(own) : known, where)
+    },
   })
 }

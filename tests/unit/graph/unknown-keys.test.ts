@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { defaultRegistry, validateWorkflow } from '../../../engine'
+import { z } from 'zod'
+import { defaultRegistry, validateWorkflow, workflowSchema } from '../../../engine'
 import { stepSpecs } from '../../../engine/steps/specs'
 import { SCORER_OPTIONS } from '../../../engine/schema/scorers'
 import { builtinScorers } from '../../../engine/scorers'
@@ -83,6 +84,12 @@ describe('an unknown key at any depth is refused with its path and the nearest k
       .toBe('node "judge": nodes.judge.config.criteria[0]: unknown key "colour": known keys are name, description, weight')
     expect(problems(gate(criteria, (wf: any) => { node(wf, 'draft').config.api_key = 'sk-x' }))[0]!.message)
       .toBe('node "draft": nodes.draft.config: "api_key" is not a setting: API keys are read only from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY), never from a config')
+  })
+
+  it('a schema extended from a strict one names its own keys too', () => {
+    const update = workflowSchema.extend({ base_version: z.number().optional() })
+    const parsed = update.safeParse({ name: 'w', nodes: [{ id: 'a', type: 'input' }], base_versoin: 2 })
+    expect(parsed.error?.issues.map(i => i.message)).toEqual(['unknown key "base_versoin": did you mean "base_version"?'])
   })
 
   it('values a user defines stay free: an output\'s value, an input default, pinned outputs, a custom scorer\'s options', () => {
