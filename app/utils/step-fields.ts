@@ -1,4 +1,7 @@
 /** A step form's fields as text and back: what is typed, read as the field's kind. Pure, tested on its own. */
+import { stepSpecs } from '../../engine/steps/specs'
+
+const specs = stepSpecs()
 
 const parseJson = (raw: string, otherwise: unknown): unknown => {
   try {
@@ -37,4 +40,10 @@ export function parsePinned(raw: string): Array<string | Record<string, unknown>
     const parsed = parseJson(line, line)
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as Record<string, unknown> : line
   })
+}
+
+/** The fields a step's form marks required: those its schema requires, less what a step with pinned outputs may leave out. */
+export function requiredFields(node: { type: string, pinned?: readonly unknown[] }, required: readonly string[] = []): Set<string> {
+  const optional = node.pinned?.length ? specs.get(node.type)?.pinnedOptional ?? [] : []
+  return new Set(required.filter(field => !optional.includes(field)))
 }

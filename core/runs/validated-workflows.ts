@@ -15,7 +15,11 @@ export class ValidatedWorkflows {
     let workflow = this.byVersion.get(key)
     if (!workflow) {
       // A stored version passed the workflow schema when it was saved: failing it now, it is unreadable, not a draft.
-      parseStored(workflowSchema, definition, `version ${version} of workflow "${workflowId}"`)
+      // A key refused since it was saved is the workflow's problem, reported as such by validation.
+      const shape = workflowSchema.safeParse(definition)
+      if (!shape.success && shape.error.issues.some(issue => issue.code !== 'unrecognized_keys')) {
+        parseStored(workflowSchema, definition, `version ${version} of workflow "${workflowId}"`)
+      }
       workflow = validatedWorkflow(definition, this.registry)
       if (this.byVersion.size >= CACHE_SIZE) this.byVersion.delete(this.byVersion.keys().next().value!)
       this.byVersion.set(key, workflow)

@@ -89,7 +89,7 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
   const runner = deps.runner
   if (runner && isOfflineEvaluation(definition, config, prepared)) {
     const job = { config: rawConfig, input, defaultJudge: deps.providers.defaultJudgeModel(), candidateIds: deps.candidateIds }
-    return { ...await runner.run(job, deps.signal), latency_ms: Math.round((performance.now() - started) * 100) / 100 }
+    return { ...await runner.run(job, deps.signal), latency_ms: Math.round((performance.now() - started) * 100) / 100, ...teamOf(input) }
   }
   const heuristic = createHeuristicJudge({ context: input.context, reference: input.reference })
   const ctx: EvaluationContext = {
@@ -104,8 +104,12 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
     judge: { ...result.judge, calls: ctx.stats.calls, cached_calls: ctx.stats.cached_calls, reasks: ctx.stats.reasks },
     usage: { ...ctx.stats.usage },
     latency_ms: Math.round((performance.now() - started) * 100) / 100,
+    ...teamOf(input),
   }
 }
+
+/** A caller's `team_id` (the metric suite's request field) is not used in judging: it is handed back as given. */
+const teamOf = (input: { team_id?: string }) => (input.team_id === undefined ? {} : { team_id: input.team_id })
 
 export * from '../scorers'
 export * from '../trace'

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events'
 import { JudgeflowError, serializeError, type SerializedError } from '../errors'
 import type { Workflow, WorkflowNode } from '../schema/workflow'
-import type { StepDefinition, StepOutcome } from '../steps/types'
+import { nodeConfigSchema, type StepDefinition, type StepOutcome } from '../steps/types'
 import type { StepRegistry } from '../steps/registry'
 import type { Providers } from '../providers/types'
 import type { EvaluationServices } from '../evaluator/index'
@@ -201,7 +201,7 @@ export class Execution {
       const replayed = this.replayed(node.id, attempt, input)
       if (replayed && (replayed.status === 'succeeded' || replayed.status === 'failed')) return await this.complete(state, replayed, true)
       await this.emit({ type: 'step.started', at: started, node_id: node.id, attempt, input })
-      const config = definition.configSchema.safeParse(input)
+      const config = nodeConfigSchema(definition, node).safeParse(input)
       if (!config.success) {
         const first = config.error.issues[0]!
         throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": config.${first.path.join('.')}: ${first.message} (after rendering references)`, { details: config.error.issues })

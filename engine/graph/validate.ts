@@ -1,9 +1,10 @@
 import type { z } from 'zod'
 import { workflowSchema, type Workflow } from '../schema/workflow'
-import type { StepSpecs } from '../steps/types'
+import { nodeConfigSchema, type StepSpecs } from '../steps/types'
 import { findReferences } from '../executor/references'
 import { buildGraph, cycles, downstreamOf } from './topology'
 import { formatPath } from './path'
+import { issuePath } from '../schema/unknown-keys'
 
 export type ProblemCode
   = | 'invalid_shape'
@@ -34,10 +35,12 @@ export { formatPath }
 
 export function zodProblems(error: z.ZodError, prefix: string, node?: string): Problem[] {
   return error.issues.map((issue) => {
-    const path = [prefix, formatPath(issue.path)].filter(Boolean).join('.')
+    const at = [prefix, formatPath(issue.path)].filter(Boolean).join('.')
+    // An unknown key's problem selects the key itself; its message names the object it is in.
+    const path = [prefix, formatPath(issuePath(issue))].filter(Boolean).join('.')
     return {
       code: node ? 'invalid_config' as const : 'invalid_shape' as const,
-      message: `${node ? `node "${node}": ` : ''}${path || 'workflow'}: ${issue.message}`,
+      message: `${node ? `node "${node}": ` : ''}${at || 'workflow'}: ${issue.message}`,
       ...(node ? { node } : {}),
       path,
     }
@@ -72,7 +75,7 @@ export function validateWorkflow(raw: unknown, registry: StepSpecs): ValidationR
     if (node.pinned && definition.pinnable === false) {
       problems.push({ code: 'invalid_config', node: node.id, path: `nodes.${node.id}.pinned`, message: `node "${node.id}": a ${node.type} step cannot have pinned outputs` })
     }
-    const config = definition.configSchema.safeParse(node.config)
+    const config = nodeConfigSchema(definition, node).safeParse(node.config)
     if (!config.success) problems.push(...zodProblems(config.error, `nodes.${node.id}.config`, node.id))
     for (const field of definition.nodeRefFields ?? []) {
       const target = node.config[field]

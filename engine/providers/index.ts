@@ -6,6 +6,9 @@ import { createOpenAIAdapter } from './openai'
 import { providerError } from './errors'
 import { defaultRetryPolicy, withRetries, type RetryPolicy } from './retry'
 import type { ChatResponse, ProviderAdapter, Providers, ResponseCache } from './types'
+import { PROVIDER_MODELS } from './models'
+
+export { PROVIDER_MODELS, providerDefaultModel } from './models'
 
 /** `local:heuristic` is the offline judge: evaluators use it directly, it answers no chat request. */
 const localAdapter: ProviderAdapter = {
@@ -13,12 +16,6 @@ const localAdapter: ProviderAdapter = {
   async send(model) {
     throw new JudgeflowError('INVALID_CONFIG', `local:${model} is an offline judge, not a text model: use it as an evaluator's model`)
   },
-}
-
-/** A provider's model offered when its key is set; the first is the default judge. */
-export const PROVIDER_MODELS: Readonly<Record<string, readonly string[]>> = {
-  openai: ['openai:gpt-4o-mini', 'openai:gpt-4o', 'openai:gpt-4.1-mini'],
-  anthropic: ['anthropic:claude-sonnet-4-5-20250929', 'anthropic:claude-3-5-haiku-latest'],
 }
 
 /** Keys and endpoints by variable name (OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL). */

@@ -29,6 +29,8 @@ export const evaluationInputSchema = z.object({
   expected: z.unknown().optional(),
   original: z.unknown().optional(),
   trace: z.unknown().optional(),
+  /** The caller's team, handed back in the result as given; it plays no part in judging. */
+  team_id: z.string().max(200).optional(),
 }).transform(({ user_query, submission, ...rest }) => ({
   ...rest,
   content: rest.content ?? submission,
@@ -87,4 +89,6 @@ export interface EvaluatorResult {
   /** What the reader should know about how the result was reached (e.g. an instruction the judge could not follow). */
   warnings?: string[]
   evaluation_result?: { metrics: MetricScore[], overall_score: number }
+  /** The input's `team_id`, as given. */
+  team_id?: string
 }

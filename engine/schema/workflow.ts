@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { strictObject } from './unknown-keys'
 
 /** setTimeout's ceiling (about 24.8 days); a longer delay would fire at once. */
 export const MAX_TIMEOUT_MS = 2_147_483_647
@@ -13,12 +14,12 @@ export const nodeIdSchema = z
   .string()
   .regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/, 'must be a slug: a letter, then letters, digits, "-" or "_" (at most 64)')
 
-export const positionSchema = z.object({ x: z.number(), y: z.number() })
+export const positionSchema = strictObject({ x: z.number(), y: z.number() })
 
 /** A pinned output: a string is shorthand for `{ text }`. */
 export const pinnedItemSchema = z.union([z.string(), z.record(z.string(), z.unknown())])
 
-export const workflowNodeSchema = z.object({
+export const workflowNodeSchema = strictObject({
   id: nodeIdSchema,
   type: z.string().min(1, 'is required'),
   name: z.string().max(200).optional(),
@@ -28,13 +29,13 @@ export const workflowNodeSchema = z.object({
   timeout_ms: timeoutSchema.optional(),
 })
 
-export const workflowEdgeSchema = z.object({
+export const workflowEdgeSchema = strictObject({
   from: nodeIdSchema,
   to: nodeIdSchema,
   when: z.string().min(1).optional(),
 })
 
-export const workflowSettingsSchema = z.object({
+export const workflowSettingsSchema = strictObject({
   /** How many independent steps may run at once. */
   concurrency: z.number().int().min(1).max(64).optional(),
   /** Default per-step timeout. */
@@ -43,7 +44,7 @@ export const workflowSettingsSchema = z.object({
   cache: z.boolean().optional(),
 })
 
-export const workflowSchema = z.object({
+export const workflowSchema = strictObject({
   name: z.string().min(1, 'is required').max(200),
   description: z.string().max(5000).optional(),
   nodes: z.array(workflowNodeSchema).min(1, 'needs at least one node').max(MAX_NODES, `has more than ${MAX_NODES} nodes`),

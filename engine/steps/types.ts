@@ -55,6 +55,8 @@ export interface StepSpec<C = unknown> {
   loopTargetField?: string
   /** `false` for steps whose work cannot be replaced by a fixed output (retry). */
   pinnable?: boolean
+  /** Config fields only the step's own run uses (an LLM's model): a step with pinned outputs may leave them out. */
+  pinnedOptional?: readonly string[]
   /** The output field that is this step's text (llm: `text`), for a step downstream that takes it. */
   textField?: string
   /**
@@ -98,6 +100,23 @@ export interface StepDefinition<C = unknown> extends StepSpec<C> {
 
 /** The config a step spec's schema gives. */
 export type StepConfig<S extends StepSpec<any>> = S extends StepSpec<infer C> ? C : never
+
+const pinnedSchemas = new WeakMap<StepSpec<any>, z.ZodType>()
+
+/**
+ * The schema a node's config is checked with: a node with pinned outputs never runs its step, so
+ * the fields only its run uses (`pinnedOptional`) may be left out.
+ */
+export function nodeConfigSchema<C>(spec: StepSpec<C>, node: { pinned?: readonly unknown[] }): z.ZodType<C> {
+  if (!node.pinned?.length || !spec.pinnedOptional?.length) return spec.configSchema
+  let schema = pinnedSchemas.get(spec)
+  if (!schema) {
+    const mask = Object.fromEntries(spec.pinnedOptional.map(field => [field, true as const]))
+    schema = (spec.configSchema as unknown as z.ZodObject).partial(mask as Record<string, true>)
+    pinnedSchemas.set(spec, schema)
+  }
+  return schema as z.ZodType<C>
+}
 
 export function defineStepSpec<C>(spec: StepSpec<C>): StepSpec<C> {
   return spec

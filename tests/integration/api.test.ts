@@ -73,6 +73,31 @@ describe.each(serverStores)('on $name', (store) => {
       expect(checked.body.ok).toBe(false)
     })
 
+    it('validate names each unknown key by its path and the nearest known key, at every depth', async () => {
+      const wf = {
+        name: 'gate',
+        settings: { concurency: 2 },
+        nodes: [
+          { id: 'in', type: 'input', positon: { x: 0, y: 0 } },
+          { id: 'judge', type: 'evaluator', config: { evaluation_type: 'criteria', content: '{{input.a}}', criteria: [{ name: 'accuracy', wieght: 1 }] } },
+          { id: 'out', type: 'output', config: { verdikt: 'fail' } },
+        ],
+        edges: [{ from: 'in', to: 'judge', wen: 'true' }, { from: 'judge', to: 'out' }],
+      }
+      const shape = await server.api('/api/workflows/validate', { body: wf })
+      expect(shape.body.ok).toBe(false)
+      expect(shape.body.problems.map((p: { path: string, message: string }) => [p.path, p.message])).toEqual([
+        ['nodes[0].positon', 'node "in": nodes[0]: unknown key "positon": did you mean "position"?'],
+        ['edges[0].wen', 'edges[0]: unknown key "wen": did you mean "when"?'],
+        ['settings.concurency', 'settings: unknown key "concurency": did you mean "concurrency"?'],
+      ])
+      const configs = await server.api('/api/workflows/validate', { body: { ...wf, settings: {}, nodes: [{ id: 'in', type: 'input' }, ...wf.nodes.slice(1)], edges: [{ from: 'in', to: 'judge' }, wf.edges[1]] } })
+      expect(configs.body.problems.map((p: { path: string, message: string }) => [p.path, p.message])).toEqual([
+        ['nodes.judge.config.criteria[0].wieght', 'node "judge": nodes.judge.config.criteria[0]: unknown key "wieght": did you mean "weight"?'],
+        ['nodes.out.config.verdikt', 'node "out": nodes.out.config: unknown key "verdikt": did you mean "verdict"?'],
+      ])
+    })
+
     it('refuses a malformed body with 400 naming each field, unknown ids with 404, a huge body with 413', async () => {
       const bad = await server.api('/api/workflows', { body: { name: '', nodes: [{ id: '9', type: 'llm' }] } })
       expect(bad.status).toBe(400)

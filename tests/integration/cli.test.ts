@@ -45,6 +45,23 @@ describe('npx judgeflow', () => {
     expect(result.stderr).toContain('node "b": unknown step type "magic"')
   })
 
+  it('validate: an unknown key at any depth is a problem naming its path and the nearest key, exit 2', async () => {
+    const typos = {
+      name: 'typos',
+      nodes: [
+        { id: 'in', type: 'input' },
+        { id: 'judge', type: 'evaluator', config: { evaluation_type: 'scorers', content: '{{input.a}}', expected: 'a', scorers: [{ type: 'exact-match', treshold: 0.9 }] } },
+        { id: 'out', type: 'output', config: { verdikt: 'fail' } },
+      ],
+      edges: [{ from: 'in', to: 'judge' }, { from: 'judge', to: 'out' }],
+    }
+    const result = await judgeflow(['validate', file('typos.json', typos)])
+    expect(result.code).toBe(2)
+    expect(JSON.parse(result.stdout).problems.map((p: { path: string }) => p.path)).toEqual(['nodes.judge.config.scorers[0].treshold', 'nodes.out.config.verdikt'])
+    expect(result.stderr).toContain('node "judge": nodes.judge.config.scorers[0]: unknown key "treshold": did you mean "threshold"?')
+    expect(result.stderr).toContain('node "out": nodes.out.config: unknown key "verdikt": did you mean "verdict"?')
+  })
+
   it('run: prints the run as JSON; exit 0 on pass, 1 on a fail verdict', async () => {
     const pass = await judgeflow(['run', file('pass.json', qualityGate(['x', 'y'], [false, true])), '--input-json', '{"question":"q"}'], {}, true)
     expect(pass.code).toBe(0)

@@ -1,8 +1,9 @@
 import { z } from 'zod'
+import { strictObject } from '../../schema/unknown-keys'
 import type { EvaluatorConfigOf } from '../config-schema'
 import type { EvaluationTypeChecks } from '../types'
 
-export const criterionSchema = z.object({
+export const criterionSchema = strictObject({
   name: z.string().min(1, 'is required').max(80).regex(/^[\w][\w .-]*$/, 'must be letters, digits, spaces, "_", "-" or "."')
     .refine(name => !['__proto__', 'constructor', 'prototype'].includes(name), 'is a reserved name'),
   description: z.string().max(2000).optional(),

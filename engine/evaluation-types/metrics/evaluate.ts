@@ -83,6 +83,11 @@ export async function evaluateMetrics(ctx: EvaluationContext, metrics: ResolvedM
   const base = baseResult(ctx)
   const models = [...new Set(metrics.filter(m => !m.definition.score).map(m => m.model))]
   const unfollowed = metrics.filter(m => !m.definition.score && isHeuristic(m.model) && !m.builtin_instruction).map(m => m.name)
+  const warnings = [
+    ...(unfollowed.length ? [`local:heuristic cannot follow a system_instruction; ${unfollowed.map(n => `"${n}"`).join(', ')} ${unfollowed.length > 1 ? 'were' : 'was'} scored from text features instead (name an LLM model for ${unfollowed.length > 1 ? 'them' : 'it'} to use the instruction).`] : []),
+    // Nothing a user writes is dropped without a word: settings a metric cannot use are named.
+    ...metrics.flatMap(m => (m.note ? [m.note] : [])),
+  ]
   return {
     ...base,
     judge: { ...base.judge, model: models.join(', ') || 'code', heuristic },
@@ -98,6 +103,6 @@ export async function evaluateMetrics(ctx: EvaluationContext, metrics: ResolvedM
     metrics: scores,
     metric_weights: Object.fromEntries(metrics.map(m => [m.name, roundScore(m.weight)])),
     evaluation_result: { metrics: scores, overall_score: overall100 },
-    ...(unfollowed.length ? { warnings: [`local:heuristic cannot follow a system_instruction; ${unfollowed.map(n => `"${n}"`).join(', ')} ${unfollowed.length > 1 ? 'were' : 'was'} scored from text features instead (name an LLM model for ${unfollowed.length > 1 ? 'them' : 'it'} to use the instruction).`] } : {}),
+    ...(warnings.length ? { warnings } : {}),
   }
 }

@@ -5,6 +5,7 @@ import { modelRefOf } from '../checks'
 import type { EvaluatorConfigOf } from '../config-schema'
 import type { EvaluationTypeChecks } from '../types'
 import { METRIC_DEFAULT_MODEL } from './spec'
+import { providerDefaultModel } from '../../providers/models'
 
 export const metricConfigSchema = strictObject({
   name: z.string().min(1, 'is required'),
@@ -33,7 +34,11 @@ export const metricsFields = {
 
 export const metricsChecks: EvaluationTypeChecks<EvaluatorConfigOf<'metrics'>> = {
   exclusive: ['default_model', 'default_provider', 'enabled_metrics', 'metric_weights', 'metrics'],
-  judgeDefault: config => ({ declared: modelRefOf(config.default_model, config.default_provider ?? config.provider), field: 'default_model', fallback: METRIC_DEFAULT_MODEL }),
+  // A provider named without a model stands for its default model; with none, the suite's own default.
+  judgeDefault: (config) => {
+    const provider = config.default_provider ?? config.provider
+    return { declared: modelRefOf(config.default_model, provider), field: 'default_model', fallback: (provider && providerDefaultModel(provider)) || METRIC_DEFAULT_MODEL }
+  },
   resolve(config, problems) {
     if (config.model && config.default_model) problems.push({ path: 'default_model', message: 'give the model once: as model or as default_model, not both' })
   },

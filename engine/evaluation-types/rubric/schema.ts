@@ -1,11 +1,12 @@
 import { z } from 'zod'
 import { DEFAULT_GRADES } from '../../evaluator/arithmetic'
+import { strictObject } from '../../schema/unknown-keys'
 import type { ConfigProblem } from '../checks'
 import { criteriaFields, OVERALL_CRITERION } from '../criteria/schema'
 import type { EvaluatorConfigOf } from '../config-schema'
 import type { EvaluationTypeChecks } from '../types'
 
-export const rubricGradeSchema = z.object({
+export const rubricGradeSchema = strictObject({
   grade: z.string().min(1, 'is required').max(16),
   min_score: z.number().min(0, 'must be at least 0').max(1, 'must be at most 1'),
   description: z.string().max(2000).optional(),
@@ -14,7 +15,7 @@ export type RubricGrade = z.infer<typeof rubricGradeSchema>
 
 export const rubricFields = {
   ...criteriaFields,
-  rubric: z.object({ grades: z.array(rubricGradeSchema).min(1, 'needs at least one grade').max(20) }).optional(),
+  rubric: strictObject({ grades: z.array(rubricGradeSchema).min(1, 'needs at least one grade').max(20) }).optional(),
 }
 
 /** The bands, sorted high to low: no grade twice, no two at one min_score, and the lowest from 0. */

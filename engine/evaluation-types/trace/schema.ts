@@ -1,11 +1,12 @@
 import { z } from 'zod'
+import { strictObject } from '../../schema/unknown-keys'
 import type { EvaluatorConfigOf } from '../config-schema'
 import type { EvaluationTypeChecks } from '../types'
 
 export const traceFields = {
-  trace: z.object({
+  trace: strictObject({
     /** Custom domain profiles: weights complexity, novelty, tool_diversity, outcome_confidence summing to 1.0. */
-    profiles: z.record(z.string(), z.object({
+    profiles: z.record(z.string(), strictObject({
       complexity: z.number(), novelty: z.number(), tool_diversity: z.number(), outcome_confidence: z.number(),
     })).optional(),
     /** Score against an empty novelty cache of its own instead of the process-wide one. */
@@ -16,7 +17,7 @@ export const traceFields = {
     cache_ttl_ms: z.number().int('must be a whole number of milliseconds').positive('must be more than 0').optional(),
     /** Novelty compares only with this many most recent traces (at most the process's JUDGEFLOW_TRACE_CACHE_SIZE). */
     cache_size: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').optional(),
-  }).strict().optional(),
+  }).optional(),
 }
 
 export const traceChecks: EvaluationTypeChecks<EvaluatorConfigOf<'trace'>> = {

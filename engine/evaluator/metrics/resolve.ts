@@ -1,6 +1,7 @@
 import type { EvaluatorConfigOf, MetricConfig } from '../../schema/evaluator'
 import { checkWeights, invalidConfig, modelRefOf, type ConfigProblem } from '../../evaluation-types/checks'
 import type { ResolvedEvaluatorConfig } from '../config'
+import { noDefaultModel, providerDefaultModel } from '../../providers/models'
 import { builtinMetrics, DEFAULT_METRICS, type MetricDefinition, type MetricRegistry } from './registry'
 
 /** Built-in LLM defaults, under `[llm_default]` and each metric's own settings; the model is METRIC_DEFAULT_MODEL. */
@@ -24,6 +25,25 @@ export interface ResolvedMetric {
   max_tokens?: number
   max_retries: number
   definition: MetricDefinition
+  /** What the result should say of this metric's config, e.g. LLM settings a metric computed in code does not use. */
+  note?: string
+}
+
+/** A metric's LLM settings: a metric computed in code uses none of them. */
+const LLM_SETTINGS = ['model', 'provider', 'system_instruction', 'temperature', 'max_tokens', 'max_retries'] as const
+
+const listOf = (items: readonly string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : items[0] ?? '')
+
+/**
+ * A model as named, qualified by the provider in force; a provider named without a model stands
+ * for that provider's default model (a provider with an optional model).
+ */
+function modelOf(settings: { model?: string, provider?: string }, provider: string | undefined, path: string, problems: ConfigProblem[]): string | undefined {
+  if (settings.model) return modelRefOf(settings.model, provider)
+  if (!settings.provider) return undefined
+  const model = providerDefaultModel(settings.provider)
+  if (!model) problems.push({ path: `${path}.provider`, message: noDefaultModel(settings.provider) })
+  return model
 }
 
 /** A metric as listed, with where its name and its own settings are in the config. */
@@ -64,7 +84,9 @@ function enabledNames(config: MetricsConfig, listed: readonly Listed[], registry
   config.enabled_metrics.forEach((name, i) => {
     const path = `enabled_metrics[${i}]`
     if (enabled.has(name)) problems.push({ path, message: `"${name}" is listed more than once` })
-    else if (registry.get(name) && !names.has(name)) problems.push({ path, message: `"${name}" is not one of the metrics of this suite (${[...names].join(', ')})` })
+    else if (!names.has(name)) {
+      problems.push({ path, message: registry.get(name) ? `"${name}" is not one of the metrics of this suite (${[...names].join(', ')})` : `unknown metric "${name}"; available metrics: ${registry.names().join(', ')}` })
+    }
     enabled.add(name)
   })
   return enabled
@@ -93,23 +115,29 @@ export function resolveMetrics(config: MetricsConfig, registry: MetricRegistry):
     }
     if (seen.has(m.name)) problems.push({ path: namePath, message: `"${m.name}" is listed more than once` })
     seen.add(m.name)
-    if (m.provider && !m.model) problems.push({ path: `${path}.model`, message: `is required with provider "${m.provider}"` })
-    const own = modelRefOf(m.model, m.provider ?? fallback.provider ?? topProvider)
-    const shared = modelRefOf(fallback.model, fallback.provider ?? topProvider)
+    // A metric computed in code calls no model: its LLM settings are reported as having no effect.
+    const computed = definition.score !== undefined
+    const unused = computed ? LLM_SETTINGS.filter(key => m[key] !== undefined) : []
+    const own = modelOf(m, m.provider ?? fallback.provider ?? topProvider, path, computed ? [] : problems)
+    const shared = modelOf(fallback, fallback.provider ?? topProvider, 'llm_default', computed ? [] : problems)
+    if (!own && !shared && !config.declared.model && topProvider && !providerDefaultModel(topProvider) && !computed) {
+      problems.push({ path: config.default_provider ? 'default_provider' : 'provider', message: noDefaultModel(topProvider) })
+    }
     const model = own ?? shared ?? config.model
-    if (!/^[a-z][a-z0-9_-]*:\S/.test(model)) problems.push({ path: `${own ? path : shared ? 'llm_default' : 'metrics'}.model`, message: `must be "provider:model", e.g. "anthropic:claude-sonnet-4-5-20250929", not "${model}"` })
+    if (!computed && !/^[a-z][a-z0-9_-]*:\S/.test(model)) problems.push({ path: `${own ? path : shared ? 'llm_default' : 'metrics'}.model`, message: `must be "provider:model", e.g. "anthropic:claude-sonnet-4-5-20250929", not "${model}"` })
     const instruction = m.system_instruction ?? fallback.system_instruction ?? definition.systemInstruction ?? ''
     return {
       name: m.name,
       weight: weights[m.name] ?? 0,
       model,
-      model_source: own ? 'metric' : shared ? 'llm_default' : config.declared.model ? 'config' : 'built-in',
+      model_source: own ? 'metric' : shared ? 'llm_default' : config.declared.model || topProvider ? 'config' : 'built-in',
       system_instruction: instruction,
       builtin_instruction: builtinMetrics.some(b => b.name === m.name && b.systemInstruction === instruction),
       temperature: m.temperature ?? fallback.temperature ?? config.declared.temperature ?? METRIC_DEFAULTS.temperature,
       max_tokens: m.max_tokens ?? fallback.max_tokens ?? config.declared.max_tokens ?? METRIC_DEFAULTS.max_tokens,
       max_retries: m.max_retries ?? fallback.max_retries ?? config.declared.max_retries ?? METRIC_DEFAULTS.max_retries,
       definition,
+      ...(unused.length ? { note: `metric "${m.name}" is computed in code: its ${listOf(unused)} ${unused.length > 1 ? 'have' : 'has'} no effect.` } : {}),
     }
   })
   if (problems.length) throw invalidConfig(problems, 'metric suite config')

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { strictObject } from '../../schema/unknown-keys'
 import { defineStepSpec } from '../types'
 
 export const conditionOperators = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'matches', 'truthy'] as const
@@ -8,7 +9,7 @@ export const conditionSpec = defineStepSpec({
   type: 'condition',
   label: 'Condition',
   description: 'Compares two values and takes the "true" or "false" branch.',
-  configSchema: z.object({
+  configSchema: strictObject({
     left: z.unknown(),
     op: z.enum(conditionOperators),
     right: z.unknown().optional(),

@@ -28,7 +28,7 @@ export const evaluatorStepConfigSchema = z.object({
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const path = issue.path[0] === 'trace' ? ['trace_options', ...issue.path.slice(1)] : issue.path
-      ctx.addIssue({ code: 'custom', path, message: issue.message })
+      ctx.addIssue(issue.code === 'unrecognized_keys' ? { ...issue, path } : { code: 'custom', path, message: issue.message })
     }
   }
 })

@@ -1,7 +1,8 @@
 import { z } from 'zod'
+import { strictObject } from '../../schema/unknown-keys'
 import { defineStepSpec, type StepConfig } from '../types'
 
-export const inputFieldSchema = z.object({
+export const inputFieldSchema = strictObject({
   type: z.enum(['string', 'number', 'boolean', 'object', 'array', 'any']).default('any'),
   required: z.boolean().default(false),
   default: z.unknown().optional(),
@@ -12,7 +13,7 @@ export const inputSpec = defineStepSpec({
   type: 'input',
   label: 'Input',
   description: 'Starts the flow with the run input; optional fields declare and check its variables.',
-  configSchema: z.object({
+  configSchema: strictObject({
     /** The run input's fields, by name. */
     fields: z.record(z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'must be an identifier'), inputFieldSchema).optional(),
   }),

@@ -1,12 +1,13 @@
 import { z } from 'zod'
 import { modelRefSchema } from '../../schema/common'
+import { strictObject } from '../../schema/unknown-keys'
 import { defineStepSpec } from '../types'
 
 export const llmSpec = defineStepSpec({
   type: 'llm',
   label: 'LLM',
   description: 'Sends a prompt to a model and returns its text, token usage and latency.',
-  configSchema: z.object({
+  configSchema: strictObject({
     model: modelRefSchema.refine(model => !model.startsWith('local:'), 'local: models are offline judges for evaluator steps, not text models'),
     prompt: z.string().min(1, 'is empty'),
     system: z.string().optional(),
@@ -15,5 +16,6 @@ export const llmSpec = defineStepSpec({
     /** `false` bypasses the response cache for this step, `true` caches even at a temperature above 0. */
     cache: z.boolean().optional(),
   }),
+  pinnedOptional: ['model'],
   textField: 'text',
 })

@@ -1,11 +1,12 @@
 import { z } from 'zod'
+import { strictObject } from '../../schema/unknown-keys'
 import { defineStepSpec } from '../types'
 
 export const outputSpec = defineStepSpec({
   type: 'output',
   label: 'Output',
   description: 'Ends a branch with the run\'s value and, optionally, a pass or fail verdict.',
-  configSchema: z.object({
+  configSchema: strictObject({
     verdict: z.enum(['pass', 'fail']).optional(),
     value: z.unknown().optional(),
   }),

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { nodeIdSchema } from '../../schema/workflow'
+import { strictObject } from '../../schema/unknown-keys'
 import { defineStepSpec } from '../types'
 
 export const MAX_RETRY_ATTEMPTS = 20
@@ -8,7 +9,7 @@ export const retrySpec = defineStepSpec({
   type: 'retry',
   label: 'Retry',
   description: 'Runs its target and everything after it again, up to max_attempts runs; then takes "exhausted".',
-  configSchema: z.object({
+  configSchema: strictObject({
     /** The node to run again, with everything downstream of it. */
     target: nodeIdSchema,
     /** Runs of the target in total, the first included. */

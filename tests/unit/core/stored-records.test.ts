@@ -42,4 +42,15 @@ describe('a stored record that no longer parses', () => {
     // Not stored (a variant's definition): validated as before.
     expect(caught(() => validated.get({ name: 'w', nodes: 'not a list' })).code).toBe('INVALID_WORKFLOW')
   })
+
+  it('a stored workflow version with a key now refused is the workflow\'s problem (400), naming the key, not an unreadable record', () => {
+    const validated = new ValidatedWorkflows(new StepRegistry(builtinSteps))
+    const stored = { name: 'w', nodes: [{ id: 'a', type: 'input', positon: { x: 0, y: 0 } }, { id: 'b', type: 'output', config: { verdikt: 'fail' } }], edges: [{ from: 'a', to: 'b' }] }
+    const error = caught(() => validated.get(stored, 'wf-1', 5))
+    expect(error.code).toBe('INVALID_WORKFLOW')
+    expect(error.message).toContain('nodes[0]: unknown key "positon": did you mean "position"?')
+    const verdikt = caught(() => validated.get({ ...stored, nodes: [{ id: 'a', type: 'input' }, stored.nodes[1]] }, 'wf-1', 6))
+    expect(verdikt.code).toBe('INVALID_WORKFLOW')
+    expect(verdikt.message).toContain('nodes.b.config: unknown key "verdikt": did you mean "verdict"?')
+  })
 })

@@ -1,0 +1,17 @@
+/** Browser-safe: the editor, the metric suite's config check and the server read the same list. */
+
+/** A provider's models offered when its key is set; the first is its default model. */
+export const PROVIDER_MODELS: Readonly<Record<string, readonly string[]>> = {
+  openai: ['openai:gpt-4o-mini', 'openai:gpt-4o', 'openai:gpt-4.1-mini'],
+  anthropic: ['anthropic:claude-sonnet-4-5-20250929', 'anthropic:claude-3-5-haiku-latest'],
+}
+
+/** The model a provider named without one stands for (`provider = "openai"`), if it has a default. */
+export function providerDefaultModel(provider: string): string | undefined {
+  return Object.hasOwn(PROVIDER_MODELS, provider) ? PROVIDER_MODELS[provider]![0] : undefined
+}
+
+/** Why a provider named without a model cannot stand for one. */
+export function noDefaultModel(provider: string): string {
+  return `"${provider}" has no default model: name one with model (providers with a default model: ${Object.keys(PROVIDER_MODELS).join(', ')})`
+}
