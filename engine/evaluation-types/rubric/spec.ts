@@ -1,4 +1,6 @@
 import { defineEvaluationTypeSpec } from '../spec'
+import { output } from '../../steps/outputs'
+import { criteriaNames, SAMPLES_FIELD } from '../outputs'
 
 export const rubricSpec = defineEvaluationTypeSpec({
   type: 'rubric',
@@ -9,4 +11,8 @@ export const rubricSpec = defineEvaluationTypeSpec({
   judgesContent: true,
   sections: ['judge', 'criteria', 'threshold', 'feedback', 'rubric'],
   order: 4,
+  outputs: config => ({
+    scoreKeys: criteriaNames(config),
+    fields: { grade: output('string', 'the grade band the overall score falls in'), samples: SAMPLES_FIELD },
+  }),
 })

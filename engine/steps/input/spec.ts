@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineStepSpec, type StepConfig } from '../types'
+import { inputOutputs } from './outputs'
 
 export const inputFieldSchema = z.object({
   type: z.enum(['string', 'number', 'boolean', 'object', 'array', 'any']).default('any'),
@@ -16,5 +17,6 @@ export const inputSpec = defineStepSpec({
     /** The run input's fields, by name. */
     fields: z.record(z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'must be an identifier'), inputFieldSchema).optional(),
   }),
+  outputs: inputOutputs,
 })
 export type InputConfig = StepConfig<typeof inputSpec>
