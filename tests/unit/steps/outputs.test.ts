@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createProviders, defaultRegistry, runWorkflow, stepSpecs, type RunEvent } from '../../../engine'
+import { createProviders, defaultRegistry, runWorkflow, stepSpecs, validateWorkflow, type RunEvent } from '../../../engine'
 import { typesOf, type OutputField } from '../../../engine/steps/outputs'
 import { FakeLLM } from '../../support/fake-llm'
 import { workflowCorpus } from '../../support/workflow-corpus'
@@ -41,6 +41,8 @@ async function checkRuns(providers: ReturnType<typeof createProviders>, unpin: b
   for (const { name, workflow, input } of workflowCorpus()) {
     const events: RunEvent[] = []
     const nodes = (workflow.nodes as Array<Record<string, any>>).map(node => (unpin && node.type === 'llm' ? { ...node, pinned: undefined } : node))
+    // Unpinned, a workflow that reads fields only its pins give (a judge's `passed`) is refused before it runs.
+    if (unpin && !validateWorkflow({ ...workflow, nodes }, defaultRegistry).ok) continue
     await runWorkflow({ ...workflow, nodes }, { registry: defaultRegistry, providers, input, onEvent: (e) => { events.push(e) } })
     for (const event of events) {
       if (event.type !== 'step.succeeded' || event.step.pinned) continue
