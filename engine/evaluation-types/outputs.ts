@@ -7,6 +7,9 @@ import { namesIn, objectOf, output, type OutputField } from '../steps/outputs'
 import { SCORER_PRESETS } from '../scorers/presets'
 import { DEFAULT_METRICS } from './metrics/spec'
 
+/** The keys of `criteria_scores` for the types that judge criteria, in words. */
+export const CRITERIA_KEYS = 'each criterion\'s `name` (`overall` when none is given)'
+
 /** The criteria judged: the config's, or the one `overall` criterion when it gives none. */
 export function criteriaNames(config: Record<string, unknown>): string[] | undefined {
   const names = namesIn(config.criteria)

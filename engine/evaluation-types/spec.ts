@@ -59,7 +59,7 @@ export interface EvaluationTypeSpec<T extends string = string> {
    * What its result holds beyond the fields every type reports (steps/evaluator/outputs.ts), and
    * the keys of `criteria_scores` (undefined when only the run knows them), from the step's config.
    */
-  outputs(config: Record<string, unknown>): { scoreKeys: readonly string[] | undefined, fields?: OutputFields }
+  outputs(config: Record<string, unknown>): { scoreKeys: readonly string[] | undefined, scoreKeysAre: string, fields?: OutputFields }
   /** Its own built-in judge, used instead of the server's default judge when the config names none. */
   defaultModel?: string
 }

@@ -1,6 +1,6 @@
 import { defineEvaluationTypeSpec } from '../spec'
 import { objectOf, output, keyedBy } from '../../steps/outputs'
-import { criteriaNames } from '../outputs'
+import { CRITERIA_KEYS, criteriaNames } from '../outputs'
 
 /** The candidates come from `compare_inputs` (the form's candidate picker) or the input's `candidates`. */
 export const comparisonSpec = defineEvaluationTypeSpec({
@@ -16,6 +16,7 @@ export const comparisonSpec = defineEvaluationTypeSpec({
     const criteria = criteriaNames(config)
     return {
       scoreKeys: criteria,
+      scoreKeysAre: `${CRITERIA_KEYS}, for the best candidate`,
       fields: {
         criteria_reasons: output('object', 'the judge\'s reason for each candidate, by candidate id', { open: true }),
         ranking: output('array', 'the candidates, best first', {

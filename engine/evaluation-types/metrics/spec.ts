@@ -27,6 +27,7 @@ export const metricsSpec = defineEvaluationTypeSpec({
     }, 'a metric\'s score')
     return {
       scoreKeys: names,
+      scoreKeysAre: 'each metric\'s name (0–1 here, 0–100 in `metrics`)',
       fields: {
         metrics: output('array', 'each metric\'s score (0–100) and comment', { items: metric }),
         metric_weights: keyedBy(names, output('number', 'its weight'), 'the weight each metric counted with'),

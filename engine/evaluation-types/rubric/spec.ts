@@ -1,6 +1,6 @@
 import { defineEvaluationTypeSpec } from '../spec'
 import { output } from '../../steps/outputs'
-import { criteriaNames, SAMPLES_FIELD } from '../outputs'
+import { CRITERIA_KEYS, criteriaNames, SAMPLES_FIELD } from '../outputs'
 
 export const rubricSpec = defineEvaluationTypeSpec({
   type: 'rubric',
@@ -13,6 +13,7 @@ export const rubricSpec = defineEvaluationTypeSpec({
   order: 4,
   outputs: config => ({
     scoreKeys: criteriaNames(config),
+    scoreKeysAre: CRITERIA_KEYS,
     fields: { grade: output('string', 'the grade band the overall score falls in'), samples: SAMPLES_FIELD },
   }),
 })

@@ -14,6 +14,7 @@ export const scorersSpec = defineEvaluationTypeSpec({
   order: 6,
   outputs: config => ({
     scoreKeys: scorerKeys(config),
+    scoreKeysAre: 'each scorer\'s type (a repeat as `<type>#2`)',
     fields: {
       criteria_reasons: output('object', 'each scorer\'s score against its threshold', { open: true }),
       scorer_results: output('array', 'each scorer\'s result', {

@@ -10,5 +10,5 @@ export const scoringSpec = defineEvaluationTypeSpec({
   judgesContent: true,
   sections: ['judge', 'criteria', 'threshold', 'feedback'],
   order: 1,
-  outputs: () => ({ scoreKeys: ['overall'], fields: { samples: SAMPLES_FIELD } }),
+  outputs: () => ({ scoreKeys: ['overall'], scoreKeysAre: '`overall`', fields: { samples: SAMPLES_FIELD } }),
 })

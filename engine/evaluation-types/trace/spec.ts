@@ -13,6 +13,7 @@ export const traceSpec = defineEvaluationTypeSpec({
   order: 7,
   outputs: () => ({
     scoreKeys: TRACE_FACTORS,
+    scoreKeysAre: TRACE_FACTORS.map(f => `\`${f}\``).join(', '),
     fields: {
       criteria_reasons: objectOf(Object.fromEntries(TRACE_FACTORS.map(f => [f, output('string', 'how the factor was reached')])), 'how each factor was reached'),
       trace: objectOf({
