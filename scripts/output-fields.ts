@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { builtinStepSpecs } from '../engine/steps/specs'
 import { evaluationTypeSpecs } from '../engine/evaluation-types/specs'
 import { commonEvaluatorFields } from '../engine/steps/evaluator/outputs'
-import { typesOf, type OutputField, type OutputFields } from '../engine/steps/outputs'
+import { typesOf, type OutputFields } from '../engine/steps/outputs'
 
 export const readmePath = fileURLToPath(new URL('../README.md', import.meta.url))
 export const START = '<!-- output-fields:start (npm run generate:output-fields writes this part) -->'
