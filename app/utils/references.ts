@@ -125,3 +125,30 @@ export function insertReference(text: string, start: number, end: number, path: 
   const inserted = `{{${path}}}`
   return { text: text.slice(0, start) + inserted + text.slice(end), caret: start + inserted.length }
 }
+
+/** The paths of the references in a field's text (`steps.judge.passed`), in order. */
+export function referencePaths(text: string): string[] {
+  return [...text.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)].map(match => match[1]!)
+}
+
+/** One short line for a value a field resolved to. */
+export function valueLine(value: unknown, max = 120): string {
+  const line = (typeof value === 'string' ? value : JSON.stringify(value) ?? '').replace(/\s+/g, ' ').trim()
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+type RunWithInputs = RunValues & { steps?: Record<string, { input?: unknown, output?: unknown }> }
+interface ResolvedField { value: string, missing: string[] }
+
+/**
+ * What a step's field resolved to in a run: its value as the step received it (its references
+ * rendered), and the references in it that found nothing there. Undefined when the field holds no
+ * reference or the step did not run.
+ */
+export function resolvedField(run: RunWithInputs | null | undefined, nodeId: string, key: string, text: string): ResolvedField | undefined {
+  const paths = referencePaths(text)
+  const input = run?.steps?.[nodeId]?.input
+  if (!paths.length || !input || typeof input !== 'object' || !Object.hasOwn(input, key)) return undefined
+  const missing = paths.filter(p => (p.startsWith('input.') || p.startsWith('steps.')) && exampleValue(run, p) === undefined)
+  return { value: valueLine((input as Record<string, unknown>)[key]), missing }
+}
