@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineStepSpec } from '../types'
-import { objectOf, output } from '../outputs'
+import { conditionOutputs } from './outputs'
 
 export const conditionOperators = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'matches', 'truthy'] as const
 export type ConditionOperator = (typeof conditionOperators)[number]
@@ -17,5 +17,5 @@ export const conditionSpec = defineStepSpec({
     ignore_case: z.boolean().optional(),
   }),
   branches: ['true', 'false'],
-  outputs: () => objectOf({ result: output('boolean', 'the comparison\'s result: the branch taken') }, 'the comparison\'s result'),
+  outputs: conditionOutputs,
 })

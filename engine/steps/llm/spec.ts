@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { modelRefSchema } from '../../schema/common'
 import { defineStepSpec } from '../types'
-import { objectOf, output } from '../outputs'
+import { llmOutputs } from './outputs'
 
 export const llmSpec = defineStepSpec({
   type: 'llm',
@@ -17,14 +17,5 @@ export const llmSpec = defineStepSpec({
     cache: z.boolean().optional(),
   }),
   textField: 'text',
-  outputs: () => objectOf({
-    text: output('string', 'the model\'s answer'),
-    model: output('string', 'the model that answered'),
-    usage: objectOf({
-      input_tokens: output('number', 'tokens sent'),
-      output_tokens: output('number', 'tokens received'),
-    }, 'the call\'s token usage'),
-    latency_ms: output('number', 'how long the call took, in milliseconds (0 from the cache)'),
-    cached: output('boolean', 'whether the answer came from the response cache'),
-  }, 'the model\'s answer'),
+  outputs: llmOutputs,
 })

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineStepSpec } from '../types'
-import { objectOf, output } from '../outputs'
+import { outputOutputs } from './outputs'
 
 export const outputSpec = defineStepSpec({
   type: 'output',
@@ -11,8 +11,5 @@ export const outputSpec = defineStepSpec({
     value: z.unknown().optional(),
   }),
   textField: 'value',
-  outputs: () => objectOf({
-    verdict: output(['string', 'null'], 'pass, fail, or null when none is set'),
-    value: output('any', 'the run\'s value (null when none is set)'),
-  }, 'the branch\'s end'),
+  outputs: outputOutputs,
 })

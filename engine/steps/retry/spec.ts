@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { nodeIdSchema } from '../../schema/workflow'
 import { defineStepSpec } from '../types'
-import { objectOf, output } from '../outputs'
+import { retryOutputs } from './outputs'
 
 export const MAX_RETRY_ATTEMPTS = 20
 
@@ -21,8 +21,5 @@ export const retrySpec = defineStepSpec({
   nodeRefFields: ['target'],
   loopTargetField: 'target',
   pinnable: false,
-  outputs: () => objectOf({
-    attempt: output('number', 'the runs of the target so far'),
-    exhausted: output('boolean', 'whether max_attempts was reached (the exhausted branch)'),
-  }, 'where the loop stands'),
+  outputs: retryOutputs,
 })

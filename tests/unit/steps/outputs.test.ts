@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createProviders, defaultRegistry, runWorkflow, stepSpecs, validateWorkflow, type RunEvent } from '../../../engine'
 import { typesOf, type OutputField } from '../../../engine/steps/outputs'
+import { builtinStepOutputs } from '../../../engine/steps/output-declarations'
 import { FakeLLM } from '../../support/fake-llm'
 import { workflowCorpus } from '../../support/workflow-corpus'
 
@@ -62,6 +63,10 @@ async function checkRuns(providers: ReturnType<typeof createProviders>, unpin: b
 }
 
 describe('every step type declares what it outputs', () => {
+  it('in one place: the editor\'s list (free of zod) holds each spec\'s own declaration', () => {
+    for (const type of specs.types()) expect(builtinStepOutputs[type], type).toBe(specs.get(type)!.outputs)
+  })
+
   const fake = new FakeLLM()
   beforeAll(async () => { await fake.start() })
   afterAll(async () => { await fake.stop() })

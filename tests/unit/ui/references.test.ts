@@ -89,3 +89,21 @@ describe('what a reference field resolved to in the last run', () => {
     expect(resolvedField(null, 'check', 'left', '{{steps.judge.passed}}')).toBeUndefined()
   })
 })
+
+describe('completion from what steps declare they output', () => {
+  it('offers a step\'s declared fields, its criteria by name, a pinned step\'s pinned fields', () => {
+    const gate = {
+      nodes: [
+        { id: 'in', type: 'input', config: {} },
+        { id: 'draft', type: 'llm', config: {}, pinned: [{ text: 'a', operations: [] }] },
+        { id: 'judge', type: 'evaluator', config: { evaluation_type: 'rubric', criteria: [{ name: 'relevance' }] } },
+        { id: 'check', type: 'condition', config: {} },
+      ],
+      edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }, { from: 'judge', to: 'check' }],
+    }
+    const paths = referencesFor(gate, 'check').map(r => r.path)
+    expect(paths).toEqual(expect.arrayContaining(['steps.judge.passed', 'steps.judge.grade', 'steps.judge.criteria_scores.relevance', 'steps.draft.text', 'steps.draft.operations']))
+    expect(paths).not.toContain('steps.judge.winner')
+    expect(paths).not.toContain('steps.draft.usage')
+  })
+})
