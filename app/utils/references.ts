@@ -1,6 +1,9 @@
 /** Pure helpers of reference completion (no Vue), tested on their own. */
+import { builtinStepOutputs } from '../../engine/steps/output-declarations'
+import { pinnedOutputs, typesOf, type OutputField } from '../../engine/steps/outputs'
+
 interface WorkflowDoc {
-  nodes: ReadonlyArray<{ id: string, type: string, name?: string, config: Record<string, unknown> }>
+  nodes: ReadonlyArray<{ id: string, type: string, name?: string, config: Record<string, unknown>, pinned?: readonly unknown[] }>
   edges: ReadonlyArray<{ from: string, to: string }>
 }
 
@@ -10,14 +13,18 @@ export interface ReferenceOption {
   detail: string
 }
 
-/** The output fields each step type produces, for completion. */
-const OUTPUT_FIELDS: Record<string, readonly string[]> = {
-  input: [],
-  llm: ['text', 'usage', 'model', 'latency_ms'],
-  evaluator: ['passed', 'overall_score', 'criteria_scores', 'feedback', 'suggestions', 'grade', 'confidence', 'winner', 'best_output', 'ranking'],
-  condition: ['result'],
-  retry: ['attempt', 'exhausted'],
-  output: ['verdict', 'value'],
+/**
+ * The fields a step outputs, for completion, from its type's declaration (its pinned items when
+ * pinned): each field, and the fields of an object one level down (`criteria_scores.relevance`).
+ */
+function outputPaths(node: WorkflowDoc['nodes'][number]): Array<{ path: string, type: string }> {
+  const declared: OutputField | undefined = node.pinned?.length ? pinnedOutputs(node.pinned) : builtinStepOutputs[node.type]?.(node.config)
+  const out: Array<{ path: string, type: string }> = []
+  for (const [name, field] of Object.entries(declared?.open ? {} : declared?.fields ?? {})) {
+    out.push({ path: name, type: typesOf(field).join(' or ') })
+    if (field.fields && !field.open) for (const [inner, child] of Object.entries(field.fields)) out.push({ path: `${name}.${inner}`, type: typesOf(child).join(' or ') })
+  }
+  return out
 }
 
 /** Nodes with a path of edges to `nodeId`: the only steps whose outputs it can read. */
@@ -51,7 +58,8 @@ export function referencesFor(doc: WorkflowDoc, nodeId: string): ReferenceOption
     const node = byId.get(id)!
     const label = node.name ? `${node.name} (${node.type})` : node.type
     options.push({ path: `steps.${id}`, detail: `${label}: the whole output` })
-    for (const field of OUTPUT_FIELDS[node.type] ?? []) options.push({ path: `steps.${id}.${field}`, detail: label })
+    if (node.type === 'input') continue
+    for (const field of outputPaths(node)) options.push({ path: `steps.${id}.${field.path}`, detail: `${label}: ${field.type}` })
   }
   options.push({ path: 'attempt', detail: 'this step\'s attempt number' })
   return options
@@ -124,4 +132,31 @@ export function exampleValue(run: RunValues | null | undefined, path: string, ma
 export function insertReference(text: string, start: number, end: number, path: string): { text: string, caret: number } {
   const inserted = `{{${path}}}`
   return { text: text.slice(0, start) + inserted + text.slice(end), caret: start + inserted.length }
+}
+
+/** The paths of the references in a field's text (`steps.judge.passed`), in order. */
+export function referencePaths(text: string): string[] {
+  return [...text.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)].map(match => match[1]!)
+}
+
+/** One short line for a value a field resolved to. */
+export function valueLine(value: unknown, max = 120): string {
+  const line = (typeof value === 'string' ? value : JSON.stringify(value) ?? '').replace(/\s+/g, ' ').trim()
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+type RunWithInputs = RunValues & { steps?: Record<string, { input?: unknown, output?: unknown }> }
+interface ResolvedField { value: string, missing: string[] }
+
+/**
+ * What a step's field resolved to in a run: its value as the step received it (its references
+ * rendered), and the references in it that found nothing there. Undefined when the field holds no
+ * reference or the step did not run.
+ */
+export function resolvedField(run: RunWithInputs | null | undefined, nodeId: string, key: string, text: string): ResolvedField | undefined {
+  const paths = referencePaths(text)
+  const input = run?.steps?.[nodeId]?.input
+  if (!paths.length || !input || typeof input !== 'object' || !Object.hasOwn(input, key)) return undefined
+  const missing = paths.filter(p => (p.startsWith('input.') || p.startsWith('steps.')) && exampleValue(run, p) === undefined)
+  return { value: valueLine((input as Record<string, unknown>)[key]), missing }
 }

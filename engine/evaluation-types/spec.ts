@@ -4,6 +4,7 @@
  * the editor's components import it on the page's first load (see `specs.ts` for the list of types,
  * `config-schema.ts` for the schemas and `registry.ts` for the server-side definitions).
  */
+import type { OutputFields } from '../steps/outputs'
 
 /** The evaluator step's fields holding what is evaluated (each a text or a {{reference}}). */
 export type EvaluationInputField = 'content' | 'context' | 'reference' | 'actual' | 'expected' | 'original' | 'trace'
@@ -54,6 +55,11 @@ export interface EvaluationTypeSpec<T extends string = string> {
   sections: readonly FormSection[]
   /** Its place in the editor's list of types (the lowest first); the types' numbers differ. */
   order: number
+  /**
+   * What its result holds beyond the fields every type reports (steps/evaluator/outputs.ts), and
+   * the keys of `criteria_scores` (undefined when only the run knows them), from the step's config.
+   */
+  outputs(config: Record<string, unknown>): { scoreKeys: readonly string[] | undefined, scoreKeysAre: string, fields?: OutputFields }
   /** Its own built-in judge, used instead of the server's default judge when the config names none. */
   defaultModel?: string
 }

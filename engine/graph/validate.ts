@@ -5,6 +5,7 @@ import { findReferences } from '../executor/references'
 import { buildGraph, cycles, downstreamOf } from './topology'
 import { formatPath } from './path'
 import { issuePath } from '../schema/unknown-keys'
+import { referenceProblems } from './references'
 
 export type ProblemCode
   = | 'invalid_shape'
@@ -17,6 +18,7 @@ export type ProblemCode
     | 'cycle'
     | 'invalid_retry_target'
     | 'invalid_reference'
+    | 'mixed_comparison'
 
 export interface Problem {
   code: ProblemCode
@@ -25,10 +27,12 @@ export interface Problem {
   node?: string
   /** Where inside the workflow, e.g. `nodes.judge.config.criteria[0].weight`. */
   path?: string
+  /** Absent for an error, which makes the workflow invalid; a `warning` is reported but runs are not refused. */
+  severity?: 'warning'
 }
 
 export type ValidationResult
-  = | { ok: true, workflow: Workflow, problems: [] }
+  = | { ok: true, workflow: Workflow, problems: Problem[] }
     | { ok: false, workflow?: Workflow, problems: Problem[] }
 
 export { formatPath }
@@ -123,7 +127,8 @@ export function validateWorkflow(raw: unknown, registry: StepSpecs): ValidationR
     }
   }
 
-  return problems.length ? { ok: false, workflow, problems } : { ok: true, workflow, problems: [] }
+  problems.push(...referenceProblems(workflow, graph, registry))
+  return problems.some(p => p.severity !== 'warning') ? { ok: false, workflow, problems } : { ok: true, workflow, problems }
 }
 
 function nodeAtPath(raw: unknown, path: string | undefined): string | undefined {

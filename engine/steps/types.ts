@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { WorkflowNode } from '../schema/workflow'
 import type { Providers } from '../providers/types'
 import type { EvaluationServices } from '../evaluator/index'
+import type { OutputField } from './outputs'
 
 export interface TokenUsage {
   input_tokens: number
@@ -57,6 +58,12 @@ export interface StepSpec<C = unknown> {
   pinnable?: boolean
   /** Config fields only the step's own run uses (an LLM's model): a step with pinned outputs may leave them out. */
   pinnedOptional?: readonly string[]
+  /**
+   * What the step outputs, from its config as written (references unrendered, possibly invalid):
+   * an object's fields and their types. References to the step are checked against it
+   * (engine/graph/references.ts); tests/unit/steps/outputs.test.ts holds it to what runs output.
+   */
+  outputs?(config: Record<string, unknown>): OutputField
   /** The output field that is this step's text (llm: `text`), for a step downstream that takes it. */
   textField?: string
   /**

@@ -1,4 +1,6 @@
 import { defineEvaluationTypeSpec } from '../spec'
+import { objectOf, output, keyedBy } from '../../steps/outputs'
+import { CRITERIA_KEYS, criteriaNames } from '../outputs'
 
 /** The candidates come from `compare_inputs` (the form's candidate picker) or the input's `candidates`. */
 export const comparisonSpec = defineEvaluationTypeSpec({
@@ -10,4 +12,26 @@ export const comparisonSpec = defineEvaluationTypeSpec({
   judgesContent: false,
   sections: ['judge', 'candidates', 'criteria', 'threshold', 'feedback'],
   order: 3,
+  outputs: (config) => {
+    const criteria = criteriaNames(config)
+    return {
+      scoreKeys: criteria,
+      scoreKeysAre: `${CRITERIA_KEYS}, for the best candidate`,
+      fields: {
+        criteria_reasons: output('object', 'the judge\'s reason for each candidate, by candidate id', { open: true }),
+        ranking: output('array', 'the candidates, best first', {
+          items: objectOf({
+            id: output('string', 'the candidate\'s id: the step it came from, or candidate_<n>'),
+            rank: output('number', '1 for the best; tied candidates share a rank'),
+            overall_score: output('number', 'its mean overall score, 0–1'),
+            criteria_scores: keyedBy(criteria, output('number', 'its score on the criterion, 0–1'), 'its score per criterion'),
+            scores_by_order: output('array', 'its overall score in each order it was shown in', { items: output('number', 'a score') }),
+          }, 'a ranked candidate'),
+        }),
+        winner: output(['string', 'null'], 'the best candidate\'s id, or null on a tie'),
+        best_output: output('string', 'the best candidate\'s text'),
+        position_consistency: output('number', 'how far the ranking held when the order was swapped, 0–1'),
+      },
+    }
+  },
 })

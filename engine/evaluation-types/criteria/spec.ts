@@ -1,4 +1,5 @@
 import { defineEvaluationTypeSpec } from '../spec'
+import { CRITERIA_KEYS, criteriaNames, SAMPLES_FIELD } from '../outputs'
 
 export const criteriaSpec = defineEvaluationTypeSpec({
   type: 'criteria',
@@ -9,4 +10,5 @@ export const criteriaSpec = defineEvaluationTypeSpec({
   judgesContent: true,
   sections: ['judge', 'criteria', 'threshold', 'feedback'],
   order: 2,
+  outputs: config => ({ scoreKeys: criteriaNames(config), scoreKeysAre: CRITERIA_KEYS, fields: { samples: SAMPLES_FIELD } }),
 })

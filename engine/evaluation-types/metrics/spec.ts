@@ -1,4 +1,9 @@
 import { defineEvaluationTypeSpec } from '../spec'
+import { objectOf, output, keyedBy } from '../../steps/outputs'
+import { metricNames } from '../outputs'
+
+/** The metrics a suite calls when it names none. */
+export const DEFAULT_METRICS = ['ClarityCoherence', 'Coverage', 'Relevance']
 
 /** The metric suite's built-in default judge, not the server's default judge. */
 export const METRIC_DEFAULT_MODEL = 'anthropic:claude-sonnet-4-5-20250929'
@@ -13,4 +18,25 @@ export const metricsSpec = defineEvaluationTypeSpec({
   sections: ['judge', 'metrics', 'threshold', 'feedback'],
   defaultModel: METRIC_DEFAULT_MODEL,
   order: 5,
+  outputs: (config) => {
+    const names = metricNames(config)
+    const metric = objectOf({
+      metric_name: output('string', 'the metric'),
+      score: output('number', 'its score, 0–100'),
+      evaluator_comment: output('string', 'the judge\'s comment'),
+    }, 'a metric\'s score')
+    return {
+      scoreKeys: names,
+      scoreKeysAre: 'each metric\'s name (0–1 here, 0–100 in `metrics`)',
+      fields: {
+        metrics: output('array', 'each metric\'s score (0–100) and comment', { items: metric }),
+        metric_weights: keyedBy(names, output('number', 'its weight'), 'the weight each metric counted with'),
+        evaluation_result: objectOf({
+          metrics: output('array', 'each metric\'s score and comment', { items: metric }),
+          overall_score: output('number', 'the overall score, 0–100'),
+        }, 'the suite\'s result on the 0–100 scale'),
+        warnings: output('array', 'what to know about how the result was reached', { items: output('string', 'a warning'), optional: 'when local:heuristic stood in for a metric\'s system_instruction' }),
+      },
+    }
+  },
 })

@@ -1,4 +1,6 @@
 import { defineEvaluationTypeSpec } from '../spec'
+import { output } from '../../steps/outputs'
+import { CRITERIA_KEYS, criteriaNames, SAMPLES_FIELD } from '../outputs'
 
 export const rubricSpec = defineEvaluationTypeSpec({
   type: 'rubric',
@@ -9,4 +11,9 @@ export const rubricSpec = defineEvaluationTypeSpec({
   judgesContent: true,
   sections: ['judge', 'criteria', 'threshold', 'feedback', 'rubric'],
   order: 4,
+  outputs: config => ({
+    scoreKeys: criteriaNames(config),
+    scoreKeysAre: CRITERIA_KEYS,
+    fields: { grade: output('string', 'the grade band the overall score falls in'), samples: SAMPLES_FIELD },
+  }),
 })

@@ -27,7 +27,7 @@ export const builtinMetrics: readonly MetricDefinition[] = [
 ]
 
 /** The metrics used when a config lists none. */
-export const DEFAULT_METRICS = ['ClarityCoherence', 'Coverage', 'Relevance']
+export { DEFAULT_METRICS } from '../../evaluation-types/metrics/spec'
 
 /** Built-in and custom metrics, found by name. */
 export class MetricRegistry {

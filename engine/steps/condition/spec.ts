@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { strictObject } from '../../schema/unknown-keys'
 import { defineStepSpec } from '../types'
+import { conditionOutputs } from './outputs'
 
 export const conditionOperators = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'matches', 'truthy'] as const
 export type ConditionOperator = (typeof conditionOperators)[number]
@@ -17,4 +18,5 @@ export const conditionSpec = defineStepSpec({
     ignore_case: z.boolean().optional(),
   }),
   branches: ['true', 'false'],
+  outputs: conditionOutputs,
 })

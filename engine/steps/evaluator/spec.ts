@@ -5,6 +5,7 @@ import { defineStepSpec, type GraphDefaults, type UpstreamStep } from '../types'
 import { resolveEvaluatorConfig } from '../../evaluator/config'
 import { JudgeflowError } from '../../errors'
 import type { ConfigProblem } from '../../evaluation-types/checks'
+import { evaluatorOutputs } from './outputs'
 
 /** The evaluator's config plus what it judges; `config_file` (JSON or TOML) is read at each evaluation. */
 export const evaluatorStepConfigSchema = z.object({
@@ -107,4 +108,5 @@ export const evaluatorSpec = defineStepSpec({
   configSchema: evaluatorStepConfigSchema,
   fromGraph: contentFromGraph,
   runProblems: evaluatorRunProblems,
+  outputs: evaluatorOutputs,
 })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { strictObject } from '../../schema/unknown-keys'
 import { defineStepSpec, type StepConfig } from '../types'
+import { inputOutputs } from './outputs'
 
 export const inputFieldSchema = strictObject({
   type: z.enum(['string', 'number', 'boolean', 'object', 'array', 'any']).default('any'),
@@ -17,5 +18,6 @@ export const inputSpec = defineStepSpec({
     /** The run input's fields, by name. */
     fields: z.record(z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'must be an identifier'), inputFieldSchema).optional(),
   }),
+  outputs: inputOutputs,
 })
 export type InputConfig = StepConfig<typeof inputSpec>

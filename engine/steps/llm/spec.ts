@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { modelRefSchema } from '../../schema/common'
 import { strictObject } from '../../schema/unknown-keys'
 import { defineStepSpec } from '../types'
+import { llmOutputs } from './outputs'
 
 export const llmSpec = defineStepSpec({
   type: 'llm',
@@ -18,4 +19,5 @@ export const llmSpec = defineStepSpec({
   }),
   pinnedOptional: ['model'],
   textField: 'text',
+  outputs: llmOutputs,
 })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { strictObject } from '../../schema/unknown-keys'
 import { defineStepSpec } from '../types'
+import { outputOutputs } from './outputs'
 
 export const outputSpec = defineStepSpec({
   type: 'output',
@@ -11,4 +12,5 @@ export const outputSpec = defineStepSpec({
     value: z.unknown().optional(),
   }),
   textField: 'value',
+  outputs: outputOutputs,
 })

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { nodeIdSchema } from '../../schema/workflow'
 import { strictObject } from '../../schema/unknown-keys'
 import { defineStepSpec } from '../types'
+import { retryOutputs } from './outputs'
 
 export const MAX_RETRY_ATTEMPTS = 20
 
@@ -21,4 +22,5 @@ export const retrySpec = defineStepSpec({
   nodeRefFields: ['target'],
   loopTargetField: 'target',
   pinnable: false,
+  outputs: retryOutputs,
 })

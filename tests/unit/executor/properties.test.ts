@@ -6,7 +6,8 @@ const providers = createProviders({ env: {} })
 
 /**
  * Random acyclic workflows: an input, then steps that each take edges only from earlier steps
- * (so no cycles), llm steps with pinned outputs, conditions on them, outputs at the ends.
+ * (so no cycles), llm steps with pinned outputs, conditions on them (each with an edge from the step
+ * it reads), outputs at the ends.
  */
 const workflowArbitrary = fc.integer({ min: 1, max: 14 }).chain(n => fc.record({
   types: fc.array(fc.constantFrom('llm', 'condition', 'output'), { minLength: n, maxLength: n }),
@@ -24,7 +25,8 @@ const workflowArbitrary = fc.integer({ min: 1, max: 14 }).chain(n => fc.record({
       : type === 'condition' ? { left: `{{steps.${earlier.at(-1)!.id}}}`, op: 'truthy' } : { value: `v${i}` }
     nodes.push({ id, type, config, ...(type === 'llm' ? { pinned: [texts[i]!] } : {}) })
     const seen = new Set<string>()
-    parents[i]!.forEach((p, k) => {
+    const read = type === 'condition' ? [earlier.length - 1] : []
+    ;[...read, ...parents[i]!].forEach((p, k) => {
       const from = earlier[p % earlier.length]!
       if (seen.has(from.id as string)) return
       seen.add(from.id as string)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyCompletion, completions, dataFromConnection, exampleValue, insertReference, openReference, referencesFor, upstreamOf } from '../../../app/utils/references'
+import { applyCompletion, completions, dataFromConnection, exampleValue, insertReference, openReference, referencesFor, resolvedField, upstreamOf } from '../../../app/utils/references'
 
 const doc = {
   nodes: [
@@ -74,5 +74,36 @@ describe('data that follows the connections', () => {
   it('inserts a variable in place of the selection', () => {
     expect(insertReference('Answer: ', 8, 8, 'input.question')).toEqual({ text: 'Answer: {{input.question}}', caret: 26 })
     expect(insertReference('Answer: X!', 8, 9, 'steps.draft.text')).toEqual({ text: 'Answer: {{steps.draft.text}}!', caret: 28 })
+  })
+})
+
+describe('what a reference field resolved to in the last run', () => {
+  const run = { input: { question: 'Why?' }, steps: { judge: { output: { passed: true } }, check: { input: { left: true, right: true } } } }
+
+  it('is the value the step received, with the references that found nothing', () => {
+    expect(resolvedField(run, 'check', 'left', '{{steps.judge.passed}}')).toEqual({ value: 'true', missing: [] })
+    expect(resolvedField(run, 'check', 'left', '{{steps.judge.pased}}')).toEqual({ value: 'true', missing: ['steps.judge.pased'] })
+    // Plain text, or a step that did not run: nothing to show.
+    expect(resolvedField(run, 'check', 'left', 'true')).toBeUndefined()
+    expect(resolvedField(run, 'ok', 'value', '{{steps.judge.passed}}')).toBeUndefined()
+    expect(resolvedField(null, 'check', 'left', '{{steps.judge.passed}}')).toBeUndefined()
+  })
+})
+
+describe('completion from what steps declare they output', () => {
+  it('offers a step\'s declared fields, its criteria by name, a pinned step\'s pinned fields', () => {
+    const gate = {
+      nodes: [
+        { id: 'in', type: 'input', config: {} },
+        { id: 'draft', type: 'llm', config: {}, pinned: [{ text: 'a', operations: [] }] },
+        { id: 'judge', type: 'evaluator', config: { evaluation_type: 'rubric', criteria: [{ name: 'relevance' }] } },
+        { id: 'check', type: 'condition', config: {} },
+      ],
+      edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }, { from: 'judge', to: 'check' }],
+    }
+    const paths = referencesFor(gate, 'check').map(r => r.path)
+    expect(paths).toEqual(expect.arrayContaining(['steps.judge.passed', 'steps.judge.grade', 'steps.judge.criteria_scores.relevance', 'steps.draft.text', 'steps.draft.operations']))
+    expect(paths).not.toContain('steps.judge.winner')
+    expect(paths).not.toContain('steps.draft.usage')
   })
 })

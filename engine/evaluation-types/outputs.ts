@@ -1,0 +1,57 @@
+/**
+ * Pieces of the evaluation types' output declarations (each type's `spec.ts` `outputs`). Browser-safe
+ * and free of zod. The fields every type reports are declared by the evaluator step
+ * (engine/steps/evaluator/outputs.ts).
+ */
+import { namesIn, objectOf, output, type OutputField } from '../steps/outputs'
+import { SCORER_PRESETS } from '../scorers/presets'
+import { DEFAULT_METRICS } from './metrics/spec'
+
+/** The keys of `criteria_scores` for the types that judge criteria, in words. */
+export const CRITERIA_KEYS = 'each criterion\'s `name` (`overall` when none is given)'
+
+/** The criteria judged: the config's, or the one `overall` criterion when it gives none. */
+export function criteriaNames(config: Record<string, unknown>): string[] | undefined {
+  const names = namesIn(config.criteria)
+  return names && !names.length ? ['overall'] : names
+}
+
+export const SAMPLES_FIELD: OutputField = objectOf({
+  overall_scores: output('array', 'each sample\'s overall score', { items: output('number', 'a sample\'s overall score') }),
+  sd: output('number', 'their standard deviation'),
+}, 'each sample\'s overall score and their spread', { optional: 'when samples > 1' })
+
+/** The four factors of trace scoring, the keys of its `criteria_scores`. */
+export const TRACE_FACTORS = ['complexity', 'novelty', 'tool_diversity', 'outcome_confidence'] as const
+
+/** The scorers' keys in `criteria_scores`: each scorer's type, a repeat as `<type>#2`, `#3`… */
+export function scorerKeys(config: Record<string, unknown>): string[] | undefined {
+  const preset = config.preset
+  const types = typeof preset === 'string' && preset in SCORER_PRESETS
+    ? SCORER_PRESETS[preset as keyof typeof SCORER_PRESETS].map(s => s.type)
+    : namesIn(config.scorers, 'type')
+  if (!types) return undefined
+  const keys: string[] = []
+  for (const type of types) {
+    let key = type
+    for (let n = 2; keys.includes(key); n++) key = `${type}#${n}`
+    keys.push(key)
+  }
+  return keys
+}
+
+/**
+ * A suite's metrics: those of `metrics`, else the keys of `metric_weights`, else `enabled_metrics`,
+ * else the defaults; only the enabled ones when `enabled_metrics` is given (evaluator/metrics/resolve.ts).
+ */
+export function metricNames(config: Record<string, unknown>): string[] | undefined {
+  const weights = config.metric_weights
+  const listed = Array.isArray(config.metrics) && config.metrics.length
+    ? namesIn(config.metrics)
+    : weights && typeof weights === 'object' && Object.keys(weights).length
+      ? Object.keys(weights)
+      : config.enabled_metrics !== undefined ? namesIn(config.enabled_metrics) : [...DEFAULT_METRICS]
+  const enabled = config.enabled_metrics === undefined ? undefined : namesIn(config.enabled_metrics)
+  if (!listed || (config.enabled_metrics !== undefined && !enabled)) return undefined
+  return enabled ? [...new Set(listed.filter(name => enabled.includes(name)))] : listed
+}
