@@ -1,18 +1,15 @@
 import { validateWorkflow, type Problem } from '~~/engine/graph/validate'
-import { runProblems, workflowWarnings, type Warning } from '~~/engine/graph/graph-defaults'
+import { workflowWarnings, type Warning } from '~~/engine/graph/graph-defaults'
 import { stepSpecs } from '~~/engine/steps/specs'
 
 const specs = stepSpecs()
 
 /**
- * Every problem of the document, found in the browser with the schemas the server uses: what it
- * refuses to run, and what a step's run would refuse (for steps with no other problem).
+ * Every problem of the document, found in the browser by the server's own check: what it refuses
+ * to run, including what a step's run would refuse.
  */
 export function problemsOf(doc: unknown): Problem[] {
-  const { problems, workflow } = validateWorkflow(doc, specs)
-  if (!workflow) return problems
-  const flagged = new Set(problems.map(p => p.node))
-  return [...problems, ...runProblems(workflow, specs).filter(p => !flagged.has(p.node))]
+  return validateWorkflow(doc, specs).problems
 }
 
 /** What the document leaves unclear without being invalid (an evaluator that cannot tell which step to judge). */

@@ -4,6 +4,7 @@ import type { StepSpecs } from '../steps/types'
 import { findReferences } from '../executor/references'
 import { buildGraph, cycles, downstreamOf } from './topology'
 import { formatPath } from './path'
+import { runProblems } from './graph-defaults'
 
 export type ProblemCode
   = | 'invalid_shape'
@@ -119,6 +120,10 @@ export function validateWorkflow(raw: unknown, registry: StepSpecs): ValidationR
       problems.push({ code: 'invalid_retry_target', node: node.id, path: `nodes.${node.id}.config.${field}`, message: `node "${node.id}": ${node.type} ${field} "${target}" must be upstream of the retry node (a path of edges must lead from "${target}" to "${node.id}")` })
     }
   }
+
+  // What a step's run would refuse (an evaluator's missing inputs), on the steps with no other problem.
+  const flagged = new Set(problems.map(p => p.node))
+  problems.push(...runProblems(workflow, registry).filter(p => !flagged.has(p.node)))
 
   return problems.length ? { ok: false, workflow, problems } : { ok: true, workflow, problems: [] }
 }
