@@ -1,4 +1,4 @@
-import type { Problem } from './validate'
+import type { Problem } from '../../engine/graph/validate'
 
 /** One line of the editor's problem list: the step it selects and the field of that step's form it points to. */
 export interface ProblemEntry {
