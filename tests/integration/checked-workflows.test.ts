@@ -51,4 +51,13 @@ describe('a workflow whose steps a run would refuse', () => {
     expect(run.status).toBe('succeeded')
     expect(run.output.ranking.map((r: { id: string }) => r.id).sort()).toEqual(['a', 'b'])
   })
+
+  it('warns of a key the server lacks for a metric suite\'s judge, naming it, on the step', async () => {
+    const suite = variant({ evaluation_type: 'metrics', compare_inputs: undefined, criteria: undefined, model: undefined, content: '{{steps.a.text}}' })
+    const created = await server.api('/api/workflows', { body: suite })
+    expect(created.body.problems).toEqual([])
+    expect(created.body.warnings).toEqual([{ node: 'judge', message: expect.stringMatching(/^ANTHROPIC_API_KEY is not set: node "judge" uses anthropic:/) }])
+    expect((await server.api(`/api/workflows/${created.body.id}`)).body.warnings).toEqual(created.body.warnings)
+    expect((await server.api('/api/workflows', { body: abTest })).body.warnings).toEqual([])
+  })
 })

@@ -5,7 +5,7 @@
  * with the same words.
  */
 import { describe, expect, it } from 'vitest'
-import { defaultRegistry, evaluate, runWorkflow, validateWorkflow, createProviders } from '../../../engine'
+import { createProviders, defaultRegistry, evaluate, missingKeyWarnings, runWorkflow, validateWorkflow } from '../../../engine'
 import { testDeps } from '../../support/workflows'
 
 const providers = createProviders()
@@ -92,5 +92,24 @@ describe('a comparison wired to two LLM steps (the A/B test pattern)', () => {
     const output = result.steps.judge!.output as { ranking: Array<{ id: string }>, winner: string | null }
     expect(output.ranking.map(r => r.id).sort()).toEqual(['a', 'b'])
     expect(['a', 'b', null]).toContain(output.winner)
+  })
+})
+
+describe('a metric suite whose judge\'s key the server lacks', () => {
+  const suite = workflow({ evaluation_type: 'metrics', content: '{{steps.draft.text}}' })
+
+  it('is warned of beforehand, naming the key, with the words the run\'s start refuses it with', async () => {
+    const { options } = testDeps()
+    const workflow = validateWorkflow(suite, defaultRegistry).workflow!
+    const warnings = missingKeyWarnings(workflow, options)
+    expect(warnings).toEqual([{ node: 'judge', message: expect.stringMatching(/^ANTHROPIC_API_KEY is not set: node "judge" uses anthropic:/) }])
+    await expect(runWorkflow(suite, options)).rejects.toMatchObject({ code: 'MISSING_API_KEY', message: warnings[0]!.message })
+  })
+
+  it('is not warned of with the key, or with its output pinned', () => {
+    const workflow = validateWorkflow(suite, defaultRegistry).workflow!
+    expect(missingKeyWarnings(workflow, testDeps([], { ANTHROPIC_API_KEY: 'k' }).options)).toEqual([])
+    const pinned = { ...workflow, nodes: workflow.nodes.map(n => (n.id === 'judge' ? { ...n, pinned: [{ passed: true }] } : n)) }
+    expect(missingKeyWarnings(pinned, testDeps().options)).toEqual([])
   })
 })
