@@ -3,6 +3,7 @@ import type { Ref } from 'vue'
 import { useWorkflowStore, type DocNode } from '~/stores/workflow'
 import { problemSentence } from '~/utils/field-labels'
 import type { Problem } from '~/utils/validate'
+import { problemEntries } from '~/utils/problem-list'
 
 /**
  * The editor's document checked with the engine's own schemas (in a worker: useWorkflowProblems),
@@ -54,5 +55,8 @@ export function useEditorProblems(selectedNode: Ref<DocNode | undefined>) {
     return out
   })
 
-  return { problems: shown, problemsByNode, warningsOf, fieldErrors, validateWhenIdle }
+  /** The list under the palette's count: each problem in words, with the step and field it leads to. */
+  const entries = computed(() => problemEntries(shown.value, sentence))
+
+  return { problems: shown, entries, problemsByNode, warningsOf, fieldErrors, validateWhenIdle }
 }

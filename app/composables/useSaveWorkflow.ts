@@ -16,7 +16,7 @@ interface ErrorBody { message?: string, data?: { code?: string, current_version?
  * so, for the person to settle: `reload` discards their changes for the latest version,
  * `overwrite` saves theirs as a new version on top of it.
  */
-export function useSaveWorkflow(message: Ref<string>) {
+export function useSaveWorkflow(message: Ref<string>, onSaved?: (saved: SavedWorkflow) => void) {
   const store = useWorkflowStore()
   const conflict = ref<SaveConflict | null>(null)
 
@@ -26,6 +26,7 @@ export function useSaveWorkflow(message: Ref<string>) {
     try {
       const saved = await $fetch<SavedWorkflow>(`/api/workflows/${store.id}`, { method: 'PUT', body: { ...store.doc, base_version: baseVersion } })
       store.markSaved(saved.version)
+      onSaved?.(saved)
       conflict.value = null
       message.value = `Saved version ${saved.version}.`
       return true

@@ -2,7 +2,7 @@ import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { JudgeflowConfig } from '../../core/config'
 import type { DatasetRunProgress } from '../../core/datasets'
-import { JudgeflowError, readEvaluatorConfigFile } from '../../engine'
+import { defaultRegistry, JudgeflowError, readEvaluatorConfigFile, validatedWorkflow } from '../../engine'
 import {
   buildDatasetReport, checkBaselineReport, datasetReportToJunit, datasetReportToMarkdown, exitCodeOf, formatFromName, parseDatasetFile,
   type DatasetGates, type DatasetReport,
@@ -76,6 +76,8 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   const target = workflowFile
     ? { definition: readJsonFile(workflowFile, 'workflow', config.maxJsonDepth) as Record<string, unknown> }
     : { evaluator: await readEvaluatorConfigFile(values.config!) }
+  // A workflow with problems is refused, every problem listed, before the dataset is kept or any case runs.
+  if (target.definition) validatedWorkflow(target.definition, defaultRegistry)
 
   const report = await withApp(config, values.db, async (app) => {
     // With --db the dataset is kept under its name: a file that changed is its next version.

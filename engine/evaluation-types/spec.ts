@@ -52,6 +52,8 @@ export interface EvaluationTypeSpec<T extends string = string> {
   usesJudge: boolean
   /** Whether it judges one text, the step's `content` (taken from the step leading in when not set). */
   judgesContent: boolean
+  /** Whether, with no candidates listed, it ranks the texts of the steps wired into it, each named by its step's id. */
+  candidatesFromGraph?: boolean
   sections: readonly FormSection[]
   /** Its place in the editor's list of types (the lowest first); the types' numbers differ. */
   order: number

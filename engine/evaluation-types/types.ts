@@ -11,6 +11,7 @@ import type { EvaluatorConfig } from './config-schema'
 import type { EvaluationTypeSpec } from './spec'
 import type { EvaluationType } from './specs'
 import type { ConfigProblem } from './checks'
+import type { GivenInputs } from './inputs'
 import type { EvaluationContext } from '../evaluator/context'
 import type { ResolvedEvaluatorConfig } from '../evaluator/config'
 import type { MetricRegistry } from '../evaluator/metrics/registry'
@@ -54,6 +55,11 @@ export interface EvaluationTypeDefinition<C extends EvaluatorConfig = EvaluatorC
   judgeDefault?(config: C): JudgeDefault
   /** Its own checks after the schema's, every problem named; returns the criteria and bands it settles. */
   resolve?(config: C, problems: ConfigProblem[]): ResolvedParts | void
+  /**
+   * What it needs to be given that is missing (inputs.ts): the workflow's validation asks it from a
+   * step's config, `evaluate` from the run's values, so both refuse the same things.
+   */
+  checkInputs?(config: C, given: GivenInputs): ConfigProblem[]
   /** Looks up what the config names in the registries (metrics, scorers), throwing INVALID_CONFIG. */
   prepare?(config: ResolvedEvaluatorConfig<C>, registries: EvaluationRegistries): P
   /** Checks the models it will call before any call (default: the config's `model`, for a key). */
@@ -69,7 +75,7 @@ export interface EvaluationTypeDefinition<C extends EvaluatorConfig = EvaluatorC
  * A type's checks beyond its schema: browser-safe, exported by its schema.ts and listed in
  * config-schema.ts, so that the editor's validation runs the very checks a run does.
  */
-export type EvaluationTypeChecks<C extends EvaluatorConfig = EvaluatorConfig> = Pick<EvaluationTypeDefinition<C>, 'exclusive' | 'judgeDefault' | 'resolve'>
+export type EvaluationTypeChecks<C extends EvaluatorConfig = EvaluatorConfig> = Pick<EvaluationTypeDefinition<C>, 'exclusive' | 'judgeDefault' | 'resolve' | 'checkInputs'>
 
 export function defineEvaluationType<C extends EvaluatorConfig, P = undefined>(definition: EvaluationTypeDefinition<C, P>): EvaluationTypeDefinition<C, P> {
   return definition

@@ -12,6 +12,7 @@ import { DEFAULT_TRACE_CACHE, sharedTraceCache, type NoveltyMemory } from '../tr
 import type { EvaluationRunner } from './worker/runner'
 import { evaluationTypeDefinition } from '../evaluation-types/registry'
 import type { EvaluationTypeDefinition } from '../evaluation-types/types'
+import { givenValues, missingInputs } from '../evaluation-types/inputs'
 
 /**
  * What an app gives every evaluation it runs (see core/): its registries, where offline
@@ -86,6 +87,10 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
     throw new JudgeflowError('INVALID_INPUT', `Invalid evaluation input: ${formatPath(issue.path) || '(input)'}: ${issue.message}.`)
   }
   const input = parsedInput.data
+  const missing = missingInputs(config, givenValues(input, (config as { compare_inputs?: unknown[] }).compare_inputs))
+  if (missing.length) {
+    throw new JudgeflowError('INVALID_INPUT', `Invalid evaluation input: ${missing.map(p => `${p.path}: ${p.message}`).join('; ')}.`, { details: missing })
+  }
   const runner = deps.runner
   if (runner && isOfflineEvaluation(definition, config, prepared)) {
     const job = { config: rawConfig, input, defaultJudge: deps.providers.defaultJudgeModel(), candidateIds: deps.candidateIds }

@@ -30,12 +30,37 @@ export function prepareInput(workflow: Workflow, deps: { registry: StepRegistry,
   let input = (deps.input ?? {}) as Record<string, unknown>
   for (const node of workflow.nodes) {
     if (node.type === 'input') input = applyInputFields(inputStep.configSchema.parse(node.config), input, node.id)
-    if (node.pinned) continue
-    const definition = deps.registry.get(node.type)!
-    const models = definition.modelOf?.(definition.configSchema.parse(node.config)) ?? []
-    for (const model of typeof models === 'string' ? [models] : models) deps.providers.check(model, `node "${node.id}"`, PIN_REMEDY)
+    checkKeys(node, deps)
   }
   return input
+}
+
+/** The key of every model a non-pinned step will call (a metric suite's default judge included); throws MISSING_API_KEY. */
+function checkKeys(node: Workflow['nodes'][number], deps: { registry: StepRegistry, providers: Providers }): void {
+  const definition = deps.registry.get(node.type)
+  const config = definition?.configSchema.safeParse(node.config)
+  // A step whose config is invalid is refused for that, by the validation.
+  if (node.pinned || !config?.success) return
+  const models = definition!.modelOf?.(config.data) ?? []
+  for (const model of typeof models === 'string' ? [models] : models) deps.providers.check(model, `node "${node.id}"`, PIN_REMEDY)
+}
+
+/**
+ * What the run's start would refuse for a missing key, said of each step beforehand (the editor
+ * shows it as a warning on the step): the very check the run makes.
+ */
+export function missingKeyWarnings(workflow: Workflow, deps: { registry: StepRegistry, providers: Providers }): Array<{ node: string, message: string }> {
+  const warnings: Array<{ node: string, message: string }> = []
+  for (const node of workflow.nodes) {
+    try {
+      checkKeys(node, deps)
+    }
+    catch (error) {
+      if (!(error instanceof JudgeflowError) || error.code !== 'MISSING_API_KEY') throw error
+      warnings.push({ node: node.id, message: error.message })
+    }
+  }
+  return warnings
 }
 
 /** Everything checked before a run starts: the definition, the input, the keys. */

@@ -5,6 +5,7 @@ import { findReferences } from '../executor/references'
 import { buildGraph, cycles, downstreamOf } from './topology'
 import { formatPath } from './path'
 import { issuePath } from '../schema/unknown-keys'
+import { runProblems } from './graph-defaults'
 import { referenceProblems } from './references'
 
 export type ProblemCode
@@ -128,6 +129,9 @@ export function validateWorkflow(raw: unknown, registry: StepSpecs): ValidationR
   }
 
   problems.push(...referenceProblems(workflow, graph, registry))
+  // What a step's run would refuse (an evaluator's missing inputs), on the steps with no other problem.
+  const flagged = new Set(problems.filter(p => p.severity !== 'warning').map(p => p.node))
+  problems.push(...runProblems(workflow, registry).filter(p => !flagged.has(p.node)))
   return problems.some(p => p.severity !== 'warning') ? { ok: false, workflow, problems } : { ok: true, workflow, problems }
 }
 

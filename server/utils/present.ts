@@ -1,7 +1,9 @@
 import type { RunEventRow, RunRow, RunSummaryRow, StepRunRow, WorkflowWithDefinition } from '../../core'
-import { boundEvent, isTruncated, validateWorkflow, type RunEvent, type StepRegistry } from '../../engine'
+import { boundEvent, isTruncated, missingKeyWarnings, validateWorkflow, type Providers, type RunEvent, type StepRegistry } from '../../engine'
 
-export function presentWorkflow(workflow: WorkflowWithDefinition, registry: StepRegistry) {
+/** A workflow with its problems, and the keys its run would miss on this server (warnings: pinning or a key fixes them). */
+export function presentWorkflow(workflow: WorkflowWithDefinition, app: { registry: StepRegistry, providers: Providers }) {
+  const { problems, workflow: checked } = validateWorkflow(workflow.definition, app.registry)
   return {
     id: workflow.id,
     name: workflow.name,
@@ -11,7 +13,8 @@ export function presentWorkflow(workflow: WorkflowWithDefinition, registry: Step
     created_at: workflow.createdAt,
     updated_at: workflow.updatedAt,
     definition: workflow.definition,
-    problems: validateWorkflow(workflow.definition, registry).problems,
+    problems,
+    warnings: checked ? missingKeyWarnings(checked, app) : [],
   }
 }
 

@@ -18,7 +18,7 @@ export interface Candidate {
 /** Scores closer than this count as a tie. */
 const TIE = 0.02
 
-/** Candidates from the input, or from `compare_inputs` (rendered references), each with an id. */
+/** Candidates from the input, or from `compare_inputs` (rendered references), each with an id; how many is checked before (checkInputs). */
 export function candidatesOf(ctx: EvaluationContext<ResolvedEvaluatorConfig<EvaluatorConfigOf<'comparison'>>>, ids: readonly string[] = []): Candidate[] {
   const raw = ctx.input.candidates ?? ctx.config.compare_inputs ?? []
   const candidates = raw.map((item, i): Candidate => {
@@ -27,7 +27,6 @@ export function candidatesOf(ctx: EvaluationContext<ResolvedEvaluatorConfig<Eval
     if (object && typeof object === 'object' && typeof object.text === 'string') return { id: typeof object.id === 'string' ? object.id : ids[i] ?? `candidate_${i + 1}`, text: object.text }
     throw new JudgeflowError('INVALID_INPUT', `Candidate ${i + 1} is ${JSON.stringify(item)?.slice(0, 60)}: a candidate must be a text or an object with a text.`)
   })
-  if (candidates.length < 2) throw new JudgeflowError('INVALID_INPUT', `A comparison needs at least 2 candidates (compare_inputs or candidates), not ${candidates.length}.`)
   // Ids name the candidates in the ranking, so they must be unique: a repeat gets #2, #3…
   const seen = new Map<string, number>()
   for (const candidate of candidates) {

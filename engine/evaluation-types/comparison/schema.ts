@@ -9,6 +9,15 @@ export const comparisonFields = {
   compare_inputs: z.array(z.unknown()).optional(),
 }
 
+/** How many candidates a comparison ranks at least. */
+export const MIN_CANDIDATES = 2
+
 export const comparisonChecks: EvaluationTypeChecks<EvaluatorConfigOf<'comparison'>> = {
   resolve: config => ({ criteria: config.criteria?.length ? config.criteria : [{ ...OVERALL_CRITERION }] }),
+  checkInputs: (_config, { candidates }) => (candidates === undefined || candidates >= MIN_CANDIDATES
+    ? []
+    : [{
+        path: 'compare_inputs',
+        message: `needs at least ${MIN_CANDIDATES} candidates, not ${candidates}: list them in compare_inputs (e.g. ["{{steps.a.text}}", "{{steps.b.text}}"]), or wire ${MIN_CANDIDATES} or more LLM steps into this step and leave compare_inputs out`,
+      }]),
 }

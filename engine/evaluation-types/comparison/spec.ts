@@ -2,7 +2,10 @@ import { defineEvaluationTypeSpec } from '../spec'
 import { objectOf, output, keyedBy } from '../../steps/outputs'
 import { CRITERIA_KEYS, criteriaNames } from '../outputs'
 
-/** The candidates come from `compare_inputs` (the form's candidate picker) or the input's `candidates`. */
+/**
+ * The candidates come from `compare_inputs` (the form's candidate picker), the input's `candidates`,
+ * or else the steps wired into it.
+ */
 export const comparisonSpec = defineEvaluationTypeSpec({
   type: 'comparison',
   label: 'Comparison',
@@ -10,6 +13,7 @@ export const comparisonSpec = defineEvaluationTypeSpec({
   inputs: ['context', 'reference'],
   usesJudge: true,
   judgesContent: false,
+  candidatesFromGraph: true,
   sections: ['judge', 'candidates', 'criteria', 'threshold', 'feedback'],
   order: 3,
   outputs: (config) => {

@@ -2,6 +2,19 @@ import { z } from 'zod'
 import { scorerConfigSchema, scorerPresets } from '../../schema/scorers'
 import type { EvaluatorConfigOf } from '../config-schema'
 import type { EvaluationTypeChecks } from '../types'
+import type { ScorerConfig } from '../../schema/scorers'
+import { SCORER_PRESETS } from '../../scorers/presets'
+import { SCORER_COMPARES } from '../../scorers/compares'
+
+/** The scorers of a config that compare with `expected` and get no option in its place: where each is listed, and that option. */
+function comparingWithExpected(config: { scorers?: ScorerConfig[], preset?: keyof typeof SCORER_PRESETS }): Array<{ name: string, option?: string }> {
+  const list = config.preset ? SCORER_PRESETS[config.preset] : config.scorers ?? []
+  return list.flatMap((scorer, i) => {
+    const options = SCORER_COMPARES[scorer.type]
+    if (!options || options.some(key => scorer.options?.[key] !== undefined && scorer.options[key] !== null)) return []
+    return [{ name: `"${scorer.type}" (${config.preset ? `preset ${config.preset}` : `scorers[${i}]`})`, option: options[0] }]
+  })
+}
 
 export const scorersFields = {
   /** The list, or one of the ready-made presets by name. */
@@ -14,5 +27,15 @@ export const scorersChecks: EvaluationTypeChecks<EvaluatorConfigOf<'scorers'>> =
   resolve(config, problems) {
     if (!config.scorers?.length && !config.preset) problems.push({ path: 'scorers', message: 'give a list of scorers or a preset (standard, strict, operation-focused)' })
     if (config.scorers?.length && config.preset) problems.push({ path: 'preset', message: 'give either scorers or a preset, not both' })
+  },
+  checkInputs(config, given) {
+    const comparing = given.has('expected') ? [] : comparingWithExpected(config)
+    if (!comparing.length) return []
+    const many = comparing.length > 1
+    const option = comparing.find(c => c.option)?.option
+    return [{
+      path: 'expected',
+      message: `is missing, and the scorer${many ? 's' : ''} ${comparing.map(c => c.name).join(', ')} compare${many ? '' : 's'} the output with it: set expected (e.g. {{input.expected}})${option && !many ? ` or the scorer's options.${option}` : ''}`,
+    }]
   },
 }

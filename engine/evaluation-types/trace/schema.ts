@@ -22,4 +22,7 @@ export const traceFields = {
 
 export const traceChecks: EvaluationTypeChecks<EvaluatorConfigOf<'trace'>> = {
   exclusive: ['trace'],
+  checkInputs: (_config, given) => (given.has('trace')
+    ? []
+    : [{ path: 'trace', message: 'is missing: set trace to the reasoning trace to score (a ReasoningTrace, e.g. {{input.trace}})' }]),
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod'
 import { evaluatorConfigSchema } from '../../schema/evaluator'
-import { contentTypes, type EvaluationType } from '../../schema/evaluation-types'
+import { contentTypes, evaluationTypeSpec, type EvaluationType } from '../../schema/evaluation-types'
 import { defineStepSpec, type GraphDefaults, type UpstreamStep } from '../types'
 import { resolveEvaluatorConfig } from '../../evaluator/config'
 import { JudgeflowError } from '../../errors'
 import type { ConfigProblem } from '../../evaluation-types/checks'
+import { givenByStep, missingInputs } from '../../evaluation-types/inputs'
 import { evaluatorOutputs } from './outputs'
 
 /** The evaluator's config plus what it judges; `config_file` (JSON or TOML) is read at each evaluation. */
@@ -55,10 +56,22 @@ export function judgesContent(config: Record<string, unknown>): boolean {
 }
 
 /**
- * What an evaluator step judges by default: without `content`, the step judges the text of
- * the one step that leads into it (an LLM's `text`). With none or several, it cannot tell which.
+ * What a comparison ranks by default: with no `compare_inputs` nor `candidates`, the texts of the
+ * steps wired into it (LLM steps), each named by its step's id.
+ */
+function candidatesFromGraph(config: Record<string, unknown>, upstream: readonly UpstreamStep[]): GraphDefaults {
+  if (config.compare_inputs !== undefined || config.candidates !== undefined) return {}
+  const texts = upstream.filter(step => step.spec?.textField)
+  return texts.length ? { config: { candidates: texts.map(step => ({ id: step.id, text: `{{steps.${step.id}.${step.spec!.textField}}}` })) } } : {}
+}
+
+/**
+ * What an evaluator step takes from the graph: without `content`, the step judges the text of
+ * the one step that leads into it (an LLM's `text`), and with none or several it cannot tell which;
+ * a comparison without candidates ranks the steps wired into it.
  */
 export function contentFromGraph(config: Record<string, unknown>, upstream: readonly UpstreamStep[]): GraphDefaults {
+  if (evaluationTypeSpec(config.evaluation_type)?.candidatesFromGraph) return candidatesFromGraph(config, upstream)
   if (config.content !== undefined || !judgesContent(config)) return {}
   if (upstream.length === 1) {
     const [step] = upstream as [UpstreamStep]
@@ -92,7 +105,7 @@ export function evaluatorRunProblems(config: Record<string, unknown>): ConfigPro
   if (!evaluatorConfigSchema.safeParse(evaluator).success) return problems
   try {
     // The model is checked for its form only: which keys the server has is its own business.
-    resolveEvaluatorConfig(evaluator, 'local:heuristic')
+    problems.push(...missingInputs(resolveEvaluatorConfig(evaluator, 'local:heuristic'), givenByStep(config)))
   }
   catch (error) {
     if (!(error instanceof JudgeflowError) || !Array.isArray(error.details)) throw error

@@ -8,10 +8,10 @@ const querySchema = z.object({ version: z.coerce.number().int().positive().optio
 
 export default defineEventHandler(async (event) => {
   const { version } = await readQueryWith(event, querySchema)
-  const { store, registry } = useJudgeflow()
+  const { store, registry, providers } = useJudgeflow()
   const workflow = await store.workflows.get(routeId(event), version)
   if (!workflow) notFound(version ? `version ${version} of a workflow` : 'workflow', routeId(event))
   // The version as an entity tag: send it back in If-Match to save only over this version.
   setResponseHeader(event, 'etag', etagOf(workflow.version))
-  return presentWorkflow(workflow, registry)
+  return presentWorkflow(workflow, { registry, providers })
 })

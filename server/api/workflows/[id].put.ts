@@ -16,9 +16,9 @@ const updateSchema = workflowSchema.extend({ base_version: z.number().int().posi
 export default defineEventHandler(async (event) => {
   const { base_version, ...definition } = await readBodyWith(event, updateSchema)
   const ifMatch = ifMatchVersions(event)
-  const { store, registry } = useJudgeflow()
+  const { store, registry, providers } = useJudgeflow()
   const workflow = await store.workflows.update(routeId(event), definition, { baseVersions: acceptedVersions(ifMatch, base_version) })
   if (!workflow) notFound('workflow', routeId(event))
   setResponseHeader(event, 'etag', etagOf(workflow.version))
-  return presentWorkflow(workflow, registry)
+  return presentWorkflow(workflow, { registry, providers })
 })

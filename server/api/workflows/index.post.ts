@@ -6,8 +6,8 @@ import { presentWorkflow } from '../../utils/present'
 /** Creates a workflow (version 1). Engine-level problems are returned, not refused, so drafts can be saved. */
 export default defineEventHandler(async (event) => {
   const definition = await readBodyWith(event, workflowSchema)
-  const { store, registry } = useJudgeflow()
+  const { store, registry, providers } = useJudgeflow()
   const workflow = await store.workflows.create(definition)
   setResponseStatus(event, 201)
-  return presentWorkflow(workflow, registry)
+  return presentWorkflow(workflow, { registry, providers })
 })

@@ -177,7 +177,7 @@ describe('comparison judge', () => {
 
   it('needs at least two non-empty candidates', async () => {
     await expect(evaluate({ evaluation_type: 'comparison', model: 'openai:gpt-4o-mini' }, { candidates: ['only one'] }, { providers: providers() }))
-      .rejects.toThrow('A comparison needs at least 2 candidates (compare_inputs or candidates), not 1.')
+      .rejects.toThrow('Invalid evaluation input: compare_inputs: needs at least 2 candidates, not 1')
   })
 })
 

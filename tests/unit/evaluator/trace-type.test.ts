@@ -86,6 +86,6 @@ describe('the trace evaluation type', () => {
     const { steps: _steps, ...noSteps } = financeTrace
     await expect(evaluate({ evaluation_type: 'trace' }, { trace: noSteps }, { providers })).rejects.toThrow('Invalid trace: steps: is required')
     await expect(evaluate({ evaluation_type: 'trace' }, { trace: { ...financeTrace, outcome: { confidence: 1.4 } } }, { providers })).rejects.toThrow('outcome.confidence: must be between 0 and 1')
-    await expect(evaluate({ evaluation_type: 'trace' }, {}, { providers })).rejects.toThrow('The trace to score is missing')
+    await expect(evaluate({ evaluation_type: 'trace' }, {}, { providers })).rejects.toThrow('Invalid evaluation input: trace: is missing: set trace to the reasoning trace to score')
   })
 })

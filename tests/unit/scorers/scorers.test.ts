@@ -287,8 +287,8 @@ describe('a scorers evaluator as a quality gate', () => {
 describe('edge cases found in review', () => {
   it('refuses to score with nothing expected, instead of passing', async () => {
     await expect(evaluate({ evaluation_type: 'scorers', preset: 'standard' }, { actual: { operations: [{ type: 'delete', targetBlockId: 'x' }] } }, { providers }))
-      .rejects.toThrow('Scorer "operation-accuracy": expected is missing')
-    await expect(evaluate({ evaluation_type: 'scorers', scorers: [{ type: 'exact-match' }] }, {}, { providers })).rejects.toThrow('Scorer "exact-match": expected is missing')
+      .rejects.toThrow('expected: is missing, and the scorers "operation-accuracy" (preset standard)')
+    await expect(evaluate({ evaluation_type: 'scorers', scorers: [{ type: 'exact-match' }] }, {}, { providers })).rejects.toThrow('expected: is missing, and the scorer "exact-match" (scorers[0]) compares the output with it')
   })
 
   it('anti-hallucination catches an unexpected insert and an operation on a block that does not exist', () => {

@@ -37,7 +37,7 @@ describe('an evaluator without content', () => {
     expect(inputOf('other')).toEqual(['given text'])
   })
 
-  it('with two upstream steps, fails naming the node and the field, and the editor is warned beforehand', async () => {
+  it('with two upstream steps, is refused before the run naming the node and the field, and the editor is warned beforehand', async () => {
     const definition = workflow(
       [{ id: 'a', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'p' }, pinned: ['one'] }, { id: 'b', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'p' }, pinned: ['two'] }, judge()],
       [{ from: 'in', to: 'a' }, { from: 'in', to: 'b' }, { from: 'a', to: 'judge' }, { from: 'b', to: 'judge' }],
@@ -46,10 +46,11 @@ describe('an evaluator without content', () => {
       node: 'judge', path: 'nodes.judge.config.content',
       message: 'node "judge": content: no content is set and 2 steps lead into this one (a, b): set content to the text to judge, e.g. {{steps.a.text}}',
     }])
-    const { options } = testDeps()
-    const result = await runWorkflow(definition, options)
-    expect(result.status).toBe('failed')
-    expect(result.steps.judge!.error!.message).toMatch(/^node "judge": content is not set: set it to the text to judge/)
+    const { options, events } = testDeps()
+    await expect(runWorkflow(definition, options)).rejects.toMatchObject({
+      code: 'INVALID_WORKFLOW', details: [{ node: 'judge', path: 'nodes.judge.config.content', message: expect.stringContaining('is not set: set it to the text to judge') }],
+    })
+    expect(events).toEqual([])
   })
 
   it('warns with no upstream step, and not for a comparison, which judges its candidates', () => {
