@@ -148,6 +148,8 @@ export interface FoundReference {
   expression: string
   reference?: Reference
   error?: string
+  /** The reference is the whole value (it keeps the referenced value's type), not a part of a text. */
+  whole?: boolean
 }
 
 /** Every reference inside a value, with where it was found; parse problems are reported, not thrown. */
@@ -157,7 +159,7 @@ export function findReferences(value: unknown, field = ''): FoundReference[] {
     if (typeof item === 'string') {
       for (const match of item.matchAll(TEMPLATE)) {
         try {
-          found.push({ field: at, expression: match[0], reference: parseReference(match[1]!) })
+          found.push({ field: at, expression: match[0], reference: parseReference(match[1]!), ...(item === match[0] ? { whole: true } : {}) })
         }
         catch (error) {
           found.push({ field: at, expression: match[0], error: (error as Error).message })

@@ -21,6 +21,8 @@ interface Scope {
   outputOf(id: string): OutputField | undefined
   /** Whether a value of `from` is there when `to` reads it. */
   runsBefore(from: string, to: string): boolean
+  /** Whether `to` reads `from` only from an earlier attempt of a retry loop (nothing on the first). */
+  carried(from: string, to: string): boolean
   /** The run input's declared fields, when every input step declares its fields. */
   input: OutputField | undefined
 }
@@ -32,6 +34,7 @@ export function referenceProblems(workflow: Workflow, graph: Graph, specs: StepS
     for (const found of findReferences(node.config, `nodes.${node.id}.config`)) {
       if (!found.reference) continue
       const problem = checkReference(found.reference, found.expression, node, scope)
+        ?? carriedWhole(found.reference, found.expression, node, scope, found.whole)
       if (problem) problems.push({ code: 'invalid_reference', node: node.id, path: found.field, message: `node "${node.id}": ${found.field}: ${problem}` })
     }
     if (node.type === 'condition') {
@@ -70,6 +73,10 @@ function scopeOf(workflow: Workflow, graph: Graph, specs: StepSpecs): Scope {
     },
     runsBefore(from, to) {
       if (from !== to && reach(from).has(to)) return true
+      return this.carried(from, to)
+    },
+    carried(from, to) {
+      if (from !== to && reach(from).has(to)) return false
       return loops.some(loop => reach(loop.target).has(to) && reach(from).has(loop.retry))
     },
   }
@@ -92,6 +99,16 @@ function checkReference(ref: Reference, expression: string, node: WorkflowNode, 
   if (!output) return undefined
   return unknownField(output, ref.path, expression, `step "${target.id}"`, (near, known, at) =>
     `${expression}: step "${target.id}" (${describe(target, scope)}) has no field "${at}" (its fields${at.includes('.') ? ` there` : ''}: ${known})${near ? `; did you mean \`${near}\`?` : ''}`)
+}
+
+/**
+ * A value that is exactly one reference to a later step of a retry loop has nothing on the first
+ * attempt: inside text (a retry's feedback in a prompt) that is an empty part, but as the whole
+ * value the step would get nothing to work on.
+ */
+function carriedWhole(ref: Reference, expression: string, node: WorkflowNode, scope: Scope, whole: boolean | undefined): string | undefined {
+  if (!whole || ref.root !== 'steps' || !scope.graph.nodes.has(ref.nodeId!) || !scope.carried(ref.nodeId!, node.id)) return undefined
+  return `${expression} reads step "${ref.nodeId}", which runs after this one: only a later attempt of the retry loop sees its value, and the first gets nothing. Use it inside text (as a retry's feedback in a prompt), or refer to a step upstream`
 }
 
 /** The first segment of `path` the declaration does not have, said by `say`; undefined when the path is there (or cannot be told). */
