@@ -1,21 +1,9 @@
-import { existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { bundledFile } from './bundled-file'
 import type { Judgeflow } from '../../core'
 import type { EvaluationPool } from '../../engine'
 
 /** Bundled by the build (nuxt.config.ts) beside the server entry, `.output/server/`. */
 export const EVALUATION_WORKER_FILE = 'evaluation-worker.mjs'
-
-/** This module sits in a chunk a few folders below the server entry. */
-function bundledWorker(): URL | undefined {
-  let folder = dirname(fileURLToPath(import.meta.url))
-  for (let up = 0; up < 4; up++, folder = dirname(folder)) {
-    const file = join(folder, EVALUATION_WORKER_FILE)
-    if (existsSync(file)) return pathToFileURL(file)
-  }
-  return undefined
-}
 
 /**
  * Offline evaluations (heuristic judge, scorers, trace) run on worker threads with a time limit,
@@ -28,7 +16,7 @@ export function startEvaluationWorkers(app: Judgeflow): EvaluationPool | undefin
     console.info('judgeflow: JUDGEFLOW_EVAL_WORKERS is 0: offline evaluations run on the main thread, without a time limit')
     return undefined
   }
-  const entry = bundledWorker()
+  const entry = bundledFile(EVALUATION_WORKER_FILE)
   if (!entry) {
     console.warn(`judgeflow: no ${EVALUATION_WORKER_FILE} beside the server (run \`npx nuxt build\`): offline evaluations run on the main thread, without a time limit`)
     return undefined

@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { bundledFile } from './bundled-file'
 import type { ImportJob, ImportResults } from '../../engine/datasets/import-worker/protocol'
 import { readImport } from '../../engine/datasets/import-worker/read'
 import { ImportReader } from '../../engine/datasets/import-worker/reader'
@@ -17,19 +15,9 @@ let reader: ImportReader | null | undefined
  */
 export function readImportAside<K extends ImportJob['kind']>(job: Extract<ImportJob, { kind: K }>): Promise<ImportResults[K]> {
   if (reader === undefined) {
-    const entry = bundledWorker()
+    const entry = bundledFile(IMPORT_WORKER_FILE)
     if (!entry) console.warn(`judgeflow: no ${IMPORT_WORKER_FILE} beside the server (run \`npx nuxt build\`): imports are read on the main thread`)
     reader = entry ? new ImportReader({ entry }) : null
   }
   return reader ? reader.read(job) : Promise.resolve().then(() => readImport(job))
-}
-
-/** This module sits in a chunk a few folders below the server entry. */
-function bundledWorker(): URL | undefined {
-  let folder = dirname(fileURLToPath(import.meta.url))
-  for (let up = 0; up < 4; up++, folder = dirname(folder)) {
-    const file = join(folder, IMPORT_WORKER_FILE)
-    if (existsSync(file)) return pathToFileURL(file)
-  }
-  return undefined
 }

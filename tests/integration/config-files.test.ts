@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SERVER_ENTRY, startAppServer, type AppServer } from '../support/app-server'
 import { runEndedOn } from '../support/runs'
+import { configFileWorkflow } from '../support/workflows'
 
 const root = mkdtempSync(join(tmpdir(), 'judgeflow-config-files-'))
 const configs = join(root, 'configs')
@@ -28,17 +29,8 @@ afterAll(async () => {
   await server?.stop('SIGKILL')
 })
 
-const evaluatorWorkflow = (configFile: string) => ({
-  name: `config ${configFile}`,
-  nodes: [
-    { id: 'in', type: 'input' },
-    { id: 'judge', type: 'evaluator', config: { config_file: configFile, content: '{{input.text}}' } },
-  ],
-  edges: [{ from: 'in', to: 'judge' }],
-})
-
 async function runsOf(configFile: string, count: number) {
-  const created = await server.api('/api/workflows', { body: evaluatorWorkflow(configFile) })
+  const created = await server.api('/api/workflows', { body: configFileWorkflow(configFile) })
   expect(created.status).toBe(201)
   const started = await Promise.all(Array.from({ length: count }, () => server.api(`/api/workflows/${created.body.id}/runs`, { body: { input: { text: 'Paris is the capital of France.' } } })))
   expect(started.map(s => s.status)).toEqual(Array(count).fill(202))

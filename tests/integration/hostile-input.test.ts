@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeLLM } from '../support/fake-llm'
 import { startAppServer, type AppServer } from '../support/app-server'
 import { runEndedOn } from '../support/runs'
+import { configFileWorkflow } from '../support/workflows'
 
 const root = mkdtempSync(join(tmpdir(), 'judgeflow-hostile-'))
 const configs = join(root, 'configs')
@@ -52,15 +53,6 @@ async function healthWithin(ms: number) {
   return performance.now() - t0
 }
 
-const evaluatorWorkflow = (configFile: string) => ({
-  name: `config ${configFile}`,
-  nodes: [
-    { id: 'in', type: 'input' },
-    { id: 'judge', type: 'evaluator', config: { config_file: configFile, content: '{{input.text}}' } },
-  ],
-  edges: [{ from: 'in', to: 'judge' }],
-})
-
 async function runToEnd(workflowId: string, input: unknown) {
   const started = await server.api(`/api/workflows/${workflowId}/runs`, { body: { input } })
   expect(started.status).toBe(202)
@@ -70,7 +62,7 @@ async function runToEnd(workflowId: string, input: unknown) {
 describe('config_file stays inside the config folder', () => {
   it('refuses devices, other files and references before a run starts, naming node and field', async () => {
     for (const [file, message] of [['/dev/zero', 'must name a .json or .toml file'], ['/etc/passwd', 'must name a .json or .toml file'], ['{{input.p}}', 'cannot hold a {{reference}}']] as const) {
-      const created = await server.api('/api/workflows', { body: evaluatorWorkflow(file) })
+      const created = await server.api('/api/workflows', { body: configFileWorkflow(file) })
       const problems = JSON.stringify(created.body.problems ?? created.body)
       expect(problems).toContain('config_file')
       expect(problems).toContain(message)
@@ -84,12 +76,12 @@ describe('config_file stays inside the config folder', () => {
   })
 
   it('reads a file in the folder; refuses .. and symlinks out of it without telling what is there', async () => {
-    const good = await server.api('/api/workflows', { body: evaluatorWorkflow('judge.json') })
+    const good = await server.api('/api/workflows', { body: configFileWorkflow('judge.json') })
     const ok = await runToEnd(good.body.id, { text: 'Paris is the capital of France.' })
     expect(ok.body.status).toBe('succeeded')
     expect(ok.body.steps.judge.output.overall_score).toBeTypeOf('number')
     for (const file of ['../secret.json', 'escape.json', `${root}/secret.json`]) {
-      const created = await server.api('/api/workflows', { body: evaluatorWorkflow(file) })
+      const created = await server.api('/api/workflows', { body: configFileWorkflow(file) })
       const run = await runToEnd(created.body.id, { text: 'hi' })
       expect(run.body.status).toBe('failed')
       expect(run.body.error.message).toContain('outside the config folder')

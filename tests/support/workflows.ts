@@ -102,3 +102,13 @@ export const sleepChain = (ms: number) => ({
   ],
   edges: [{ from: 'in', to: 'first' }, { from: 'first', to: 'second' }, { from: 'second', to: 'out' }],
 })
+
+/** An input step and an evaluator that reads its config from `config_file` and judges `input.text`. */
+export const configFileWorkflow = (configFile: string) => ({
+  name: `config ${configFile}`,
+  nodes: [
+    { id: 'in', type: 'input' },
+    { id: 'judge', type: 'evaluator', config: { config_file: configFile, content: '{{input.text}}' } },
+  ],
+  edges: [{ from: 'in', to: 'judge' }],
+})

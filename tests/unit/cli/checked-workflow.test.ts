@@ -6,17 +6,10 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { main } from '../../../cli/main'
+import { cli } from '../../support/cli'
 
 const examples = join(import.meta.dirname, '../../../examples')
 const dataset = join(examples, 'datasets/support-questions.csv')
-
-async function cli(args: string[]) {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await main(args, { out: text => out.push(text), err: text => err.push(text) }, {})
-  return { code, out: out.join('\n'), err: err.join('\n') }
-}
 
 /** The A/B test example with its comparison given one candidate, and a scorers step with nothing to compare with. */
 function brokenWorkflow(dir: string): string {

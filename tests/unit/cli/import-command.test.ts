@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFil
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main } from '../../../cli/main'
+import { cli } from '../../support/cli'
 import type { DatasetReport } from '../../../engine/datasets'
 import { FakeLLM, lastUserText } from '../../support/fake-llm'
 
@@ -33,13 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.stop()
 })
-
-async function cli(args: string[], env: Record<string, string> = {}) {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await main(args, { out: text => out.push(text), err: text => err.push(text) }, env)
-  return { code, out: out.join('\n'), err: err.join('\n') }
-}
 
 function verdicts(reportPath: string): Record<string, string | null | undefined> {
   const report = JSON.parse(readFileSync(reportPath, 'utf8')) as DatasetReport

@@ -2,19 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { main } from '../../../cli/main'
+import { cli } from '../../support/cli'
 
 const examples = join(import.meta.dirname, '../../../examples')
 const gate = join(examples, 'quality-gate.json')
 const deep = `${'['.repeat(3000)}${']'.repeat(3000)}`
 const limit = /nests objects and arrays more than 64 levels deep \(at .+\): flatten it, or raise JUDGEFLOW_MAX_JSON_DEPTH/
-
-async function cli(args: string[], env: Record<string, string> = {}) {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await main(args, { out: text => out.push(text), err: text => err.push(text) }, env)
-  return { code, out: out.join('\n'), err: err.join('\n') }
-}
 
 function files(contents: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'judgeflow-nested-'))

@@ -2,17 +2,10 @@ import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { main } from '../../../cli/main'
+import { cli } from '../../support/cli'
 import { checkOutputFiles, writeOutputFile } from '../../../cli/output-paths'
 import { openDatabase } from '../../../db'
 import { JudgeflowError } from '../../../engine'
-
-async function cli(args: string[]) {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await main(args, { out: text => out.push(text), err: text => err.push(text) }, {})
-  return { code, out: out.join('\n'), err: err.join('\n') }
-}
 
 function refusal(work: () => void): string {
   try {

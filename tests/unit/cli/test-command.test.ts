@@ -2,19 +2,12 @@ import { copyFileSync, linkSync, mkdtempSync, readFileSync, symlinkSync, writeFi
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { main } from '../../../cli/main'
+import { cli } from '../../support/cli'
 import type { DatasetReport } from '../../../engine/datasets'
 
 const examples = join(import.meta.dirname, '../../../examples')
 const gate = join(examples, 'quality-gate.json')
 const dataset = join(examples, 'datasets/support-questions.csv')
-
-async function cli(args: string[]) {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await main(args, { out: text => out.push(text), err: text => err.push(text) }, {})
-  return { code, out: out.join('\n'), err: err.join('\n') }
-}
 
 describe('judgeflow test', () => {
   it('runs the offline quality gate over the labelled example dataset: the report, JUnit, and the judge\'s agreement', async () => {

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { main } from '../../../cli/main'
-
-async function cli(args: string[], env: Record<string, string> = {}) {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await main(args, { out: text => out.push(text), err: text => err.push(text) }, env)
-  return { code, out: out.join('\n'), err: err.join('\n') }
-}
+import { cli } from '../../support/cli'
 
 describe('judgeflow worker and serve', () => {
   it('needs the PostgreSQL database of the queue', async () => {
