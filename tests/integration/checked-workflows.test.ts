@@ -30,7 +30,13 @@ describe('a workflow whose steps a run would refuse', () => {
     expect(created.status).toBe(201)
     expect(created.body.problems).toEqual(validated.body.problems)
     const updated = await server.api(`/api/workflows/${created.body.id}`, { method: 'PUT', body: noTrace })
-    expect(updated.body.problems).toEqual([expect.objectContaining({ node: 'judge', path: 'nodes.judge.config.trace', message: expect.stringContaining('trace: is missing') })])
+    expect(updated.body.problems.filter((p: { node: string }) => p.node === 'judge')).toEqual([
+      expect.objectContaining({ node: 'judge', path: 'nodes.judge.config.trace', message: expect.stringContaining('trace: is missing') }),
+    ])
+    // The output step still reads the comparison's fields, which trace scoring does not output.
+    expect(updated.body.problems.filter((p: { node: string }) => p.node === 'best').map((p: { path: string }) => p.path)).toEqual([
+      'nodes.best.config.value.winner', 'nodes.best.config.value.text', 'nodes.best.config.value.ranking',
+    ])
   })
 
   it('refuses a run of it with those problems, and starts none', async () => {
@@ -55,7 +61,8 @@ describe('a workflow whose steps a run would refuse', () => {
   it('warns of a key the server lacks for a metric suite\'s judge, naming it, on the step', async () => {
     const suite = variant({ evaluation_type: 'metrics', compare_inputs: undefined, criteria: undefined, model: undefined, content: '{{steps.a.text}}' })
     const created = await server.api('/api/workflows', { body: suite })
-    expect(created.body.problems).toEqual([])
+    // Only the output step's references to the comparison's fields, which a metric suite does not output.
+    expect(created.body.problems.map((p: { node: string }) => p.node)).toEqual(['best', 'best', 'best'])
     expect(created.body.warnings).toEqual([{ node: 'judge', message: expect.stringMatching(/^ANTHROPIC_API_KEY is not set: node "judge" uses anthropic:/) }])
     expect((await server.api(`/api/workflows/${created.body.id}`)).body.warnings).toEqual(created.body.warnings)
     expect((await server.api('/api/workflows', { body: abTest })).body.warnings).toEqual([])
