@@ -11,7 +11,7 @@ const port = parentPort!
 port.on('message', ({ id, job }: ToWorker) => {
   let message: FromWorker
   try {
-    message = { id, ok: true, result: readImport(job) }
+    message = { id, ok: true, json: JSON.stringify(readImport(job)) }
   }
   catch (error) {
     message = { id, ok: false, error: serializeError(error) }

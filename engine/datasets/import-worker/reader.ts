@@ -75,7 +75,7 @@ export class ImportReader {
     const task = this.current
     if (worker !== this.worker || task?.id !== message.id) return
     this.finish()
-    if (message.ok) task.resolve(message.result)
+    if (message.ok) task.resolve(JSON.parse(message.json))
     else task.reject(revive(message.error))
     this.dispatch()
   }
