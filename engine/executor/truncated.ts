@@ -37,7 +37,7 @@ export function boundValue(value: unknown, limit: number): unknown {
   return truncatedMarker(value, jsonSize(value))
 }
 
-export function truncatedMarker(value: unknown, size: number): TruncatedValue {
+function truncatedMarker(value: unknown, size: number): TruncatedValue {
   return { truncated: true, size, preview: jsonPreview(value, PREVIEW_CHARS) }
 }
 

@@ -4,6 +4,17 @@ import { JudgeflowError } from '../../engine/errors'
 import { judgeflowConfig } from './config'
 import { presentEvent } from './present'
 
+/**
+ * A live event goes to every follower of its run as the same row object: it is presented and
+ * serialised once, not once per follower.
+ */
+const presented = new WeakMap<RunEventRow, string>()
+function eventText(row: RunEventRow): string {
+  let text = presented.get(row)
+  if (text === undefined) presented.set(row, text = JSON.stringify(presentEvent(row)))
+  return text
+}
+
 const openByClient = new Map<string, number>()
 
 /** Streams set up per turn of the event loop when many arrive at once. */
@@ -89,7 +100,7 @@ export function openEventStream(event: H3Event, heartbeatMs = 15_000) {
     },
     /** A stored run event, with its id. */
     send(row: RunEventRow) {
-      write(row.type, JSON.stringify(presentEvent(row)), row.id)
+      write(row.type, eventText(row), row.id)
     },
     /** Resolves once the client has taken what was written (or is gone): a replay never buffers a whole run. */
     drained(): Promise<void> {
