@@ -171,7 +171,11 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   }
   if (config.prompts?.length && config.providers?.length) {
     const prompts = config.prompts.flatMap((p, i) => {
-      if (typeof p === 'object') checkModelConfig(p.config as Record<string, unknown> | undefined, `prompts[${i}]`, [], notes)
+      if (typeof p === 'object') {
+        const other = Object.keys(p).find(key => !['raw', 'id', 'label', 'config'].includes(key))
+        if (other) throw invalid(`the promptfoo config, prompts[${i}].${other}: not imported (judgeflow has no equivalent); remove it to import the rest`)
+        checkModelConfig(p.config as Record<string, unknown> | undefined, `prompts[${i}]`, [], notes)
+      }
       return promptsOf(p, `prompts[${i}]`, options.readFile)
     })
     const providers: PromptfooProvider[] = config.providers.map((p, i) => {

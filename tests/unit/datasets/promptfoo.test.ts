@@ -306,6 +306,7 @@ tests:
       .toThrow('providers[0].config.response_format: not imported')
     expect(() => importPromptfoo(config('  - vars: { question: "file://question.txt" }\n    assert: [{ type: contains, value: x }]')))
       .toThrow('tests[0].vars.question: "file://question.txt" is a file promptfoo loads into the var, which the import does not read')
+    expect(() => importPromptfoo(base.replace('  - "Answer: {{ question }}"', '  - { raw: "Answer: {{ question }}", function: true }'))).toThrow('prompts[0].function: not imported')
     expect(() => importPromptfoo(`${base}\nextensions: [file://hooks.js:extensionHook]`)).toThrow('the promptfoo config, extensions: it is not imported, and it may change what promptfoo runs or judges (it runs code)')
   })
 
