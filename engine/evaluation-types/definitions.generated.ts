@@ -1,4 +1,5 @@
 // Written by `npm run generate:evaluation-types` (scripts/evaluation-types.ts) from the type folders: do not edit.
+import { assertionsType } from './assertions'
 import { comparisonType } from './comparison'
 import { criteriaType } from './criteria'
 import { metricsType } from './metrics'
@@ -9,6 +10,7 @@ import { traceType } from './trace'
 
 /** Each type's definition, with `evaluate` (the server and the CLI). By folder. */
 export const typeDefinitions = {
+  assertions: assertionsType,
   comparison: comparisonType,
   criteria: criteriaType,
   metrics: metricsType,

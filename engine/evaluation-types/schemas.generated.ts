@@ -1,4 +1,5 @@
 // Written by `npm run generate:evaluation-types` (scripts/evaluation-types.ts) from the type folders: do not edit.
+import { assertionsFields, assertionsChecks } from './assertions/schema'
 import { comparisonFields, comparisonChecks } from './comparison/schema'
 import { criteriaFields, criteriaChecks } from './criteria/schema'
 import { metricsFields, metricsChecks } from './metrics/schema'
@@ -9,6 +10,7 @@ import { traceFields, traceChecks } from './trace/schema'
 
 /** Each type's config fields and checks (zod: the validation worker and the server). By folder. */
 export const typeFields = {
+  assertions: assertionsFields,
   comparison: comparisonFields,
   criteria: criteriaFields,
   metrics: metricsFields,
@@ -18,6 +20,7 @@ export const typeFields = {
   trace: traceFields,
 }
 export const typeChecks = {
+  assertions: assertionsChecks,
   comparison: comparisonChecks,
   criteria: criteriaChecks,
   metrics: metricsChecks,

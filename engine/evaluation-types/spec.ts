@@ -10,7 +10,7 @@ import type { OutputFields } from '../steps/outputs'
 export type EvaluationInputField = 'content' | 'context' | 'reference' | 'actual' | 'expected' | 'original' | 'trace'
 
 /** The parts of the evaluator form (components/editor/EvaluatorForm.vue), which places them. */
-export type FormSection = 'judge' | 'candidates' | 'criteria' | 'metrics' | 'scorers' | 'trace' | 'threshold' | 'feedback' | 'rubric'
+export type FormSection = 'judge' | 'candidates' | 'criteria' | 'metrics' | 'scorers' | 'trace' | 'threshold' | 'feedback' | 'rubric' | 'assertions'
 
 /**
  * The config fields each form section edits. A type's own settings are the fields of its sections
@@ -28,6 +28,7 @@ export const FORM_SECTION_FIELDS: Readonly<Record<FormSection, readonly string[]
   threshold: ['pass_threshold'],
   feedback: ['include_feedback'],
   rubric: ['rubric'],
+  assertions: ['assert', 'threshold', 'vars', 'latency_ms'],
 }
 
 /** The step's config fields that belong to one type or another (the rest, such as temperature, every type takes). */

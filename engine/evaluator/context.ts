@@ -26,6 +26,12 @@ export interface EvaluationContext<C = ResolvedEvaluatorConfig> {
   /** How much the process's trace cache keeps, and the local embedding model. */
   trace: TraceSettings
   signal?: AbortSignal
+  /** Runs user code (promptfoo's javascript and python assertions) in a sandbox; absent where code is not allowed. */
+  scripts?: ScriptRunner
+}
+
+export interface ScriptRunner {
+  run(language: 'javascript' | 'python', code: string, args: Record<string, unknown>, mode?: 'assertion' | 'transform'): Promise<unknown>
 }
 
 /** What trace scoring takes from the process's configuration. */

@@ -3,7 +3,7 @@ import type { Providers } from '../providers/types'
 import { evaluationInputSchema, type EvaluatorResult } from '../schema/evaluator'
 import { formatPath } from '../graph/validate'
 import { resolveEvaluatorConfig, type ResolvedEvaluatorConfig } from './config'
-import { checkHeuristicModel, isHeuristic, type EvaluationContext, type TraceSettings } from './context'
+import { checkHeuristicModel, isHeuristic, type EvaluationContext, type ScriptRunner, type TraceSettings } from './context'
 import { createHeuristicJudge } from './heuristic'
 import { newStats } from './judge'
 import { MetricRegistry } from './metrics/registry'
@@ -40,6 +40,8 @@ export interface EvaluateDeps extends EvaluationServices {
   signal?: AbortSignal
   /** Ids for the candidates (the comparison step names them after the steps they come from). */
   candidateIds?: string[]
+  /** Where user code may run (promptfoo's javascript and python assertions); absent, such assertions are refused. */
+  scripts?: ScriptRunner
 }
 
 /** The built-in metrics alone, for callers that name no registry; an app loads custom metrics into its own. */
@@ -101,7 +103,7 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
     config, input, providers: deps.providers,
     metrics: deps.metrics ?? defaultMetrics, scorers: deps.scorers ?? defaultScorerRegistry, stats: newStats(), heuristic,
     traceCache: deps.traceCache ?? sharedTraceCache(), trace: deps.trace ?? { limits: DEFAULT_TRACE_CACHE },
-    signal: deps.signal, candidateIds: deps.candidateIds,
+    signal: deps.signal, candidateIds: deps.candidateIds, scripts: deps.scripts,
   }
   const result = await definition.evaluate(ctx, prepared)
   return {

@@ -1,3 +1,4 @@
+import type { AssertionGrade } from '../assertions/types'
 import { z } from 'zod'
 import type { ScorerResult } from './scorers'
 import { deterministicTypes, evaluationTypes, METRIC_DEFAULT_MODEL, type EvaluationType } from './evaluation-types'
@@ -80,6 +81,9 @@ export interface EvaluatorResult {
   position_consistency?: number
   /** Scorers: each scorer's score, threshold, weight and details. */
   scorer_results?: ScorerResult[]
+  /** Assertions: each assertion's grade (promptfoo's component results) and each metric's weighted mean. */
+  assertions?: AssertionGrade[]
+  named_scores?: Record<string, number>
   /** Trace scoring: the factors, the profile and the overrides that fired. */
   trace?: Record<string, unknown>
   /** Metric suite: each metric's score (0–100) and comment. */

@@ -17,9 +17,12 @@ re2.code = 're2js'
 const ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: re2 } })
 const validators = new Map<string, ValidateFunction>()
 
+export const schemaErrorsText = (validate: ValidateFunction) => ajv.errorsText(validate.errors)
+
 const schemaOf = (value: unknown) => (value && typeof value === 'object' ? value : undefined)
 
-function validatorFor(schema: object): ValidateFunction {
+/** A compiled validator for the schema (cached), its patterns on RE2; INVALID_CONFIG naming `where` when the schema is invalid. */
+export function validatorFor(schema: object | boolean, where = 'Scorer "json-schema"'): ValidateFunction {
   const key = JSON.stringify(schema)
   let validate = validators.get(key)
   if (!validate) {
@@ -28,7 +31,7 @@ function validatorFor(schema: object): ValidateFunction {
     }
     catch (error) {
       if (error instanceof JudgeflowError) throw error
-      throw new JudgeflowError('INVALID_CONFIG', `Scorer "json-schema": the schema is invalid: ${(error as Error).message}.`)
+      throw new JudgeflowError('INVALID_CONFIG', `${where}: the schema is invalid: ${(error as Error).message}.`)
     }
     if (validators.size > 200) validators.clear()
     validators.set(key, validate)

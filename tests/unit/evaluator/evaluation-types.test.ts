@@ -33,7 +33,7 @@ describe('evaluation type registry', () => {
     expect(staleLists(), 'run `npm run generate:evaluation-types`').toEqual([])
     // The editor's order is each spec's own number.
     expect(new Set(evaluationTypeSpecs.map(spec => spec.order)).size).toBe(evaluationTypes.length)
-    expect(evaluationTypes).toEqual(['scoring', 'criteria', 'comparison', 'rubric', 'metrics', 'scorers', 'trace'])
+    expect(evaluationTypes).toEqual(['scoring', 'criteria', 'comparison', 'rubric', 'metrics', 'scorers', 'trace', 'assertions'])
   })
 
   it('writes a new folder into each of the three lists, and refuses a folder without its modules', () => {
@@ -93,7 +93,7 @@ describe('evaluation type registry', () => {
   })
 
   it('derives the editor tables and the type lists from the specs', () => {
-    expect(contentTypes).toEqual(['scoring', 'criteria', 'rubric', 'metrics'])
+    expect(contentTypes).toEqual(['scoring', 'criteria', 'rubric', 'metrics', 'assertions'])
     expect(deterministicTypes).toEqual(['scorers', 'trace'])
     expect(formSpecFor(undefined).type).toBe('scoring')
     expect(formSpecFor('trace').inputs).toEqual(['trace'])

@@ -1,0 +1,92 @@
+import type { Assertion, AssertionHandler, HandlerGrade, HandlerInput } from './types'
+
+/**
+ * `javascript` and `python`: the user's code grades the output, in a sandbox (never in this
+ * process). What it returns is read as promptfoo reads it: a boolean is the verdict, a number the
+ * score (passing above 0, or at `threshold`), an object `{ pass, score, reason }` the grade itself.
+ */
+
+const isGrade = (value: unknown): value is { pass: boolean, score: number, reason: string } =>
+  typeof value === 'object' && value !== null && typeof (value as { pass?: unknown }).pass === 'boolean'
+  && typeof (value as { score?: unknown }).score === 'number' && typeof (value as { reason?: unknown }).reason === 'string'
+
+const returned = (what: string, pass: boolean, code: string) => `${what} returned ${pass ? 'true' : 'false'}${code ? `\n${code}` : ''}`
+
+function fromVerdict(assertion: Assertion, result: boolean | number, inverse: boolean, what: string, code: string): HandlerGrade {
+  if (typeof result === 'boolean') {
+    const pass = result !== inverse
+    return { pass, score: pass ? 1 : 0, reason: pass ? 'Assertion passed' : returned(what, result, code) }
+  }
+  const raw = assertion.threshold === undefined ? result > 0 : result >= assertion.threshold
+  const pass = raw !== inverse
+  return { pass, score: result, reason: pass ? 'Assertion passed' : returned(what, raw, code) }
+}
+
+function fromGrade(grade: { pass: boolean, score: number, reason: string }, inverse: boolean, what: string): HandlerGrade {
+  const pass = grade.pass !== inverse
+  return { pass, score: grade.score, reason: pass === grade.pass ? grade.reason : pass ? 'Assertion passed' : `${what} returned ${grade.pass ? 'true' : 'false'}` }
+}
+
+/** JavaScript's answer: a boolean, a number or a grade object, nothing else. */
+function readJavascript(assertion: Assertion, result: unknown, inverse: boolean, code: string): HandlerGrade {
+  if (typeof result === 'boolean' || typeof result === 'number') return fromVerdict(assertion, result, inverse, 'Custom function', code)
+  if (isGrade(result)) return fromGrade(result, inverse, 'Custom function')
+  throw new Error(`Custom function must return a boolean, number, or GradingResult object. Got type ${typeof result}: ${JSON.stringify(result)}`)
+}
+
+/** Python's answer: also "true"/"false", a number in text, or a grade as JSON text or with snake_case keys; a threshold caps a grade. */
+function readPython(assertion: Assertion, result: unknown, inverse: boolean, code: string): HandlerGrade {
+  const lower = typeof result === 'string' ? result.toLowerCase() : undefined
+  if (result === true || lower === 'true') return fromVerdict(assertion, true, inverse, 'Python code', code)
+  if (result === false || lower === 'false') return fromVerdict(assertion, false, inverse, 'Python code', code)
+  let value = result
+  if (typeof value === 'string' && value.startsWith('{')) value = JSON.parse(value)
+  if (typeof value === 'object' && value !== null) {
+    const object = { ...value as Record<string, unknown> }
+    if ('pass_' in object && !('pass' in object)) object.pass = object.pass_
+    if (!isGrade(object)) throw new Error(`Python assertion must return a boolean, number, or {pass, score, reason} object. Got instead:\n${JSON.stringify(object, null, 2)}`)
+    const grade = { pass: object.pass, score: object.score, reason: object.reason }
+    if (assertion.threshold !== undefined && grade.score < assertion.threshold) {
+      const below = `Python score ${grade.score} is less than threshold ${assertion.threshold}`
+      grade.pass = false
+      grade.reason = grade.reason ? `${below}: ${grade.reason}` : below
+    }
+    return fromGrade(grade, inverse, 'Python code')
+  }
+  const score = Number.parseFloat(String(value))
+  if (Number.isNaN(score)) throw new Error(`Python assertion must return a boolean, number, or {pass, score, reason} object. Instead got:\n${String(value)}`)
+  return fromVerdict(assertion, score, inverse, 'Python code', code)
+}
+
+/** What the code receives as `context`, as promptfoo builds it. */
+function contextOf({ assertion, target }: HandlerInput): Record<string, unknown> {
+  return { prompt: target.prompt, vars: target.vars, test: { vars: target.vars }, ...(assertion.config ? { config: assertion.config } : {}) }
+}
+
+function scriptHandler(language: 'javascript' | 'python'): AssertionHandler {
+  return {
+    type: language,
+    label: language,
+    description: language === 'javascript'
+      ? 'Your JavaScript (an expression, or a function body) grades `output` and `context`; it runs in a separate process with a time and memory limit.'
+      : 'Your Python (an expression, or a function body) grades `output` and `context`, with the python3 on PATH, in a separate process with a time limit.',
+    needs: 'code',
+    negatable: true,
+    check: a => (typeof a.value === 'string' && a.value.trim() ? undefined : 'must have code as its value (file:// references are not read)'),
+    async handle(input) {
+      const { assertion, inverse, services, target } = input
+      const code = String(assertion.value).trimEnd()
+      if (!services.runScript) throw new Error(`${language} assertions need a code sandbox, which this evaluation has not got`)
+      try {
+        const result = await services.runScript(language, code, { output: target.output, context: contextOf(input) })
+        return language === 'javascript' ? readJavascript(assertion, result, inverse, code) : readPython(assertion, result, inverse, code)
+      }
+      catch (error) {
+        const message = (error as Error).message
+        return { pass: false, score: 0, reason: language === 'javascript' ? `Custom function threw error: ${message}\n${code}` : `Python code execution failed: ${message}` }
+      }
+    },
+  }
+}
+
+export const codeHandlers: AssertionHandler[] = [scriptHandler('javascript'), scriptHandler('python')]

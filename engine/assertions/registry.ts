@@ -1,0 +1,54 @@
+import { codeHandlers } from './code'
+import { gradedHandlers } from './graded'
+import { overlapHandlers } from './overlap'
+import { responseHandlers } from './response'
+import { structuredHandlers } from './structured'
+import { textHandlers } from './text'
+import type { Assertion, AssertionHandler } from './types'
+
+/** Every assertion type judgeflow runs, by name; `assert-set` is the runner's own. */
+export const ASSERTION_HANDLERS: ReadonlyMap<string, AssertionHandler> = new Map(
+  [...textHandlers, ...structuredHandlers, ...overlapHandlers, ...responseHandlers, ...codeHandlers, ...gradedHandlers].map(h => [h.type, h]),
+)
+
+export const ASSERT_SET = 'assert-set'
+
+/** `not-contains` is `contains` inverted. */
+export function baseTypeOf(type: string): { baseType: string, inverse: boolean } {
+  return type.startsWith('not-') ? { baseType: type.slice(4), inverse: true } : { baseType: type, inverse: false }
+}
+
+/** What is wrong with an assertion before it runs (its type, its value, its parts), each problem said with where it is; empty when nothing is. */
+export function assertionProblems(assertion: Assertion, where: string): string[] {
+  if (!assertion || typeof assertion !== 'object' || typeof assertion.type !== 'string') return [`${where}: an assertion needs a type`]
+  if (assertion.type === ASSERT_SET) {
+    if (!Array.isArray(assertion.assert) || !assertion.assert.length) return [`${where} (assert-set): needs a list of assertions under assert`]
+    return assertion.assert.flatMap((inner, i) => assertionProblems(inner, `${where}.assert[${i}]`))
+  }
+  const { baseType, inverse } = baseTypeOf(assertion.type)
+  const handler = ASSERTION_HANDLERS.get(baseType)
+  if (!handler) return [`${where}: "${assertion.type}" is not an assertion type judgeflow runs`]
+  if (inverse && !handler.negatable) return [`${where}: "${baseType}" has no not- form`]
+  const problems: string[] = []
+  const problem = handler.check?.(assertion)
+  if (problem) problems.push(`${where} (${assertion.type}): ${problem}`)
+  if (assertion.weight !== undefined && (typeof assertion.weight !== 'number' || !(assertion.weight >= 0))) problems.push(`${where} (${assertion.type}): weight must be a number of at least 0`)
+  if (assertion.threshold !== undefined && (typeof assertion.threshold !== 'number' || !Number.isFinite(assertion.threshold))) problems.push(`${where} (${assertion.type}): threshold must be a number`)
+  if (assertion.transform !== undefined && typeof assertion.transform !== 'string') problems.push(`${where} (${assertion.type}): transform must be JavaScript code (file:// references are not read)`)
+  return problems
+}
+
+/** What the assertions need beside the output, each once: a grader, a code sandbox. */
+export function needsOf(list: readonly Assertion[]): Set<NonNullable<AssertionHandler['needs']>> {
+  const needs = new Set<NonNullable<AssertionHandler['needs']>>()
+  const walk = (items: readonly Assertion[]) => {
+    for (const a of items) {
+      if (a.type === ASSERT_SET) walk(a.assert ?? [])
+      const need = ASSERTION_HANDLERS.get(baseTypeOf(a.type).baseType)?.needs
+      if (need) needs.add(need)
+      if (a.transform !== undefined) needs.add('code')
+    }
+  }
+  walk(list)
+  return needs
+}

@@ -1,0 +1,78 @@
+import { mapLimit } from '../evaluator/judge'
+import { ASSERT_SET, ASSERTION_HANDLERS, baseTypeOf } from './registry'
+import type { Assertion, AssertionGrade, AssertionServices, AssertionTarget } from './types'
+
+/**
+ * A test's assertions graded and added up as promptfoo adds them: the score is the weighted mean
+ * of the assertions' scores; the test passes when every assertion passed, or, with a test
+ * `threshold`, when the score reaches it. A weight of 0 counts for nothing and never fails the
+ * test. An `assert-set` is one assertion whose grade is its own assertions', added up the same way
+ * with its own threshold.
+ */
+
+export interface TestGrade {
+  pass: boolean
+  score: number
+  reason: string
+  /** The mean score of each `metric`, weighted. */
+  named_scores: Record<string, number>
+  assertions: AssertionGrade[]
+}
+
+/** Assertions graded at once, as promptfoo does. */
+export const ASSERTIONS_AT_ONCE = 3
+
+const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value))
+
+async function gradeOne(assertion: Assertion, target: AssertionTarget, services: AssertionServices): Promise<AssertionGrade> {
+  const weight = assertion.weight ?? 1
+  const named = { type: assertion.type, weight, ...(assertion.metric ? { metric: assertion.metric } : {}) }
+  if (assertion.type === ASSERT_SET) {
+    const set = await runAssertions(assertion.assert ?? [], target, services, assertion.threshold)
+    return { ...named, pass: set.pass, score: set.score, reason: set.reason, components: set.assertions }
+  }
+  const { baseType, inverse } = baseTypeOf(assertion.type)
+  const handler = ASSERTION_HANDLERS.get(baseType)
+  if (!handler) throw new Error(`"${assertion.type}" is not an assertion type judgeflow runs`)
+  let output = target.output
+  if (assertion.transform !== undefined) {
+    if (!services.runScript) throw new Error(`${assertion.type}'s transform needs a code sandbox, which this evaluation has not got`)
+    output = await services.runScript('javascript', assertion.transform, { output, context: { vars: target.vars, prompt: { label: target.prompt } } }, 'transform')
+  }
+  const grade = await handler.handle({ assertion, baseType, inverse, text: asText(output), target: { ...target, output }, services })
+  return { ...named, ...grade, ...(weight === 0 ? { pass: true } : {}) }
+}
+
+export async function runAssertions(list: readonly Assertion[], target: AssertionTarget, services: AssertionServices, threshold?: number): Promise<TestGrade> {
+  if (!list.length) return { pass: true, score: 1, reason: 'No assertions', named_scores: {}, assertions: [] }
+  const grades = await mapLimit(list, ASSERTIONS_AT_ONCE, a => gradeOne(a, target, services))
+  let total = 0
+  let weights = 0
+  let failed: string | undefined
+  const metrics = new Map<string, { sum: number, weight: number }>()
+  for (const grade of grades) {
+    total += grade.score * grade.weight
+    weights += grade.weight
+    if (grade.metric) {
+      const m = metrics.get(grade.metric) ?? { sum: 0, weight: 0 }
+      m.sum += grade.score * grade.weight
+      m.weight += grade.weight
+      metrics.set(grade.metric, m)
+    }
+    if (!grade.pass) failed = grade.reason
+  }
+  const score = weights > 0 ? total / weights : 0
+  let pass = !failed
+  let reason = failed ?? 'All assertions passed'
+  if (typeof threshold === 'number' && !Number.isNaN(threshold)) {
+    pass = score >= threshold
+    reason = `Aggregate score ${score.toFixed(2)} ${pass ? '≥' : '<'} ${threshold} threshold`
+  }
+  return {
+    pass,
+    score,
+    reason,
+    named_scores: Object.fromEntries([...metrics].map(([name, m]) => [name, m.weight > 0 ? m.sum / m.weight : 0])),
+    assertions: grades,
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * promptfoo's assertions as judgeflow runs them: each type a handler that grades one output and
+ * says pass, score (0–1) and why, the way promptfoo's own handler does for the same input, so a
+ * suite carried over keeps its verdicts.
+ */
+
+/** One assertion as a promptfoo config writes it (values already rendered with the test's vars). */
+export interface Assertion {
+  type: string
+  value?: unknown
+  threshold?: number
+  weight?: number
+  metric?: string
+  /** JavaScript that turns the output before this assertion grades it. */
+  transform?: string
+  /** assert-set: its own assertions. */
+  assert?: Assertion[]
+  config?: Record<string, unknown>
+}
+
+/** What an assertion grades: the output and what promptfoo gives a handler beside it. */
+export interface AssertionTarget {
+  /** The output as the model gave it (a string, or the structured value a transform made). */
+  output: unknown
+  /** The prompt the model was given. */
+  prompt?: string
+  vars: Record<string, unknown>
+  latencyMs?: number
+  costUsd?: number
+}
+
+/** One assertion's grade, as promptfoo reports it in a test's component results. */
+export interface AssertionGrade {
+  type: string
+  pass: boolean
+  score: number
+  reason: string
+  metric?: string
+  weight: number
+  /** The grader failed (no answer, an unreadable one): a failure a `not-` can never turn into a pass. */
+  graderError?: boolean
+  /** assert-set: its assertions' grades. */
+  components?: AssertionGrade[]
+}
+
+/** The services a handler may need beyond the output: a grader (model-graded types) and a code sandbox. */
+export interface AssertionServices {
+  /** Asks the grader with a prompt and returns its answer's JSON; throws when it has no usable answer. */
+  grade?(request: GraderRequest): Promise<Record<string, unknown>>
+  /** Runs JavaScript or Python as promptfoo does (`output`, `context`), in a sandbox; throws on failure. */
+  runScript?(language: 'javascript' | 'python', code: string, args: Record<string, unknown>, mode?: 'assertion' | 'transform'): Promise<unknown>
+  signal?: AbortSignal
+}
+
+export interface GraderRequest {
+  /** Which assertion asks (llm-rubric, factuality…): it names the call in errors and usage. */
+  what: string
+  system: string
+  prompt: string
+  /** The JSON object's fields the answer must have. */
+  schema: Record<string, unknown>
+}
+
+/** A handler's answer before the runner adds type, weight and metric. */
+export interface HandlerGrade {
+  pass: boolean
+  score: number
+  reason: string
+  graderError?: boolean
+}
+
+export interface HandlerInput {
+  assertion: Assertion
+  /** `not-` stripped. */
+  baseType: string
+  inverse: boolean
+  /** The output as text (JSON for a structured one), as promptfoo's handlers read it. */
+  text: string
+  target: AssertionTarget
+  services: AssertionServices
+}
+
+export interface AssertionHandler {
+  type: string
+  label: string
+  description: string
+  /** What it needs besides the output: a grader model, a code sandbox, the response's measures. */
+  needs?: 'grader' | 'code' | 'latency' | 'cost'
+  /** Whether it may be written with `not-` (promptfoo refuses some). */
+  negatable?: boolean
+  /** The value's problem, said at import (so a suite is refused before it runs), or undefined. */
+  check?(assertion: Assertion): string | undefined
+  handle(input: HandlerInput): HandlerGrade | Promise<HandlerGrade>
+}
+
+export function passFail(pass: boolean, failed: string): HandlerGrade {
+  return { pass, score: pass ? 1 : 0, reason: pass ? 'Assertion passed' : failed }
+}

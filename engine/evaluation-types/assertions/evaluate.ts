@@ -1,0 +1,98 @@
+import { z } from 'zod'
+import type { EvaluatorResult } from '../../schema/evaluator'
+import { JudgeflowError } from '../../errors'
+import { askJudge } from '../../evaluator/judge'
+import { confidenceOf, marginOf, roundScore } from '../../evaluator/arithmetic'
+import { isHeuristic, requireText, type EvaluationContext } from '../../evaluator/context'
+import type { ResolvedEvaluatorConfig } from '../../evaluator/config'
+import { assertionProblems, needsOf } from '../../assertions/registry'
+import { runAssertions } from '../../assertions/run'
+import type { Assertion, AssertionServices, GraderRequest } from '../../assertions/types'
+import type { EvaluatorConfigOf } from '../config-schema'
+import { baseResult } from '../result'
+import { assertionSchema } from './schema'
+
+type Config = ResolvedEvaluatorConfig<EvaluatorConfigOf<'assertions'>>
+
+const listSchema = z.array(assertionSchema).min(1)
+
+/** The assertions, threshold and vars as the run rendered them: a reference that gave something else is refused, naming the field. */
+function renderedParts(config: Config): { list: Assertion[], threshold: number | undefined, vars: Record<string, unknown> } {
+  const parsed = listSchema.safeParse(config.assert)
+  if (!parsed.success) throw new JudgeflowError('INVALID_INPUT', `assert: ${typeof config.assert === 'string' ? `the reference gave ${JSON.stringify(config.assert).slice(0, 80)}, not` : 'is not'} a list of assertions (${parsed.error.issues[0]!.message} at ${parsed.error.issues[0]!.path.join('.') || 'the top'})`)
+  const problems = parsed.data.flatMap((a, i) => assertionProblems(a, `assert[${i}]`))
+  if (problems.length) throw new JudgeflowError('INVALID_INPUT', problems.join('; '))
+  const threshold = config.threshold ?? undefined
+  if (threshold !== undefined && typeof threshold !== 'number') throw new JudgeflowError('INVALID_INPUT', `threshold: the reference gave ${JSON.stringify(threshold)}, not a number`)
+  const vars = config.vars ?? {}
+  if (typeof vars !== 'object' || Array.isArray(vars)) throw new JudgeflowError('INVALID_INPUT', 'vars: the reference gave something other than an object of vars')
+  return { list: parsed.data, threshold, vars }
+}
+
+/** The grader of model-graded assertions: the judge model, asked for the JSON each assertion reads. */
+function graderOf(ctx: EvaluationContext<Config>): AssertionServices['grade'] {
+  const model = ctx.config.model
+  return async (request: GraderRequest) => {
+    if (isHeuristic(model)) throw new JudgeflowError('INVALID_CONFIG', `${request.what} needs a grader model; the offline local:heuristic judge cannot grade it`)
+    return askJudge(ctx.providers, model, {
+      prompt: { system: request.system, user: request.prompt },
+      jsonSchema: { name: request.what.replace(/[^a-zA-Z0-9_-]/g, '_'), schema: request.schema },
+      validate: json => (json && typeof json === 'object' && !Array.isArray(json) ? { ok: true, value: json as Record<string, unknown> } : { ok: false, problem: 'the answer is not a JSON object' }),
+      temperature: ctx.config.temperature,
+      maxTokens: ctx.config.max_tokens,
+      maxRetries: ctx.config.max_retries,
+      cache: ctx.config.cache,
+      signal: ctx.signal,
+      what: request.what,
+    }, ctx.stats)
+  }
+}
+
+/** promptfoo's assertions on the content: the verdict and score of promptfoo's test, each assertion's grade kept. */
+export async function evaluateAssertions(ctx: EvaluationContext<Config>): Promise<EvaluatorResult> {
+  const output = requireText(ctx.input.content, 'content')
+  const { list, threshold, vars } = renderedParts(ctx.config)
+  const needs = needsOf(list)
+  if (needs.has('code') && !ctx.scripts) {
+    throw new JudgeflowError('INVALID_CONFIG', 'javascript, python and transform run code, which this server does not allow: set JUDGEFLOW_ALLOW_CODE=1 where the server runs, or run the suite with the judgeflow CLI')
+  }
+  const latency = ctx.config.latency_ms
+  const test = await runAssertions(list, {
+    output,
+    prompt: ctx.input.context,
+    vars,
+    latencyMs: typeof latency === 'number' ? latency : undefined,
+  }, { grade: graderOf(ctx), runScript: ctx.scripts?.run, signal: ctx.signal }, threshold)
+
+  const criteria_scores: Record<string, number> = {}
+  const criteria_reasons: Record<string, string> = {}
+  const counts = new Map<string, number>()
+  for (const grade of test.assertions) {
+    const base = grade.type.replace(/-/g, '_')
+    const n = (counts.get(base) ?? 0) + 1
+    counts.set(base, n)
+    const key = `${base}_${n}`
+    criteria_scores[key] = roundScore(grade.score)
+    criteria_reasons[key] = `${grade.pass ? 'passed' : 'failed'}: ${grade.reason}`
+  }
+  const factors = {
+    agreement: 1,
+    margin: threshold === undefined ? 1 : marginOf(test.score, threshold),
+    validity: test.assertions.some(a => a.graderError) ? 0 : 1,
+    judge: 1,
+  }
+  return {
+    ...baseResult(ctx),
+    passed: test.pass,
+    overall_score: roundScore(test.score),
+    criteria_scores,
+    criteria_reasons,
+    feedback: ctx.config.include_feedback ? test.reason : '',
+    suggestions: [],
+    grade: null,
+    confidence: confidenceOf(factors),
+    confidence_factors: factors,
+    named_scores: test.named_scores,
+    assertions: test.assertions,
+  }
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod'
+import { strictObject } from '../../schema/unknown-keys'
+import type { EvaluatorConfigOf } from '../config-schema'
+import type { EvaluationTypeChecks } from '../types'
+import { assertionProblems } from '../../assertions/registry'
+import type { Assertion } from '../../assertions/types'
+
+/** A value that is exactly one `{{reference}}`: the run renders it to the referenced value, checked then. */
+const wholeReference = z.string().regex(/^\s*\{\{[^{}]+\}\}\s*$/, 'must be a list of assertions or one {{reference}} to it')
+
+export const assertionSchema: z.ZodType<Assertion> = z.lazy(() => strictObject({
+  type: z.string().min(1),
+  value: z.unknown().optional(),
+  threshold: z.number().optional(),
+  weight: z.number().min(0, 'must not be negative').optional(),
+  metric: z.string().min(1).optional(),
+  transform: z.string().optional(),
+  assert: z.array(assertionSchema).optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
+}, 'an assertion'))
+
+export const assertionsFields = {
+  /** The assertions (promptfoo's form), or a reference to them (e.g. {{input.assert}}). */
+  assert: z.union([z.array(assertionSchema).max(200), wholeReference]).optional(),
+  /** promptfoo's test `threshold`: the weighted score that passes, whatever the assertions' own verdicts. */
+  threshold: z.union([z.number(), wholeReference]).nullable().optional(),
+  /** The test's vars, for values written with {{var}} and for code's `context.vars`. */
+  vars: z.union([z.record(z.string(), z.unknown()), wholeReference]).optional(),
+  /** How long the model took (its step's latency_ms), for `latency`. */
+  latency_ms: z.union([z.number(), wholeReference]).optional(),
+}
+
+export const assertionsChecks: EvaluationTypeChecks<EvaluatorConfigOf<'assertions'>> = {
+  exclusive: ['assert'],
+  resolve(config, problems) {
+    if (config.assert === undefined) {
+      problems.push({ path: 'assert', message: 'give the assertions (a list of { type, value }) or a reference to them' })
+      return
+    }
+    if (!Array.isArray(config.assert)) return
+    if (!config.assert.length) problems.push({ path: 'assert', message: 'give at least one assertion' })
+    config.assert.forEach((assertion, i) => {
+      for (const message of assertionProblems(assertion, `assert[${i}]`)) problems.push({ path: `assert[${i}]`, message: message.replace(/^assert\[\d+\][^:]*: /, '') })
+    })
+  },
+}

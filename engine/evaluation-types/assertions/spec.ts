@@ -1,0 +1,34 @@
+import { defineEvaluationTypeSpec } from '../spec'
+import { objectOf, output } from '../../steps/outputs'
+
+/** promptfoo's assertions, graded as promptfoo grades them (a suite carried over keeps its verdicts). */
+export const assertionsSpec = defineEvaluationTypeSpec({
+  type: 'assertions',
+  label: 'Assertions (promptfoo)',
+  description: 'promptfoo assertions (contains, is-json, javascript, llm-rubric…), each graded as promptfoo does; every one must pass, or the weighted score reach the threshold.',
+  inputs: ['content', 'context'],
+  usesJudge: true,
+  judgesContent: true,
+  sections: ['judge', 'assertions'],
+  order: 8,
+  outputs: () => ({
+    scoreKeys: undefined,
+    scoreKeysAre: 'each assertion\'s metric, else its type and place (`contains_1`)',
+    fields: {
+      criteria_reasons: output('object', 'why each assertion passed or failed', { open: true }),
+      named_scores: output('object', 'the weighted mean score of each metric', { open: true }),
+      assertions: output('array', 'each assertion\'s grade, in order', {
+        items: objectOf({
+          type: output('string', 'the assertion type'),
+          pass: output('boolean', 'whether it passed'),
+          score: output('number', 'its score, 0–1'),
+          reason: output('string', 'why'),
+          weight: output('number', 'its weight in the score'),
+          metric: output('string', 'its metric name, if any'),
+          graderError: output('boolean', 'set when the grader failed'),
+          components: output('array', 'an assert-set\'s own grades', { items: output('object', 'a grade', { open: true }) }),
+        }, 'an assertion\'s grade'),
+      }),
+    },
+  }),
+})
