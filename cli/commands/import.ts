@@ -40,7 +40,7 @@ export function importCommand(args: string[], io: Io, config: JudgeflowConfig): 
   const out = (name: string, value: unknown) => ({ path: join(values.out!, name), flag: '--out', text: `${JSON.stringify(value, null, 2)}\n` })
   const dataset = out('dataset.json', { name: imported.name, cases: imported.cases })
   const workflow = imported.workflow ? out('workflow.json', imported.workflow) : undefined
-  const evaluator = imported.evaluator ? out('evaluator.json', imported.evaluator) : undefined
+  const evaluator = imported.evaluator && !imported.workflow ? out('evaluator.json', imported.evaluator) : undefined
   const written = [dataset, workflow, evaluator].filter(file => file !== undefined)
   checkOutputFiles(written, { inputs, createsFolders: true })
   mkdirSync(values.out, { recursive: true })
@@ -54,7 +54,8 @@ function summary(imported: PromptfooImport, written: string[], paths: { dataset:
   lines.push(`Wrote ${written.join(', ')}.`)
   if (paths.workflow) lines.push(`Run it: judgeflow test ${paths.workflow} --dataset ${paths.dataset}`)
   else if (paths.evaluator) lines.push(`Judge cases that carry their output (actual / content): judgeflow test --config ${paths.evaluator} --dataset ${paths.dataset}`)
-  lines.push('Every assertion was mapped.')
+  const grader = imported.evaluator?.model
+  lines.push(`Each case keeps its own assertions, graded as promptfoo grades them${grader ? `; model-graded ones by ${grader}${String(grader).startsWith('local:') ? ' (offline, by word overlap, not as a model would)' : ''}` : ''}.`)
   for (const note of imported.notes) lines.push(`Note: ${note}`)
   return lines.join('\n')
 }

@@ -59,6 +59,8 @@ export interface GraderRequest {
   prompt: string
   /** The JSON object's fields the answer must have. */
   schema: Record<string, unknown>
+  /** What is judged and against what, for a grader that reads them apart (the offline judge). */
+  judged: { output: string, criterion: string, threshold?: number }
 }
 
 /** A handler's answer before the runner adds type, weight and metric. */

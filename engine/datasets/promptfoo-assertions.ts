@@ -1,9 +1,9 @@
-import { compilePattern } from '../text/safe-regex'
+import { ASSERTION_HANDLERS, assertionProblems } from '../assertions/registry'
+import type { Assertion } from '../assertions/types'
 
 /**
- * promptfoo assertions as judgeflow checks: each mapped one becomes a deterministic scorer or a
- * criterion of an LLM judge, its value kept apart (it differs from test to test); the rest say why
- * they cannot be mapped.
+ * promptfoo assertions as a config gives them: each one judgeflow runs is kept as written (its
+ * values rendered with the test's vars) for the assertions evaluation type; the rest say why not.
  */
 
 /** A promptfoo assertion, as its config gives it. */
@@ -15,97 +15,20 @@ export interface PromptfooAssertion {
   [key: string]: unknown
 }
 
-/** A scorer whose options take the assertion's value under `key` (none: the scorer needs no value). */
-export interface ScorerCheck {
-  kind: 'scorer'
-  type: string
-  options: Record<string, unknown>
-  key: 'value' | 'values' | 'pattern' | 'schema' | null
-  weight: number
-  /** levenshtein: promptfoo's largest edit distance, turned into a similarity threshold per group of cases. */
-  maxDistance?: number
-}
-
-/** An llm-rubric: one criterion of a criteria judge, its description the rubric. */
-export interface RubricCheck {
-  kind: 'rubric'
-  weight: number
-  threshold?: number
-}
-
-export type CheckTemplate = ScorerCheck | RubricCheck
-
-export type MappedAssertion = { template: CheckTemplate, value: unknown } | { reason: string }
-
-/** promptfoo's default largest edit distance for levenshtein. */
-export const DEFAULT_MAX_DISTANCE = 5
-
-/** The assertion types judgeflow maps, and what each becomes. */
-export const MAPPED_TYPES = ['equals', 'contains', 'icontains', 'contains-all', 'icontains-all', 'starts-with', 'regex', 'is-json', 'levenshtein', 'llm-rubric'] as const
-
-const NO_NEGATION = 'judgeflow\'s scorers pass on a score at or above a threshold and have no negated form'
-
-/** One promptfoo assertion as a judgeflow check, its value rendered with the test's vars. */
-export function mapAssertion(assertion: PromptfooAssertion, vars: Record<string, unknown>): MappedAssertion {
-  const { type } = assertion
-  if (type.startsWith('not-')) return { reason: NO_NEGATION }
-  if (assertion.transform !== undefined) return { reason: 'it transforms the output first (transform), which judgeflow does not run' }
-  const weight = typeof assertion.weight === 'number' && assertion.weight >= 0 ? assertion.weight : 1
-  const value = renderVars(assertion.value, vars)
-  const scorer = (scorerType: string, key: ScorerCheck['key'], options: Record<string, unknown> = {}): MappedAssertion => ({ template: { kind: 'scorer', type: scorerType, options, key, weight }, value })
-  const text = typeof value === 'string' || typeof value === 'number'
-  switch (type) {
-    case 'equals':
-      if (value === undefined || value === null) return { reason: 'it has no value' }
-      return scorer('exact-match', 'value', { trim: false })
-    case 'contains':
-    case 'icontains':
-      if (!text || value === '') return { reason: 'its value is not a text' }
-      return scorer('contains', 'value', { trim: false, ...(type === 'icontains' ? { ignore_case: true } : {}) })
-    case 'contains-all':
-    case 'icontains-all':
-      if (!Array.isArray(value) || !value.length || value.some(v => typeof v !== 'string' || !v)) return { reason: 'its value is not a list of texts' }
-      return scorer('contains', 'values', { trim: false, ...(type === 'icontains-all' ? { ignore_case: true } : {}) })
-    case 'starts-with':
-      if (typeof value !== 'string' || !value) return { reason: 'its value is not a text' }
-      return { template: { kind: 'scorer', type: 'regex', options: {}, key: 'pattern', weight }, value: `^${escapePattern(value)}` }
-    case 'regex': {
-      if (typeof value !== 'string' || !value) return { reason: 'its value is not a pattern' }
-      try {
-        compilePattern(value)
-      }
-      catch (error) {
-        return { reason: (error as Error).message }
-      }
-      return scorer('regex', 'pattern')
-    }
-    case 'is-json':
-      if (value === undefined || value === null) return scorer('json-valid', null)
-      if (typeof value !== 'object' || Array.isArray(value)) return { reason: 'its schema is not a JSON Schema object' }
-      return scorer('json-schema', 'schema')
-    case 'levenshtein': {
-      if (!text || value === '') return { reason: 'its value is not a text' }
-      const maxDistance = typeof assertion.threshold === 'number' && assertion.threshold >= 0 ? assertion.threshold : DEFAULT_MAX_DISTANCE
-      return { template: { kind: 'scorer', type: 'levenshtein', options: {}, key: 'value', weight, maxDistance }, value }
-    }
-    case 'llm-rubric':
-      if (typeof value !== 'string' || !value.trim()) return { reason: 'its rubric is not a text' }
-      return { template: { kind: 'rubric', weight, ...(typeof assertion.threshold === 'number' ? { threshold: assertion.threshold } : {}) }, value }
-    default:
-      return { reason: 'judgeflow has no equivalent' }
-  }
-}
+/** The keys an assertion may have; any other (a per-assertion provider, rubricPrompt…) is refused, not dropped. */
+const ASSERTION_KEYS = new Set(['type', 'value', 'threshold', 'weight', 'metric', 'transform', 'assert', 'config'])
 
 /**
- * promptfoo's `levenshtein` passes when the edit distance is at most k; judgeflow's scores
- * 1 − distance / longer length. With n the shortest expected text the threshold 1 − k / n
- * passes every output promptfoo passes, and is the same check when the output is no longer
- * than the expected text.
+ * What keeps an assertion from running as promptfoo runs it, or undefined when it runs: a type
+ * judgeflow does not have, a value of the wrong kind, a setting it would have to leave out.
  */
-export function levenshteinThreshold(maxDistance: number, expectedTexts: readonly string[]): number {
-  const shortest = Math.min(...expectedTexts.map(t => [...t].length))
-  if (!Number.isFinite(shortest) || shortest === 0) return 0
-  return Math.max(0, Math.round((1 - maxDistance / shortest) * 1e6) / 1e6)
+export function assertionObstacle(assertion: PromptfooAssertion): string | undefined {
+  const other = Object.keys(assertion).find(key => !ASSERTION_KEYS.has(key))
+  if (other) return `its setting "${other}" is not imported (judgeflow has no equivalent)`
+  if (typeof assertion.transform === 'string' && assertion.transform.startsWith('file://')) return 'its transform is a file:// reference, which is not read; write the code inline'
+  if (typeof assertion.value === 'string' && assertion.value.startsWith('file://')) return 'its value is a file:// reference, which is not read; write it inline'
+  const problems = assertionProblems(assertion as Assertion, 'it')
+  return problems.length ? problems[0]!.replace(/^it(?: \([^)]*\))?: /, '') : undefined
 }
 
 /** `{{ var }}` (and `{{ var.field }}`) in an assertion's value, replaced by the test's vars as promptfoo renders them. */
@@ -119,10 +42,6 @@ export function renderVars(value: unknown, vars: Record<string, unknown>): unkno
   if (Array.isArray(value)) return value.map(item => renderVars(item, vars))
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderVars(v, vars)]))
   return value
-}
-
-function escapePattern(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')
 }
 
 /**
@@ -142,6 +61,6 @@ export function assertionFromCell(cell: string): PromptfooAssertion {
 }
 
 const CELL_TYPES = new Set([
-  ...MAPPED_TYPES, 'contains-any', 'icontains-any', 'javascript', 'python', 'similar', 'rouge-n', 'bleu', 'factuality', 'model-graded-closedqa',
+  ...ASSERTION_HANDLERS.keys(), 'similar', 'factuality', 'model-graded-closedqa',
   'answer-relevance', 'context-faithfulness', 'context-recall', 'context-relevance', 'latency', 'cost', 'perplexity', 'webhook', 'classifier', 'moderation', 'g-eval',
 ])

@@ -1,11 +1,8 @@
 import { JudgeflowError } from '../errors'
-import type { ImportedEvaluator } from './promptfoo'
 
 /**
  * The workflow of an imported promptfoo config: the input (the vars as fields), an LLM step per
- * prompt × provider, and after each the evaluators of the case's groups (chosen by a condition on
- * `assert_group` / `rubric_group` when the tests form several). With more than one evaluator, a
- * last condition fails the run when any evaluator that ran did not pass.
+ * prompt × provider, and after each the assertions evaluator that grades the case's own assertions.
  */
 
 export interface PromptfooProvider {
@@ -17,20 +14,16 @@ export interface PromptfooProvider {
   prompts?: number[]
 }
 
-export interface GroupEvaluators {
-  /** The case input field that routes cases to this group (null: every case takes it). */
-  field: string | null
-  group: number
-  evaluators: ImportedEvaluator[]
-}
-
 interface WorkflowParts {
   name: string
   prompts: Array<{ label?: string, text: string }>
   providers: PromptfooProvider[]
   /** The case input's fields. */
   vars: string[]
-  groups: GroupEvaluators[]
+  /** The assertions evaluator after each LLM step. */
+  evaluator: Record<string, unknown>
+  /** Whether an assertion reads the model's latency (`latency`). */
+  latency: boolean
 }
 
 /** promptfoo's `openai:…`, `openai:chat:…`, `anthropic:…` and `anthropic:messages:…` as a judgeflow model. */
@@ -54,51 +47,43 @@ export function promptTemplate(text: string, where: string): string {
   })
 }
 
-export function buildPromptfooWorkflow(parts: WorkflowParts): Record<string, unknown> {
+/**
+ * The workflow, and the name of each cell of the prompts × providers grid in order. With one cell:
+ * input → generate → judge. With several, each case runs one cell: a condition on the case's
+ * `cell` leads to that cell's LLM step and its judge, so each cell has its own verdict.
+ */
+export function buildPromptfooWorkflow(parts: WorkflowParts): { workflow: Record<string, unknown>, cells: string[] } {
   const nodes: Array<Record<string, unknown>> = []
   const edges: Array<Record<string, unknown>> = []
-  const judges: string[] = []
-  let unjudged = false
-  const fields = Object.fromEntries(parts.vars.filter(v => /^[a-zA-Z_][a-zA-Z0-9_]*$/.test(v)).map(v => [v, { type: v === 'assert' ? 'object' : v.endsWith('_group') ? 'number' : 'any' }]))
+  const fields = Object.fromEntries(parts.vars.filter(v => /^[a-zA-Z_][a-zA-Z0-9_]*$/.test(v)).map(v => [v, { type: v === 'assert' ? 'array' : v === 'cell' ? 'number' : 'any' }]))
   nodes.push({ id: 'input', type: 'input', config: { fields } })
-  const several = parts.prompts.length * parts.providers.length > 1
-  parts.prompts.forEach((prompt, p) => {
-    parts.providers.forEach((provider, v) => {
-      if (provider.prompts && !provider.prompts.includes(p)) return
-      const llm = several ? `prompt_${p + 1}${parts.providers.length > 1 ? `_${slug(provider.label ?? provider.model) || v + 1}` : ''}`.slice(0, 48) : 'generate'
-      const { model, temperature, max_tokens } = provider
-      nodes.push({ id: llm, type: 'llm', config: { model, prompt: prompt.text, ...(temperature === undefined ? {} : { temperature }), ...(max_tokens === undefined ? {} : { max_tokens }) } })
-      edges.push({ from: 'input', to: llm })
-      for (const { field, group, evaluators } of parts.groups) {
-        let from: { from: string, when?: string } = { from: llm }
-        if (field) {
-          const route = `${llm}_${field}_${group}`
-          nodes.push({ id: route, type: 'condition', config: { left: `{{input.${field}}}`, op: 'eq', right: group } })
-          edges.push({ from: llm, to: route })
-          from = { from: route, when: 'true' }
-        }
-        if (!evaluators.length) {
-          unjudged = true
-          edges.push({ ...from, to: 'verdict' })
-        }
-        for (const evaluator of evaluators) {
-          const id = `${llm}_${evaluator.id}`
-          const judged = evaluator.config.evaluation_type === 'scorers' ? { actual: `{{steps.${llm}.text}}` } : { content: `{{steps.${llm}.text}}`, context: prompt.text }
-          nodes.push({ id, type: 'evaluator', config: { ...evaluator.config, ...judged } })
-          edges.push({ ...from, to: id })
-          judges.push(id)
-        }
-      }
-    })
+  const cells: Array<{ prompt: { label?: string, text: string }, p: number, provider: PromptfooProvider, v: number }> = []
+  parts.prompts.forEach((prompt, p) => parts.providers.forEach((provider, v) => {
+    if (!provider.prompts || provider.prompts.includes(p)) cells.push({ prompt, p, provider, v })
+  }))
+  const several = cells.length > 1
+  if (several) fields.cell = { type: 'number' }
+  const taken = new Set<string>()
+  cells.forEach(({ prompt, p, provider, v }, k) => {
+    let llm = several ? `prompt_${p + 1}${parts.providers.length > 1 ? `_${slug(provider.label ?? provider.model) || v + 1}` : ''}`.slice(0, 44) : 'generate'
+    for (let n = 2; taken.has(llm); n++) llm = `${llm.slice(0, 40)}_${n}`
+    taken.add(llm)
+    const { model, temperature, max_tokens } = provider
+    nodes.push({ id: llm, type: 'llm', config: { model, prompt: prompt.text, ...(temperature === undefined ? {} : { temperature }), ...(max_tokens === undefined ? {} : { max_tokens }) } })
+    if (several) {
+      const route = `${llm}_cell`
+      nodes.push({ id: route, type: 'condition', config: { left: '{{input.cell}}', op: 'eq', right: k + 1 } })
+      edges.push({ from: 'input', to: route }, { from: route, to: llm, when: 'true' })
+    }
+    else edges.push({ from: 'input', to: llm })
+    const judge = several ? `${llm}_judge` : 'judge'
+    nodes.push({ id: judge, type: 'evaluator', config: { ...parts.evaluator, content: `{{steps.${llm}.text}}`, context: prompt.text, ...(parts.latency ? { latency_ms: `{{steps.${llm}.latency_ms}}` } : {}) } })
+    edges.push({ from: llm, to: judge })
   })
-  if (judges.length > 1 || unjudged) {
-    // Text such as "a=true b=": a step skipped (another group's) renders empty, so only a judge that ran and failed writes "=false".
-    nodes.push({ id: 'verdict', type: 'condition', config: { left: judges.map(id => `${id}={{steps.${id}.passed}}`).join(' '), op: 'contains', right: '=false' } })
-    for (const id of judges) edges.push({ from: id, to: 'verdict' })
-    nodes.push({ id: 'failed', type: 'output', config: { verdict: 'fail' } }, { id: 'passed', type: 'output', config: { verdict: 'pass' } })
-    edges.push({ from: 'verdict', to: 'failed', when: 'true' }, { from: 'verdict', to: 'passed', when: 'false' })
+  return {
+    workflow: { name: parts.name, nodes, edges },
+    cells: cells.map(({ prompt, p, provider }) => `${prompt.label ?? `prompt ${p + 1}`} · ${provider.label ?? provider.model}`),
   }
-  return { name: parts.name, nodes, edges }
 }
 
 function slug(text: string): string {

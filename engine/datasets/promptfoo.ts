@@ -2,10 +2,12 @@ import { z } from 'zod'
 import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
 import { DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
-import { levenshteinThreshold, mapAssertion, type CheckTemplate, type PromptfooAssertion, type ScorerCheck } from './promptfoo-assertions'
+import { assertionObstacle, renderVars, type PromptfooAssertion } from './promptfoo-assertions'
+import { needsOf } from '../assertions/registry'
+import type { Assertion } from '../assertions/types'
 import { checkedTest, invalid, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
 import { checkModelConfig, checkTestSettings, checkTopLevel } from './promptfoo-settings'
-import { buildPromptfooWorkflow, providerModel, type GroupEvaluators, type PromptfooProvider } from './promptfoo-workflow'
+import { buildPromptfooWorkflow, providerModel, type PromptfooProvider } from './promptfoo-workflow'
 import { datasetCaseSchema, type DatasetCase } from './schema'
 
 /**
@@ -46,7 +48,7 @@ export interface ImportedEvaluator {
 export interface PromptfooImport {
   name: string
   cases: DatasetCase[]
-  /** The one evaluator that judges every case alone; null when the tests need several (see `evaluators`). */
+  /** The evaluator that judges every case alone (its assertions are in the case's input). */
   evaluator: Record<string, unknown> | null
   evaluators: ImportedEvaluator[]
   /** Built when the config has prompts and providers. */
@@ -55,10 +57,11 @@ export interface PromptfooImport {
   notes: string[]
 }
 
-/** The case input fields the import adds beside the vars. */
+/** The case input fields the import adds beside the vars: the test's assertions, its threshold, and its cell of the prompts × providers grid. */
 export const ASSERT_FIELD = 'assert'
-export const GROUP_FIELD = 'assert_group'
-export const RUBRIC_GROUP_FIELD = 'rubric_group'
+export const THRESHOLD_FIELD = 'assert_threshold'
+export const CELL_FIELD = 'cell'
+const RESERVED_FIELDS = [ASSERT_FIELD, THRESHOLD_FIELD, CELL_FIELD]
 
 const listOf = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)]).transform(v => (Array.isArray(v) ? v : [v]) as Array<z.infer<T>>)
 const providerSchema = z.object({
@@ -91,82 +94,50 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   checkTestSettings(defaults, 'defaultTest', notes, true)
   tests.forEach((test, i) => checkTestSettings(test, `tests[${i}]`, notes, false))
   const grader = graderOf((defaults.options as { provider?: unknown } | undefined)?.provider) ?? options.judge
+  tests.forEach((test, i) => {
+    if (test.threshold !== undefined && (typeof test.threshold !== 'number' || !Number.isFinite(test.threshold))) throw invalid(`tests[${i}].threshold: must be a number`)
+  })
 
   const ids = new Set<string>()
-  const unmapped = new Map<string, UnmappedAssertions>()
-  const prepared = tests.map((test, i) => {
+  const unsupportedFound = new Map<string, UnmappedAssertions>()
+  const note = (type: string, reason: string, id: string) => {
+    const key = `${type}\n${reason}`
+    const entry = unsupportedFound.get(key) ?? { type, count: 0, tests: [], reason }
+    entry.count++
+    if (!entry.tests.includes(id)) entry.tests.push(id)
+    unsupportedFound.set(key, entry)
+  }
+  const cases: DatasetCase[] = tests.map((test, i) => {
     const id = uniqueId(test.description?.trim() || `test-${i + 1}`, ids)
     const vars = { ...defaults.vars, ...test.vars }
     for (const [name, value] of Object.entries(vars)) {
-      if (name === ASSERT_FIELD || name === GROUP_FIELD || name === RUBRIC_GROUP_FIELD) throw invalid(`test "${id}", vars.${name}: "${name}" is the input field that holds the assertions' values; rename the var`)
+      if (RESERVED_FIELDS.includes(name)) throw invalid(`test "${id}", vars.${name}: "${name}" is the input field that holds the test's assertions; rename the var`)
       if (Array.isArray(value)) throw invalid(`test "${id}", vars.${name}: a list runs the test once per item in promptfoo; write one test per value`)
     }
-    if (test.threshold !== undefined) notes.push(`test "${id}": threshold ${test.threshold} (a score for the whole test) is not imported; each check has its own threshold`)
-    const checks: Array<{ slot: string, template: CheckTemplate, value: unknown }> = []
-    const counts = new Map<string, number>()
-    for (const assertion of [...(defaults.assert ?? []), ...(test.assert ?? [])] as PromptfooAssertion[]) {
-      const mapped = mapAssertion(assertion, vars)
-      if ('reason' in mapped) {
-        const key = `${assertion.type}\n${mapped.reason}`
-        const entry = unmapped.get(key) ?? { type: assertion.type, count: 0, tests: [], reason: mapped.reason }
-        entry.count++
-        if (!entry.tests.includes(id)) entry.tests.push(id)
-        unmapped.set(key, entry)
-        continue
-      }
-      const base = assertion.type.replace(/-/g, '_')
-      const n = (counts.get(base) ?? 0) + 1
-      counts.set(base, n)
-      checks.push({ slot: `${base}_${n}`, template: mapped.template, value: mapped.value })
-    }
-    return { id, vars, checks }
-  })
-  if (unmapped.size) throw unsupported([...unmapped.values()])
-  const judge = grader ?? (prepared.some(p => p.checks.some(c => c.template.kind === 'rubric')) ? noGrader() : '')
-
-  const cases: DatasetCase[] = prepared.map(p => ({ id: p.id, input: { ...p.vars } }))
-  const groups: GroupEvaluators[] = []
-  // Deterministic checks and rubrics are grouped apart: a rubric every test shares stays one judge.
-  for (const kind of ['scorer', 'rubric'] as const) {
-    const field = kind === 'scorer' ? GROUP_FIELD : RUBRIC_GROUP_FIELD
-    const own = prepared.map(p => p.checks.filter(c => c.template.kind === kind))
-    const keys = own.map(checks => JSON.stringify(checks.map(c => [c.slot, c.template])))
-    const distinct = [...new Set(keys)]
-    if (distinct.length === 1 && !own[0]!.length) continue
-    const routed = distinct.length > 1
-    distinct.forEach((key, index) => {
-      const members = keys.flatMap((k, i) => (k === key ? [i] : []))
-      const group = index + 1
-      if (routed) for (const i of members) cases[i]!.input[field] = group
-      const configs = own[members[0]!]!.map(({ slot, template }, c) => {
-        const values = members.map(i => own[i]![c]!.value)
-        if (values.every(v => JSON.stringify(v) === JSON.stringify(values[0]))) return { slot, template, value: values[0] }
-        for (const i of members) ((cases[i]!.input[ASSERT_FIELD] ??= {}) as Record<string, unknown>)[slot] = own[i]![c]!.value
-        return { slot, template, value: `{{input.${ASSERT_FIELD}.${slot}}}`, values }
-      })
-      const suffix = routed ? `_${group}` : ''
-      // Each llm-rubric is its own judge, passed or failed on its own, as promptfoo grades it.
-      const evaluators: ImportedEvaluator[] = !configs.length
-        ? []
-        : kind === 'scorer'
-          ? [{ id: `checks${suffix}`, config: scorersConfig(configs), cases: members.length }]
-          : configs.map((check, c) => ({ id: `rubric${configs.length > 1 ? `_${c + 1}` : ''}${suffix}`, config: rubricConfig(check, judge), cases: members.length }))
-      groups.push({ field: routed ? field : null, group, evaluators })
+    const assert = [...(defaults.assert ?? []), ...(test.assert ?? [])].map((assertion) => {
+      const obstacle = assertionObstacle(assertion as PromptfooAssertion)
+      if (obstacle) note(String((assertion as PromptfooAssertion).type), obstacle, id)
+      return renderAssertion(assertion as PromptfooAssertion, vars)
     })
-  }
+    return { id, input: { ...vars, [ASSERT_FIELD]: assert, [THRESHOLD_FIELD]: test.threshold ?? null } }
+  })
+  if (unsupportedFound.size) throw unsupported([...unsupportedFound.values()])
+  const all = cases.flatMap(c => c.input[ASSERT_FIELD] as Assertion[])
+  if (!all.length) throw invalid('the promptfoo config has no assertions: give each test (or defaultTest) an assert list')
+  const needs = needsOf(all)
+  const judge = needs.has('grader') ? grader ?? noGrader() : undefined
 
   for (const item of cases) {
     const checked = datasetCaseSchema.safeParse(item)
     if (!checked.success) throw invalid(`test "${item.id}": ${formatPath(checked.error.issues[0]!.path as Array<string | number>)} ${checked.error.issues[0]!.message}`)
   }
-  const evaluators = groups.flatMap(g => g.evaluators)
-  if (!evaluators.length) notes.push('no assertion was mapped, so the cases have nothing to judge them')
+  const evaluator = assertionsConfig(judge)
   const name = (options.name ?? config.description ?? 'promptfoo').trim().slice(0, 200) || 'promptfoo'
   const result: PromptfooImport = {
     name,
     cases,
-    evaluator: evaluators.length === 1 && evaluators[0]!.cases === cases.length ? evaluators[0]!.config : null,
-    evaluators,
+    evaluator,
+    evaluators: [{ id: 'assertions', config: evaluator, cases: cases.length }],
     notes,
   }
   if (config.prompts?.length && config.providers?.length) {
@@ -188,7 +159,13 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
         max_tokens: typeof maxTokens === 'number' ? maxTokens : undefined, prompts: promptsOfProvider(p.prompts, prompts, where),
       }
     })
-    result.workflow = buildPromptfooWorkflow({ name, prompts, providers, vars: [...new Set(cases.flatMap(c => Object.keys(c.input)))], groups })
+    const built = buildPromptfooWorkflow({ name, prompts, providers, vars: [...new Set(cases.flatMap(c => Object.keys(c.input)))], evaluator, latency: needs.has('latency') })
+    result.workflow = built.workflow
+    // The grid stays a grid: each test runs once per prompt × provider, each its own case and verdict.
+    if (built.cells.length > 1) {
+      result.cases = cases.flatMap(c => built.cells.map((cell, k) => ({ id: `${c.id} · ${cell}`.slice(0, 200), input: { ...c.input, [CELL_FIELD]: k + 1 }, tags: [`test:${c.id}`.slice(0, 100)] })))
+      result.evaluators[0]!.cases = result.cases.length
+    }
   }
   else if (config.prompts?.length || config.providers?.length) {
     notes.push('no workflow: the config needs both prompts and providers for one')
@@ -196,35 +173,22 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   return result
 }
 
-interface SlotConfig {
-  slot: string
-  template: CheckTemplate
-  /** The value itself when every case of the group has the same, else a reference to the case's own. */
-  value: unknown
-  /** Each case's own, when they differ. */
-  values?: unknown[]
-}
-
-function scorersConfig(checks: SlotConfig[]): Record<string, unknown> {
-  const scorers = checks.map(({ template: check, value, values }) => {
-    const template = check as ScorerCheck
-    const options = { ...template.options, ...(template.key ? { [template.key]: value } : {}) }
-    const scorer: Record<string, unknown> = { type: template.type, weight: template.weight, options }
-    if (template.maxDistance !== undefined) scorer.threshold = levenshteinThreshold(template.maxDistance, (values ?? [value]).map(v => String(v)))
-    return scorer
-  })
-  return { evaluation_type: 'scorers', scorers }
-}
-
-function rubricConfig(check: SlotConfig, judge: string): Record<string, unknown> {
-  const threshold = check.template.kind === 'rubric' ? check.template.threshold : undefined
+/** The evaluator of every case: its own assertions (in its input) graded as promptfoo grades them. */
+function assertionsConfig(judge: string | undefined): Record<string, unknown> {
   return {
-    evaluation_type: 'criteria',
-    model: judge,
-    criteria: [{ name: check.slot, description: String(check.value) }],
-    // promptfoo's grader passes a rubric it judges met; a score of 0.5 is that line, unless the assertion sets one.
-    pass_threshold: threshold === undefined ? 0.5 : Math.max(0, Math.min(1, threshold)),
+    evaluation_type: 'assertions',
+    ...(judge ? { model: judge } : {}),
+    assert: `{{input.${ASSERT_FIELD}}}`,
+    threshold: `{{input.${THRESHOLD_FIELD}}}`,
+    vars: '{{input}}',
   }
+}
+
+/** An assertion with `{{var}}` in its values rendered with the test's vars (an assert-set's own assertions too). */
+function renderAssertion(assertion: PromptfooAssertion, vars: Record<string, unknown>): Assertion {
+  const rendered = { ...assertion, ...(assertion.value === undefined ? {} : { value: renderVars(assertion.value, vars) }) } as Assertion
+  if (Array.isArray(assertion.assert)) rendered.assert = (assertion.assert as PromptfooAssertion[]).map(inner => renderAssertion(inner, vars))
+  return rendered
 }
 
 /**

@@ -33,7 +33,11 @@ function renderedParts(config: Config): { list: Assertion[], threshold: number |
 function graderOf(ctx: EvaluationContext<Config>): AssertionServices['grade'] {
   const model = ctx.config.model
   return async (request: GraderRequest) => {
-    if (isHeuristic(model)) throw new JudgeflowError('INVALID_CONFIG', `${request.what} needs a grader model; the offline local:heuristic judge cannot grade it`)
+    if (isHeuristic(model)) {
+      // Asked for by name only: the offline judge scores by word overlap, passing at the assertion's threshold, else 0.5.
+      const verdict = ctx.heuristic.scoreCriterion(request.what, request.judged.criterion, request.judged.output)
+      return { pass: verdict.score >= (request.judged.threshold ?? 0.5), score: verdict.score, reason: `${verdict.reason} (offline judge, local:heuristic)` }
+    }
     return askJudge(ctx.providers, model, {
       prompt: { system: request.system, user: request.prompt },
       jsonSchema: { name: request.what.replace(/[^a-zA-Z0-9_-]/g, '_'), schema: request.schema },

@@ -24,8 +24,8 @@ beforeAll(async () => {
   await fake.start()
   fake.onRequest((request) => {
     const text = lastUserText(request)
-    // The rubric's judge (structured output) finds the refund answer impolite; the agent answers by the question.
-    if (request.body.response_format) return { json: { criteria_scores: { llm_rubric_1: text.includes('refund') ? 0.2 : 0.9 }, feedback: 'ok', suggestions: [] } }
+    // The rubric's grader (structured output, promptfoo's answer) finds the refund answer impolite; the agent answers by the question.
+    if (request.body.response_format) return { json: text.includes('refund') ? { reason: 'curt', pass: false, score: 0.2 } : { reason: 'polite', pass: true, score: 0.9 } }
     const key = Object.keys(answers).find(word => text.includes(word))
     return { text: key ? answers[key]! : 'I do not know.' }
   })
@@ -48,8 +48,8 @@ describe('judgeflow import promptfoo', () => {
     expect(ungraded.err).toContain('has llm-rubric assertions but names no grader')
     const imported = await cli(['import', 'promptfoo', example, '--out', dir, '--judge', 'local:heuristic'])
     expect(imported.code).toBe(0)
-    expect(imported.out).toContain('7 tests imported as "Acme support answers", judged by checks_1 (2 cases), checks_2 (3 cases), checks_3 (1 cases), checks_4 (1 cases), rubric (7 cases).')
-    expect(imported.out).toContain('Every assertion was mapped.')
+    expect(imported.out).toContain('7 tests imported as "Acme support answers", judged by assertions (7 cases).')
+    expect(imported.out).toContain('Each case keeps its own assertions, graded as promptfoo grades them; model-graded ones by local:heuristic (offline, by word overlap, not as a model would).')
     expect(imported.out).toContain(`Run it: judgeflow test ${join(dir, 'workflow.json')} --dataset ${join(dir, 'dataset.json')}`)
     expect(existsSync(join(dir, 'evaluator.json'))).toBe(false)
 
@@ -114,7 +114,7 @@ describe('judgeflow import promptfoo: the files it writes are checked before it 
     expect(await cli(['import', 'promptfoo', example, '--out', join(dir, 'out'), '--judge', 'local:heuristic'])).toEqual({ code: 2, out: '', err: `--out "${join(dir, 'out', 'dataset.json')}" is a symbolic link: name the file itself, not a link to it.` })
     expect(readFileSync(join(dir, 'a-file'), 'utf8')).toBe('keep me')
 
-    const tests = '[{"vars":{"question":"hi"}}]'
+    const tests = '[{"vars":{"question":"hi"},"assert":[{"type":"contains","value":"hi"}]}]'
     writeFileSync(join(dir, 'dataset.json'), tests)
     writeFileSync(join(dir, 'config.yaml'), 'prompts: ["{{question}}"]\nproviders: [openai:gpt-4o-mini]\ntests: file://dataset.json\n')
     expect(await cli(['import', 'promptfoo', join(dir, 'config.yaml'), '--out', dir])).toEqual({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { JudgeflowError, runWorkflow, validatedWorkflow } from '../../../engine'
 import { importPromptfoo, type PromptfooImport } from '../../../engine/datasets'
-import { assertionFromCell, levenshteinThreshold } from '../../../engine/datasets/promptfoo-assertions'
+import { assertionFromCell } from '../../../engine/datasets/promptfoo-assertions'
 import { defaultRegistry } from '../../../engine/steps/registry'
 import { testDeps } from '../../support/workflows'
 
@@ -18,12 +18,6 @@ tests:
 ${tests}`
 }
 
-/** One test with one assertion, and the scorer it became. */
-function scorerOf(assertion: string): unknown {
-  const imported = importPromptfoo(config(`  - vars: { question: q }\n    assert:\n      - ${assertion}`))
-  return (imported.evaluator!.scorers as unknown[])[0]
-}
-
 /** Runs the imported workflow on each case with the LLM step's answer pinned; the verdicts by case id. */
 async function verdicts(imported: PromptfooImport, answers: Record<string, string>) {
   const out: Record<string, string | null> = {}
@@ -33,81 +27,56 @@ async function verdicts(imported: PromptfooImport, answers: Record<string, strin
     const { options } = testDeps()
     const result = await runWorkflow(workflow, { ...options, input: item.input })
     expect(result.status).toBe('succeeded')
-    out[item.id] = result.verdict
+    // As a dataset run reads it: the run's verdict, else the judge's.
+    out[item.id] = result.verdict ?? ((result.steps.judge!.output as { passed: boolean }).passed ? 'pass' : 'fail')
   }
   return out
 }
 
 describe('promptfoo import: assertions', () => {
-  it('maps each deterministic assertion to its scorer, the value in the scorer\'s options', () => {
-    expect(scorerOf('{ type: equals, value: Paris }')).toEqual({ type: 'exact-match', weight: 1, options: { trim: false, value: 'Paris' } })
-    expect(scorerOf('{ type: contains, value: Paris }')).toEqual({ type: 'contains', weight: 1, options: { trim: false, value: 'Paris' } })
-    expect(scorerOf('{ type: icontains, value: paris, weight: 2 }')).toEqual({ type: 'contains', weight: 2, options: { trim: false, ignore_case: true, value: 'paris' } })
-    expect(scorerOf('{ type: contains-all, value: [a, b] }')).toEqual({ type: 'contains', weight: 1, options: { trim: false, values: ['a', 'b'] } })
-    expect(scorerOf('{ type: icontains-all, value: [a, b] }')).toEqual({ type: 'contains', weight: 1, options: { trim: false, ignore_case: true, values: ['a', 'b'] } })
-    expect(scorerOf('{ type: starts-with, value: "Hi (there)." }')).toEqual({ type: 'regex', weight: 1, options: { pattern: '^Hi \\(there\\)\\.' } })
-    expect(scorerOf('{ type: regex, value: "^\\\\d+ days$" }')).toEqual({ type: 'regex', weight: 1, options: { pattern: '^\\d+ days$' } })
-    expect(scorerOf('{ type: is-json }')).toEqual({ type: 'json-valid', weight: 1, options: {} })
-    expect(scorerOf('{ type: is-json, value: { type: object, required: [id] } }')).toEqual({ type: 'json-schema', weight: 1, options: { schema: { type: 'object', required: ['id'] } } })
-    // promptfoo passes levenshtein at an edit distance ≤ 5 by default: 1 − 5/10 for a 10-character answer.
-    expect(scorerOf('{ type: levenshtein, value: "Acme Start" }')).toEqual({ type: 'levenshtein', weight: 1, threshold: 0.5, options: { value: 'Acme Start' } })
-    expect(scorerOf('{ type: levenshtein, value: "Acme Starter", threshold: 3 }')).toMatchObject({ threshold: 0.75 })
+  it('keeps each test\'s assertions as written, their {{vars}} rendered, for the assertions evaluator', () => {
+    const imported = importPromptfoo(config(`  - description: capital
+    vars: { question: Capital of France?, city: Paris }
+    threshold: 0.5
+    assert:
+      - { type: not-icontains, value: "{{city}}ville", weight: 2, metric: place }
+      - type: assert-set
+        assert: [{ type: starts-with, value: "{{city}}" }]`))
+    expect(imported.cases[0]!.input).toEqual({
+      question: 'Capital of France?', city: 'Paris', assert_threshold: 0.5,
+      assert: [{ type: 'not-icontains', value: 'Parisville', weight: 2, metric: 'place' }, { type: 'assert-set', assert: [{ type: 'starts-with', value: 'Paris' }] }],
+    })
+    expect(imported.evaluator).toEqual({ evaluation_type: 'assertions', assert: '{{input.assert}}', threshold: '{{input.assert_threshold}}', vars: '{{input}}' })
   })
 
-  it('levenshtein: the similarity threshold from the largest distance and the shortest expected text', () => {
-    expect(levenshteinThreshold(2, ['abcdefghij', 'abcd'])).toBe(0.5)
-    expect(levenshteinThreshold(5, ['abc'])).toBe(0)
-    expect(levenshteinThreshold(0, ['abc'])).toBe(1)
-  })
-
-  it('maps llm-rubric to a criteria judge: the rubric as a criterion, the grader or the given judge as its model', () => {
+  it('names the grader: defaultTest.options.provider in each form, else the one given to the import', () => {
     const rubric = '      - { type: llm-rubric, value: "Is polite" }'
-    const local = importPromptfoo(config(`  - vars: { question: q }\n    assert:\n${rubric}`), { judge: 'local:heuristic' })
-    expect(local.evaluator).toEqual({ evaluation_type: 'criteria', model: 'local:heuristic', criteria: [{ name: 'llm_rubric_1', description: 'Is polite' }], pass_threshold: 0.5 })
-    const judged = importPromptfoo(config(`  - vars: { question: q }\n    assert:\n${rubric}`), { judge: 'openai:gpt-4o' })
-    expect(judged.evaluator).toMatchObject({ model: 'openai:gpt-4o' })
-    // The grader promptfoo is given, in each of its forms, wins over the one given to the import.
+    expect(importPromptfoo(config(`  - vars: { question: q }\n    assert:\n${rubric}`), { judge: 'openai:gpt-4o' }).evaluator).toMatchObject({ model: 'openai:gpt-4o' })
     for (const provider of ['anthropic:messages:claude-3-5-haiku', '{ id: anthropic:messages:claude-3-5-haiku }', '{ text: anthropic:messages:claude-3-5-haiku, embedding: openai:embedding:text-embedding-3-small }', '{ text: { id: anthropic:claude-3-5-haiku } }']) {
       const graded = importPromptfoo(config(`  - vars: { question: q }\n    assert:\n${rubric}`, `defaultTest:\n  options:\n    provider: ${provider}`), { judge: 'openai:gpt-4o' })
       expect(graded.evaluator).toMatchObject({ model: 'anthropic:claude-3-5-haiku' })
     }
   })
 
-  it('judges each llm-rubric on its own, as promptfoo does: one judge per rubric, each held to its own threshold', async () => {
-    const imported = importPromptfoo(config(`  - description: polite and short
-    vars: { question: q }
-    assert:
-      - { type: llm-rubric, value: "Is polite" }
-      - { type: llm-rubric, value: "Is short", threshold: 0.8 }`), { judge: 'openai:gpt-4o' })
-    expect(imported.evaluators).toEqual([
-      { id: 'rubric_1', cases: 1, config: { evaluation_type: 'criteria', model: 'openai:gpt-4o', criteria: [{ name: 'llm_rubric_1', description: 'Is polite' }], pass_threshold: 0.5 } },
-      { id: 'rubric_2', cases: 1, config: { evaluation_type: 'criteria', model: 'openai:gpt-4o', criteria: [{ name: 'llm_rubric_2', description: 'Is short' }], pass_threshold: 0.8 } },
-    ])
-    // The case passes only when both judges pass: the workflow fails it when either fails.
-    const nodes = (imported.workflow!.nodes as Array<{ id: string }>).map(node => node.id)
-    expect(nodes).toEqual(expect.arrayContaining(['generate_rubric_1', 'generate_rubric_2', 'verdict', 'failed', 'passed']))
-  })
-
   it('refuses llm-rubric without a grader, rather than judging it offline without a word', () => {
     expect(() => importPromptfoo(config('  - vars: { question: q }\n    assert:\n      - { type: llm-rubric, value: Is polite }')))
       .toThrow(/has llm-rubric assertions but names no grader: set defaultTest.options.provider .* --judge local:heuristic judges offline/)
     // Deterministic assertions need no grader.
-    expect(importPromptfoo(config('  - vars: { question: q }\n    assert:\n      - { type: contains, value: x }')).evaluators).toHaveLength(1)
+    expect(importPromptfoo(config('  - vars: { question: q }\n    assert:\n      - { type: contains, value: x }')).evaluator).not.toHaveProperty('model')
   })
 
-  it('refuses a config with an assertion it cannot map, naming each by type, count, tests and why: none is left out of a verdict', () => {
+  it('refuses a config with an assertion it cannot run, naming each by type, count, tests and why: none is left out of a verdict', () => {
     const text = config(`  - description: one
     vars: { question: q }
     assert:
-      - { type: not-contains, value: sorry }
-      - { type: javascript, value: output.length < 10 }
+      - { type: moderation }
       - { type: regex, value: "(?=x)" }
+      - { type: contains, value: x, provider: openai:gpt-4o }
   - description: two
     vars: { question: q }
     assert:
-      - { type: not-contains, value: sorry }
-      - { type: contains, value: x, transform: output.toUpperCase() }
-      - { type: contains, value: ok }`)
+      - { type: moderation }
+      - { type: contains }`)
     let refusal: JudgeflowError | undefined
     try {
       importPromptfoo(text)
@@ -116,13 +85,13 @@ describe('promptfoo import: assertions', () => {
       refusal = error as JudgeflowError
     }
     expect(refusal).toBeInstanceOf(JudgeflowError)
-    expect(refusal!.message).toMatch(/^the promptfoo config has 5 assertions judgeflow cannot run, so nothing was imported \(leaving them out would let a test pass that promptfoo fails\): not-contains ×2 \("one", "two"\): .*no negated form/)
+    expect(refusal!.message).toMatch(/^the promptfoo config has 5 assertions judgeflow cannot run, so nothing was imported \(leaving them out would let a test pass that promptfoo fails\): moderation ×2 \("one", "two"\): /)
     expect(refusal!.details).toEqual({
       unsupported: [
-        { type: 'not-contains', count: 2, tests: ['one', 'two'], reason: expect.stringContaining('no negated form') },
-        { type: 'javascript', count: 1, tests: ['one'], reason: 'judgeflow has no equivalent' },
+        { type: 'moderation', count: 2, tests: ['one', 'two'], reason: '"moderation" is not an assertion type judgeflow runs' },
         { type: 'regex', count: 1, tests: ['one'], reason: expect.stringContaining('RE2 syntax') },
-        { type: 'contains', count: 1, tests: ['two'], reason: expect.stringContaining('transform') },
+        { type: 'contains', count: 1, tests: ['one'], reason: 'its setting "provider" is not imported (judgeflow has no equivalent)' },
+        { type: 'contains', count: 1, tests: ['two'], reason: 'must have a text or number value' },
       ],
     })
   })
@@ -139,27 +108,22 @@ describe('promptfoo import: assertions', () => {
 })
 
 describe('promptfoo import: the dataset', () => {
-  it('vars become the input (defaultTest\'s first), descriptions unique ids; values that differ stay in the case, shared ones in the config', () => {
+  it('vars become the input (defaultTest\'s first, its assertions first), descriptions unique ids', () => {
     const imported = importPromptfoo(config(`  - description: capital
     vars: { question: Capital of France?, city: Paris }
     assert: [{ type: icontains, value: "{{city}}" }]
   - description: capital
     vars: { question: Capital of Spain?, city: Madrid }
     assert: [{ type: icontains, value: "{{city}}" }]
-  - vars: { question: Capital of Italy?, city: Rome, lang: it }
-    assert: [{ type: icontains, value: "{{city}}" }]`, 'defaultTest:\n  vars: { lang: en }\n  assert: [{ type: llm-rubric, value: Names the capital }]'), { judge: 'local:heuristic' })
+  - vars: { question: Capital of Italy?, city: Rome, lang: it }`, 'defaultTest:\n  vars: { lang: en }\n  assert: [{ type: llm-rubric, value: Names the capital }]'), { judge: 'local:heuristic' })
     expect(imported.name).toBe('Support')
+    const rubric = { type: 'llm-rubric', value: 'Names the capital' }
     expect(imported.cases).toEqual([
-      { id: 'capital', input: { lang: 'en', question: 'Capital of France?', city: 'Paris', assert: { icontains_1: 'Paris' } } },
-      { id: 'capital (2)', input: { lang: 'en', question: 'Capital of Spain?', city: 'Madrid', assert: { icontains_1: 'Madrid' } } },
-      { id: 'test-3', input: { lang: 'it', question: 'Capital of Italy?', city: 'Rome', assert: { icontains_1: 'Rome' } } },
+      { id: 'capital', input: { lang: 'en', question: 'Capital of France?', city: 'Paris', assert: [rubric, { type: 'icontains', value: 'Paris' }], assert_threshold: null } },
+      { id: 'capital (2)', input: { lang: 'en', question: 'Capital of Spain?', city: 'Madrid', assert: [rubric, { type: 'icontains', value: 'Madrid' }], assert_threshold: null } },
+      { id: 'test-3', input: { lang: 'it', question: 'Capital of Italy?', city: 'Rome', assert: [rubric], assert_threshold: null } },
     ])
-    expect(imported.evaluators).toEqual([
-      { id: 'checks', cases: 3, config: { evaluation_type: 'scorers', scorers: [{ type: 'contains', weight: 1, options: { trim: false, ignore_case: true, value: '{{input.assert.icontains_1}}' } }] } },
-      { id: 'rubric', cases: 3, config: { evaluation_type: 'criteria', model: 'local:heuristic', criteria: [{ name: 'llm_rubric_1', description: 'Names the capital' }], pass_threshold: 0.5 } },
-    ])
-    // Two evaluators: no one config judges a case alone.
-    expect(imported.evaluator).toBeNull()
+    expect(imported.evaluators).toEqual([{ id: 'assertions', cases: 3, config: expect.objectContaining({ evaluation_type: 'assertions', model: 'local:heuristic' }) }])
   })
 
   it('reads tests from a CSV file the config names, through the reader it is given', () => {
@@ -167,7 +131,7 @@ describe('promptfoo import: the dataset', () => {
     const files: Record<string, string> = { 'cases.csv': 'question,__expected1,__expected2,__description\nHi?,icontains: hello,starts-with: Hi,greeting\nBye?,Goodbye,,farewell\n' }
     const imported = importPromptfoo(text, { readFile: path => files[path]! })
     expect(imported.cases.map(c => c.id)).toEqual(['greeting', 'farewell'])
-    expect(imported.cases[1]!.input).toMatchObject({ question: 'Bye?', assert_group: 2 })
+    expect(imported.cases[1]!.input).toMatchObject({ question: 'Bye?', assert: [{ type: 'equals', value: 'Goodbye' }] })
     expect(() => importPromptfoo(text)).toThrow('tests[0]: "file://cases.csv" is a file reference, which only the command line reads (judgeflow import promptfoo); put its content in the config.')
   })
 
@@ -176,11 +140,12 @@ describe('promptfoo import: the dataset', () => {
     expect(() => importPromptfoo('prompts: [x]')).toThrow('the promptfoo config has no tests: give tests with vars and assert.')
     expect(() => importPromptfoo('tests:\n  - vars: 3')).toThrow(/^the promptfoo config, tests\[0\]/)
     expect(() => importPromptfoo('tests:\n  - vars: { a: 1 }\n    assert: [{ value: x }]')).toThrow(/tests\[0\]\.assert\[0\]\.type: /)
-    expect(() => importPromptfoo('tests:\n  - vars: { assert: 1 }')).toThrow('test "test-1", vars.assert: "assert" is the input field that holds the assertions\' values; rename the var.')
+    expect(() => importPromptfoo('tests:\n  - vars: { assert: 1 }')).toThrow('test "test-1", vars.assert: "assert" is the input field that holds the test\'s assertions; rename the var.')
+    expect(() => importPromptfoo('tests:\n  - vars: { a: 1 }')).toThrow('the promptfoo config has no assertions: give each test (or defaultTest) an assert list.')
     expect(() => importPromptfoo('tests:\n  - vars: { lang: [en, fr] }')).toThrow('test "test-1", vars.lang: a list runs the test once per item in promptfoo; write one test per value.')
     expect(() => importPromptfoo('scenarios: []\ntests: [{ vars: { a: 1 } }]')).toThrow(/scenarios are not imported/)
-    expect(() => importPromptfoo(config('  - vars: { q: 1 }').replace('openai:chat:gpt-4o-mini', 'ollama:llama3'))).toThrow('providers[0]: "ollama:llama3" has no judgeflow equivalent')
-    expect(() => importPromptfoo(config('  - vars: { q: 1 }').replace('{{ question }}', '{{ question | upper }}'))).toThrow('prompts[0]: "{{ question | upper }}" is not imported')
+    expect(() => importPromptfoo(config('  - vars: { q: 1 }\n    assert: [{ type: contains, value: x }]').replace('openai:chat:gpt-4o-mini', 'ollama:llama3'))).toThrow('providers[0]: "ollama:llama3" has no judgeflow equivalent')
+    expect(() => importPromptfoo(config('  - vars: { q: 1 }\n    assert: [{ type: contains, value: x }]').replace('{{ question }}', '{{ question | upper }}'))).toThrow('prompts[0]: "{{ question | upper }}" is not imported')
   })
 })
 
@@ -218,11 +183,12 @@ describe('promptfoo import: text nested too deep', () => {
 })
 
 describe('promptfoo import: the workflow', () => {
-  it('one LLM step per prompt × provider with {{var}} as input references, each followed by the evaluators', () => {
+  it('keeps the grid: each test × prompt × provider is its own case, routed to its LLM step and judged there', async () => {
     const imported = importPromptfoo(`prompts: ["Answer: {{ question }}", { raw: "Briefly: {{question}}", label: brief }]
 providers: [openai:gpt-4o-mini, { id: anthropic:messages:claude-3-5-haiku, label: Claude }]
 tests:
-  - vars: { question: q }
+  - description: hello
+    vars: { question: q }
     assert: [{ type: contains, value: x }]`)
     const workflow = validatedWorkflow(imported.workflow, defaultRegistry)
     const llms = workflow.nodes.filter(n => n.type === 'llm')
@@ -232,29 +198,46 @@ tests:
       ['prompt_2_openai_gpt_4o_mini', 'openai:gpt-4o-mini', 'Briefly: {{input.question}}'],
       ['prompt_2_claude', 'anthropic:claude-3-5-haiku', 'Briefly: {{input.question}}'],
     ])
-    expect(workflow.nodes.find(n => n.id === 'prompt_2_claude_checks')!.config).toMatchObject({ evaluation_type: 'scorers', actual: '{{steps.prompt_2_claude.text}}' })
-    // Four evaluators: the run passes only when none that ran failed.
-    expect(workflow.nodes.find(n => n.id === 'verdict')!.config).toMatchObject({ op: 'contains', right: '=false' })
+    expect(imported.cases.map(c => [c.id, c.input.cell, c.tags])).toEqual([
+      ['hello · prompt 1 · openai:gpt-4o-mini', 1, ['test:hello']],
+      ['hello · prompt 1 · Claude', 2, ['test:hello']],
+      ['hello · brief · openai:gpt-4o-mini', 3, ['test:hello']],
+      ['hello · brief · Claude', 4, ['test:hello']],
+    ])
+    expect(workflow.nodes.find(n => n.id === 'prompt_2_claude_judge')!.config).toMatchObject({ evaluation_type: 'assertions', content: '{{steps.prompt_2_claude.text}}' })
+    // A provider's failure stays its own: each cell has its own verdict.
+    const answers: Record<string, string> = { prompt_1_openai_gpt_4o_mini: 'x', prompt_1_claude: 'no', prompt_2_openai_gpt_4o_mini: 'x', prompt_2_claude: 'x' }
+    const out: Array<string | null> = []
+    for (const item of imported.cases) {
+      const copy = structuredClone(imported.workflow!) as { nodes: Array<{ id: string, type: string, pinned?: string[] }> }
+      for (const node of copy.nodes) if (node.type === 'llm') node.pinned = [answers[node.id]!]
+      const { options } = testDeps()
+      const result = await runWorkflow(copy, { ...options, input: item.input })
+      out.push(result.verdict ?? (result.steps[Object.keys(result.steps).find(id => id.endsWith('_judge') && result.steps[id]!.status === 'succeeded')!]!.output as { passed: boolean }).passed ? 'pass' : 'fail')
+    }
+    expect(out).toEqual(['pass', 'fail', 'pass', 'pass'])
   })
 
-  it('routes each case to its group\'s checks, and its verdict is that every assertion passed', async () => {
-    const imported = importPromptfoo(config(`  - description: refund
-    vars: { question: Refund? }
-    assert: [{ type: icontains, value: 30 days }]
-  - description: json
-    vars: { question: Status? }
-    assert: [{ type: is-json }, { type: contains, value: shipped }]
-  - description: json late
-    vars: { question: Status? }
-    assert: [{ type: is-json }, { type: contains, value: delivered }]
-  - description: free
-    vars: { question: Anything? }`), { judge: 'local:heuristic' })
-    expect(imported.cases.map(c => c.input.assert_group)).toEqual([1, 2, 2, 3])
-    expect(imported.workflow!.nodes).toContainEqual({ id: 'generate_assert_group_2', type: 'condition', config: { left: '{{input.assert_group}}', op: 'eq', right: 2 } })
-    expect(await verdicts(imported, { 'refund': 'Within 30 Days.', 'json': '{"status":"shipped"}', 'json late': '{"status":"shipped"}', 'free': 'anything' }))
-      .toEqual({ 'refund': 'pass', 'json': 'pass', 'json late': 'fail', 'free': 'pass' })
-    expect(await verdicts(imported, { 'refund': 'In a month.', 'json': 'shipped', 'json late': '{"status":"delivered"}', 'free': '' }))
-      .toEqual({ 'refund': 'fail', 'json': 'fail', 'json late': 'pass', 'free': 'pass' })
+  it('gives promptfoo\'s verdicts where the old import silently differed', async () => {
+    const imported = importPromptfoo(config(`  - description: negated
+    vars: { question: q }
+    assert: [{ type: contains, value: refund }, { type: not-icontains, value: SORRY }]
+  - description: prefix
+    vars: { question: q }
+    assert: [{ type: not-starts-with, value: "As an AI" }]
+  - description: fenced
+    vars: { question: q }
+    assert: [{ type: is-json }]
+  - description: weighted
+    vars: { question: q }
+    threshold: 0.75
+    assert: [{ type: contains, value: refund, weight: 3 }, { type: contains, value: days, weight: 1 }]`))
+    expect(await verdicts(imported, {
+      negated: 'Sorry, a refund takes time.', prefix: 'As an AI, I think so.', fenced: '```json\n{"a":1}\n```', weighted: 'A refund, soon.',
+    })).toEqual({ negated: 'fail', prefix: 'fail', fenced: 'fail', weighted: 'pass' })
+    expect(await verdicts(imported, {
+      negated: 'A refund takes time.', prefix: 'I think so.', fenced: '{"a":1}', weighted: 'Within 30 days.',
+    })).toEqual({ negated: 'pass', prefix: 'pass', fenced: 'pass', weighted: 'fail' })
   })
 
   it('notes the settings it leaves out', () => {
@@ -262,20 +245,16 @@ tests:
 providers: [{ id: openai:gpt-4o-mini, config: { temperature: 0, seed: 7 } }]
 tests:
   - vars: { q: 1 }
-    threshold: 0.6`)
-    expect(imported.notes).toEqual([
-      'test "test-1": threshold 0.6 (a score for the whole test) is not imported; each check has its own threshold',
-      'no assertion was mapped, so the cases have nothing to judge them',
-      'providers[0]: config seed not imported',
-    ])
+    assert: [{ type: contains, value: x }]`)
+    expect(imported.notes).toEqual(['providers[0]: config seed not imported'])
     expect(imported.workflow!.nodes).toContainEqual({ id: 'generate', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'hi', temperature: 0 } })
-    expect(importPromptfoo('prompts: [hi]\ntests: [{ vars: { q: 1 } }]').notes).toContain('no workflow: the config needs both prompts and providers for one')
+    expect(importPromptfoo('prompts: [hi]\ntests: [{ vars: { q: 1 }, assert: [{ type: contains, value: x }] }]').notes).toContain('no workflow: the config needs both prompts and providers for one')
   })
 
-  it('builds no workflow without prompts and providers; one evaluator then judges a case alone', () => {
+  it('builds no workflow without prompts and providers; the evaluator then judges a case alone', () => {
     const imported = importPromptfoo('tests:\n  - vars: { actual: "4" }\n    assert: [{ type: equals, value: "4" }]')
     expect(imported.workflow).toBeUndefined()
-    expect(imported.evaluator).toEqual({ evaluation_type: 'scorers', scorers: [{ type: 'exact-match', weight: 1, options: { trim: false, value: '4' } }] })
+    expect(imported.evaluator).toMatchObject({ evaluation_type: 'assertions', assert: '{{input.assert}}' })
   })
 })
 
