@@ -34,7 +34,8 @@ type Answer
   = | { ok: true, value?: unknown, number?: string }
     | { ok: false, kind: 'threw' | 'json' | 'timeout' | 'memory', message?: string }
 
-type Ending = { answer: Answer } | { killed: 'timeout' | 'memory' | 'abort' } | { died: string }
+type Killed = 'timeout' | 'memory' | 'abort' | 'answer-size'
+type Ending = { answer: Answer } | { killed: Killed } | { died: string }
 
 function scriptFailed(language: Language, reason: string, message: string): JudgeflowError {
   return new JudgeflowError('SCRIPT_FAILED', message, { details: { language, reason } })
@@ -52,6 +53,9 @@ function errorFor(ending: Ending, spec: ChildSpec, limits: SandboxLimits): Judge
   const { language } = spec
   if ('killed' in ending) {
     if (ending.killed === 'abort') return new JudgeflowError('CANCELLED', `The ${language} code was stopped: its run was cancelled.`)
+    if (ending.killed === 'answer-size') {
+      return scriptFailed(language, 'memory', `The ${language} code returned more than ${limits.memoryMb} MB of JSON, its memory limit (JUDGEFLOW_CODE_MEMORY_MB); return less.`)
+    }
     return ending.killed === 'timeout' ? timedOut(language, limits) : outOfMemory(language, limits)
   }
   if ('died' in ending) {
@@ -93,10 +97,10 @@ async function residentMb(pid: number): Promise<number | undefined> {
 function runIn(cwd: string, spec: ChildSpec, limits: SandboxLimits, signal?: AbortSignal): Promise<Ending> {
   return new Promise((resolve) => {
     const child = spawn(spec.command, spec.args, { cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
-    let killed: 'timeout' | 'memory' | 'abort' | undefined
+    let killed: Killed | undefined
     let stdout = ''
     let stderr = ''
-    const kill = (why: 'timeout' | 'memory' | 'abort') => {
+    const kill = (why: Killed) => {
       killed ??= why
       try {
         process.kill(-child.pid!, 'SIGKILL')
@@ -112,7 +116,15 @@ function runIn(cwd: string, spec: ChildSpec, limits: SandboxLimits, signal?: Abo
       if (mb !== undefined && mb > limits.memoryMb + RUNTIME_ALLOWANCE_MB) kill('memory')
     }, MEMORY_CHECK_MS)
     signal?.addEventListener('abort', onAbort, { once: true })
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk })
+    // Aborted while the folder was being made: the listener came too late to hear it.
+    if (signal?.aborted) kill('abort')
+    // The answer is held in the server's memory: no larger than the child's own limit.
+    const maxAnswerChars = limits.memoryMb * 1024 * 1024
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (killed) return
+      stdout += chunk
+      if (stdout.length > maxAnswerChars) kill('answer-size')
+    })
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS) })
     // A child that dies before reading its input closes the pipe: its exit explains why.
     child.stdin.on('error', () => {})

@@ -78,6 +78,11 @@ describe('runJavascript\'s limits', () => {
     setTimeout(() => controller.abort(), 200)
     await expect(run).rejects.toThrow(expect.objectContaining({ code: 'CANCELLED' }))
     await expect(runJavascript({ code: 'true', args: {}, mode: 'assertion' }, limits, controller.signal)).rejects.toThrow(expect.objectContaining({ code: 'CANCELLED' }))
+    // Aborted after the call, while its folder is being made.
+    const early = new AbortController()
+    const started = runJavascript({ code: 'let i = 0\nwhile (true) i++', args: { output: '' }, mode: 'assertion' }, { timeoutMs: 20_000, memoryMb: 64 }, early.signal)
+    early.abort()
+    await expect(started).rejects.toThrow(expect.objectContaining({ code: 'CANCELLED' }))
   })
 
   it('starts the child with an empty environment: even code that escaped the context finds no secret', async () => {

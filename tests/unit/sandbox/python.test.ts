@@ -52,6 +52,12 @@ describe('runPython: promptfoo\'s python assertion, in a python3 child process',
       .rejects.toThrow(failure(/^The Python code was stopped: it used more than 64 MB of memory, the limit \(JUDGEFLOW_CODE_MEMORY_MB\)\.$/, 'memory'))
   })
 
+  it('stops code that writes more than its memory limit to the answer\'s channel', async () => {
+    const code = 'import os\nwhile True:\n    os.write(1, b"x" * 65536)'
+    await expect(runPython({ code, args: { output: '' }, mode: 'assertion' }, { ...limits, timeoutMs: 20_000 }))
+      .rejects.toThrow(failure('The Python code returned more than 64 MB of JSON, its memory limit (JUDGEFLOW_CODE_MEMORY_MB); return less.', 'memory'))
+  })
+
   it('stops the code when its signal aborts', async () => {
     const controller = new AbortController()
     const run = runPython({ code: 'while True:\n    pass', args: { output: '' }, mode: 'assertion' }, { ...limits, timeoutMs: 20_000 }, controller.signal)
