@@ -15,6 +15,8 @@ HEADER_LINES = 3
 
 
 def describe(error):
+    if isinstance(error, SyntaxError) and error.filename == "script.py" and (error.lineno or 0) > HEADER_LINES:
+        return "%s: %s (line %d of the code)" % (type(error).__name__, error.msg, error.lineno - HEADER_LINES)
     text = type(error).__name__
     if str(error):
         text += ": " + str(error)

@@ -32,7 +32,7 @@ describe('runPython: promptfoo\'s python assertion, in a python3 child process',
 
   it('says what the code raised, with its line, and refuses a result JSON cannot hold', async () => {
     await expect(assertion('n = 1\nreturn n / 0')).rejects.toThrow(failure('The Python code threw an error: ZeroDivisionError: division by zero (line 2 of the code)', 'threw'))
-    await expect(assertion('output ==')).rejects.toThrow(failure('threw an error: SyntaxError', 'threw'))
+    await expect(assertion('n = 1\nreturn n ==')).rejects.toThrow(failure('threw an error: SyntaxError: invalid syntax (line 2 of the code)', 'threw'))
     await expect(assertion('{1, 2}')).rejects.toThrow(failure('returned something JSON cannot hold (Object of type set is not JSON serializable)', 'not-json'))
     await expect(assertion('float("nan")')).rejects.toThrow(failure('returned something JSON cannot hold', 'not-json'))
   })
