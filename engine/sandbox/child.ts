@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { JudgeflowError } from '../errors'
+import { MAX_VALUE_DEPTH, readJson } from '../text/safe-json'
 import type { SandboxLimits } from './limits'
 
 /** What the interpreter itself occupies besides the memory the code may use (node: about 45 MB at rest). */
@@ -32,7 +33,7 @@ export interface ChildSpec {
 
 type Answer
   = | { ok: true, value?: unknown, number?: string }
-    | { ok: false, kind: 'threw' | 'json' | 'timeout' | 'memory', message?: string }
+    | { ok: false, kind: 'threw' | 'json' | 'refused' | 'timeout' | 'memory', message?: string }
 
 type Killed = 'timeout' | 'memory' | 'abort' | 'answer-size'
 type Ending = { answer: Answer } | { killed: Killed } | { died: string }
@@ -68,19 +69,29 @@ function errorFor(ending: Ending, spec: ChildSpec, limits: SandboxLimits): Judge
   switch (answer.kind) {
     case 'timeout': return timedOut(language, limits)
     case 'memory': return outOfMemory(language, limits)
+    case 'refused': return scriptFailed(language, 'refused', `The ${language} code returned a value that ${answer.message}.`)
     case 'json': return scriptFailed(language, 'not-json', `The ${language} code returned something JSON cannot hold (${answer.message}); return a boolean, a number, a string, or an array or object of them.`)
     default: return scriptFailed(language, 'threw', `The ${language} code threw an error: ${answer.message}`)
   }
 }
 
+/**
+ * The child's answer, its value checked as any JSON from a user is (depth, `__proto__` keys, NUL
+ * characters: the value may be stored as a step's output); undefined when the child wrote none.
+ */
 function parseAnswer(stdout: string): Answer | undefined {
-  try {
-    const answer = JSON.parse(stdout) as Answer
-    return answer !== null && typeof answer === 'object' && typeof answer.ok === 'boolean' ? answer : undefined
+  // The value sits one level inside the answer.
+  const read = readJson(stdout, MAX_VALUE_DEPTH + 1)
+  if (!read.ok && read.details) {
+    const at = read.details.path.replace(/^value\.?/, '') || 'the top level'
+    const message = read.details.limit === undefined
+      ? read.reason.replace(/\(at [^)]*\)$/, `(at ${at})`)
+      : `nests objects and arrays more than ${MAX_VALUE_DEPTH} levels deep (at ${at})`
+    return { ok: false, kind: 'refused', message }
   }
-  catch {
-    return undefined
-  }
+  if (!read.ok) return undefined
+  const answer = read.value as Answer
+  return answer !== null && typeof answer === 'object' && typeof answer.ok === 'boolean' ? answer : undefined
 }
 
 async function residentMb(pid: number): Promise<number | undefined> {

@@ -44,6 +44,14 @@ describe('runJavascript: promptfoo\'s javascript assertion and transform, in a c
     await expect(assertion('const a = {}; a.self = a; a')).rejects.toThrow(failure('returned something JSON cannot hold (TypeError: Converting circular structure', 'not-json'))
   })
 
+  it('refuses a result no JSON from a user may be: a __proto__ key, a NUL character, nesting past the limit', async () => {
+    await expect(assertion('({ score: 1, nested: JSON.parse(\'{"__proto__": {"polluted": true}}\') })'))
+      .rejects.toThrow(failure('The JavaScript code returned a value that is refused: "__proto__" is not allowed as a key (at nested).', 'refused'))
+    await expect(assertion('"a\\u0000b"')).rejects.toThrow(failure('is refused: text may not hold the NUL character (\\u0000) (at the top level).', 'refused'))
+    await expect(assertion('let deep = []\nfor (let i = 0; i < 2000; i++) deep = [deep]\nreturn { deep }'))
+      .rejects.toThrow(failure('returned a value that nests objects and arrays more than 2000 levels deep (at deep', 'refused'))
+  })
+
   it('gives the code no process, require or way out of its context', async () => {
     expect(await assertion('[typeof process, typeof require, typeof globalThis.process, typeof module, typeof setTimeout]'))
       .toEqual(['undefined', 'undefined', 'undefined', 'undefined', 'undefined'])
