@@ -42,11 +42,11 @@ function scriptFailed(language: Language, reason: string, message: string): Judg
   return new JudgeflowError('SCRIPT_FAILED', message, { details: { language, reason } })
 }
 
-export function timedOut(language: Language, limits: SandboxLimits): JudgeflowError {
+function timedOut(language: Language, limits: SandboxLimits): JudgeflowError {
   return scriptFailed(language, 'timeout', `The ${language} code was stopped after ${limits.timeoutMs} ms, the time limit (JUDGEFLOW_CODE_TIMEOUT_MS); make it finish sooner or raise the limit.`)
 }
 
-export function outOfMemory(language: Language, limits: SandboxLimits): JudgeflowError {
+function outOfMemory(language: Language, limits: SandboxLimits): JudgeflowError {
   return scriptFailed(language, 'memory', `The ${language} code was stopped: it used more than ${limits.memoryMb} MB of memory, the limit (JUDGEFLOW_CODE_MEMORY_MB).`)
 }
 
@@ -109,9 +109,12 @@ function runIn(cwd: string, spec: ChildSpec, limits: SandboxLimits, signal?: Abo
   return new Promise((resolve) => {
     const child = spawn(spec.command, spec.args, { cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
     let killed: Killed | undefined
+    let done = false
     let stdout = ''
     let stderr = ''
     const kill = (why: Killed) => {
+      // Once it has ended, its process group id may belong to someone else.
+      if (done) return
       killed ??= why
       try {
         process.kill(-child.pid!, 'SIGKILL')
@@ -145,7 +148,6 @@ function runIn(cwd: string, spec: ChildSpec, limits: SandboxLimits, signal?: Abo
       const answer = parseAnswer(stdout)
       finish(answer ? { answer } : { died: stderr || `exit code ${code ?? signalName}` })
     })
-    let done = false
     function finish(ending: Ending) {
       if (done) return
       done = true
