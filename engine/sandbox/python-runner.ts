@@ -49,7 +49,7 @@ def run(request):
     except BaseException as error:
         return {"ok": False, "kind": "threw", "message": describe(error)}
     try:
-        return json.dumps({"ok": True, "value": result}, ensure_ascii=False, allow_nan=False)
+        return json.dumps({"ok": True, "value": result}, allow_nan=False)
     except MemoryError:
         return {"ok": False, "kind": "memory"}
     except (TypeError, ValueError, RecursionError) as error:

@@ -22,6 +22,7 @@ describe('runPython: promptfoo\'s python assertion, in a python3 child process',
 
   it('returns a one-line expression and runs a multi-line body that returns, with output and context', async () => {
     expect(await assertion('"yes" in output')).toBe(true)
+    expect(await assertion('output + "\\ud800"', 'é ✓')).toBe('é ✓\ud800')
     expect(await assertion('print("debugging")\nwords = output.split()\nreturn {"pass": len(words) == context["vars"]["n"], "score": 0.5, "reason": "counted"}', 'a yes', { vars: { n: 2 } }))
       .toEqual({ pass: true, score: 0.5, reason: 'counted' })
   })
