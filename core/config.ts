@@ -11,6 +11,7 @@ import { DEFAULT_STORAGE_LIMITS, type StorageLimits } from '../engine/executor/s
 import { defaultRetryPolicy, type RetryPolicy } from '../engine/providers/retry'
 import { DEFAULT_TRACE_CACHE, MAX_TRACE_CACHE_SIZE, type TraceCacheSettings } from '../engine/trace/shared-cache'
 import { DEFAULT_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING } from '../engine/text/safe-json'
+import { DEFAULT_ALLOW_CODE, DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, MIN_CODE_MEMORY_MB } from '../engine/sandbox/limits'
 import { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES } from './runs/leases'
 
 /** Runs one worker process executes at once unless told. */
@@ -113,6 +114,17 @@ export interface JudgeflowConfig {
     metricsDir: string
     scorersDir: string
   }
+  /** User code: `javascript` and `python` assertions, transforms. */
+  code: {
+    /** JUDGEFLOW_ALLOW_CODE: whether the HTTP server runs code assertions (the CLI always may). */
+    allow: boolean
+    /** JUDGEFLOW_CODE_TIMEOUT_MS: a run of code is killed after this long. */
+    timeoutMs: number
+    /** JUDGEFLOW_CODE_MEMORY_MB: the memory a run of code may use. */
+    memoryMb: number
+    /** PATH: where python3 is looked for, and the only variable a Python child gets. */
+    searchPath: string
+  }
   trace: {
     /** JUDGEFLOW_TRACE_CACHE_SIZE and JUDGEFLOW_TRACE_CACHE_TTL_MS. */
     cache: TraceCacheSettings
@@ -161,6 +173,8 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
     'JUDGEFLOW_RETENTION_DAYS must be a number of days above 0 (it is "{raw}"); unset it to keep every run.', { blank: 'empty' })
   const retentionRuns = read('JUDGEFLOW_RETENTION_RUNS', wholeFrom(1), undefined,
     'JUDGEFLOW_RETENTION_RUNS must be a whole number of runs of at least 1 kept per workflow (it is "{raw}"); unset it to keep every run.', { blank: 'empty' })
+  const allowCode = read('JUDGEFLOW_ALLOW_CODE', text.toLowerCase().pipe(z.enum(['1', 'true', 'yes', '0', 'false', 'no'])).transform(yes => ['1', 'true', 'yes'].includes(yes)), DEFAULT_ALLOW_CODE,
+    'JUDGEFLOW_ALLOW_CODE must be true or false (or 1 or 0), not "{raw}"; unset it to refuse code assertions over HTTP.')
   return {
     server: {
       host: env.NITRO_HOST || env.HOST || '',
@@ -213,6 +227,12 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
       configDir: optional('JUDGEFLOW_CONFIG_DIR') ?? 'configs',
       metricsDir: resolve(env.JUDGEFLOW_METRICS_DIR ?? 'metrics'),
       scorersDir: resolve(env.JUDGEFLOW_SCORERS_DIR ?? 'scorers'),
+    },
+    code: {
+      allow: allowCode,
+      timeoutMs: whole('JUDGEFLOW_CODE_TIMEOUT_MS', DEFAULT_CODE_TIMEOUT_MS),
+      memoryMb: whole('JUDGEFLOW_CODE_MEMORY_MB', DEFAULT_CODE_MEMORY_MB, MIN_CODE_MEMORY_MB),
+      searchPath: env.PATH ?? '',
     },
     trace: {
       cache: {

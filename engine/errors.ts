@@ -13,6 +13,8 @@ export type ErrorCode
     | 'CANCELLED'
     | 'INVALID_PATTERN'
     | 'STEP_FAILED'
+    // User code (a `javascript`/`python` assertion, a transform) threw, ran too long or too large, or cannot run here.
+    | 'SCRIPT_FAILED'
     | 'TOO_MANY_RUNS'
     | 'TOO_LARGE'
     | 'VERSION_CONFLICT'

@@ -54,6 +54,8 @@ const BY_CODE: Partial<Record<ErrorCode, Row>> = {
     data: error => ({ code: error.code, current_version: details(error).current_version }),
   },
   BODY_TOO_LARGE: { status: 413 },
+  // The user's own code failed (threw, hit the time or memory limit): their input, never the server's fault.
+  SCRIPT_FAILED: { status: 400, data: codeAndDetails },
   TOO_MANY_RUNS: { status: 429, data: codeOnly, retryAfterS: () => QUEUE_RETRY_AFTER_S },
   TOO_MANY_ATTEMPTS: { status: 429, data: error => ({ code: error.code, ...details(error) }), retryAfterS: error => details(error).retry_after_s as number },
   TOO_MANY_STREAMS: { status: 429 },

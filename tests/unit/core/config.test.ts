@@ -99,4 +99,15 @@ describe('the configuration', () => {
     expect(() => loadConfig({ JUDGEFLOW_CACHE_MAX_ENTRIES: 'lots' })).toThrow('JUDGEFLOW_CACHE_MAX_ENTRIES must be a whole number of at least 1 (it is "lots"); unset it for the default, 10000.')
     expect(() => loadConfig({ JUDGEFLOW_RETENTION_INTERVAL_MS: '10' })).toThrow('JUDGEFLOW_RETENTION_INTERVAL_MS must be a whole number of at least 1000')
   })
+
+  it('refuses code assertions over HTTP unless JUDGEFLOW_ALLOW_CODE is set, and bounds each run of code in time and memory', () => {
+    expect(loadConfig({}).code).toEqual({ allow: false, timeoutMs: 5000, memoryMb: 128, searchPath: '' })
+    expect(loadConfig({ JUDGEFLOW_ALLOW_CODE: 'true', JUDGEFLOW_CODE_TIMEOUT_MS: '800', JUDGEFLOW_CODE_MEMORY_MB: '64', PATH: '/usr/bin:/bin' }).code)
+      .toEqual({ allow: true, timeoutMs: 800, memoryMb: 64, searchPath: '/usr/bin:/bin' })
+    for (const yes of ['1', 'TRUE', 'yes']) expect(loadConfig({ JUDGEFLOW_ALLOW_CODE: yes }).code.allow, yes).toBe(true)
+    for (const no of ['0', 'false', 'No', '']) expect(loadConfig({ JUDGEFLOW_ALLOW_CODE: no }).code.allow, no).toBe(false)
+    expect(() => loadConfig({ JUDGEFLOW_ALLOW_CODE: 'sure' })).toThrow('JUDGEFLOW_ALLOW_CODE must be true or false (or 1 or 0), not "sure"; unset it to refuse code assertions over HTTP.')
+    expect(() => loadConfig({ JUDGEFLOW_CODE_TIMEOUT_MS: '5s' })).toThrow('JUDGEFLOW_CODE_TIMEOUT_MS must be a whole number of at least 1 (it is "5s"); unset it for the default, 5000.')
+    expect(() => loadConfig({ JUDGEFLOW_CODE_MEMORY_MB: '8' })).toThrow('JUDGEFLOW_CODE_MEMORY_MB must be a whole number of at least 32 (it is "8"); unset it for the default, 128.')
+  })
 })

@@ -8,6 +8,11 @@ describe('httpAnswerFor: the one table from error codes to HTTP', () => {
     expect(httpAnswerFor(error)).toEqual({ statusCode: 400, statusMessage: 'Bad Request', data: { code: 'EVALUATION_TIME_LIMIT', details: { limit_ms: 1 } } })
   })
 
+  it('answers user code that failed (threw, ran too long or too large) with 400, its code and details', () => {
+    const error = new JudgeflowError('SCRIPT_FAILED', 'The JavaScript code was stopped after 5000 ms, …', { details: { language: 'JavaScript', reason: 'timeout' } })
+    expect(httpAnswerFor(error)).toEqual({ statusCode: 400, statusMessage: 'Bad Request', data: { code: 'SCRIPT_FAILED', details: { language: 'JavaScript', reason: 'timeout' } } })
+  })
+
   it('answers a provider error with 502 and its code; a system error is not answered (a hidden 500)', () => {
     expect(httpAnswerFor(new JudgeflowError('PROVIDER_ERROR', 'down', { category: 'provider', details: { status: 500 } })))
       .toEqual({ statusCode: 502, statusMessage: 'Bad Gateway', data: { code: 'PROVIDER_ERROR' } })

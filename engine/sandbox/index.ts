@@ -1,0 +1,5 @@
+export { runJavascript } from './javascript'
+export { runPython } from './python'
+export { functionBody, pythonModule } from './function-body'
+export { DEFAULT_ALLOW_CODE, DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, MIN_CODE_MEMORY_MB } from './limits'
+export type { CodeRequest, PythonLimits, SandboxLimits } from './limits'

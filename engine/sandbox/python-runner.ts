@@ -1,0 +1,64 @@
+/**
+ * The source the Python child runs (`python3 -I -c`). It reads `{ script, args, memoryBytes,
+ * cpuSeconds }` on stdin, loads `script` as a module, calls its `main(*args)` and writes one answer
+ * on stdout: `{ ok: true, value }` or `{ ok: false, kind: 'threw' | 'json' | 'memory', message? }`.
+ * What the code prints goes to stderr, so it cannot spoil the answer. The address space is
+ * capped (RLIMIT_AS) where the platform allows, and so is CPU time, in case nothing is left to
+ * kill the child at the time limit.
+ */
+export const PYTHON_RUNNER = String.raw`
+import json
+import sys
+import traceback
+
+HEADER_LINES = 3
+
+
+def describe(error):
+    if isinstance(error, SyntaxError) and error.filename == "script.py" and (error.lineno or 0) > HEADER_LINES:
+        return "%s: %s (line %d of the code)" % (type(error).__name__, error.msg, error.lineno - HEADER_LINES)
+    text = type(error).__name__
+    if str(error):
+        text += ": " + str(error)
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == "script.py"]
+    if frames and frames[-1].lineno > HEADER_LINES:
+        text += " (line %d of the code)" % (frames[-1].lineno - HEADER_LINES)
+    return text
+
+
+def limit(request):
+    try:
+        import resource
+    except ImportError:
+        return
+    for name, value, extra in (("RLIMIT_AS", request["memoryBytes"], 0), ("RLIMIT_CPU", request["cpuSeconds"], 1)):
+        try:
+            resource.setrlimit(getattr(resource, name), (value, value + extra))
+        except (AttributeError, ValueError, OSError):
+            pass
+
+
+def run(request):
+    limit(request)
+    try:
+        module = {"__name__": "script", "__file__": "script.py"}
+        exec(compile(request["script"], "script.py", "exec"), module)
+        result = module["main"](*request["args"])
+    except MemoryError:
+        return {"ok": False, "kind": "memory"}
+    except BaseException as error:
+        return {"ok": False, "kind": "threw", "message": describe(error)}
+    try:
+        return json.dumps({"ok": True, "value": result}, allow_nan=False)
+    except MemoryError:
+        return {"ok": False, "kind": "memory"}
+    except (TypeError, ValueError, RecursionError) as error:
+        return {"ok": False, "kind": "json", "message": str(error)}
+
+
+answer = sys.stdout.buffer
+sys.stdout = sys.stderr
+outcome = run(json.loads(sys.stdin.buffer.read().decode("utf-8")))
+answer.write((outcome if isinstance(outcome, str) else json.dumps(outcome)).encode("utf-8"))
+answer.flush()
+`
