@@ -1,3 +1,4 @@
+import { createScriptRunner } from '../engine/sandbox'
 import { createSqliteStore, openDatabase } from '../db'
 import { createPgRunQueue, createPostgresStore } from '../db/pg'
 import {
@@ -89,6 +90,8 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   const evaluation: EvaluationServices = {
     metrics, scorers, traceCache, configDir: config.evaluation.configDir,
     trace: { limits: config.trace.cache, embedderModel: config.trace.embedderModel },
+    // Code assertions run only where allowed: always from the CLI, over HTTP with JUDGEFLOW_ALLOW_CODE.
+    ...(config.code.allow ? { scripts: createScriptRunner(config.code) } : {}),
   }
   const runs = new RunService({
     store, registry, providers, evaluation, limits: config.limits, owner: options.owner,

@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { JudgeflowConfig } from '../../core/config'
-import { importPromptfoo, type PromptfooImport } from '../../engine/datasets'
-import { readTextFile, type Io } from '../io'
+import type { PromptfooImport } from '../../engine/datasets'
+import type { Io } from '../io'
+import { readPromptfooConfig } from '../promptfoo'
 import { checkOutputFiles, checkOutputFolder, writeOutputFile, type InputFile } from '../output-paths'
 
-export const IMPORT_USAGE = 'judgeflow import promptfoo <promptfooconfig.yaml> --out <folder> [--judge <provider:model>] [--name <dataset name>]'
+export const IMPORT_USAGE = 'judgeflow import promptfoo <promptfooconfig.yaml> --out <folder> [--grader <provider:model>] [--name <dataset name>]'
 
 /**
  * `judgeflow import promptfoo`: writes a promptfoo config's tests as a dataset file, its assertions
@@ -18,7 +19,7 @@ export function importCommand(args: string[], io: Io, config: JudgeflowConfig): 
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { out: { type: 'string' }, judge: { type: 'string' }, name: { type: 'string' } },
+    options: { out: { type: 'string' }, judge: { type: 'string' }, grader: { type: 'string' }, name: { type: 'string' } },
   })
   const [file] = positionals
   if (source !== 'promptfoo' || !file || !values.out) {
@@ -26,17 +27,8 @@ export function importCommand(args: string[], io: Io, config: JudgeflowConfig): 
     return 2
   }
   checkOutputFolder(values.out, '--out')
-  const folder = dirname(resolve(file))
-  const inputs: InputFile[] = [{ path: file, what: 'the promptfoo config' }]
-  const imported = importPromptfoo(readTextFile(file, 'promptfoo config'), {
-    readFile: (path) => {
-      inputs.push({ path: resolve(folder, path), what: 'a file of the promptfoo config' })
-      return readTextFile(resolve(folder, path), 'promptfoo')
-    },
-    judge: values.judge,
-    name: values.name,
-    maxDepth: config.maxJsonDepth,
-  })
+  const inputs: InputFile[] = []
+  const imported = readPromptfooConfig(file, { judge: values.grader ?? values.judge, name: values.name, maxDepth: config.maxJsonDepth }, inputs)
   const out = (name: string, value: unknown) => ({ path: join(values.out!, name), flag: '--out', text: `${JSON.stringify(value, null, 2)}\n` })
   const dataset = out('dataset.json', { name: imported.name, cases: imported.cases })
   const workflow = imported.workflow ? out('workflow.json', imported.workflow) : undefined

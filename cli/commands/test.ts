@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { JudgeflowConfig } from '../../core/config'
@@ -5,16 +6,17 @@ import type { DatasetRunProgress } from '../../core/datasets'
 import { defaultRegistry, JudgeflowError, readEvaluatorConfigFile, validatedWorkflow } from '../../engine'
 import {
   buildDatasetReport, checkBaselineReport, datasetReportToJunit, datasetReportToMarkdown, exitCodeOf, formatFromName, parseDatasetFile,
-  type DatasetGates, type DatasetReport,
+  type DatasetCase, type DatasetGates, type DatasetReport,
 } from '../../engine/datasets'
 import { withApp } from '../app'
+import { readPromptfooConfig } from '../promptfoo'
 import { readJsonFile, readTextFile, type Io } from '../io'
 import { checkOutputFiles, writeOutputFile, type InputFile, type OutputFile } from '../output-paths'
 
 /** The pass rate a run must reach when no --min-pass-rate is given: every case passes. */
 export const DEFAULT_MIN_PASS_RATE = 1
 
-export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | judgeflow test --config <evaluator.json|.toml> --dataset <file>'
+export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | judgeflow test --config <evaluator.json|.toml> --dataset <file> | judgeflow test <promptfooconfig.yaml> [--grader <provider:model>]'
   + ' [--concurrency N] [--repeat N] [--min-pass-rate R] [--min-kappa K] [--baseline <report.json> --no-regressions] [--max-errors N]'
   + ' [--report <out.json>] [--junit <out.xml>] [--markdown] [--score-step <node id>] [--db <path>]'
 
@@ -42,14 +44,21 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       'markdown': { type: 'boolean' },
       'score-step': { type: 'string' },
       'db': { type: 'string' },
+      'grader': { type: 'string' },
     },
   })
-  const [workflowFile] = positionals
-  if (!values.dataset || (!workflowFile) === (!values.config)) {
-    io.err(`test needs ${values.dataset ? '' : 'a dataset and '}either a workflow file or --config: ${TEST_USAGE}`)
+  const [firstFile] = positionals
+  // A file alone is a promptfoo config, run as promptfoo runs it: its tests × prompts × providers.
+  const promptfooFile = firstFile && !values.dataset && !values.config && !isWorkflowFile(firstFile) ? firstFile : undefined
+  const workflowFile = promptfooFile ? undefined : firstFile
+  if (!promptfooFile && (!values.dataset || (!workflowFile) === (!values.config))) {
+    io.err(`test needs ${values.dataset ? '' : 'a dataset and '}either a workflow file or --config, or a promptfoo config alone: ${TEST_USAGE}`)
     return 2
   }
-  checkOutputFiles(outputsOf(values), { inputs: inputsOf(values, workflowFile) })
+  if (values.grader && !promptfooFile) throw new JudgeflowError('INVALID_INPUT', '--grader names the grader of a promptfoo config\'s model-graded assertions: give it with judgeflow test <promptfooconfig.yaml>.')
+  const inputs = inputsOf(values, workflowFile)
+  const promptfoo = promptfooFile ? readPromptfooConfig(promptfooFile, { judge: values.grader, maxDepth: config.maxJsonDepth }, inputs) : undefined
+  checkOutputFiles(outputsOf(values), { inputs })
   const flagValue = (flag: string) => values[flag as keyof typeof values] as string | undefined
   const whole = (flag: string, min: number, max: number) => numberFlag(flagValue(flag), flag, { min, max, whole: true })
   const share = (flag: string, min = 0) => numberFlag(values[flag as keyof typeof values] as string | undefined, flag, { min, max: 1 })
@@ -65,17 +74,27 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   }
   const baselineFile = values.baseline ? readJsonFile(values.baseline, 'baseline report', config.maxJsonDepth) : undefined
 
-  const format = formatFromName(values.dataset)
-  if (!format) throw new JudgeflowError('INVALID_INPUT', `--dataset "${values.dataset}": name a .csv, .jsonl, .json or .yaml file.`)
-  const text = readTextFile(values.dataset, 'dataset')
-  const parsed = parseDatasetFile(text, format, { where: `the dataset file "${values.dataset}"`, maxDepth: config.maxJsonDepth })
-  const name = parsed.name ?? basename(values.dataset).replace(/\.[^.]+$/, '')
+  let parsed: { name?: string, cases: DatasetCase[] }
+  let target: { definition?: Record<string, unknown>, evaluator?: Record<string, unknown> }
+  if (promptfoo) {
+    if (!promptfoo.workflow) throw new JudgeflowError('INVALID_INPUT', `${promptfooFile}: the promptfoo config needs prompts and providers to run; without them, import its tests (judgeflow import promptfoo) and judge outputs you have with --config.`)
+    for (const note of promptfoo.notes) io.err(`Note: ${note}`)
+    parsed = { name: promptfoo.name, cases: promptfoo.cases }
+    target = { definition: promptfoo.workflow }
+  }
+  else {
+    const format = formatFromName(values.dataset!)
+    if (!format) throw new JudgeflowError('INVALID_INPUT', `--dataset "${values.dataset}": name a .csv, .jsonl, .json or .yaml file.`)
+    const text = readTextFile(values.dataset!, 'dataset')
+    parsed = parseDatasetFile(text, format, { where: `the dataset file "${values.dataset}"`, maxDepth: config.maxJsonDepth })
+    target = workflowFile
+      ? { definition: readJsonFile(workflowFile, 'workflow', config.maxJsonDepth) as Record<string, unknown> }
+      : { evaluator: await readEvaluatorConfigFile(values.config!) }
+  }
+  const name = parsed.name ?? basename(values.dataset!).replace(/\.[^.]+$/, '')
   const baseline = values.baseline
     ? checkBaselineReport(baselineFile, { name, caseIds: parsed.cases.map(c => c.id) }, `The baseline report "${values.baseline}"`)
     : undefined
-  const target = workflowFile
-    ? { definition: readJsonFile(workflowFile, 'workflow', config.maxJsonDepth) as Record<string, unknown> }
-    : { evaluator: await readEvaluatorConfigFile(values.config!) }
   // A workflow with problems is refused, every problem listed, before the dataset is kept or any case runs.
   if (target.definition) validatedWorkflow(target.definition, defaultRegistry)
 
@@ -89,13 +108,13 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       request = { workflow_id: workflow.id }
     }
     else {
-      request = { evaluator: target.evaluator }
+      request = { evaluator: target.evaluator! }
     }
     const started = await app.datasets.start({
       dataset: dataset.id,
       target: request,
-      concurrency: whole('concurrency', 1, 64),
-      repeat: whole('repeat', 1, 20),
+      concurrency: whole('concurrency', 1, 64) ?? promptfoo?.run.concurrency,
+      repeat: whole('repeat', 1, 20) ?? promptfoo?.run.repeat,
       score_step: values['score-step'],
     })
     const stop = app.datasets.subscribe(started.id, progressPrinter(io, terminal))
@@ -120,6 +139,18 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   if (values.junit) writeOutputFile(values.junit, datasetReportToJunit(report), '--junit')
   io.out(values.markdown ? datasetReportToMarkdown(report) : summary(report, minPassRate === undefined))
   return exitCodeOf(report)
+}
+
+/** Whether the file holds a judgeflow workflow (nodes and edges), which needs a dataset, rather than a promptfoo config. */
+function isWorkflowFile(file: string): boolean {
+  if (!/\.json$/i.test(file) || !existsSync(file)) return false
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as { nodes?: unknown }
+    return Array.isArray(value?.nodes)
+  }
+  catch {
+    return false
+  }
 }
 
 /** The files `test` writes, checked before any case runs. */

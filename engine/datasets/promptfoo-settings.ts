@@ -7,13 +7,12 @@ import { invalid } from './promptfoo-files'
  */
 
 /** Top-level keys the import reads itself. */
-const READ = new Set(['description', 'prompts', 'providers', 'defaultTest', 'tests', 'scenarios'])
+const READ = new Set(['description', 'prompts', 'providers', 'defaultTest', 'tests', 'scenarios', 'evaluateOptions'])
 
 /** Top-level keys that change no verdict: what each becomes in judgeflow. */
 const NOTED: Record<string, string> = {
   env: 'the import reads no variables: set them in judgeflow\'s environment',
   outputPath: 'write the report with judgeflow test --report',
-  evaluateOptions: 'judgeflow test sets these with --concurrency and --repeat',
   sharing: 'judgeflow shares nothing',
   writeLatestResults: 'judgeflow keeps every run',
   tags: 'not imported',
@@ -71,4 +70,21 @@ export function checkModelConfig(config: Record<string, unknown> | undefined, wh
   const rest = Object.keys(config ?? {}).filter(key => !read.includes(key))
   if (rest.includes('response_format')) throw invalid(`the promptfoo config, ${where}.config.response_format: not imported (judgeflow's LLM step asks for plain text, so the model would answer differently); remove it to import the rest`)
   if (rest.length) notes.push(`${where}: config ${rest.join(', ')} not imported`)
+}
+
+/** How promptfoo's `evaluateOptions` run the suite: `repeat` and `maxConcurrency` are kept for judgeflow test; the rest is noted. */
+export function evaluateOptionsOf(options: unknown, notes: string[]): { repeat?: number, concurrency?: number } {
+  if (options === undefined) return {}
+  if (!options || typeof options !== 'object' || Array.isArray(options)) throw invalid('the promptfoo config, evaluateOptions: must be an object')
+  const read: { repeat?: number, concurrency?: number } = {}
+  for (const [key, value] of Object.entries(options)) {
+    if (key === 'repeat' || key === 'maxConcurrency') {
+      const [min, max] = key === 'repeat' ? [1, 20] : [1, 64]
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw invalid(`the promptfoo config, evaluateOptions.${key}: must be a whole number from ${min} to ${max}`)
+      read[key === 'repeat' ? 'repeat' : 'concurrency'] = value
+    }
+    else notes.push(`evaluateOptions.${key}: not honoured${key === 'delay' ? ' (judgeflow paces calls by the provider\'s rate limits)' : ''}`)
+  }
+  if (Object.keys(read).length) notes.push(`evaluateOptions: judgeflow test runs the config with ${[read.repeat ? `--repeat ${read.repeat}` : '', read.concurrency ? `--concurrency ${read.concurrency}` : ''].filter(Boolean).join(' and ')} unless told otherwise`)
+  return read
 }

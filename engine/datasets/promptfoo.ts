@@ -6,7 +6,7 @@ import { assertionObstacle, renderVars, type PromptfooAssertion } from './prompt
 import { needsOf } from '../assertions/registry'
 import type { Assertion } from '../assertions/types'
 import { checkedTest, invalid, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
-import { checkModelConfig, checkTestSettings, checkTopLevel } from './promptfoo-settings'
+import { checkModelConfig, checkTestSettings, checkTopLevel, evaluateOptionsOf } from './promptfoo-settings'
 import { buildPromptfooWorkflow, providerModel, type PromptfooProvider } from './promptfoo-workflow'
 import { datasetCaseSchema, type DatasetCase } from './schema'
 
@@ -55,6 +55,8 @@ export interface PromptfooImport {
   workflow?: Record<string, unknown>
   /** Settings that were not imported, other than assertions. */
   notes: string[]
+  /** How promptfoo would run it (evaluateOptions): repeats and calls at once, for judgeflow test. */
+  run: { repeat?: number, concurrency?: number }
 }
 
 /** The case input fields the import adds beside the vars: the test's assertions, its threshold, and its cell of the prompts × providers grid. */
@@ -139,6 +141,7 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     evaluator,
     evaluators: [{ id: 'assertions', config: evaluator, cases: cases.length }],
     notes,
+    run: evaluateOptionsOf(config.evaluateOptions, notes),
   }
   if (config.prompts?.length && config.providers?.length) {
     const prompts = config.prompts.flatMap((p, i) => {

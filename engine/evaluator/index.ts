@@ -33,6 +33,8 @@ export interface EvaluationServices {
   trace?: TraceSettings
   /** The folder evaluator steps read their `config_file` from (./configs unless given). */
   configDir?: string
+  /** Where user code may run (promptfoo's javascript and python assertions); absent, such assertions are refused. */
+  scripts?: ScriptRunner
 }
 
 export interface EvaluateDeps extends EvaluationServices {
@@ -40,8 +42,6 @@ export interface EvaluateDeps extends EvaluationServices {
   signal?: AbortSignal
   /** Ids for the candidates (the comparison step names them after the steps they come from). */
   candidateIds?: string[]
-  /** Where user code may run (promptfoo's javascript and python assertions); absent, such assertions are refused. */
-  scripts?: ScriptRunner
 }
 
 /** The built-in metrics alone, for callers that name no registry; an app loads custom metrics into its own. */

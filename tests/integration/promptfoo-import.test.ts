@@ -29,10 +29,10 @@ describe('importing a promptfoo config over HTTP', () => {
       status: 201,
       body: {
         dataset: { name: 'Greetings', version: 1, case_count: 2 },
-        evaluator: { evaluation_type: 'scorers', scorers: [{ type: 'contains', options: { ignore_case: true, value: '{{input.assert.icontains_1}}' } }] },
+        evaluator: { evaluation_type: 'assertions', assert: '{{input.assert}}' },
       },
     })
-    expect(imported.body.workflow.nodes.map((n: { id: string }) => n.id)).toEqual(['input', 'generate', 'generate_checks'])
+    expect(imported.body.workflow.nodes.map((n: { id: string }) => n.id)).toEqual(['input', 'generate', 'judge'])
 
     const workflow = await app.api('/api/workflows', { body: imported.body.workflow })
     expect(workflow.status).toBe(201)
@@ -58,10 +58,10 @@ describe('importing a promptfoo config over HTTP', () => {
 
   it('refuses a config with an assertion it cannot run, and a rubric without a grader, creating nothing', async () => {
     const app = await start({ env: fake.env() })
-    const negated = `${config}      - { type: not-icontains, value: sorry }\n`
-    const refused = await app.api('/api/datasets/import-promptfoo', { body: { name: 'negated', config: negated } })
+    const moderated = `${config}      - { type: moderation }\n`
+    const refused = await app.api('/api/datasets/import-promptfoo', { body: { name: 'moderated', config: moderated } })
     expect(refused.status).toBe(400)
-    expect(refused.body.message).toMatch(/^the promptfoo config has 1 assertion judgeflow cannot run, so nothing was imported .*not-icontains ×1 \("bob"\)/)
+    expect(refused.body.message).toMatch(/^the promptfoo config has 1 assertion judgeflow cannot run, so nothing was imported .*moderation ×1 \("bob"\)/)
     const rubric = `${config}      - { type: llm-rubric, value: Is friendly }\n`
     const ungraded = await app.api('/api/datasets/import-promptfoo', { body: { name: 'rubric', config: rubric } })
     expect(ungraded.status).toBe(400)
@@ -69,6 +69,6 @@ describe('importing a promptfoo config over HTTP', () => {
     expect((await app.api('/api/datasets', {})).body).toEqual([])
     const graded = await app.api('/api/datasets/import-promptfoo', { body: { name: 'rubric', config: rubric, judge: 'openai:gpt-4o-mini' } })
     expect(graded.status).toBe(201)
-    expect(graded.body.evaluators.find((e: { id: string }) => e.id.startsWith('rubric')).config.model).toBe('openai:gpt-4o-mini')
+    expect(graded.body.evaluator.model).toBe('openai:gpt-4o-mini')
   })
 })

@@ -294,7 +294,7 @@ tests:
     expect(imported.notes).toEqual(expect.arrayContaining([
       'env: the import reads no variables: set them in judgeflow\'s environment',
       'outputPath: write the report with judgeflow test --report',
-      'evaluateOptions: judgeflow test sets these with --concurrency and --repeat',
+      'evaluateOptions: judgeflow test runs the config with --repeat 3 unless told otherwise',
     ]))
   })
 })

@@ -1,0 +1,84 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cli } from '../../support/cli'
+import type { DatasetReport } from '../../../engine/datasets'
+import { FakeLLM, lastUserText } from '../../support/fake-llm'
+
+/** The generation answers what follows "ECHO:" in its prompt, one model in upper case; the grader passes a rubric that says "pass". */
+const fake = new FakeLLM()
+beforeAll(async () => {
+  await fake.start()
+  fake.onRequest((request) => {
+    const text = lastUserText(request)
+    if (request.body.response_format) return { json: /<Rubric>[^<]*pass/.test(text) ? { reason: 'meets it', pass: true, score: 0.9 } : { reason: 'misses it', pass: false, score: 0.1 } }
+    const echoed = text.split('ECHO:').at(-1)!.trim()
+    return { text: request.body.model === 'gpt-loud' ? echoed.toUpperCase() : echoed }
+  })
+})
+afterAll(async () => {
+  await fake.stop()
+})
+
+const config = `description: Grid
+prompts:
+  - "Say it. ECHO:{{answer}}"
+providers:
+  - openai:chat:gpt-quiet
+  - openai:chat:gpt-loud
+defaultTest:
+  assert:
+    - type: javascript
+      value: output.length <= context.vars.limit
+tests:
+  - description: greeting
+    vars: { answer: hello there, limit: 20 }
+    assert:
+      - { type: contains, value: hello }
+      - { type: llm-rubric, value: a greeting that should pass }
+  - description: json
+    vars: { answer: '{"ok": 1}', limit: 20 }
+    assert:
+      - { type: is-json }
+      - { type: not-icontains, value: error }
+  - description: too long
+    vars: { answer: '{"ok": 1}', limit: 5 }
+    assert:
+      - { type: is-json }
+      - { type: not-icontains, value: error }
+`
+
+describe('judgeflow test <promptfooconfig.yaml>', () => {
+  it('runs the config directly: one result per test × provider, code in the sandbox, the grader given by --grader', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-pf-test-'))
+    writeFileSync(join(dir, 'promptfooconfig.yaml'), config)
+    const ungraded = await cli(['test', join(dir, 'promptfooconfig.yaml')], fake.env())
+    expect(ungraded).toMatchObject({ code: 2, err: expect.stringContaining('has llm-rubric assertions but names no grader') })
+
+    const run = await cli(['test', join(dir, 'promptfooconfig.yaml'), '--grader', 'openai:gpt-grader', '--report', join(dir, 'report.json')], fake.env())
+    expect(run.out).toContain('Grid: 3 passed, 3 failed, 0 errored of 6 cases')
+    expect(run.code).toBe(1)
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as DatasetReport
+    expect(Object.fromEntries(report.results.map(r => [r.case_id, r.verdict]))).toEqual({
+      'greeting · prompt 1 · openai:gpt-quiet': 'pass',
+      // "HELLO THERE" has no "hello": this provider's failure stays its own.
+      'greeting · prompt 1 · openai:gpt-loud': 'fail',
+      'json · prompt 1 · openai:gpt-quiet': 'pass',
+      'json · prompt 1 · openai:gpt-loud': 'pass',
+      // The javascript assertion (context.vars.limit) fails both.
+      'too long · prompt 1 · openai:gpt-quiet': 'fail',
+      'too long · prompt 1 · openai:gpt-loud': 'fail',
+    })
+    expect(report.by_tag['test:greeting']).toMatchObject({ cases: 2, passed: 1 })
+    // One grader call per rubric per cell, beside the four generations.
+    expect(fake.requests.filter(r => r.body.model === 'gpt-grader')).toHaveLength(2)
+  })
+
+  it('refuses --grader without a promptfoo config, and a config without prompts or providers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-pf-test-'))
+    writeFileSync(join(dir, 'tests-only.yaml'), 'tests:\n  - vars: { a: 1 }\n    assert: [{ type: contains, value: x }]\n')
+    expect(await cli(['test', join(dir, 'tests-only.yaml')])).toMatchObject({ code: 2, err: expect.stringContaining('needs prompts and providers to run') })
+    expect(await cli(['test', 'w.json', '--dataset', 'd.json', '--grader', 'openai:x'])).toMatchObject({ code: 2, err: expect.stringContaining('--grader names the grader') })
+  })
+})
