@@ -72,3 +72,23 @@ describe('importing a promptfoo config over HTTP', () => {
     expect(graded.body.evaluator.model).toBe('openai:gpt-4o-mini')
   })
 })
+
+describe('code assertions over HTTP', () => {
+  const body = { config: { evaluation_type: 'assertions', assert: [{ type: 'javascript', value: 'output.includes(context.vars.word)' }], vars: { word: 'Ada' } }, input: { content: 'Hello Ada' } }
+
+  it('are refused unless the server is configured to run code, and then run in the sandbox', async () => {
+    const refusing = await start({ env: fake.env() })
+    const refused = await refusing.api('/api/evaluate', { body })
+    expect(refused).toMatchObject({ status: 400, body: { message: expect.stringContaining('set JUDGEFLOW_ALLOW_CODE=1 where the server runs') } })
+
+    const allowing = await start({ env: { ...fake.env(), JUDGEFLOW_ALLOW_CODE: '1', JUDGEFLOW_CODE_TIMEOUT_MS: '500' } })
+    const passed = await allowing.api('/api/evaluate', { body })
+    expect(passed).toMatchObject({ status: 200, body: { passed: true, assertions: [{ type: 'javascript', pass: true }] } })
+    const failed = await allowing.api('/api/evaluate', { body: { ...body, input: { content: 'Hello Bob' } } })
+    expect(failed).toMatchObject({ status: 200, body: { passed: false, assertions: [{ pass: false, reason: expect.stringContaining('Custom function returned false') }] } })
+    // A script that never ends is killed at the time limit: the server answers, and stays healthy.
+    const endless = await allowing.api('/api/evaluate', { body: { ...body, config: { ...body.config, assert: [{ type: 'javascript', value: 'while (true) {}\nreturn true' }] } } })
+    expect(endless).toMatchObject({ status: 200, body: { passed: false, assertions: [{ reason: expect.stringMatching(/Custom function threw error: .*500 ms/) }] } })
+    expect((await allowing.api('/api/health', {})).status).toBe(200)
+  })
+})
