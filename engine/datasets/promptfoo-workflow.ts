@@ -58,7 +58,8 @@ export function buildPromptfooWorkflow(parts: WorkflowParts): { workflow: Record
   const fields = Object.fromEntries(parts.vars.filter(v => /^[a-zA-Z_][a-zA-Z0-9_]*$/.test(v)).map(v => [v, { type: v === 'assert' ? 'array' : v === 'cell' ? 'number' : 'any' }]))
   nodes.push({ id: 'input', type: 'input', config: { fields } })
   const cells: Array<{ prompt: { label?: string, text: string }, p: number, provider: PromptfooProvider, v: number }> = []
-  parts.prompts.forEach((prompt, p) => parts.providers.forEach((provider, v) => {
+  // Provider by provider, as promptfoo orders its columns.
+  parts.providers.forEach((provider, v) => parts.prompts.forEach((prompt, p) => {
     if (!provider.prompts || provider.prompts.includes(p)) cells.push({ prompt, p, provider, v })
   }))
   const several = cells.length > 1

@@ -194,14 +194,15 @@ tests:
     const llms = workflow.nodes.filter(n => n.type === 'llm')
     expect(llms.map(n => [n.id, n.config.model, n.config.prompt])).toEqual([
       ['prompt_1_openai_gpt_4o_mini', 'openai:gpt-4o-mini', 'Answer: {{input.question}}'],
-      ['prompt_1_claude', 'anthropic:claude-3-5-haiku', 'Answer: {{input.question}}'],
       ['prompt_2_openai_gpt_4o_mini', 'openai:gpt-4o-mini', 'Briefly: {{input.question}}'],
+      ['prompt_1_claude', 'anthropic:claude-3-5-haiku', 'Answer: {{input.question}}'],
       ['prompt_2_claude', 'anthropic:claude-3-5-haiku', 'Briefly: {{input.question}}'],
     ])
+    // Provider by provider, as promptfoo orders its columns.
     expect(imported.cases.map(c => [c.id, c.input.cell, c.tags])).toEqual([
       ['hello · prompt 1 · openai:gpt-4o-mini', 1, ['test:hello']],
-      ['hello · prompt 1 · Claude', 2, ['test:hello']],
-      ['hello · brief · openai:gpt-4o-mini', 3, ['test:hello']],
+      ['hello · brief · openai:gpt-4o-mini', 2, ['test:hello']],
+      ['hello · prompt 1 · Claude', 3, ['test:hello']],
       ['hello · brief · Claude', 4, ['test:hello']],
     ])
     expect(workflow.nodes.find(n => n.id === 'prompt_2_claude_judge')!.config).toMatchObject({ evaluation_type: 'assertions', content: '{{steps.prompt_2_claude.text}}' })
@@ -215,7 +216,7 @@ tests:
       const result = await runWorkflow(copy, { ...options, input: item.input })
       out.push(result.verdict ?? (result.steps[Object.keys(result.steps).find(id => id.endsWith('_judge') && result.steps[id]!.status === 'succeeded')!]!.output as { passed: boolean }).passed ? 'pass' : 'fail')
     }
-    expect(out).toEqual(['pass', 'fail', 'pass', 'pass'])
+    expect(out).toEqual(['pass', 'pass', 'fail', 'pass'])
   })
 
   it('gives promptfoo\'s verdicts where the old import silently differed', async () => {
