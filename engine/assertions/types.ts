@@ -47,6 +47,10 @@ export interface AssertionGrade {
 export interface AssertionServices {
   /** Asks the grader with a prompt and returns its answer's JSON; throws when it has no usable answer. */
   grade?(request: GraderRequest): Promise<Record<string, unknown>>
+  /** Asks the grader with a prompt and returns its answer as text (graders whose answer is not JSON). */
+  ask?(request: Omit<GraderRequest, 'schema'>): Promise<string>
+  /** One vector per text from the embedding model (`similar`, answer-relevance). */
+  embed?(texts: string[]): Promise<number[][]>
   /** Runs JavaScript or Python as promptfoo does (`output`, `context`), in a sandbox; throws on failure. */
   runScript?(language: 'javascript' | 'python', code: string, args: Record<string, unknown>, mode?: 'assertion' | 'transform'): Promise<unknown>
   signal?: AbortSignal
@@ -87,7 +91,9 @@ export interface AssertionHandler {
   label: string
   description: string
   /** What it needs besides the output: a grader model, a code sandbox, the response's measures. */
-  needs?: 'grader' | 'code' | 'latency' | 'cost'
+  needs?: 'grader' | 'embeddings' | 'code' | 'latency' | 'cost'
+  /** Also needs embeddings (answer-relevance asks the grader, then compares by embeddings). */
+  alsoEmbeds?: boolean
   /** Whether it may be written with `not-` (promptfoo refuses some). */
   negatable?: boolean
   /** The value's problem, said at import (so a suite is refused before it runs), or undefined. */

@@ -87,6 +87,20 @@ export function createProviders(options: ProvidersOptions = {}): Providers {
       if (useCache && (request.cacheable?.(response) ?? true)) await options.cache!.set(key, response, { provider, model })
       return response
     },
+    async embed(modelRef, texts, callOptions = {}) {
+      const { adapter, provider, model } = resolve(modelRef)
+      if (!adapter.embed) throw new JudgeflowError('INVALID_CONFIG', `${modelRef} has no embeddings API judgeflow calls: name an openai:<embedding model> (any OpenAI-compatible server through OPENAI_BASE_URL).`)
+      const { value } = await withRetries(async (signal) => {
+        try {
+          return await adapter.embed!(model, texts, { signal })
+        }
+        catch (error) {
+          if (error instanceof JudgeflowError || signal.aborted) throw error
+          throw providerError(provider, modelRef, error, secrets())
+        }
+      }, callOptions.maxRetries === undefined ? policy : { ...policy, maxRetries: callOptions.maxRetries }, { signal: callOptions.signal })
+      return value
+    },
     defaultJudgeModel() {
       return defaultJudgeFor(env, options.defaultJudge)
     },

@@ -33,6 +33,14 @@ export function createOpenAIAdapter(env: Record<string, string | undefined>): Pr
         usage: { input_tokens: completion.usage?.prompt_tokens ?? 0, output_tokens: completion.usage?.completion_tokens ?? 0 },
       }
     },
+    async embed(model, texts, { signal }) {
+      const answer = await (await getClient()).embeddings.create({ model, input: texts, encoding_format: 'float' }, { signal })
+      const vectors = [...answer.data ?? []].sort((a, b) => a.index - b.index).map(item => item.embedding)
+      if (vectors.length !== texts.length || vectors.some(v => !Array.isArray(v) || v.some(x => typeof x !== 'number'))) {
+        throw new JudgeflowError('PROVIDER_RESPONSE_INVALID', `openai:${model} returned ${vectors.length} embeddings for ${texts.length} texts`, { category: 'provider' })
+      }
+      return vectors
+    },
   }
 }
 

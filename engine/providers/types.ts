@@ -40,6 +40,8 @@ export interface ProviderAdapter {
   /** The environment variable holding the key, when one is needed. */
   keyVariable?: string
   send(model: string, request: ChatRequest, options: CallOptions): Promise<Omit<ChatResponse, 'latency_ms' | 'cached'>>
+  /** One vector per text, from the provider's embeddings API (absent: the provider has none). */
+  embed?(model: string, texts: string[], options: CallOptions): Promise<number[][]>
 }
 
 export interface ResponseCache {
@@ -55,6 +57,8 @@ export interface Providers {
    */
   check(modelRef: string, usedBy?: string, remedy?: string): void
   complete(modelRef: string, request: ChatRequest, options?: CallOptions): Promise<ChatResponse>
+  /** One vector per text from `provider:model`'s embeddings API (promptfoo's `similar`); refused for a provider without one. */
+  embed(modelRef: string, texts: string[], options?: CallOptions): Promise<number[][]>
   /** The judge used when an evaluator names no model: the configured one (JUDGEFLOW_DEFAULT_JUDGE), else by the keys present, else local:heuristic. */
   defaultJudgeModel(): string
 }

@@ -25,6 +25,9 @@ function offlineProviders(defaultJudge: string): Providers {
     async complete(modelRef) {
       throw new JudgeflowError('INTERNAL', `${modelRef} was called on an evaluation worker, which runs offline evaluations only.`, { category: 'system' })
     },
+    async embed(modelRef) {
+      throw new JudgeflowError('INTERNAL', `${modelRef} was called on an evaluation worker, which runs offline evaluations only.`, { category: 'system' })
+    },
     defaultJudgeModel: () => defaultJudge,
   }
 }
