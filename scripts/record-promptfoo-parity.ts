@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startParityServer } from '../tests/parity/promptfoo/fake-server'
+import type { ParityRecording, RecordedAssertion, RecordedResult } from '../tests/parity/promptfoo/recording'
 
 const SUITE = resolve(fileURLToPath(import.meta.url), '../../tests/parity/promptfoo')
 const CONFIGS = join(SUITE, 'configs')
@@ -75,7 +76,7 @@ function scrub(value: unknown, folders: string[]): unknown {
   return value
 }
 
-function component(result: Component): Record<string, unknown> {
+function component(result: Component): RecordedAssertion {
   // An assert-set's own result carries no assertion, only metadata describing the set.
   const assertion = result.assertion ?? result.metadata?.assertionSet ?? {}
   return {
@@ -90,7 +91,7 @@ function component(result: Component): Record<string, unknown> {
   }
 }
 
-function summarise(row: any): Record<string, unknown> {
+function summarise(row: any): RecordedResult {
   const grading = row.gradingResult ?? null
   return {
     testIdx: row.testIdx,
@@ -113,7 +114,7 @@ function summarise(row: any): Record<string, unknown> {
   }
 }
 
-function order(a: any, b: any): number {
+function order(a: RecordedResult, b: RecordedResult): number {
   return a.testIdx - b.testIdx || a.promptIdx - b.promptIdx || String(a.provider).localeCompare(String(b.provider))
     || JSON.stringify(a).localeCompare(JSON.stringify(b))
 }
@@ -123,10 +124,11 @@ async function record(name: string, promptfoo: ReturnType<typeof promptfooPaths>
   const out = join(scratch, `${name}.json`)
   const { code, log } = await run(promptfoo.node, [promptfoo.main, 'eval', '-c', 'promptfooconfig.yaml', '--no-cache', '--no-write', '--no-table', '--no-progress-bar', '-o', out], cwd, env)
   if ((code !== 0 && code !== EXIT_TESTS_FAILED) || !existsSync(out)) throw new Error(`promptfoo failed on ${name} (exit ${code}):\n${log.slice(-4000)}`)
-  const results = JSON.parse(await readFile(out, 'utf8')).results.results.map(summarise).sort(order)
-  const recording = scrub({ promptfoo: version, config: name, results }, [cwd, scratch, env.HOME!, promptfoo.dir])
-  await writeFile(join(RECORDED, `${name}.json`), `${JSON.stringify(recording, null, 2)}\n`)
-  const failed = results.filter((r: any) => !r.success).length
+  const results = (JSON.parse(await readFile(out, 'utf8')).results.results as unknown[]).map(summarise).sort(order)
+  const recording: ParityRecording = { promptfoo: version, config: name, results }
+  const scrubbed = scrub(recording, [cwd, scratch, env.HOME!, promptfoo.dir])
+  await writeFile(join(RECORDED, `${name}.json`), `${JSON.stringify(scrubbed, null, 2)}\n`)
+  const failed = results.filter(r => !r.success).length
   console.log(`${name}: ${results.length} results, ${failed} not successful`)
 }
 
