@@ -1,11 +1,11 @@
 /**
- * A fake LLM HTTP server on loopback speaking the OpenAI Chat Completions and Anthropic
- * Messages wire formats, so tests drive the real SDKs. Replies are scripted per test.
+ * A fake LLM HTTP server on loopback speaking the OpenAI Chat Completions, OpenAI Embeddings
+ * and Anthropic Messages wire formats, so tests drive the real SDKs. Replies are scripted per test.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export type FakeApi = 'openai' | 'anthropic'
+export type FakeApi = 'openai' | 'anthropic' | 'openai-embeddings'
 
 export interface RecordedRequest {
   api: FakeApi
@@ -36,6 +36,8 @@ export interface FakeReply {
   usage?: { input_tokens: number, output_tokens: number }
   /** OpenAI refusal text. */
   refusal?: string
+  /** One vector per input of an embeddings request; a zero vector each when absent. */
+  embeddings?: number[][]
 }
 
 export type FakeHandler = (request: RecordedRequest) => FakeReply | Promise<FakeReply>
@@ -103,7 +105,7 @@ export class FakeLLM {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const path = req.url ?? ''
-    const api: FakeApi | undefined = path.endsWith('/chat/completions') ? 'openai' : path.endsWith('/messages') ? 'anthropic' : undefined
+    const api: FakeApi | undefined = path.endsWith('/chat/completions') ? 'openai' : path.endsWith('/messages') ? 'anthropic' : path.endsWith('/embeddings') ? 'openai-embeddings' : undefined
     if (!api) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}')
       return
@@ -159,7 +161,7 @@ export function lastUserText(request: RecordedRequest): string {
 
 function errorBody(api: FakeApi, status: number) {
   const message = `fake error ${status}`
-  return api === 'openai'
+  return api !== 'anthropic'
     ? { error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null } }
     : { type: 'error', error: { type: status === 429 ? 'rate_limit_error' : 'api_error', message } }
 }
@@ -167,6 +169,7 @@ function errorBody(api: FakeApi, status: number) {
 function successBody(api: FakeApi, request: RecordedRequest, reply: FakeReply) {
   const usage = reply.usage ?? { input_tokens: 11, output_tokens: 7 }
   const model = request.body?.model ?? 'fake-model'
+  if (api === 'openai-embeddings') return embeddingsBody(request, reply, model, usage.input_tokens)
   if (api === 'openai') {
     const content = reply.json !== undefined ? JSON.stringify(reply.json) : reply.text ?? ''
     return {
@@ -182,6 +185,18 @@ function successBody(api: FakeApi, request: RecordedRequest, reply: FakeReply) {
   return {
     id: 'msg_fake', type: 'message', role: 'assistant', model, content,
     stop_reason: tool ? 'tool_use' : 'end_turn', stop_sequence: null, usage,
+  }
+}
+
+function embeddingsBody(request: RecordedRequest, reply: FakeReply, model: string, inputTokens: number) {
+  const input = request.body?.input
+  const count = Array.isArray(input) ? input.length : 1
+  const vectors = reply.embeddings ?? Array.from({ length: count }, () => Array.from<number>({ length: 8 }).fill(0))
+  return {
+    object: 'list', model,
+    // The openai SDK asks for base64 (little-endian float32) unless told otherwise; other clients get numbers.
+    data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding: request.body?.encoding_format === 'base64' ? Buffer.from(new Float32Array(embedding).buffer).toString('base64') : embedding })),
+    usage: { prompt_tokens: inputTokens, total_tokens: inputTokens },
   }
 }
 
