@@ -1,5 +1,6 @@
 import { codeHandlers } from './code'
 import { gradedHandlers } from './graded'
+import { embeddingHandlers, modelGradedHandlers, noNegation } from './model-graded'
 import { overlapHandlers } from './overlap'
 import { responseHandlers } from './response'
 import { structuredHandlers } from './structured'
@@ -8,7 +9,10 @@ import type { Assertion, AssertionHandler } from './types'
 
 /** Every assertion type judgeflow runs, by name; `assert-set` is the runner's own. */
 export const ASSERTION_HANDLERS: ReadonlyMap<string, AssertionHandler> = new Map(
-  [...textHandlers, ...structuredHandlers, ...overlapHandlers, ...responseHandlers, ...codeHandlers, ...gradedHandlers].map(h => [h.type, h]),
+  [
+    ...textHandlers, ...structuredHandlers, ...overlapHandlers, ...responseHandlers, ...codeHandlers,
+    ...gradedHandlers, ...modelGradedHandlers, ...embeddingHandlers,
+  ].map(h => [h.type, h]),
 )
 
 export const ASSERT_SET = 'assert-set'
@@ -28,7 +32,7 @@ export function assertionProblems(assertion: Assertion, where: string): string[]
   const { baseType, inverse } = baseTypeOf(assertion.type)
   const handler = ASSERTION_HANDLERS.get(baseType)
   if (!handler) return [`${where}: "${assertion.type}" is not an assertion type judgeflow runs`]
-  if (inverse && !handler.negatable) return [`${where}: "${baseType}" has no not- form`]
+  if (inverse && !handler.negatable) return [`${where}: ${noNegation(baseType)}`]
   const problems: string[] = []
   const problem = handler.check?.(assertion)
   if (problem) problems.push(`${where} (${assertion.type}): ${problem}`)
@@ -44,8 +48,9 @@ export function needsOf(list: readonly Assertion[]): Set<NonNullable<AssertionHa
   const walk = (items: readonly Assertion[]) => {
     for (const a of items) {
       if (a.type === ASSERT_SET) walk(a.assert ?? [])
-      const need = ASSERTION_HANDLERS.get(baseTypeOf(a.type).baseType)?.needs
-      if (need) needs.add(need)
+      const handler = ASSERTION_HANDLERS.get(baseTypeOf(a.type).baseType)
+      if (handler?.needs) needs.add(handler.needs)
+      if (handler?.alsoEmbeds) needs.add('embeddings')
       if (a.transform !== undefined) needs.add('code')
     }
   }

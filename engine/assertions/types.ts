@@ -104,3 +104,6 @@ export interface AssertionHandler {
 export function passFail(pass: boolean, failed: string): HandlerGrade {
   return { pass, score: pass ? 1 : 0, reason: pass ? 'Assertion passed' : failed }
 }
+
+/** promptfoo's default embedding model, for `similar` and answer-relevance when no other is named. */
+export const DEFAULT_EMBEDDING_MODEL = 'openai:text-embedding-3-large'

@@ -28,7 +28,7 @@ interface WorkflowParts {
 
 /** promptfoo's `openai:…`, `openai:chat:…`, `anthropic:…` and `anthropic:messages:…` as a judgeflow model. */
 export function providerModel(id: string, where: string): string {
-  const match = /^(openai|anthropic)(?::(?:chat|messages))?:([^:]+)$/.exec(id.trim())
+  const match = /^(openai|anthropic)(?::(?:chat|messages|embedding|embeddings))?:([^:]+)$/.exec(id.trim())
   if (!match) {
     throw new JudgeflowError('INVALID_INPUT', `${where}: "${id}" has no judgeflow equivalent; judgeflow calls openai:<model> (any OpenAI-compatible server through OPENAI_BASE_URL) and anthropic:<model>.`)
   }

@@ -3,7 +3,8 @@ import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
 import { DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
 import { assertionObstacle, renderVars, type PromptfooAssertion } from './promptfoo-assertions'
-import { needsOf } from '../assertions/registry'
+import { ASSERTION_HANDLERS, needsOf } from '../assertions/registry'
+import { DEFAULT_EMBEDDING_MODEL } from '../assertions/types'
 import type { Assertion } from '../assertions/types'
 import { checkedTest, invalid, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
 import { checkModelConfig, checkTestSettings, checkTopLevel, evaluateOptionsOf } from './promptfoo-settings'
@@ -95,7 +96,8 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   const defaults = config.defaultTest ?? {}
   checkTestSettings(defaults, 'defaultTest', notes, true)
   tests.forEach((test, i) => checkTestSettings(test, `tests[${i}]`, notes, false))
-  const grader = graderOf((defaults.options as { provider?: unknown } | undefined)?.provider) ?? options.judge
+  const graders = gradersOf((defaults.options as { provider?: unknown } | undefined)?.provider)
+  const grader = graders.text ?? options.judge
   tests.forEach((test, i) => {
     if (test.threshold !== undefined && (typeof test.threshold !== 'number' || !Number.isFinite(test.threshold))) throw invalid(`tests[${i}].threshold: must be a number`)
   })
@@ -127,13 +129,14 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   const all = cases.flatMap(c => c.input[ASSERT_FIELD] as Assertion[])
   if (!all.length) throw invalid('the promptfoo config has no assertions: give each test (or defaultTest) an assert list')
   const needs = needsOf(all)
-  const judge = needs.has('grader') ? grader ?? noGrader() : undefined
+  const judge = needs.has('grader') ? grader ?? noGrader(all) : undefined
 
   for (const item of cases) {
     const checked = datasetCaseSchema.safeParse(item)
     if (!checked.success) throw invalid(`test "${item.id}": ${formatPath(checked.error.issues[0]!.path as Array<string | number>)} ${checked.error.issues[0]!.message}`)
   }
-  const evaluator = assertionsConfig(judge)
+  const evaluator = assertionsConfig(judge, needs.has('embeddings') ? graders.embedding ?? DEFAULT_EMBEDDING_MODEL : undefined)
+  if (needs.has('embeddings') && !graders.embedding) notes.push(`similarity assertions use ${DEFAULT_EMBEDDING_MODEL}, promptfoo's default embedding model: name another with defaultTest.options.provider.embedding`)
   const name = (options.name ?? config.description ?? 'promptfoo').trim().slice(0, 200) || 'promptfoo'
   const result: PromptfooImport = {
     name,
@@ -177,10 +180,11 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
 }
 
 /** The evaluator of every case: its own assertions (in its input) graded as promptfoo grades them. */
-function assertionsConfig(judge: string | undefined): Record<string, unknown> {
+function assertionsConfig(judge: string | undefined, embedding: string | undefined): Record<string, unknown> {
   return {
     evaluation_type: 'assertions',
     ...(judge ? { model: judge } : {}),
+    ...(embedding ? { embedding_model: embedding } : {}),
     assert: `{{input.${ASSERT_FIELD}}}`,
     threshold: `{{input.${THRESHOLD_FIELD}}}`,
     vars: '{{input}}',
@@ -195,23 +199,30 @@ function renderAssertion(assertion: PromptfooAssertion, vars: Record<string, unk
 }
 
 /**
- * The grader promptfoo's `defaultTest.options.provider` names: an id, `{ id }`, or `{ text, embedding }`
- * (the text grader judges rubrics); undefined when it names none.
+ * The graders promptfoo's `defaultTest.options.provider` names: an id or `{ id }` (text and
+ * embeddings alike), or `{ text, embedding }`; undefined when it names none.
  */
-function graderOf(provider: unknown): string | undefined {
-  if (provider === undefined) return undefined
+function gradersOf(provider: unknown): { text?: string, embedding?: string } {
+  if (provider === undefined) return {}
   const where = 'defaultTest.options.provider'
   const id = (value: unknown, at: string): string => {
     if (typeof value === 'string') return providerModel(value, at)
     if (value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string') return providerModel((value as { id: string }).id, `${at}.id`)
     throw invalid(`the promptfoo config, ${at}: give the grader as a provider id ("openai:gpt-4o-mini") or { id }`)
   }
-  if (provider && typeof provider === 'object' && 'text' in provider) return id((provider as { text: unknown }).text, `${where}.text`)
-  return id(provider, where)
+  if (provider && typeof provider === 'object' && ('text' in provider || 'embedding' in provider)) {
+    const both = provider as { text?: unknown, embedding?: unknown }
+    return { ...(both.text === undefined ? {} : { text: id(both.text, `${where}.text`) }), ...(both.embedding === undefined ? {} : { embedding: id(both.embedding, `${where}.embedding`) }) }
+  }
+  const one = id(provider, where)
+  return { text: one, embedding: one }
 }
 
-function noGrader(): never {
-  throw invalid('the promptfoo config has llm-rubric assertions but names no grader: set defaultTest.options.provider (for example openai:gpt-4o-mini), or give one when importing (judgeflow import promptfoo --judge <provider:model>; --judge local:heuristic judges offline, by word overlap, not as a model would)')
+function noGrader(all: readonly Assertion[]): never {
+  const graded = [...new Set(all.flatMap(function walk(a: Assertion): string[] {
+    return a.assert ? a.assert.flatMap(walk) : ASSERTION_HANDLERS.get(a.type.replace(/^not-/, ''))?.needs === 'grader' ? [a.type] : []
+  }))]
+  throw invalid(`the promptfoo config has model-graded assertions (${graded.join(', ')}) but names no grader: set defaultTest.options.provider (for example openai:gpt-4o-mini), or give one with --grader <provider:model> (judgeflow test or judgeflow import promptfoo); --grader local:heuristic grades llm-rubric offline, by word overlap, not as a model would`)
 }
 
 /** The import is refused, naming every assertion judgeflow cannot run: a check left out would let a failing test pass. */

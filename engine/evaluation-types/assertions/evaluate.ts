@@ -7,7 +7,7 @@ import { isHeuristic, requireText, type EvaluationContext } from '../../evaluato
 import type { ResolvedEvaluatorConfig } from '../../evaluator/config'
 import { assertionProblems, needsOf } from '../../assertions/registry'
 import { runAssertions } from '../../assertions/run'
-import type { Assertion, AssertionServices, GraderRequest } from '../../assertions/types'
+import { DEFAULT_EMBEDDING_MODEL, type Assertion, type AssertionServices, type GraderRequest } from '../../assertions/types'
 import type { EvaluatorConfigOf } from '../config-schema'
 import { baseResult } from '../result'
 import { assertionSchema } from './schema'
@@ -52,6 +52,25 @@ function graderOf(ctx: EvaluationContext<Config>): AssertionServices['grade'] {
   }
 }
 
+/** Text answers (graders whose answer is not JSON), from the judge model. */
+function askerOf(ctx: EvaluationContext<Config>): AssertionServices['ask'] {
+  return async (request) => {
+    if (isHeuristic(ctx.config.model)) throw new JudgeflowError('INVALID_CONFIG', `${request.what} needs a grader model: the offline local:heuristic judge answers llm-rubric only`)
+    const answer = await ctx.providers.complete(ctx.config.model, {
+      system: request.system,
+      messages: [{ role: 'user', content: request.prompt }],
+      temperature: ctx.config.temperature ?? 0,
+      ...(ctx.config.max_tokens ? { max_tokens: ctx.config.max_tokens } : {}),
+      ...(ctx.config.cache === undefined ? {} : { cache: ctx.config.cache }),
+    }, { signal: ctx.signal })
+    ctx.stats.calls++
+    if (answer.cached) ctx.stats.cached_calls++
+    ctx.stats.usage.input_tokens += answer.usage.input_tokens
+    ctx.stats.usage.output_tokens += answer.usage.output_tokens
+    return answer.text
+  }
+}
+
 /** promptfoo's assertions on the content: the verdict and score of promptfoo's test, each assertion's grade kept. */
 export async function evaluateAssertions(ctx: EvaluationContext<Config>): Promise<EvaluatorResult> {
   const output = requireText(ctx.input.content, 'content')
@@ -66,7 +85,13 @@ export async function evaluateAssertions(ctx: EvaluationContext<Config>): Promis
     prompt: ctx.input.context,
     vars,
     latencyMs: typeof latency === 'number' ? latency : undefined,
-  }, { grade: graderOf(ctx), runScript: ctx.scripts?.run, signal: ctx.signal }, threshold)
+  }, {
+    grade: graderOf(ctx),
+    ask: askerOf(ctx),
+    embed: texts => ctx.providers.embed(ctx.config.embedding_model ?? DEFAULT_EMBEDDING_MODEL, texts, { signal: ctx.signal }),
+    runScript: ctx.scripts?.run,
+    signal: ctx.signal,
+  }, threshold)
 
   const criteria_scores: Record<string, number> = {}
   const criteria_reasons: Record<string, string> = {}

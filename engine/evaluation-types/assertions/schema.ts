@@ -26,6 +26,8 @@ export const assertionsFields = {
   threshold: z.union([z.number(), wholeReference]).nullable().optional(),
   /** The test's vars, for values written with {{var}} and for code's `context.vars`. */
   vars: z.union([z.record(z.string(), z.unknown()), wholeReference]).optional(),
+  /** The embedding model of `similar` and answer-relevance (promptfoo's `options.provider.embedding`); promptfoo's default unless given. */
+  embedding_model: z.string().min(1).optional(),
   /** How long the model took (its step's latency_ms), for `latency`. */
   latency_ms: z.union([z.number(), wholeReference]).optional(),
 }

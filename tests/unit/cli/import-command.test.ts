@@ -45,7 +45,7 @@ describe('judgeflow import promptfoo', () => {
     // Its rubric needs a grader: the config names none, so the import is refused until one is given.
     const ungraded = await cli(['import', 'promptfoo', example, '--out', dir])
     expect(ungraded.code).toBe(2)
-    expect(ungraded.err).toContain('has llm-rubric assertions but names no grader')
+    expect(ungraded.err).toContain('has model-graded assertions (llm-rubric) but names no grader')
     const imported = await cli(['import', 'promptfoo', example, '--out', dir, '--judge', 'local:heuristic'])
     expect(imported.code).toBe(0)
     expect(imported.out).toContain('7 tests imported as "Acme support answers", judged by assertions (7 cases).')

@@ -54,7 +54,7 @@ describe('judgeflow test <promptfooconfig.yaml>', () => {
     const dir = mkdtempSync(join(tmpdir(), 'judgeflow-pf-test-'))
     writeFileSync(join(dir, 'promptfooconfig.yaml'), config)
     const ungraded = await cli(['test', join(dir, 'promptfooconfig.yaml')], fake.env())
-    expect(ungraded).toMatchObject({ code: 2, err: expect.stringContaining('has llm-rubric assertions but names no grader') })
+    expect(ungraded).toMatchObject({ code: 2, err: expect.stringContaining('has model-graded assertions (llm-rubric) but names no grader') })
 
     const run = await cli(['test', join(dir, 'promptfooconfig.yaml'), '--grader', 'openai:gpt-grader', '--report', join(dir, 'report.json')], fake.env())
     expect(run.out).toContain('Grid: 3 passed, 3 failed, 0 errored of 6 cases')

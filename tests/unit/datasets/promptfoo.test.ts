@@ -60,7 +60,7 @@ describe('promptfoo import: assertions', () => {
 
   it('refuses llm-rubric without a grader, rather than judging it offline without a word', () => {
     expect(() => importPromptfoo(config('  - vars: { question: q }\n    assert:\n      - { type: llm-rubric, value: Is polite }')))
-      .toThrow(/has llm-rubric assertions but names no grader: set defaultTest.options.provider .* --judge local:heuristic judges offline/)
+      .toThrow(/has model-graded assertions \(llm-rubric\) but names no grader: set defaultTest.options.provider .* --grader local:heuristic grades llm-rubric offline/)
     // Deterministic assertions need no grader.
     expect(importPromptfoo(config('  - vars: { question: q }\n    assert:\n      - { type: contains, value: x }')).evaluator).not.toHaveProperty('model')
   })
