@@ -61,7 +61,16 @@ function testsFromCsv(text: string, path: string): PromptfooTest[] {
         if (cell.trim()) test.assert!.push(assertionFromCell(cell))
       }
       else if (column === '__description') test.description = cell
-      else if (column.startsWith('__')) throw invalid(`tests file "${path}": the column ${column} is not imported (only __expected… and __description are)`)
+      else if (column.startsWith('__metadata:')) {
+        if (cell !== '') ((test as { metadata?: Record<string, string> }).metadata ??= {})[column.slice('__metadata:'.length)] = cell
+      }
+      else if (column === '__threshold') {
+        if (cell.trim() === '') continue
+        const threshold = Number(cell)
+        if (!Number.isFinite(threshold)) throw invalid(`tests file "${path}": __threshold "${cell}" is not a number`)
+        test.threshold = threshold
+      }
+      else if (column.startsWith('__')) throw invalid(`tests file "${path}": the column ${column} is not imported (only __expected…, __description, __metadata:… and __threshold are)`)
       else test.vars![column] = cell
     }
     return test

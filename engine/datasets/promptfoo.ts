@@ -111,12 +111,13 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     if (!entry.tests.includes(id)) entry.tests.push(id)
     unsupportedFound.set(key, entry)
   }
-  const cases: DatasetCase[] = tests.map((test, i) => {
+  // A var holding a list of texts runs the test once per item, as promptfoo expands it.
+  const expanded = tests.flatMap((test, i) => varCombinations({ ...defaults.vars, ...test.vars }).map(vars => ({ test, i, vars })))
+  if (expanded.length > MAX_EXPANDED_TESTS) throw invalid(`the promptfoo config's list-valued vars make ${expanded.length} tests, more than ${MAX_EXPANDED_TESTS}: split the config`)
+  const cases: DatasetCase[] = expanded.map(({ test, i, vars }) => {
     const id = uniqueId(test.description?.trim() || `test-${i + 1}`, ids)
-    const vars = { ...defaults.vars, ...test.vars }
-    for (const [name, value] of Object.entries(vars)) {
+    for (const name of Object.keys(vars)) {
       if (RESERVED_FIELDS.includes(name)) throw invalid(`test "${id}", vars.${name}: "${name}" is the input field that holds the test's assertions; rename the var`)
-      if (Array.isArray(value)) throw invalid(`test "${id}", vars.${name}: a list runs the test once per item in promptfoo; write one test per value`)
     }
     const assert = [...(defaults.assert ?? []), ...(test.assert ?? [])].map((assertion) => {
       const obstacle = assertionObstacle(assertion as PromptfooAssertion)
@@ -129,7 +130,11 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   const all = cases.flatMap(c => c.input[ASSERT_FIELD] as Assertion[])
   if (!all.length) throw invalid('the promptfoo config has no assertions: give each test (or defaultTest) an assert list')
   const needs = needsOf(all)
-  const judge = needs.has('grader') ? grader ?? noGrader(all) : undefined
+  // No grader named: each cell's own provider grades (the provider of the test); without prompts and providers there is none.
+  const gradedByProvider = needs.has('grader') && !grader
+  if (gradedByProvider && !(config.prompts?.length && config.providers?.length)) noGrader(all)
+  const judge = needs.has('grader') ? grader : undefined
+  if (gradedByProvider) notes.push('no grader is named, so each prompt × provider\'s own model grades its model-graded assertions: set defaultTest.options.provider, or --grader, to choose one (promptfoo would use its own default grader)')
 
   for (const item of cases) {
     const checked = datasetCaseSchema.safeParse(item)
@@ -165,7 +170,7 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
         max_tokens: typeof maxTokens === 'number' ? maxTokens : undefined, prompts: promptsOfProvider(p.prompts, prompts, where),
       }
     })
-    const built = buildPromptfooWorkflow({ name, prompts, providers, vars: [...new Set(cases.flatMap(c => Object.keys(c.input)))], evaluator, latency: needs.has('latency') })
+    const built = buildPromptfooWorkflow({ name, prompts, providers, vars: [...new Set(cases.flatMap(c => Object.keys(c.input)))], evaluator, latency: needs.has('latency'), gradedByProvider })
     result.workflow = built.workflow
     // The grid stays a grid: each test runs once per prompt × provider, each its own case and verdict.
     if (built.cells.length > 1) {
@@ -248,6 +253,23 @@ function promptsOfProvider(names: unknown, prompts: ReadonlyArray<{ label?: stri
     if (!matches.length) throw invalid(`the promptfoo config, ${where}.prompts[${n}]: no prompt is labelled "${name}"`)
     return matches
   })
+}
+
+/** The most tests list-valued vars may expand a config into. */
+export const MAX_EXPANDED_TESTS = 10_000
+
+/**
+ * promptfoo's expansion of a test's vars: each var holding a list of texts takes each item in turn
+ * (a list of anything else is one value), every combination, earlier vars varying slowest.
+ */
+export function varCombinations(vars: Record<string, unknown>): Array<Record<string, unknown>> {
+  let combinations: Array<Record<string, unknown>> = [{}]
+  for (const [name, value] of Object.entries(vars)) {
+    const values = Array.isArray(value) && typeof value[0] === 'string' ? value : [value]
+    combinations = combinations.flatMap(combination => values.map(item => ({ ...combination, [name]: item })))
+    if (combinations.length > MAX_EXPANDED_TESTS) break
+  }
+  return combinations
 }
 
 function uniqueId(wanted: string, taken: Set<string>): string {

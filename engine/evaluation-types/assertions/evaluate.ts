@@ -73,7 +73,8 @@ function askerOf(ctx: EvaluationContext<Config>): AssertionServices['ask'] {
 
 /** promptfoo's assertions on the content: the verdict and score of promptfoo's test, each assertion's grade kept. */
 export async function evaluateAssertions(ctx: EvaluationContext<Config>): Promise<EvaluatorResult> {
-  const output = requireText(ctx.input.content, 'content')
+  // An empty answer is an answer: promptfoo grades it (is-refusal passes it, contains fails it).
+  const output = ctx.input.content === '' ? '' : requireText(ctx.input.content, 'content')
   const { list, threshold, vars } = renderedParts(ctx.config)
   const needs = needsOf(list)
   if (needs.has('code') && !ctx.scripts) {

@@ -20,14 +20,10 @@ const root = import.meta.dirname
 
 /** The configs judgeflow refuses, and why (each reason is a piece of the refusal). */
 export const REFUSED: Record<string, RegExp> = {
-  'datasets-csv': /the column __metadata:topic is not imported/,
-  'datasets-files': /vars\.name: a list runs the test once per item/,
   'default-test': /defaultTest\.options\.transform: not imported/,
-  'errors': /names no grader/,
   'grid': /providers\[1\]: Unrecognized key: "transform"/,
   'model-graded': /tests\[9\]\.options\.factuality: not imported/,
   'prompt-files': /is a file promptfoo loads into the var, which the import does not read/,
-  'rag': /vars\.context: a list runs the test once per item/,
   'runtime-metrics': /"cost" is not an assertion type judgeflow runs/,
   'scenarios': /scenarios are not imported/,
   'scripts': /its value is a file:\/\/ reference, which is not read/,

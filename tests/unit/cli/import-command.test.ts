@@ -42,10 +42,10 @@ function verdicts(reportPath: string): Record<string, string | null | undefined>
 describe('judgeflow import promptfoo', () => {
   it('imports the example (tests inline and from its CSV file), and judgeflow test runs the result', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'judgeflow-promptfoo-'))
-    // Its rubric needs a grader: the config names none, so the import is refused until one is given.
+    // Its rubric needs a grader: the config names none, so the provider under test grades, and the import says so.
     const ungraded = await cli(['import', 'promptfoo', example, '--out', dir])
-    expect(ungraded.code).toBe(2)
-    expect(ungraded.err).toContain('has model-graded assertions (llm-rubric) but names no grader')
+    expect(ungraded.code).toBe(0)
+    expect(ungraded.out).toContain('Note: no grader is named, so each prompt × provider\'s own model grades its model-graded assertions')
     const imported = await cli(['import', 'promptfoo', example, '--out', dir, '--judge', 'local:heuristic'])
     expect(imported.code).toBe(0)
     expect(imported.out).toContain('7 tests imported as "Acme support answers", judged by assertions (7 cases).')

@@ -53,8 +53,11 @@ describe('judgeflow test <promptfooconfig.yaml>', () => {
   it('runs the config directly: one result per test × provider, code in the sandbox, the grader given by --grader', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'judgeflow-pf-test-'))
     writeFileSync(join(dir, 'promptfooconfig.yaml'), config)
-    const ungraded = await cli(['test', join(dir, 'promptfooconfig.yaml')], fake.env())
-    expect(ungraded).toMatchObject({ code: 2, err: expect.stringContaining('has model-graded assertions (llm-rubric) but names no grader') })
+    // Without --grader, each provider grades its own cells, and the command says so.
+    const byProvider = await cli(['test', join(dir, 'promptfooconfig.yaml')], fake.env())
+    expect(byProvider.err).toContain('Note: no grader is named, so each prompt × provider\'s own model grades its model-graded assertions')
+    expect(fake.requests.filter(r => r.body.response_format).map(r => r.body.model).sort()).toEqual(['gpt-loud', 'gpt-quiet'])
+    fake.requests.length = 0
 
     const run = await cli(['test', join(dir, 'promptfooconfig.yaml'), '--grader', 'openai:gpt-grader', '--report', join(dir, 'report.json')], fake.env())
     expect(run.out).toContain('Grid: 3 passed, 3 failed, 0 errored of 6 cases')

@@ -58,9 +58,13 @@ describe('promptfoo import: assertions', () => {
     }
   })
 
-  it('refuses llm-rubric without a grader, rather than judging it offline without a word', () => {
-    expect(() => importPromptfoo(config('  - vars: { question: q }\n    assert:\n      - { type: llm-rubric, value: Is polite }')))
-      .toThrow(/has model-graded assertions \(llm-rubric\) but names no grader: set defaultTest.options.provider .* --grader local:heuristic grades llm-rubric offline/)
+  it('without a grader named, each cell\'s own provider grades, saying so; with no provider either, it refuses rather than judge offline without a word', () => {
+    const graded = importPromptfoo(config('  - vars: { question: q }\n    assert:\n      - { type: llm-rubric, value: Is polite }'))
+    expect(graded.evaluator).not.toHaveProperty('model')
+    expect(graded.workflow!.nodes).toContainEqual(expect.objectContaining({ id: 'judge', config: expect.objectContaining({ model: 'openai:gpt-4o-mini' }) }))
+    expect(graded.notes).toContain('no grader is named, so each prompt × provider\'s own model grades its model-graded assertions: set defaultTest.options.provider, or --grader, to choose one (promptfoo would use its own default grader)')
+    expect(() => importPromptfoo('tests:\n  - vars: { q: 1 }\n    assert: [{ type: llm-rubric, value: Is polite }, { type: factuality, value: Paris }]'))
+      .toThrow(/has model-graded assertions \(llm-rubric, factuality\) but names no grader: set defaultTest.options.provider .* --grader local:heuristic grades llm-rubric offline/)
     // Deterministic assertions need no grader.
     expect(importPromptfoo(config('  - vars: { question: q }\n    assert:\n      - { type: contains, value: x }')).evaluator).not.toHaveProperty('model')
   })
@@ -126,6 +130,13 @@ describe('promptfoo import: the dataset', () => {
     expect(imported.evaluators).toEqual([{ id: 'assertions', cases: 3, config: expect.objectContaining({ evaluation_type: 'assertions', model: 'local:heuristic' }) }])
   })
 
+  it('runs a test once per item of each var holding a list of texts, every combination, as promptfoo expands it', () => {
+    const imported = importPromptfoo('tests:\n  - description: t\n    vars: { lang: [en, fr], tone: [dry, warm], rows: [[1, 2]] }\n    assert: [{ type: contains, value: "{{lang}}" }]')
+    expect(imported.cases.map(c => [c.id, c.input.lang, c.input.tone, c.input.rows, (c.input.assert as Array<{ value: string }>)[0]!.value])).toEqual([
+      ['t', 'en', 'dry', [[1, 2]], 'en'], ['t (2)', 'en', 'warm', [[1, 2]], 'en'], ['t (3)', 'fr', 'dry', [[1, 2]], 'fr'], ['t (4)', 'fr', 'warm', [[1, 2]], 'fr'],
+    ])
+  })
+
   it('reads tests from a CSV file the config names, through the reader it is given', () => {
     const text = 'prompts: ["Q: {{question}}"]\nproviders: [openai:gpt-4o-mini]\ntests: file://cases.csv'
     const files: Record<string, string> = { 'cases.csv': 'question,__expected1,__expected2,__description\nHi?,icontains: hello,starts-with: Hi,greeting\nBye?,Goodbye,,farewell\n' }
@@ -142,7 +153,6 @@ describe('promptfoo import: the dataset', () => {
     expect(() => importPromptfoo('tests:\n  - vars: { a: 1 }\n    assert: [{ value: x }]')).toThrow(/tests\[0\]\.assert\[0\]\.type: /)
     expect(() => importPromptfoo('tests:\n  - vars: { assert: 1 }')).toThrow('test "test-1", vars.assert: "assert" is the input field that holds the test\'s assertions; rename the var.')
     expect(() => importPromptfoo('tests:\n  - vars: { a: 1 }')).toThrow('the promptfoo config has no assertions: give each test (or defaultTest) an assert list.')
-    expect(() => importPromptfoo('tests:\n  - vars: { lang: [en, fr] }')).toThrow('test "test-1", vars.lang: a list runs the test once per item in promptfoo; write one test per value.')
     expect(() => importPromptfoo('scenarios: []\ntests: [{ vars: { a: 1 } }]')).toThrow(/scenarios are not imported/)
     expect(() => importPromptfoo(config('  - vars: { q: 1 }\n    assert: [{ type: contains, value: x }]').replace('openai:chat:gpt-4o-mini', 'ollama:llama3'))).toThrow('providers[0]: "ollama:llama3" has no judgeflow equivalent')
     expect(() => importPromptfoo(config('  - vars: { q: 1 }\n    assert: [{ type: contains, value: x }]').replace('{{ question }}', '{{ question | upper }}'))).toThrow('prompts[0]: "{{ question | upper }}" is not imported')
