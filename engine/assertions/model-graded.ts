@@ -79,9 +79,20 @@ const STATEMENTS = 'Break the answer to the question into short standalone state
 const VERDICTS = 'For each statement, say whether the context supports it: one line per statement, "Statement k. Verdict: Yes." or "Statement k. Verdict: No."'
 
 const textValue = (a: Assertion) => (typeof a.value === 'string' && a.value.trim() ? undefined : 'must have a text value')
-const noNegation = (type: string) => `promptfoo grades not-${type} as ${type} itself (it does not invert it): write ${type}, or an llm-rubric that asks the opposite`
 
-function readFactuality(answer: string): HandlerGrade {
+/** The score of each category: promptfoo's, or the test's `options.factuality` (kept in the assertion's config). */
+function factualityScores(assertion: Assertion): Record<string, number> {
+  const given = (assertion.config?.factuality ?? {}) as Record<string, unknown>
+  const score = (key: string, fallback: number) => (typeof given[key] === 'number' ? given[key] as number : fallback)
+  return { A: score('subset', 1), B: score('superset', 1), C: score('agree', 1), D: score('disagree', 0), E: score('differButFactual', 1) }
+}
+
+function categoryGrade(category: string, reason: string, scores: Record<string, number>): HandlerGrade {
+  const pass = (scores[category] ?? 0) > 0
+  return { pass, score: scores[category] ?? (pass ? 1 : 0), reason }
+}
+
+function readFactuality(answer: string, scores: Record<string, number>): HandlerGrade {
   const json = /\{[\s\S]*\}/.exec(answer)
   if (json) {
     try {
@@ -89,8 +100,7 @@ function readFactuality(answer: string): HandlerGrade {
       if (typeof parsed.category === 'string' && parsed.category) {
         const category = parsed.category.trim().toUpperCase()
         if (!/^[A-E]$/.test(category)) return { pass: false, score: 0, reason: `Invalid category value: ${category}` }
-        const pass = category !== 'D'
-        return { pass, score: pass ? 1 : 0, reason: typeof parsed.reason === 'string' && parsed.reason.trim() ? parsed.reason.trim() : `Category ${category}` }
+        return categoryGrade(category, typeof parsed.reason === 'string' && parsed.reason.trim() ? parsed.reason.trim() : `Category ${category}`, scores)
       }
     }
     catch {
@@ -100,8 +110,7 @@ function readFactuality(answer: string): HandlerGrade {
   const legacy = /\s*\(?([a-eA-E])\)/.exec(answer)
   if (!legacy) return { pass: false, score: 0, reason: 'Invalid JSON response format and could not parse legacy format' }
   const category = legacy[1]!.toUpperCase()
-  const pass = category !== 'D'
-  return { pass, score: pass ? 1 : 0, reason: answer.slice(legacy.index + legacy[0].length).trim() || `Category ${category}` }
+  return categoryGrade(category, answer.slice(legacy.index + legacy[0].length).trim() || `Category ${category}`, scores)
 }
 
 async function gEvalOne(input: HandlerInput, criteria: string, threshold: number): Promise<HandlerGrade> {
@@ -137,15 +146,15 @@ async function gEvalOne(input: HandlerInput, criteria: string, threshold: number
 
 export const modelGradedHandlers: AssertionHandler[] = [
   {
-    type: 'factuality', label: 'factuality', description: 'A grader places the output against the expert answer (subset, superset, same, disagrees, differs harmlessly); it fails only when it disagrees.', needs: 'grader', negatable: false,
+    type: 'factuality', label: 'factuality', description: 'A grader places the output against the expert answer (subset, superset, same, disagrees, differs harmlessly); it fails only when it disagrees.', needs: 'grader', negatable: true, notInverted: true,
     check: textValue,
     async handle(input) {
       const answer = await ask(input, 'factuality', FACTUALITY, `Question:\n${input.target.prompt ?? ''}\n\nExpert answer:\n${String(input.assertion.value)}\n\nSubmitted answer:\n${input.text}`)
-      return typeof answer === 'string' ? readFactuality(answer) : { ...answer, graderError: undefined }
+      return typeof answer === 'string' ? readFactuality(answer, factualityScores(input.assertion)) : { ...answer, graderError: undefined }
     },
   },
   {
-    type: 'model-graded-closedqa', label: 'model-graded-closedqa', description: 'A grader answers Y or N: does the output meet the criterion?', needs: 'grader', negatable: false,
+    type: 'model-graded-closedqa', label: 'model-graded-closedqa', description: 'A grader answers Y or N: does the output meet the criterion?', needs: 'grader', negatable: true, notInverted: true,
     check: textValue,
     async handle(input) {
       const answer = await ask(input, 'model-graded-closedqa', CLOSED_QA, `[Task]: ${input.target.prompt ?? ''}\n[Submission]: ${input.text}\n[Criterion]: ${String(input.assertion.value)}`)
@@ -306,4 +315,3 @@ function byDistance(distance: number, threshold: number, inverse: boolean): Hand
 }
 
 export const embeddingHandlers: AssertionHandler[] = [similarHandler('similar'), similarHandler('similar:cosine'), similarHandler('similar:dot'), similarHandler('similar:euclidean')]
-export { noNegation }

@@ -1,6 +1,6 @@
 import { codeHandlers } from './code'
 import { gradedHandlers } from './graded'
-import { embeddingHandlers, modelGradedHandlers, noNegation } from './model-graded'
+import { embeddingHandlers, modelGradedHandlers } from './model-graded'
 import { overlapHandlers } from './overlap'
 import { responseHandlers } from './response'
 import { structuredHandlers } from './structured'
@@ -32,7 +32,7 @@ export function assertionProblems(assertion: Assertion, where: string): string[]
   const { baseType, inverse } = baseTypeOf(assertion.type)
   const handler = ASSERTION_HANDLERS.get(baseType)
   if (!handler) return [`${where}: "${assertion.type}" is not an assertion type judgeflow runs`]
-  if (inverse && !handler.negatable) return [`${where}: ${noNegation(baseType)}`]
+  if (inverse && !handler.negatable) return [`${where}: "${baseType}" has no not- form`]
   const problems: string[] = []
   const problem = handler.check?.(assertion)
   if (problem) problems.push(`${where} (${assertion.type}): ${problem}`)

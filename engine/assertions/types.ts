@@ -96,6 +96,8 @@ export interface AssertionHandler {
   alsoEmbeds?: boolean
   /** Whether it may be written with `not-` (promptfoo refuses some). */
   negatable?: boolean
+  /** Its `not-` form grades as the plain form: promptfoo does not invert it, so neither does judgeflow (the import says so). */
+  notInverted?: boolean
   /** The value's problem, said at import (so a suite is refused before it runs), or undefined. */
   check?(assertion: Assertion): string | undefined
   handle(input: HandlerInput): HandlerGrade | Promise<HandlerGrade>

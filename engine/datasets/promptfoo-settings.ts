@@ -47,6 +47,10 @@ export function checkTestSettings(test: Record<string, unknown>, where: string, 
       const options = (test.options ?? {}) as Record<string, unknown>
       for (const option of Object.keys(options)) {
         if (isDefault && option === 'provider') continue
+        if (option === 'factuality') {
+          checkFactualityScores(options.factuality, `${where}.options.factuality`)
+          continue
+        }
         const why = option === 'transform' || option === 'postprocess' ? 'it transforms the output before the assertions see it, which judgeflow does not run' : 'judgeflow has no equivalent'
         throw invalid(`the promptfoo config, ${where}.options.${option}: not imported (${why}); remove it to import the rest`)
       }
@@ -87,4 +91,15 @@ export function evaluateOptionsOf(options: unknown, notes: string[]): { repeat?:
   }
   if (Object.keys(read).length) notes.push(`evaluateOptions: judgeflow test runs the config with ${[read.repeat ? `--repeat ${read.repeat}` : '', read.concurrency ? `--concurrency ${read.concurrency}` : ''].filter(Boolean).join(' and ')} unless told otherwise`)
   return read
+}
+
+const FACTUALITY_KEYS = ['subset', 'superset', 'agree', 'disagree', 'differButFactual']
+
+/** `options.factuality`: the score of each factuality category, each a number. */
+function checkFactualityScores(value: unknown, where: string): void {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalid(`the promptfoo config, ${where}: must be an object of scores (${FACTUALITY_KEYS.join(', ')})`)
+  for (const [key, score] of Object.entries(value)) {
+    if (!FACTUALITY_KEYS.includes(key)) throw invalid(`the promptfoo config, ${where}.${key}: not a factuality category (${FACTUALITY_KEYS.join(', ')})`)
+    if (typeof score !== 'number' || !Number.isFinite(score)) throw invalid(`the promptfoo config, ${where}.${key}: must be a number`)
+  }
 }

@@ -104,6 +104,7 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
 
   const ids = new Set<string>()
   const unsupportedFound = new Map<string, UnmappedAssertions>()
+  const notInverted = new Set<string>()
   const note = (type: string, reason: string, id: string) => {
     const key = `${type}\n${reason}`
     const entry = unsupportedFound.get(key) ?? { type, count: 0, tests: [], reason }
@@ -119,14 +120,18 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     for (const name of Object.keys(vars)) {
       if (RESERVED_FIELDS.includes(name)) throw invalid(`test "${id}", vars.${name}: "${name}" is the input field that holds the test's assertions; rename the var`)
     }
+    const factuality = { ...optionOf(defaults, 'factuality'), ...optionOf(test, 'factuality') }
     const assert = [...(defaults.assert ?? []), ...(test.assert ?? [])].map((assertion) => {
       const obstacle = assertionObstacle(assertion as PromptfooAssertion)
       if (obstacle) note(String((assertion as PromptfooAssertion).type), obstacle, id)
-      return renderAssertion(assertion as PromptfooAssertion, vars)
+      const type = String((assertion as PromptfooAssertion).type)
+      if (type.startsWith('not-') && ASSERTION_HANDLERS.get(type.slice(4))?.notInverted) notInverted.add(type)
+      return withFactuality(renderAssertion(assertion as PromptfooAssertion, vars), factuality)
     })
     return { id, input: { ...vars, [ASSERT_FIELD]: assert, [THRESHOLD_FIELD]: test.threshold ?? null } }
   })
   if (unsupportedFound.size) throw unsupported([...unsupportedFound.values()])
+  for (const type of notInverted) notes.push(`${type}: promptfoo grades it as ${type.slice(4)} itself, without inverting it, and so does judgeflow, to keep your verdicts; write an llm-rubric that asks the opposite to invert it`)
   const all = cases.flatMap(c => c.input[ASSERT_FIELD] as Assertion[])
   if (!all.length) throw invalid('the promptfoo config has no assertions: give each test (or defaultTest) an assert list')
   const needs = needsOf(all)
@@ -194,6 +199,18 @@ function assertionsConfig(judge: string | undefined, embedding: string | undefin
     threshold: `{{input.${THRESHOLD_FIELD}}}`,
     vars: '{{input}}',
   }
+}
+
+function optionOf(test: { options?: unknown }, key: string): Record<string, unknown> {
+  const value = (test.options as Record<string, unknown> | undefined)?.[key]
+  return value && typeof value === 'object' ? value as Record<string, unknown> : {}
+}
+
+/** The test's `options.factuality` scores, carried by its factuality assertions (an assert-set's too). */
+function withFactuality(assertion: Assertion, scores: Record<string, unknown>): Assertion {
+  if (!Object.keys(scores).length) return assertion
+  if (assertion.assert) return { ...assertion, assert: assertion.assert.map(inner => withFactuality(inner, scores)) }
+  return assertion.type === 'factuality' ? { ...assertion, config: { ...assertion.config, factuality: scores } } : assertion
 }
 
 /** An assertion with `{{var}}` in its values rendered with the test's vars (an assert-set's own assertions too). */

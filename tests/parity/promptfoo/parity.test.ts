@@ -22,7 +22,6 @@ const root = import.meta.dirname
 export const REFUSED: Record<string, RegExp> = {
   'default-test': /defaultTest\.options\.transform: not imported/,
   'grid': /providers\[1\]: Unrecognized key: "transform"/,
-  'model-graded': /tests\[9\]\.options\.factuality: not imported/,
   'prompt-files': /is a file promptfoo loads into the var, which the import does not read/,
   'runtime-metrics': /"cost" is not an assertion type judgeflow runs/,
   'scenarios': /scenarios are not imported/,

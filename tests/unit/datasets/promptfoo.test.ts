@@ -100,6 +100,17 @@ describe('promptfoo import: assertions', () => {
     })
   })
 
+  it('says so when a not- form is graded as the plain form, as promptfoo grades it; carries options.factuality to the factuality assertions', () => {
+    const imported = importPromptfoo(config(`  - vars: { question: q }
+    options: { factuality: { subset: 0 } }
+    assert: [{ type: not-factuality, value: Paris }, { type: factuality, value: Lyon }]`, 'defaultTest:\n  options:\n    provider: openai:gpt-4o'))
+    expect(imported.notes).toContain('not-factuality: promptfoo grades it as factuality itself, without inverting it, and so does judgeflow, to keep your verdicts; write an llm-rubric that asks the opposite to invert it')
+    expect(imported.cases[0]!.input.assert).toEqual([
+      { type: 'not-factuality', value: 'Paris', config: { factuality: { subset: 0 } } }, { type: 'factuality', value: 'Lyon', config: { factuality: { subset: 0 } } },
+    ])
+    expect(() => importPromptfoo(config('  - vars: { question: q }\n    options: { factuality: { subsets: 0 } }\n    assert: [{ type: contains, value: x }]'))).toThrow('tests[0].options.factuality.subsets: not a factuality category')
+  })
+
   it('reads the __expected shorthand of a CSV test file', () => {
     expect(assertionFromCell('contains: Paris')).toEqual({ type: 'contains', value: 'Paris' })
     expect(assertionFromCell('not-icontains: sorry')).toEqual({ type: 'not-icontains', value: 'sorry' })
