@@ -210,7 +210,7 @@ function optionOf(test: { options?: unknown }, key: string): Record<string, unkn
 function withFactuality(assertion: Assertion, scores: Record<string, unknown>): Assertion {
   if (!Object.keys(scores).length) return assertion
   if (assertion.assert) return { ...assertion, assert: assertion.assert.map(inner => withFactuality(inner, scores)) }
-  return assertion.type === 'factuality' ? { ...assertion, config: { ...assertion.config, factuality: scores } } : assertion
+  return assertion.type.replace(/^not-/, '') === 'factuality' ? { ...assertion, config: { ...assertion.config, factuality: scores } } : assertion
 }
 
 /** An assertion with `{{var}}` in its values rendered with the test's vars (an assert-set's own assertions too). */
