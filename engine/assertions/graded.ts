@@ -38,7 +38,7 @@ export const gradedHandlers: AssertionHandler[] = [
       if (!services.grade) throw new Error('llm-rubric needs a grader, and none is configured')
       let answer: Record<string, unknown>
       try {
-        answer = await services.grade({ what: 'llm-rubric', system: RUBRIC_SYSTEM, prompt: rubricPrompt(String(assertion.value), text), schema: rubricAnswer, judged: { output: text, criterion: String(assertion.value), threshold: assertion.threshold } })
+        answer = await services.grade({ model: assertion.grader, what: 'llm-rubric', system: RUBRIC_SYSTEM, prompt: rubricPrompt(String(assertion.value), text), schema: rubricAnswer, judged: { output: text, criterion: String(assertion.value), threshold: assertion.threshold } })
       }
       catch (error) {
         if ((error as Error).name === 'AbortError') throw error

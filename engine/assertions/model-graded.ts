@@ -16,7 +16,7 @@ const isAbort = (error: unknown) => (error as Error).name === 'AbortError'
 async function ask(input: HandlerInput, what: string, system: string, prompt: string): Promise<string | HandlerGrade> {
   if (!input.services.ask) throw new Error(`${what} needs a grader, and none is configured`)
   try {
-    const answer = await input.services.ask({ what, system, prompt, judged: { output: input.text, criterion: String(input.assertion.value ?? ''), threshold: input.assertion.threshold } })
+    const answer = await input.services.ask({ model: input.assertion.grader, what, system, prompt, judged: { output: input.text, criterion: String(input.assertion.value ?? ''), threshold: input.assertion.threshold } })
     return answer.trim() ? answer : graderFailure('No output')
   }
   catch (error) {
@@ -60,7 +60,7 @@ const cosine = (a: number[], b: number[]) => {
 async function embed(input: HandlerInput, texts: string[]): Promise<number[][] | HandlerGrade> {
   if (!input.services.embed) throw new Error(`${input.assertion.type} needs an embedding model, and none is configured`)
   try {
-    return await input.services.embed(texts)
+    return await input.services.embed(texts, input.assertion.embedding_model)
   }
   catch (error) {
     if (isAbort(error)) throw error

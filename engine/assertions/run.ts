@@ -38,6 +38,7 @@ async function gradeOne(assertion: Assertion, target: AssertionTarget, services:
   if (assertion.transform !== undefined) {
     if (!services.runScript) throw new Error(`${assertion.type}'s transform needs a code sandbox, which this evaluation has not got`)
     output = await services.runScript('javascript', assertion.transform, { output, context: { vars: target.vars, prompt: { label: target.prompt } } }, 'transform')
+    if (output === undefined || output === null) throw new Error(`${assertion.type}'s transform did not return a value`)
   }
   const grade = await handler.handle({ assertion, baseType, inverse, text: asText(output), target: { ...target, output }, services })
   return { ...named, ...grade, ...(weight === 0 ? { pass: true } : {}) }

@@ -16,6 +16,10 @@ export interface Assertion {
   /** assert-set: its own assertions. */
   assert?: Assertion[]
   config?: Record<string, unknown>
+  /** The grader of this assertion (a test's own `options.provider`), instead of the evaluator's model. */
+  grader?: string
+  /** The embedding model of this assertion, instead of the evaluator's. */
+  embedding_model?: string
 }
 
 /** What an assertion grades: the output and what promptfoo gives a handler beside it. */
@@ -49,8 +53,8 @@ export interface AssertionServices {
   grade?(request: GraderRequest): Promise<Record<string, unknown>>
   /** Asks the grader with a prompt and returns its answer as text (graders whose answer is not JSON). */
   ask?(request: Omit<GraderRequest, 'schema'>): Promise<string>
-  /** One vector per text from the embedding model (`similar`, answer-relevance). */
-  embed?(texts: string[]): Promise<number[][]>
+  /** One vector per text from the embedding model (`similar`, answer-relevance): the assertion's own, else the evaluator's. */
+  embed?(texts: string[], model?: string): Promise<number[][]>
   /** Runs JavaScript or Python as promptfoo does (`output`, `context`), in a sandbox; throws on failure. */
   runScript?(language: 'javascript' | 'python', code: string, args: Record<string, unknown>, mode?: 'assertion' | 'transform'): Promise<unknown>
   signal?: AbortSignal
@@ -63,6 +67,8 @@ export interface GraderRequest {
   prompt: string
   /** The JSON object's fields the answer must have. */
   schema: Record<string, unknown>
+  /** The assertion's own grader, else the evaluator's model. */
+  model?: string
   /** What is judged and against what, for a grader that reads them apart (the offline judge). */
   judged: { output: string, criterion: string, threshold?: number }
 }

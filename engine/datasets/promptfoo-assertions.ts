@@ -16,7 +16,7 @@ export interface PromptfooAssertion {
 }
 
 /** The keys an assertion may have; any other (a per-assertion provider, rubricPrompt…) is refused, not dropped. */
-const ASSERTION_KEYS = new Set(['type', 'value', 'threshold', 'weight', 'metric', 'transform', 'assert', 'config'])
+const ASSERTION_KEYS = new Set(['type', 'value', 'threshold', 'weight', 'metric', 'transform', 'assert', 'config', 'provider'])
 
 /**
  * What keeps an assertion from running as promptfoo runs it, or undefined when it runs: a type

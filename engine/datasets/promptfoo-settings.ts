@@ -36,9 +36,9 @@ export function checkTopLevel(config: Record<string, unknown>, notes: string[]):
 }
 
 /**
- * A test's (or defaultTest's) keys beyond vars, assert and threshold. `options.provider` of
- * defaultTest is the grader; any other option (a transform of the output, a prefix to the prompt, a
- * grader per test) changes what is judged, so it is refused.
+ * A test's (or defaultTest's) keys beyond vars, assert and threshold. Its options read are the
+ * grader (`provider`), the output's transform (`transform`, `postprocess`) and the factuality
+ * scores; any other (a prefix to the prompt, a rubric prompt) changes what is judged, so it is refused.
  */
 export function checkTestSettings(test: Record<string, unknown>, where: string, notes: string[], isDefault: boolean): void {
   for (const key of Object.keys(test)) {
@@ -46,12 +46,16 @@ export function checkTestSettings(test: Record<string, unknown>, where: string, 
     if (key === 'options') {
       const options = (test.options ?? {}) as Record<string, unknown>
       for (const option of Object.keys(options)) {
-        if (isDefault && option === 'provider') continue
+        if (option === 'provider') continue
+        if (option === 'transform' || option === 'postprocess') {
+          if (typeof options[option] !== 'string' || (options[option] as string).startsWith('file://')) throw invalid(`the promptfoo config, ${where}.options.${option}: give the JavaScript inline (file:// references are not read)`)
+          continue
+        }
         if (option === 'factuality') {
           checkFactualityScores(options.factuality, `${where}.options.factuality`)
           continue
         }
-        const why = option === 'transform' || option === 'postprocess' ? 'it transforms the output before the assertions see it, which judgeflow does not run' : 'judgeflow has no equivalent'
+        const why = 'judgeflow has no equivalent'
         throw invalid(`the promptfoo config, ${where}.options.${option}: not imported (${why}); remove it to import the rest`)
       }
       continue

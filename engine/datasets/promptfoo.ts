@@ -64,7 +64,8 @@ export interface PromptfooImport {
 export const ASSERT_FIELD = 'assert'
 export const THRESHOLD_FIELD = 'assert_threshold'
 export const CELL_FIELD = 'cell'
-const RESERVED_FIELDS = [ASSERT_FIELD, THRESHOLD_FIELD, CELL_FIELD]
+export const TRANSFORM_FIELD = 'assert_transform'
+const RESERVED_FIELDS = [ASSERT_FIELD, THRESHOLD_FIELD, CELL_FIELD, TRANSFORM_FIELD]
 
 const listOf = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)]).transform(v => (Array.isArray(v) ? v : [v]) as Array<z.infer<T>>)
 const providerSchema = z.object({
@@ -96,7 +97,7 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   const defaults = config.defaultTest ?? {}
   checkTestSettings(defaults, 'defaultTest', notes, true)
   tests.forEach((test, i) => checkTestSettings(test, `tests[${i}]`, notes, false))
-  const graders = gradersOf((defaults.options as { provider?: unknown } | undefined)?.provider)
+  const graders = gradersOf((defaults.options as { provider?: unknown } | undefined)?.provider, 'defaultTest.options.provider', notes)
   const grader = graders.text ?? options.judge
   tests.forEach((test, i) => {
     if (test.threshold !== undefined && (typeof test.threshold !== 'number' || !Number.isFinite(test.threshold))) throw invalid(`tests[${i}].threshold: must be a number`)
@@ -121,14 +122,16 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
       if (RESERVED_FIELDS.includes(name)) throw invalid(`test "${id}", vars.${name}: "${name}" is the input field that holds the test's assertions; rename the var`)
     }
     const factuality = { ...optionOf(defaults, 'factuality'), ...optionOf(test, 'factuality') }
+    const own = testGraders((test.options as { provider?: unknown } | undefined)?.provider, `tests[${i}].options.provider`, notes)
+    const transform = outputTransform(test) ?? outputTransform(defaults) ?? null
     const assert = [...(defaults.assert ?? []), ...(test.assert ?? [])].map((assertion) => {
       const obstacle = assertionObstacle(assertion as PromptfooAssertion)
       if (obstacle) note(String((assertion as PromptfooAssertion).type), obstacle, id)
       const type = String((assertion as PromptfooAssertion).type)
       if (type.startsWith('not-') && ASSERTION_HANDLERS.get(type.slice(4))?.notInverted) notInverted.add(type)
-      return withFactuality(renderAssertion(assertion as PromptfooAssertion, vars), factuality)
+      return withGraders(withFactuality(renderAssertion(assertion as PromptfooAssertion, vars, notes), factuality), own)
     })
-    return { id, input: { ...vars, [ASSERT_FIELD]: assert, [THRESHOLD_FIELD]: test.threshold ?? null } }
+    return { id, input: { ...vars, [ASSERT_FIELD]: assert, [THRESHOLD_FIELD]: test.threshold ?? null, [TRANSFORM_FIELD]: transform } }
   })
   if (unsupportedFound.size) throw unsupported([...unsupportedFound.values()])
   for (const type of notInverted) notes.push(`${type}: promptfoo grades it as ${type.slice(4)} itself, without inverting it, and so does judgeflow, to keep your verdicts; write an llm-rubric that asks the opposite to invert it`)
@@ -145,7 +148,9 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     const checked = datasetCaseSchema.safeParse(item)
     if (!checked.success) throw invalid(`test "${item.id}": ${formatPath(checked.error.issues[0]!.path as Array<string | number>)} ${checked.error.issues[0]!.message}`)
   }
-  const evaluator = assertionsConfig(judge, needs.has('embeddings') ? graders.embedding ?? DEFAULT_EMBEDDING_MODEL : undefined)
+  const transformed = cases.some(c => c.input[TRANSFORM_FIELD] !== null)
+  if (!transformed) for (const c of cases) delete c.input[TRANSFORM_FIELD]
+  const evaluator = assertionsConfig(judge, transformed, needs.has('embeddings') ? graders.embedding ?? DEFAULT_EMBEDDING_MODEL : undefined)
   if (needs.has('embeddings') && !graders.embedding) notes.push(`similarity assertions use ${DEFAULT_EMBEDDING_MODEL}, promptfoo's default embedding model: name another with defaultTest.options.provider.embedding`)
   const name = (options.name ?? config.description ?? 'promptfoo').trim().slice(0, 200) || 'promptfoo'
   const result: PromptfooImport = {
@@ -190,14 +195,37 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
 }
 
 /** The evaluator of every case: its own assertions (in its input) graded as promptfoo grades them. */
-function assertionsConfig(judge: string | undefined, embedding: string | undefined): Record<string, unknown> {
+function assertionsConfig(judge: string | undefined, transformed: boolean, embedding: string | undefined): Record<string, unknown> {
   return {
     evaluation_type: 'assertions',
     ...(judge ? { model: judge } : {}),
     ...(embedding ? { embedding_model: embedding } : {}),
     assert: `{{input.${ASSERT_FIELD}}}`,
     threshold: `{{input.${THRESHOLD_FIELD}}}`,
+    ...(transformed ? { transform: `{{input.${TRANSFORM_FIELD}}}` } : {}),
     vars: '{{input}}',
+  }
+}
+
+/** A test's own `options.transform` (or its alias `postprocess`), if it has one. */
+function outputTransform(test: { options?: unknown }): string | undefined {
+  const options = (test.options ?? {}) as { transform?: unknown, postprocess?: unknown }
+  const code = options.transform ?? options.postprocess
+  return typeof code === 'string' ? code : undefined
+}
+
+/** The graders a test's own `options.provider` names (its model-graded and similarity assertions use them). */
+function testGraders(provider: unknown, where: string, notes: string[]): { text?: string, embedding?: string } {
+  return provider === undefined ? {} : gradersOf(provider, where, notes)
+}
+
+/** An assertion given its test's graders, unless it names its own (an assert-set's assertions too). */
+function withGraders(assertion: Assertion, graders: { text?: string, embedding?: string }): Assertion {
+  if (assertion.assert) return { ...assertion, assert: assertion.assert.map(inner => withGraders(inner, graders)) }
+  return {
+    ...assertion,
+    ...(graders.text && !assertion.grader ? { grader: graders.text } : {}),
+    ...(graders.embedding && !assertion.embedding_model ? { embedding_model: graders.embedding } : {}),
   }
 }
 
@@ -213,23 +241,32 @@ function withFactuality(assertion: Assertion, scores: Record<string, unknown>): 
   return assertion.type.replace(/^not-/, '') === 'factuality' ? { ...assertion, config: { ...assertion.config, factuality: scores } } : assertion
 }
 
-/** An assertion with `{{var}}` in its values rendered with the test's vars (an assert-set's own assertions too). */
-function renderAssertion(assertion: PromptfooAssertion, vars: Record<string, unknown>): Assertion {
-  const rendered = { ...assertion, ...(assertion.value === undefined ? {} : { value: renderVars(assertion.value, vars) }) } as Assertion
-  if (Array.isArray(assertion.assert)) rendered.assert = (assertion.assert as PromptfooAssertion[]).map(inner => renderAssertion(inner, vars))
+/** An assertion with `{{var}}` in its values rendered with the test's vars (an assert-set's own assertions too); its own `provider` is its grader. */
+function renderAssertion(assertion: PromptfooAssertion, vars: Record<string, unknown>, notes: string[]): Assertion {
+  const { provider, ...rest } = assertion
+  const rendered = { ...rest, ...(assertion.value === undefined ? {} : { value: renderVars(assertion.value, vars) }) } as Assertion
+  if (provider !== undefined) {
+    const own = gradersOf(provider, `the ${assertion.type} assertion's provider`, notes)
+    if (own.text) rendered.grader = own.text
+    if (own.embedding) rendered.embedding_model = own.embedding
+  }
+  if (Array.isArray(assertion.assert)) rendered.assert = (assertion.assert as PromptfooAssertion[]).map(inner => renderAssertion(inner, vars, notes))
   return rendered
 }
 
 /**
- * The graders promptfoo's `defaultTest.options.provider` names: an id or `{ id }` (text and
- * embeddings alike), or `{ text, embedding }`; undefined when it names none.
+ * The graders a `provider` names: an id or `{ id }` (text and embeddings alike), or `{ text,
+ * embedding }`; settings of an `{ id, config }` are noted, not imported.
  */
-function gradersOf(provider: unknown): { text?: string, embedding?: string } {
+function gradersOf(provider: unknown, where = 'defaultTest.options.provider', notes?: string[]): { text?: string, embedding?: string } {
   if (provider === undefined) return {}
-  const where = 'defaultTest.options.provider'
   const id = (value: unknown, at: string): string => {
     if (typeof value === 'string') return providerModel(value, at)
-    if (value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string') return providerModel((value as { id: string }).id, `${at}.id`)
+    if (value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string') {
+      const rest = Object.keys(value).filter(key => key !== 'id')
+      if (rest.length) notes?.push(`${at}: ${rest.join(', ')} not imported (the grader runs at temperature 0, its answers cached)`)
+      return providerModel((value as { id: string }).id, `${at}.id`)
+    }
     throw invalid(`the promptfoo config, ${at}: give the grader as a provider id ("openai:gpt-4o-mini") or { id }`)
   }
   if (provider && typeof provider === 'object' && ('text' in provider || 'embedding' in provider)) {

@@ -31,8 +31,8 @@ function renderedParts(config: Config): { list: Assertion[], threshold: number |
 
 /** The grader of model-graded assertions: the judge model, asked for the JSON each assertion reads. */
 function graderOf(ctx: EvaluationContext<Config>): AssertionServices['grade'] {
-  const model = ctx.config.model
   return async (request: GraderRequest) => {
+    const model = request.model ?? ctx.config.model
     if (isHeuristic(model)) {
       // Asked for by name only: the offline judge scores by word overlap, passing at the assertion's threshold, else 0.5.
       const verdict = ctx.heuristic.scoreCriterion(request.what, request.judged.criterion, request.judged.output)
@@ -55,8 +55,9 @@ function graderOf(ctx: EvaluationContext<Config>): AssertionServices['grade'] {
 /** Text answers (graders whose answer is not JSON), from the judge model. */
 function askerOf(ctx: EvaluationContext<Config>): AssertionServices['ask'] {
   return async (request) => {
-    if (isHeuristic(ctx.config.model)) throw new JudgeflowError('INVALID_CONFIG', `${request.what} needs a grader model: the offline local:heuristic judge answers llm-rubric only`)
-    const answer = await ctx.providers.complete(ctx.config.model, {
+    const model = request.model ?? ctx.config.model
+    if (isHeuristic(model)) throw new JudgeflowError('INVALID_CONFIG', `${request.what} needs a grader model: the offline local:heuristic judge answers llm-rubric only`)
+    const answer = await ctx.providers.complete(model, {
       system: request.system,
       messages: [{ role: 'user', content: request.prompt }],
       temperature: ctx.config.temperature ?? 0,
@@ -77,19 +78,23 @@ export async function evaluateAssertions(ctx: EvaluationContext<Config>): Promis
   const output = ctx.input.content === '' ? '' : requireText(ctx.input.content, 'content')
   const { list, threshold, vars } = renderedParts(ctx.config)
   const needs = needsOf(list)
-  if (needs.has('code') && !ctx.scripts) {
+  const transform = typeof ctx.config.transform === 'string' && ctx.config.transform.trim() ? ctx.config.transform : undefined
+  if ((needs.has('code') || transform) && !ctx.scripts) {
     throw new JudgeflowError('INVALID_CONFIG', 'javascript, python and transform run code, which this server does not allow: set JUDGEFLOW_ALLOW_CODE=1 where the server runs, or run the suite with the judgeflow CLI')
   }
   const latency = ctx.config.latency_ms
+  // The test's transform turns the output first, as promptfoo's options.transform does; an assertion's own comes after it.
+  const graded = transform ? await ctx.scripts!.run('javascript', transform, { output, context: { vars, prompt: ctx.input.context } }, 'transform') : output
+  if (graded === undefined || graded === null) throw new JudgeflowError('INVALID_INPUT', 'transform: the test\'s transform did not return a value')
   const test = await runAssertions(list, {
-    output,
+    output: graded,
     prompt: ctx.input.context,
     vars,
     latencyMs: typeof latency === 'number' ? latency : undefined,
   }, {
     grade: graderOf(ctx),
     ask: askerOf(ctx),
-    embed: texts => ctx.providers.embed(ctx.config.embedding_model ?? DEFAULT_EMBEDDING_MODEL, texts, { signal: ctx.signal }),
+    embed: (texts, model) => ctx.providers.embed(model ?? ctx.config.embedding_model ?? DEFAULT_EMBEDDING_MODEL, texts, { signal: ctx.signal }),
     runScript: ctx.scripts?.run,
     signal: ctx.signal,
   }, threshold)

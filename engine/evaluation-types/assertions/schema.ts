@@ -17,6 +17,8 @@ export const assertionSchema: z.ZodType<Assertion> = z.lazy(() => strictObject({
   transform: z.string().optional(),
   assert: z.array(assertionSchema).optional(),
   config: z.record(z.string(), z.unknown()).optional(),
+  grader: z.string().regex(/^[a-z]+:.+$/, 'must be provider:model').optional(),
+  embedding_model: z.string().regex(/^[a-z]+:.+$/, 'must be provider:model').optional(),
 }, 'an assertion'))
 
 export const assertionsFields = {
@@ -28,6 +30,8 @@ export const assertionsFields = {
   vars: z.union([z.record(z.string(), z.unknown()), wholeReference]).optional(),
   /** The embedding model of `similar` and answer-relevance (promptfoo's `options.provider.embedding`); promptfoo's default unless given. */
   embedding_model: z.string().min(1).optional(),
+  /** promptfoo's test `options.transform`: JavaScript that turns the output before every assertion sees it. */
+  transform: z.union([z.string().min(1), wholeReference]).nullable().optional(),
   /** How long the model took (its step's latency_ms), for `latency`. */
   latency_ms: z.union([z.number(), wholeReference]).optional(),
 }

@@ -20,7 +20,6 @@ const root = import.meta.dirname
 
 /** The configs judgeflow refuses, and why (each reason is a piece of the refusal). */
 export const REFUSED: Record<string, RegExp> = {
-  'default-test': /defaultTest\.options\.transform: not imported/,
   'grid': /providers\[1\]: Unrecognized key: "transform"/,
   'prompt-files': /is a file promptfoo loads into the var, which the import does not read/,
   'runtime-metrics': /"cost" is not an assertion type judgeflow runs/,

@@ -75,7 +75,7 @@ describe('promptfoo import: assertions', () => {
     assert:
       - { type: moderation }
       - { type: regex, value: "(?=x)" }
-      - { type: contains, value: x, provider: openai:gpt-4o }
+      - { type: contains, value: x, rubricPrompt: Grade it }
   - description: two
     vars: { question: q }
     assert:
@@ -94,7 +94,7 @@ describe('promptfoo import: assertions', () => {
       unsupported: [
         { type: 'moderation', count: 2, tests: ['one', 'two'], reason: '"moderation" is not an assertion type judgeflow runs' },
         { type: 'regex', count: 1, tests: ['one'], reason: expect.stringContaining('RE2 syntax') },
-        { type: 'contains', count: 1, tests: ['one'], reason: 'its setting "provider" is not imported (judgeflow has no equivalent)' },
+        { type: 'contains', count: 1, tests: ['one'], reason: 'its setting "rubricPrompt" is not imported (judgeflow has no equivalent)' },
         { type: 'contains', count: 1, tests: ['two'], reason: 'must have a text or number value' },
       ],
     })
@@ -298,11 +298,13 @@ tests:
     expect(() => importPromptfoo(text.replace('prompts: [short]', 'prompts: [shrt]'))).toThrow('providers[0].prompts[0]: no prompt is labelled "shrt"')
   })
 
-  it('refuses what would change what is judged: an output transform, a response format, a file loaded into a var, code hooks', () => {
+  it('refuses what would change what is judged: a response format, a file loaded into a var, code hooks; reads an output transform', () => {
     const base = config('  - vars: { question: q }\n    assert: [{ type: contains, value: x }]')
-    expect(() => importPromptfoo(config('  - vars: { question: q }\n    options: { transform: output.trim() }\n    assert: [{ type: contains, value: x }]')))
-      .toThrow('tests[0].options.transform: not imported (it transforms the output before the assertions see it')
-    expect(() => importPromptfoo(`${base}\ndefaultTest:\n  options: { transform: output.trim() }`)).toThrow('defaultTest.options.transform: not imported')
+    // An output transform is JavaScript run in the sandbox: the test's own, else defaultTest's.
+    const transformed = importPromptfoo(`${config('  - vars: { question: q }\n    options: { transform: output.trim() }\n    assert: [{ type: contains, value: x }]\n  - vars: { question: r }\n    assert: [{ type: contains, value: y }]')}\ndefaultTest:\n  options: { transform: output.toUpperCase() }`)
+    expect(transformed.cases.map(c => c.input.assert_transform)).toEqual(['output.trim()', 'output.toUpperCase()'])
+    expect(transformed.evaluator).toMatchObject({ transform: '{{input.assert_transform}}' })
+    expect(() => importPromptfoo(`${base}\ndefaultTest:\n  options: { transform: file://t.js }`)).toThrow('defaultTest.options.transform: give the JavaScript inline (file:// references are not read)')
     expect(() => importPromptfoo(base.replace('config: { temperature: 0.2, max_tokens: 300 }', 'config: { response_format: { type: json_object } }')))
       .toThrow('providers[0].config.response_format: not imported')
     expect(() => importPromptfoo(config('  - vars: { question: "file://question.txt" }\n    assert: [{ type: contains, value: x }]')))
