@@ -40,7 +40,7 @@ export function checkTopLevel(config: Record<string, unknown>, notes: string[]):
  * grader (`provider`), the output's transform (`transform`, `postprocess`) and the factuality
  * scores; any other (a prefix to the prompt, a rubric prompt) changes what is judged, so it is refused.
  */
-export function checkTestSettings(test: Record<string, unknown>, where: string, notes: string[], isDefault: boolean): void {
+export function checkTestSettings(test: Record<string, unknown>, where: string, notes: string[]): void {
   for (const key of Object.keys(test)) {
     if (key === 'vars' || key === 'assert' || key === 'threshold' || key === 'description') continue
     if (key === 'options') {

@@ -95,8 +95,8 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   const tests = (config.tests ?? []).flatMap((item, i) => (typeof item === 'string' ? testsFromFile(item, `tests[${i}]`, options.readFile, maxDepth) : [checkedTest(item, `tests[${i}]`)]))
   if (!tests.length) throw invalid('the promptfoo config has no tests: give tests with vars and assert')
   const defaults = config.defaultTest ?? {}
-  checkTestSettings(defaults, 'defaultTest', notes, true)
-  tests.forEach((test, i) => checkTestSettings(test, `tests[${i}]`, notes, false))
+  checkTestSettings(defaults, 'defaultTest', notes)
+  tests.forEach((test, i) => checkTestSettings(test, `tests[${i}]`, notes))
   const graders = gradersOf((defaults.options as { provider?: unknown } | undefined)?.provider, 'defaultTest.options.provider', notes)
   const grader = graders.text ?? options.judge
   tests.forEach((test, i) => {
