@@ -26,7 +26,6 @@ export function assertionObstacle(assertion: PromptfooAssertion): string | undef
   const other = Object.keys(assertion).find(key => !ASSERTION_KEYS.has(key))
   if (other) return `its setting "${other}" is not imported (judgeflow has no equivalent)`
   if (typeof assertion.transform === 'string' && assertion.transform.startsWith('file://')) return 'its transform is a file:// reference, which is not read; write the code inline'
-  if (typeof assertion.value === 'string' && assertion.value.startsWith('file://')) return 'its value is a file:// reference, which is not read; write it inline'
   const problems = assertionProblems(assertion as Assertion, 'it')
   return problems.length ? problems[0]!.replace(/^it(?: \([^)]*\))?: /, '') : undefined
 }
@@ -64,3 +63,25 @@ const CELL_TYPES = new Set([
   ...ASSERTION_HANDLERS.keys(), 'similar', 'factuality', 'model-graded-closedqa',
   'answer-relevance', 'context-faithfulness', 'context-recall', 'context-relevance', 'latency', 'cost', 'perplexity', 'webhook', 'classifier', 'moderation', 'g-eval',
 ])
+
+/**
+ * An assertion value read from its file as promptfoo reads it: a javascript or python file becomes
+ * code calling the function it names (`file://check.js:fn`; the module itself, or python's
+ * `get_assert`, when none is named); a .json or .yaml value is parsed; any other text is trimmed.
+ */
+export function valueFromFile(type: string, file: string, name: string | undefined, text: string, parse: (text: string) => unknown): unknown {
+  const base = type.replace(/^not-/, '')
+  if (base === 'javascript' && /\.(c|m)?js$/i.test(file)) {
+    const picked = name ? `module.exports[${JSON.stringify(name)}]` : '(typeof module.exports === \'function\' ? module.exports : module.exports.default)'
+    return `const module = { exports: {} }\nconst exports = module.exports\n${text}\nconst fn = ${picked}\nif (typeof fn !== 'function') throw new Error(${JSON.stringify(`${file} does not export ${name ? `a function ${name}` : 'a function'}`)})\nreturn fn(output, context)`
+  }
+  if (base === 'python' && /\.py$/i.test(file)) return `${text.replace(/\s+$/, '')}\nreturn ${name ?? 'get_assert'}(output, context)`
+  if (/\.(json|ya?ml)$/i.test(file)) return parse(text)
+  return text.trim()
+}
+
+/** `check.js:fn` as the file and the function's name. */
+export function splitFunction(path: string): [string, string | undefined] {
+  const colon = path.lastIndexOf(':')
+  return colon > 0 && !/[\\/]/.test(path.slice(colon)) ? [path.slice(0, colon), path.slice(colon + 1)] : [path, undefined]
+}

@@ -30,7 +30,7 @@ export function checkedTest(value: unknown, where: string): PromptfooTest {
   throw invalid(`the promptfoo config, ${where}${formatPath(issue.path as Array<string | number>).replace(/^(?=[^[])/, '.')}: ${issue.message}`)
 }
 
-function fileOf(reference: string, where: string, readFile: ReadFile | undefined): { path: string, text: string } {
+export function fileOf(reference: string, where: string, readFile: ReadFile | undefined): { path: string, text: string } {
   const path = reference.replace(/^file:\/\//, '')
   if (/[*?]/.test(path)) throw invalid(`${where}: "${reference}" is a glob; name each file`)
   if (!readFile) throw invalid(`${where}: "${reference}" is a file reference, which only the command line reads (judgeflow import promptfoo); put its content in the config`)

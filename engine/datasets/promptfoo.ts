@@ -2,11 +2,11 @@ import { z } from 'zod'
 import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
 import { DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
-import { assertionObstacle, renderVars, type PromptfooAssertion } from './promptfoo-assertions'
+import { assertionObstacle, renderVars, splitFunction, valueFromFile, type PromptfooAssertion } from './promptfoo-assertions'
 import { ASSERTION_HANDLERS, needsOf } from '../assertions/registry'
 import { DEFAULT_EMBEDDING_MODEL } from '../assertions/types'
 import type { Assertion } from '../assertions/types'
-import { checkedTest, invalid, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
+import { checkedTest, fileOf, invalid, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
 import { checkModelConfig, checkTestSettings, checkTopLevel, evaluateOptionsOf } from './promptfoo-settings'
 import { buildPromptfooWorkflow, providerModel, type PromptfooProvider } from './promptfoo-workflow'
 import { datasetCaseSchema, type DatasetCase } from './schema'
@@ -104,6 +104,11 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   })
 
   const ids = new Set<string>()
+  const files: FileValues = (type, reference) => {
+    const [file, name] = splitFunction(reference)
+    const { path, text } = fileOf(file, `the ${type} assertion's value`, options.readFile)
+    return valueFromFile(type, path, name, text, body => readStructured(body, `the file "${path}"`, maxDepth))
+  }
   const unsupportedFound = new Map<string, UnmappedAssertions>()
   const notInverted = new Set<string>()
   const note = (type: string, reason: string, id: string) => {
@@ -129,7 +134,7 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
       if (obstacle) note(String((assertion as PromptfooAssertion).type), obstacle, id)
       const type = String((assertion as PromptfooAssertion).type)
       if (type.startsWith('not-') && ASSERTION_HANDLERS.get(type.slice(4))?.notInverted) notInverted.add(type)
-      return withGraders(withFactuality(renderAssertion(assertion as PromptfooAssertion, vars, notes), factuality), own)
+      return withGraders(withFactuality(renderAssertion(assertion as PromptfooAssertion, vars, notes, files), factuality), own)
     })
     return { id, input: { ...vars, [ASSERT_FIELD]: assert, [THRESHOLD_FIELD]: test.threshold ?? null, [TRANSFORM_FIELD]: transform } }
   })
@@ -242,15 +247,16 @@ function withFactuality(assertion: Assertion, scores: Record<string, unknown>): 
 }
 
 /** An assertion with `{{var}}` in its values rendered with the test's vars (an assert-set's own assertions too); its own `provider` is its grader. */
-function renderAssertion(assertion: PromptfooAssertion, vars: Record<string, unknown>, notes: string[]): Assertion {
+function renderAssertion(assertion: PromptfooAssertion, vars: Record<string, unknown>, notes: string[], files: FileValues): Assertion {
   const { provider, ...rest } = assertion
-  const rendered = { ...rest, ...(assertion.value === undefined ? {} : { value: renderVars(assertion.value, vars) }) } as Assertion
+  const value = typeof assertion.value === 'string' && assertion.value.startsWith('file://') ? files(assertion.type, assertion.value) : assertion.value
+  const rendered = { ...rest, ...(value === undefined ? {} : { value: renderVars(value, vars) }) } as Assertion
   if (provider !== undefined) {
     const own = gradersOf(provider, `the ${assertion.type} assertion's provider`, notes)
     if (own.text) rendered.grader = own.text
     if (own.embedding) rendered.embedding_model = own.embedding
   }
-  if (Array.isArray(assertion.assert)) rendered.assert = (assertion.assert as PromptfooAssertion[]).map(inner => renderAssertion(inner, vars, notes))
+  if (Array.isArray(assertion.assert)) rendered.assert = (assertion.assert as PromptfooAssertion[]).map(inner => renderAssertion(inner, vars, notes, files))
   return rendered
 }
 
@@ -308,6 +314,9 @@ function promptsOfProvider(names: unknown, prompts: ReadonlyArray<{ label?: stri
     return matches
   })
 }
+
+/** An assertion's `file://` value, read. */
+type FileValues = (type: string, reference: string) => unknown
 
 /** The most tests list-valued vars may expand a config into. */
 export const MAX_EXPANDED_TESTS = 10_000

@@ -24,7 +24,6 @@ export const REFUSED: Record<string, RegExp> = {
   'prompt-files': /is a file promptfoo loads into the var, which the import does not read/,
   'runtime-metrics': /"cost" is not an assertion type judgeflow runs/,
   'scenarios': /scenarios are not imported/,
-  'scripts': /its value is a file:\/\/ reference, which is not read/,
   'structured-output': /providers\[0\]\.config\.response_format: not imported/,
 }
 
