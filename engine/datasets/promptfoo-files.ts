@@ -88,14 +88,16 @@ export function promptsOf(
   prompt: string | z.infer<typeof promptSchema>,
   where: string,
   readFile?: ReadFile,
+  env: Record<string, string> = {},
 ): Array<{ label?: string, text: string, source?: string }> {
+  const template = (text: string) => promptTemplate(withEnv(text, env, where), where)
   const raw = typeof prompt === 'string' ? prompt : prompt.raw ?? prompt.id
   const label = typeof prompt === 'string' ? undefined : prompt.label
   if (!raw) throw invalid(`${where}: give the prompt's text (raw) or a file (id: file://…)`)
-  if (!raw.startsWith('file://')) return [{ label, text: promptTemplate(raw, where), source: raw }]
+  if (!raw.startsWith('file://')) return [{ label, text: template(raw), source: raw }]
   const { path, text } = fileOf(raw, where, readFile)
   if (!/\.(txt|md)$/i.test(path)) throw invalid(`${where}: "${path}" is not a .txt or .md prompt file; chat (JSON) and code prompts are not imported`)
-  return text.split(/^---$/m).map(part => part.trim()).filter(Boolean).map(part => ({ label, text: promptTemplate(part, where), source: raw }))
+  return text.split(/^---$/m).map(part => part.trim()).filter(Boolean).map(part => ({ label, text: template(part), source: raw }))
 }
 
 /**
@@ -113,4 +115,12 @@ export function readStructured(text: string, where: string, maxDepth: number): u
 
 export function invalid(message: string): JudgeflowError {
   return new JudgeflowError('INVALID_INPUT', `${message.replace(/\.$/, '')}.`)
+}
+
+/** `{{ env.NAME }}` in a prompt, replaced by the config's `env` as promptfoo renders it; a name the config does not set is refused. */
+export function withEnv(text: string, env: Record<string, string>, where: string): string {
+  return text.replace(/\{\{\s*env\.([A-Za-z_]\w*)\s*\}\}/g, (_whole, name: string) => {
+    if (!Object.hasOwn(env, name)) throw invalid(`${where}: {{ env.${name} }} reads an environment variable the config's env does not set; judgeflow prompts do not read the environment: set it under env`)
+    return env[name]!
+  })
 }

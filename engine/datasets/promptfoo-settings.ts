@@ -7,11 +7,10 @@ import { invalid } from './promptfoo-files'
  */
 
 /** Top-level keys the import reads itself. */
-const READ = new Set(['description', 'prompts', 'providers', 'defaultTest', 'tests', 'scenarios', 'evaluateOptions'])
+const READ = new Set(['description', 'prompts', 'providers', 'defaultTest', 'tests', 'scenarios', 'evaluateOptions', 'assertionTemplates', 'env'])
 
 /** Top-level keys that change no verdict: what each becomes in judgeflow. */
 const NOTED: Record<string, string> = {
-  env: 'the import reads no variables: set them in judgeflow\'s environment',
   outputPath: 'write the report with judgeflow test --report',
   sharing: 'judgeflow shares nothing',
   writeLatestResults: 'judgeflow keeps every run',

@@ -6,7 +6,7 @@ import { assertionObstacle, renderVars, splitFunction, valueFromFile, type Promp
 import { ASSERTION_HANDLERS, needsOf } from '../assertions/registry'
 import { DEFAULT_EMBEDDING_MODEL } from '../assertions/types'
 import type { Assertion } from '../assertions/types'
-import { checkedTest, fileOf, invalid, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
+import { checkedTest, fileOf, invalid, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type PromptfooTest, type ReadFile } from './promptfoo-files'
 import { checkModelConfig, checkTestSettings, checkTopLevel, evaluateOptionsOf } from './promptfoo-settings'
 import { buildPromptfooWorkflow, providerModel, type PromptfooProvider } from './promptfoo-workflow'
 import { datasetCaseSchema, type DatasetCase } from './schema'
@@ -83,16 +83,17 @@ const configSchema = z.object({
 /** Reads a promptfoo config's text; a JudgeflowError (INVALID_INPUT) naming the field otherwise. */
 export function importPromptfoo(text: string, options: PromptfooImportOptions = {}): PromptfooImport {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH
-  const parsed = configSchema.safeParse(readStructured(text, 'the promptfoo config', maxDepth) ?? {})
+  const parsed = configSchema.safeParse(resolveRefs(readStructured(text, 'the promptfoo config', maxDepth) ?? {}))
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
     throw invalid(`the promptfoo config, ${formatPath(issue.path as Array<string | number>) || '(top level)'}: ${issue.message}`)
   }
   const config = parsed.data
-  if (config.scenarios !== undefined) throw invalid('the promptfoo config, scenarios: scenarios are not imported; list their tests under tests')
   const notes: string[] = []
   checkTopLevel(config, notes)
-  const tests = (config.tests ?? []).flatMap((item, i) => (typeof item === 'string' ? testsFromFile(item, `tests[${i}]`, options.readFile, maxDepth) : [checkedTest(item, `tests[${i}]`)]))
+  const readTests = (items: unknown[], where: string) => items.flatMap((item, i) => (typeof item === 'string' ? testsFromFile(item, `${where}[${i}]`, options.readFile, maxDepth) : [checkedTest(item, `${where}[${i}]`)]))
+  // Plain tests first, then each scenario's tests under each of its configs, as promptfoo orders them.
+  const tests = [...readTests(config.tests ?? [], 'tests'), ...scenarioTests(config.scenarios, readTests)]
   if (!tests.length) throw invalid('the promptfoo config has no tests: give tests with vars and assert')
   const defaults = config.defaultTest ?? {}
   checkTestSettings(defaults, 'defaultTest', notes)
@@ -173,7 +174,7 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
         if (other) throw invalid(`the promptfoo config, prompts[${i}].${other}: not imported (judgeflow has no equivalent); remove it to import the rest`)
         checkModelConfig(p.config as Record<string, unknown> | undefined, `prompts[${i}]`, [], notes)
       }
-      return promptsOf(p, `prompts[${i}]`, options.readFile)
+      return promptsOf(p, `prompts[${i}]`, options.readFile, envOf(config.env))
     })
     const providers: PromptfooProvider[] = config.providers.map((p, i) => {
       const where = `providers[${i}]`
@@ -312,6 +313,54 @@ function promptsOfProvider(names: unknown, prompts: ReadonlyArray<{ label?: stri
     const matches = prompts.flatMap((prompt, i) => (prompt.label === name || prompt.source === name || prompt.text === name ? [i] : []))
     if (!matches.length) throw invalid(`the promptfoo config, ${where}.prompts[${n}]: no prompt is labelled "${name}"`)
     return matches
+  })
+}
+
+/** The config's `env`: names and texts, for `{{ env.NAME }}` in prompts. */
+function envOf(env: unknown): Record<string, string> {
+  if (env === undefined) return {}
+  if (!env || typeof env !== 'object' || Array.isArray(env)) throw invalid('the promptfoo config, env: must be an object of names and values')
+  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, String(value)]))
+}
+
+/**
+ * `{ $ref: '#/assertionTemplates/name' }` (any pointer into the config itself) replaced by what it
+ * points to, as promptfoo dereferences its config; a reference outside the config is refused.
+ */
+function resolveRefs(root: unknown): unknown {
+  const walk = (value: unknown, depth: number): unknown => {
+    if (depth > 20) throw invalid('the promptfoo config: $ref references nest more than 20 deep (a cycle?)')
+    if (Array.isArray(value)) return value.map(item => walk(item, depth))
+    if (!value || typeof value !== 'object') return value
+    const ref = (value as { $ref?: unknown }).$ref
+    if (typeof ref === 'string') {
+      if (!ref.startsWith('#/')) throw invalid(`the promptfoo config: $ref "${ref}" points outside the config; only #/… references are read`)
+      const target = ref.slice(2).split('/').map(part => part.replace(/~1/g, '/').replace(/~0/g, '~')).reduce<unknown>((at, key) => (at && typeof at === 'object' && Object.hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined), root)
+      if (target === undefined) throw invalid(`the promptfoo config: $ref "${ref}" points to nothing`)
+      return walk(structuredClone(target), depth + 1)
+    }
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item, depth)]))
+  }
+  return walk(root, 0)
+}
+
+/** Each scenario's tests under each of its configs: the config's vars under the test's, its assertions first. */
+function scenarioTests(scenarios: unknown, readTests: (items: unknown[], where: string) => PromptfooTest[]): PromptfooTest[] {
+  if (scenarios === undefined) return []
+  if (!Array.isArray(scenarios)) throw invalid('the promptfoo config, scenarios: must be a list')
+  return scenarios.flatMap((scenario, s) => {
+    const where = `scenarios[${s}]`
+    if (!scenario || typeof scenario !== 'object') throw invalid(`the promptfoo config, ${where}: must be an object with config and tests`)
+    const { config: variants, tests, description, ...rest } = scenario as { config?: unknown, tests?: unknown, description?: unknown }
+    const other = Object.keys(rest)[0]
+    if (other) throw invalid(`the promptfoo config, ${where}.${other}: not imported (judgeflow has no equivalent); remove it to import the rest`)
+    void description
+    if (!Array.isArray(variants) || !Array.isArray(tests)) throw invalid(`the promptfoo config, ${where}: give config and tests as lists`)
+    const own = readTests(tests, `${where}.tests`)
+    return variants.flatMap((variant, v) => {
+      const base = checkedTest(variant, `${where}.config[${v}]`)
+      return own.map(test => ({ ...base, ...test, vars: { ...base.vars, ...test.vars }, assert: [...(base.assert ?? []), ...(test.assert ?? [])] }))
+    })
   })
 }
 

@@ -23,7 +23,6 @@ export const REFUSED: Record<string, RegExp> = {
   'grid': /providers\[1\]: Unrecognized key: "transform"/,
   'prompt-files': /is a file promptfoo loads into the var, which the import does not read/,
   'runtime-metrics': /"cost" is not an assertion type judgeflow runs/,
-  'scenarios': /scenarios are not imported/,
   'structured-output': /providers\[0\]\.config\.response_format: not imported/,
 }
 
@@ -108,9 +107,15 @@ describe('promptfoo parity: judgeflow gives promptfoo\'s verdicts on the same co
         return
       }
       expect(REFUSED[name], `${name} is listed as refused, but it imports`).toBeUndefined()
-      expect(imported.cases.length, `${name}: judgeflow has ${imported.cases.length} cases, promptfoo ${recording.results.length} results`).toBe(recording.results.length)
+      // promptfoo repeats a test as consecutive copies (evaluateOptions.repeat); judgeflow runs each case that many times.
+      const repeat = imported.run.repeat ?? 1
+      const cells = (imported.workflow!.nodes as Array<{ type: string }>).filter(node => node.type === 'llm').length
+      expect(imported.cases.length * repeat, `${name}: judgeflow has ${imported.cases.length} cases × ${repeat}, promptfoo ${recording.results.length} results`).toBe(recording.results.length)
       const found: string[] = []
-      for (const [i, row] of recording.results.entries()) found.push(...differences(row, await runCase(imported, imported.cases[i]!.input)))
+      for (const [k, row] of recording.results.entries()) {
+        const test = Math.floor(Math.floor(k / cells) / repeat)
+        found.push(...differences(row, await runCase(imported, imported.cases[test * cells + (k % cells)]!.input)))
+      }
       expect(found).toEqual([])
     })
   }

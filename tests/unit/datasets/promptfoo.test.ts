@@ -164,7 +164,10 @@ describe('promptfoo import: the dataset', () => {
     expect(() => importPromptfoo('tests:\n  - vars: { a: 1 }\n    assert: [{ value: x }]')).toThrow(/tests\[0\]\.assert\[0\]\.type: /)
     expect(() => importPromptfoo('tests:\n  - vars: { assert: 1 }')).toThrow('test "test-1", vars.assert: "assert" is the input field that holds the test\'s assertions; rename the var.')
     expect(() => importPromptfoo('tests:\n  - vars: { a: 1 }')).toThrow('the promptfoo config has no assertions: give each test (or defaultTest) an assert list.')
-    expect(() => importPromptfoo('scenarios: []\ntests: [{ vars: { a: 1 } }]')).toThrow(/scenarios are not imported/)
+    expect(() => importPromptfoo('scenarios: { a: 1 }\ntests: [{ vars: { a: 1 } }]')).toThrow('the promptfoo config, scenarios: must be a list.')
+    expect(() => importPromptfoo('tests: [{ vars: { a: 1 }, assert: [{ $ref: "#/assertionTemplates/missing" }] }]')).toThrow('$ref "#/assertionTemplates/missing" points to nothing')
+    expect(() => importPromptfoo('tests: [{ vars: { a: 1 }, assert: [{ $ref: "other.yaml#/x" }] }]')).toThrow('points outside the config')
+    expect(() => importPromptfoo(`${config('  - vars: { q: 1 }\n    assert: [{ type: contains, value: x }]').replace('{{ question }}', '{{ env.HOME }}')}`)).toThrow('{{ env.HOME }} reads an environment variable the config\'s env does not set')
     expect(() => importPromptfoo(config('  - vars: { q: 1 }\n    assert: [{ type: contains, value: x }]').replace('openai:chat:gpt-4o-mini', 'ollama:llama3'))).toThrow('providers[0]: "ollama:llama3" has no judgeflow equivalent')
     expect(() => importPromptfoo(config('  - vars: { q: 1 }\n    assert: [{ type: contains, value: x }]').replace('{{ question }}', '{{ question | upper }}'))).toThrow('prompts[0]: "{{ question | upper }}" is not imported')
   })
@@ -313,10 +316,32 @@ tests:
     expect(() => importPromptfoo(`${base}\nextensions: [file://hooks.js:extensionHook]`)).toThrow('the promptfoo config, extensions: it is not imported, and it may change what promptfoo runs or judges (it runs code)')
   })
 
+  it('expands scenarios (each config × each test, plain tests first), resolves $ref templates and renders {{ env.X }} from the config\'s env', () => {
+    const imported = importPromptfoo(`env: { PLACE: harbour }
+prompts: ["Hi from the {{ env.PLACE }}: {{greeting}}"]
+providers: [openai:gpt-4o-mini]
+assertionTemplates:
+  place: { type: contains, value: harbour }
+tests:
+  - description: plain
+    vars: { greeting: Hi }
+    assert: [{ $ref: "#/assertionTemplates/place" }]
+scenarios:
+  - config: [{ vars: { greeting: Hello } }, { vars: { greeting: Hola } }]
+    tests:
+      - description: s
+        assert: [{ $ref: "#/assertionTemplates/place" }]`)
+    expect(imported.cases.map(c => [c.id, c.input.greeting, c.input.assert])).toEqual([
+      ['plain', 'Hi', [{ type: 'contains', value: 'harbour' }]],
+      ['s', 'Hello', [{ type: 'contains', value: 'harbour' }]],
+      ['s (2)', 'Hola', [{ type: 'contains', value: 'harbour' }]],
+    ])
+    expect(imported.workflow!.nodes).toContainEqual(expect.objectContaining({ type: 'llm', config: expect.objectContaining({ prompt: 'Hi from the harbour: {{input.greeting}}' }) }))
+  })
+
   it('notes what changes no verdict, saying what to use instead', () => {
     const imported = importPromptfoo(`${config('  - vars: { question: q }\n    assert: [{ type: contains, value: x }]')}\nenv: { FOO: bar }\noutputPath: out.json\nevaluateOptions: { repeat: 3 }`)
     expect(imported.notes).toEqual(expect.arrayContaining([
-      'env: the import reads no variables: set them in judgeflow\'s environment',
       'outputPath: write the report with judgeflow test --report',
       'evaluateOptions: judgeflow test runs the config with --repeat 3 unless told otherwise',
     ]))
