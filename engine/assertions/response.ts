@@ -45,6 +45,15 @@ export const responseHandlers: AssertionHandler[] = [
     },
   },
   {
+    type: 'cost', label: 'cost', description: 'The call cost at most `threshold` US dollars, at the model\'s published price.', needs: 'cost', negatable: true,
+    check: a => (typeof a.threshold === 'number' ? undefined : 'must have a threshold in US dollars'),
+    handle: ({ assertion, target, inverse }) => {
+      const cost = target.costUsd
+      if (cost === undefined || cost === null) throw new Error('the call\'s cost is not known: judgeflow knows no price for its model')
+      return passFail((cost <= assertion.threshold!) !== inverse, `Cost ${cost.toPrecision(2)} is ${inverse ? 'less than or equal to' : 'greater than'} threshold ${assertion.threshold}`)
+    },
+  },
+  {
     type: 'is-refusal', label: 'is-refusal', description: 'The model declined (an apology, "I cannot…", or an empty answer).', negatable: true,
     handle: ({ target, text, inverse }) => {
       if (typeof target.output !== 'string' || text.trim() === '') {

@@ -30,7 +30,7 @@ export interface AssertionTarget {
   prompt?: string
   vars: Record<string, unknown>
   latencyMs?: number
-  costUsd?: number
+  costUsd?: number | null
 }
 
 /** One assertion's grade, as promptfoo reports it in a test's component results. */

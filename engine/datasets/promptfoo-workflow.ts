@@ -24,6 +24,8 @@ interface WorkflowParts {
   evaluator: Record<string, unknown>
   /** Whether an assertion reads the model's latency (`latency`). */
   latency: boolean
+  /** Whether an assertion reads the call's cost (`cost`). */
+  cost?: boolean
   /** Whether each cell's own model grades its model-graded assertions (no grader is named). */
   gradedByProvider?: boolean
 }
@@ -80,7 +82,7 @@ export function buildPromptfooWorkflow(parts: WorkflowParts): { workflow: Record
     }
     else edges.push({ from: 'input', to: llm })
     const judge = several ? `${llm}_judge` : 'judge'
-    nodes.push({ id: judge, type: 'evaluator', config: { ...parts.evaluator, ...(parts.gradedByProvider ? { model } : {}), content: `{{steps.${llm}.text}}`, context: prompt.text, ...(parts.latency ? { latency_ms: `{{steps.${llm}.latency_ms}}` } : {}) } })
+    nodes.push({ id: judge, type: 'evaluator', config: { ...parts.evaluator, ...(parts.gradedByProvider ? { model } : {}), content: `{{steps.${llm}.text}}`, context: prompt.text, ...(parts.latency ? { latency_ms: `{{steps.${llm}.latency_ms}}` } : {}), ...(parts.cost ? { cost_usd: `{{steps.${llm}.cost_usd}}` } : {}) } })
     edges.push({ from: llm, to: judge })
   })
   return {

@@ -186,7 +186,7 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
         max_tokens: typeof maxTokens === 'number' ? maxTokens : undefined, prompts: promptsOfProvider(p.prompts, prompts, where),
       }
     })
-    const built = buildPromptfooWorkflow({ name, prompts, providers, vars: [...new Set(cases.flatMap(c => Object.keys(c.input)))], evaluator, latency: needs.has('latency'), gradedByProvider })
+    const built = buildPromptfooWorkflow({ name, prompts, providers, vars: [...new Set(cases.flatMap(c => Object.keys(c.input)))], evaluator, latency: needs.has('latency'), cost: needs.has('cost'), gradedByProvider })
     result.workflow = built.workflow
     // The grid stays a grid: each test runs once per prompt × provider, each its own case and verdict.
     if (built.cells.length > 1) {

@@ -91,6 +91,7 @@ export async function evaluateAssertions(ctx: EvaluationContext<Config>): Promis
     prompt: ctx.input.context,
     vars,
     latencyMs: typeof latency === 'number' ? latency : undefined,
+    costUsd: typeof ctx.config.cost_usd === 'number' ? ctx.config.cost_usd : null,
   }, {
     grade: graderOf(ctx),
     ask: askerOf(ctx),

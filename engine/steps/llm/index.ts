@@ -1,3 +1,4 @@
+import { costOf } from '../../providers/prices'
 import { defineStep } from '../types'
 import { llmSpec } from './spec'
 
@@ -13,6 +14,6 @@ export const llmStep = defineStep({
       cache: config.cache ?? (cache === false ? false : undefined),
     }, { signal })
     const { text, model, usage, latency_ms, cached } = response
-    return { output: { text, model, usage, latency_ms, cached }, usage, cached }
+    return { output: { text, model, usage, latency_ms, cached, cost_usd: costOf(config.model, usage) }, usage, cached }
   },
 })

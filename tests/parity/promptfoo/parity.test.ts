@@ -22,7 +22,6 @@ const root = import.meta.dirname
 export const REFUSED: Record<string, RegExp> = {
   'grid': /providers\[1\]: Unrecognized key: "transform"/,
   'prompt-files': /is a file promptfoo loads into the var, which the import does not read/,
-  'runtime-metrics': /"cost" is not an assertion type judgeflow runs/,
   'structured-output': /providers\[0\]\.config\.response_format: not imported/,
 }
 

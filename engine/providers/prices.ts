@@ -1,0 +1,45 @@
+/**
+ * What a call costs: the published price per million tokens of the models judgeflow knows, in US
+ * dollars (input, output). A model not listed has no known price: its cost is null, never a guess.
+ * A dated or suffixed name (gpt-4o-mini-2024-07-18) takes its family's price, the longest listed
+ * name it starts with.
+ */
+const PER_MILLION: Record<string, readonly [number, number]> = {
+  'openai:gpt-4o-mini': [0.15, 0.6],
+  'openai:gpt-4o': [2.5, 10],
+  'openai:gpt-4.1': [2, 8],
+  'openai:gpt-4.1-mini': [0.4, 1.6],
+  'openai:gpt-4.1-nano': [0.1, 0.4],
+  'openai:gpt-4-turbo': [10, 30],
+  'openai:gpt-4': [30, 60],
+  'openai:gpt-3.5-turbo': [0.5, 1.5],
+  'openai:o1': [15, 60],
+  'openai:o1-mini': [1.1, 4.4],
+  'openai:o3': [2, 8],
+  'openai:o3-mini': [1.1, 4.4],
+  'openai:o4-mini': [1.1, 4.4],
+  'anthropic:claude-3-haiku': [0.25, 1.25],
+  'anthropic:claude-3-5-haiku': [0.8, 4],
+  'anthropic:claude-3-5-sonnet': [3, 15],
+  'anthropic:claude-3-7-sonnet': [3, 15],
+  'anthropic:claude-sonnet-4': [3, 15],
+  'anthropic:claude-3-opus': [15, 75],
+  'anthropic:claude-opus-4': [15, 75],
+}
+
+const names = Object.keys(PER_MILLION).sort((a, b) => b.length - a.length)
+
+/** The price per token (input, output) of `provider:model`, or undefined when judgeflow knows none. */
+export function priceOf(modelRef: string): { input: number, output: number } | undefined {
+  const name = names.find(known => modelRef === known || modelRef.startsWith(`${known}-`))
+  if (!name) return undefined
+  const [input, output] = PER_MILLION[name]!
+  return { input: input / 1e6, output: output / 1e6 }
+}
+
+/** The cost in US dollars of a call's usage, or null when the model's price is not known. */
+export function costOf(modelRef: string, usage: { input_tokens: number, output_tokens: number }): number | null {
+  const price = priceOf(modelRef)
+  if (!price) return null
+  return Math.round((usage.input_tokens * price.input + usage.output_tokens * price.output) * 1e12) / 1e12
+}
