@@ -13,7 +13,7 @@ export const assertionsSpec = defineEvaluationTypeSpec({
   order: 8,
   outputs: () => ({
     scoreKeys: undefined,
-    scoreKeysAre: 'each assertion\'s metric, else its type and place (`contains_1`)',
+    scoreKeysAre: 'each assertion\'s type and place (`contains_1`, `llm_rubric_2`)',
     fields: {
       criteria_reasons: output('object', 'why each assertion passed or failed', { open: true }),
       named_scores: output('object', 'the weighted mean score of each metric', { open: true }),
