@@ -207,6 +207,10 @@ function summary(report: DatasetReport, defaultPassRate: boolean): string {
     `${report.dataset.name}: ${report.passed} passed, ${report.failed} failed, ${report.errored} errored of ${report.cases} cases`,
     `pass rate ${percent(report.pass_rate)}${report.pass_rate_ci ? ` (95 % CI ${percent(report.pass_rate_ci[0])}–${percent(report.pass_rate_ci[1])})` : ''}`,
   ]
+  // Why cases errored, so the reason is on screen and not only in the report file.
+  const errored = report.results.filter(r => r.status === 'errored')
+  for (const r of errored.slice(0, 3)) lines.push(`errored ${r.case_id}: ${r.error ?? 'no reason given'}`)
+  if (errored.length > 3) lines.push(`… and ${errored.length - 3} more errored cases (see --report)`)
   if (report.agreement) lines.push(`judge agreement: κ ${report.agreement.kappa ?? '—'} on ${report.agreement.labelled} labelled cases, accuracy ${percent(report.agreement.accuracy)}`)
   if (report.baseline) lines.push(`against ${report.baseline.report}: ${report.baseline.regressions.length} regressions, ${report.baseline.fixes.length} fixes (McNemar p = ${report.baseline.mcnemar_p})`)
   for (const gate of report.gates) {
