@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
 import { parseCsvChecked } from '../text/safe-csv'
-import { parseJsonChecked, readJson } from '../text/safe-json'
+import { DEFAULT_MAX_JSON_DEPTH, parseJsonChecked, readJson } from '../text/safe-json'
 import { parseYamlChecked } from '../text/safe-yaml'
 import { assertionFromCell } from './promptfoo-assertions'
 import { promptTemplate } from './promptfoo-workflow'
@@ -89,14 +89,15 @@ export function promptsOf(
   where: string,
   readFile?: ReadFile,
   env: Record<string, string> = {},
-): Array<{ label?: string, text: string, source?: string }> {
+): Array<{ label?: string, text: string, system?: string, source?: string }> {
   const template = (text: string) => promptTemplate(withEnv(text, env, where), where)
   const raw = typeof prompt === 'string' ? prompt : prompt.raw ?? prompt.id
   const label = typeof prompt === 'string' ? undefined : prompt.label
   if (!raw) throw invalid(`${where}: give the prompt's text (raw) or a file (id: file://…)`)
   if (!raw.startsWith('file://')) return [{ label, text: template(raw), source: raw }]
   const { path, text } = fileOf(raw, where, readFile)
-  if (!/\.(txt|md)$/i.test(path)) throw invalid(`${where}: "${path}" is not a .txt or .md prompt file; chat (JSON) and code prompts are not imported`)
+  if (/\.(json|ya?ml)$/i.test(path)) return [{ label, ...chatPrompt(readStructured(text, `the prompt file "${path}"`, DEFAULT_MAX_JSON_DEPTH), `${where} ("${path}")`, template), source: raw }]
+  if (!/\.(txt|md)$/i.test(path)) throw invalid(`${where}: "${path}" is not a .txt, .md, .json or .yaml prompt file; code prompts are not imported`)
   return text.split(/^---$/m).map(part => part.trim()).filter(Boolean).map(part => ({ label, text: template(part), source: raw }))
 }
 
@@ -123,4 +124,14 @@ export function withEnv(text: string, env: Record<string, string>, where: string
     if (!Object.hasOwn(env, name)) throw invalid(`${where}: {{ env.${name} }} reads an environment variable the config's env does not set; judgeflow prompts do not read the environment: set it under env`)
     return env[name]!
   })
+}
+
+/** A chat prompt (a list of messages): an optional system message then one user message, as the LLM step's system and prompt; a conversation is refused. */
+function chatPrompt(messages: unknown, where: string, template: (text: string) => string): { text: string, system?: string } {
+  const list = Array.isArray(messages) ? messages as Array<{ role?: unknown, content?: unknown }> : []
+  const valid = list.every(m => m && typeof m === 'object' && typeof m.role === 'string' && typeof m.content === 'string')
+  const [first, second] = list
+  if (valid && list.length === 1 && first!.role === 'user') return { text: template(first!.content as string) }
+  if (valid && list.length === 2 && first!.role === 'system' && second!.role === 'user') return { system: template(first!.content as string), text: template(second!.content as string) }
+  throw invalid(`${where}: a chat prompt is imported as an optional system message and one user message (each with a text content); this one has ${list.length} messages${valid ? ` (${list.map(m => m.role).join(', ')})` : ' not all of them { role, content }'}`)
 }

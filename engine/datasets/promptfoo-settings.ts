@@ -65,11 +65,6 @@ export function checkTestSettings(test: Record<string, unknown>, where: string, 
     }
     throw invalid(`the promptfoo config, ${where}.${key}: not imported (judgeflow has no equivalent); remove it to import the rest`)
   }
-  for (const [name, value] of Object.entries((test.vars ?? {}) as Record<string, unknown>)) {
-    if (typeof value === 'string' && value.startsWith('file://')) {
-      throw invalid(`the promptfoo config, ${where}.vars.${name}: "${value}" is a file promptfoo loads into the var, which the import does not read; put the file's content in the var`)
-    }
-  }
 }
 
 /** A prompt's or a provider's `config`: `response_format` changes what the model answers, so it is refused; the rest is noted. */

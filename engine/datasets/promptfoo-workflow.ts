@@ -16,7 +16,7 @@ export interface PromptfooProvider {
 
 interface WorkflowParts {
   name: string
-  prompts: Array<{ label?: string, text: string }>
+  prompts: Array<{ label?: string, text: string, system?: string, temperature?: number, max_tokens?: number }>
   providers: PromptfooProvider[]
   /** The case input's fields. */
   vars: string[]
@@ -61,7 +61,7 @@ export function buildPromptfooWorkflow(parts: WorkflowParts): { workflow: Record
   const edges: Array<Record<string, unknown>> = []
   const fields = Object.fromEntries(parts.vars.filter(v => /^[a-zA-Z_][a-zA-Z0-9_]*$/.test(v)).map(v => [v, { type: v === 'assert' ? 'array' : v === 'cell' ? 'number' : 'any' }]))
   nodes.push({ id: 'input', type: 'input', config: { fields } })
-  const cells: Array<{ prompt: { label?: string, text: string }, p: number, provider: PromptfooProvider, v: number }> = []
+  const cells: Array<{ prompt: WorkflowParts['prompts'][number], p: number, provider: PromptfooProvider, v: number }> = []
   // Provider by provider, as promptfoo orders its columns.
   parts.providers.forEach((provider, v) => parts.prompts.forEach((prompt, p) => {
     if (!provider.prompts || provider.prompts.includes(p)) cells.push({ prompt, p, provider, v })
@@ -73,8 +73,10 @@ export function buildPromptfooWorkflow(parts: WorkflowParts): { workflow: Record
     let llm = several ? `prompt_${p + 1}${parts.providers.length > 1 ? `_${slug(provider.label ?? provider.model) || v + 1}` : ''}`.slice(0, 44) : 'generate'
     for (let n = 2; taken.has(llm); n++) llm = `${llm.slice(0, 40)}_${n}`
     taken.add(llm)
-    const { model, temperature, max_tokens } = provider
-    nodes.push({ id: llm, type: 'llm', config: { model, prompt: prompt.text, ...(temperature === undefined ? {} : { temperature }), ...(max_tokens === undefined ? {} : { max_tokens }) } })
+    const model = provider.model
+    const temperature = prompt.temperature ?? provider.temperature
+    const max_tokens = prompt.max_tokens ?? provider.max_tokens
+    nodes.push({ id: llm, type: 'llm', config: { model, prompt: prompt.text, ...(prompt.system ? { system: prompt.system } : {}), ...(temperature === undefined ? {} : { temperature }), ...(max_tokens === undefined ? {} : { max_tokens }) } })
     if (several) {
       const route = `${llm}_cell`
       nodes.push({ id: route, type: 'condition', config: { left: '{{input.cell}}', op: 'eq', right: k + 1 } })

@@ -120,7 +120,14 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     unsupportedFound.set(key, entry)
   }
   // A var holding a list of texts runs the test once per item, as promptfoo expands it.
-  const expanded = tests.flatMap((test, i) => varCombinations({ ...defaults.vars, ...test.vars }).map(vars => ({ test, i, vars })))
+  const loadVars = (vars: Record<string, unknown>, where: string) => Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, typeof value === 'string' && value.startsWith('file://') ? varFromFile(value, `${where}.vars.${name}`) : value]))
+  const varFromFile = (reference: string, where: string): string => {
+    if (/\.(c|m)?js$|\.py$|\.pdf$|\.(png|jpe?g|gif|webp|mp3|wav|m4a|mp4)$/i.test(reference)) throw invalid(`the promptfoo config, ${where}: "${reference}" runs code or holds media, which the import does not load into a var; put the text in the var`)
+    const { path, text } = fileOf(reference, where, options.readFile)
+    // As promptfoo loads a var: YAML as its JSON, any other file as its trimmed text.
+    return /\.ya?ml$/i.test(path) ? JSON.stringify(readStructured(text, `the file "${path}"`, maxDepth)) : text.trim()
+  }
+  const expanded = tests.flatMap((test, i) => varCombinations(loadVars({ ...defaults.vars, ...test.vars }, `tests[${i}]`)).map(vars => ({ test, i, vars })))
   if (expanded.length > MAX_EXPANDED_TESTS) throw invalid(`the promptfoo config's list-valued vars make ${expanded.length} tests, more than ${MAX_EXPANDED_TESTS}: split the config`)
   const cases: DatasetCase[] = expanded.map(({ test, i, vars }) => {
     const id = uniqueId(test.description?.trim() || `test-${i + 1}`, ids)
@@ -172,9 +179,15 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
       if (typeof p === 'object') {
         const other = Object.keys(p).find(key => !['raw', 'id', 'label', 'config'].includes(key))
         if (other) throw invalid(`the promptfoo config, prompts[${i}].${other}: not imported (judgeflow has no equivalent); remove it to import the rest`)
-        checkModelConfig(p.config as Record<string, unknown> | undefined, `prompts[${i}]`, [], notes)
+        checkModelConfig(p.config as Record<string, unknown> | undefined, `prompts[${i}]`, ['temperature', 'max_tokens'], notes)
       }
-      return promptsOf(p, `prompts[${i}]`, options.readFile, envOf(config.env))
+      // A prompt's own temperature and max_tokens override its providers', as promptfoo merges them.
+      const own = (typeof p === 'object' ? p.config ?? {} : {}) as { temperature?: unknown, max_tokens?: unknown }
+      return promptsOf(p, `prompts[${i}]`, options.readFile, envOf(config.env)).map(prompt => ({
+        ...prompt,
+        ...(typeof own.temperature === 'number' ? { temperature: own.temperature } : {}),
+        ...(typeof own.max_tokens === 'number' ? { max_tokens: own.max_tokens } : {}),
+      }))
     })
     const providers: PromptfooProvider[] = config.providers.map((p, i) => {
       const where = `providers[${i}]`

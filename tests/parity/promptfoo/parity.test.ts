@@ -21,7 +21,7 @@ const root = import.meta.dirname
 /** The configs judgeflow refuses, and why (each reason is a piece of the refusal). */
 export const REFUSED: Record<string, RegExp> = {
   'grid': /providers\[1\]: Unrecognized key: "transform"/,
-  'prompt-files': /is a file promptfoo loads into the var, which the import does not read/,
+  'prompt-files': /prompts\[1\]\.config\.response_format: not imported/,
   'structured-output': /providers\[0\]\.config\.response_format: not imported/,
 }
 

@@ -301,7 +301,7 @@ tests:
     expect(() => importPromptfoo(text.replace('prompts: [short]', 'prompts: [shrt]'))).toThrow('providers[0].prompts[0]: no prompt is labelled "shrt"')
   })
 
-  it('refuses what would change what is judged: a response format, a file loaded into a var, code hooks; reads an output transform', () => {
+  it('refuses what would change what is judged: a response format, code hooks; reads an output transform, file vars and chat prompts', () => {
     const base = config('  - vars: { question: q }\n    assert: [{ type: contains, value: x }]')
     // An output transform is JavaScript run in the sandbox: the test's own, else defaultTest's.
     const transformed = importPromptfoo(`${config('  - vars: { question: q }\n    options: { transform: output.trim() }\n    assert: [{ type: contains, value: x }]\n  - vars: { question: r }\n    assert: [{ type: contains, value: y }]')}\ndefaultTest:\n  options: { transform: output.toUpperCase() }`)
@@ -310,8 +310,13 @@ tests:
     expect(() => importPromptfoo(`${base}\ndefaultTest:\n  options: { transform: file://t.js }`)).toThrow('defaultTest.options.transform: give the JavaScript inline (file:// references are not read)')
     expect(() => importPromptfoo(base.replace('config: { temperature: 0.2, max_tokens: 300 }', 'config: { response_format: { type: json_object } }')))
       .toThrow('providers[0].config.response_format: not imported')
-    expect(() => importPromptfoo(config('  - vars: { question: "file://question.txt" }\n    assert: [{ type: contains, value: x }]')))
-      .toThrow('tests[0].vars.question: "file://question.txt" is a file promptfoo loads into the var, which the import does not read')
+    // A file var is loaded as promptfoo loads it (text trimmed, YAML as its JSON); code or media is refused.
+    const files: Record<string, string> = { 'question.txt': '  Where is it?\n', 'q.yaml': 'a: 1\n', 'chat.json': '[{"role":"system","content":"Be brief."},{"role":"user","content":"Q: {{question}}"}]' }
+    const loaded = importPromptfoo(config('  - vars: { question: "file://question.txt", other: "file://q.yaml" }\n    assert: [{ type: contains, value: x }]').replace('  - "Answer: {{ question }}"', '  - file://chat.json'), { readFile: path => files[path]! })
+    expect(loaded.cases[0]!.input).toMatchObject({ question: 'Where is it?', other: '{"a":1}' })
+    expect(loaded.workflow!.nodes).toContainEqual(expect.objectContaining({ id: 'generate', config: expect.objectContaining({ system: 'Be brief.', prompt: 'Q: {{input.question}}' }) }))
+    expect(() => importPromptfoo(config('  - vars: { question: "file://make.py" }\n    assert: [{ type: contains, value: x }]'), { readFile: () => '' }))
+      .toThrow('tests[0].vars.question: "file://make.py" runs code or holds media, which the import does not load into a var')
     expect(() => importPromptfoo(base.replace('  - "Answer: {{ question }}"', '  - { raw: "Answer: {{ question }}", function: true }'))).toThrow('prompts[0].function: not imported')
     expect(() => importPromptfoo(`${base}\nextensions: [file://hooks.js:extensionHook]`)).toThrow('the promptfoo config, extensions: it is not imported, and it may change what promptfoo runs or judges (it runs code)')
   })
