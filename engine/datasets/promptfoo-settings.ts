@@ -67,10 +67,9 @@ export function checkTestSettings(test: Record<string, unknown>, where: string, 
   }
 }
 
-/** A prompt's or a provider's `config`: `response_format` changes what the model answers, so it is refused; the rest is noted. */
+/** A prompt's or a provider's `config` beyond what the import reads: noted. */
 export function checkModelConfig(config: Record<string, unknown> | undefined, where: string, read: readonly string[], notes: string[]): void {
   const rest = Object.keys(config ?? {}).filter(key => !read.includes(key))
-  if (rest.includes('response_format')) throw invalid(`the promptfoo config, ${where}.config.response_format: not imported (judgeflow's LLM step asks for plain text, so the model would answer differently); remove it to import the rest`)
   if (rest.length) notes.push(`${where}: config ${rest.join(', ')} not imported`)
 }
 
@@ -100,4 +99,15 @@ function checkFactualityScores(value: unknown, where: string): void {
     if (!FACTUALITY_KEYS.includes(key)) throw invalid(`the promptfoo config, ${where}.${key}: not a factuality category (${FACTUALITY_KEYS.join(', ')})`)
     if (typeof score !== 'number' || !Number.isFinite(score)) throw invalid(`the promptfoo config, ${where}.${key}: must be a number`)
   }
+}
+
+/** A `response_format` as the LLM step takes it (OpenAI's: text, json_object, json_schema); another form is refused. */
+export function responseFormatOf(value: unknown, where: string): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined
+  const format = value as { type?: unknown, json_schema?: unknown }
+  const ok = value && typeof value === 'object' && !Array.isArray(value)
+    && (((format.type === 'text' || format.type === 'json_object') && Object.keys(value).length === 1)
+      || (format.type === 'json_schema' && Object.keys(value).length === 2 && format.json_schema && typeof format.json_schema === 'object'))
+  if (!ok) throw invalid(`the promptfoo config, ${where}.config.response_format: give { type: json_object }, { type: text } or { type: json_schema, json_schema: { name, schema } } (a file:// format is not read)`)
+  return value as Record<string, unknown>
 }

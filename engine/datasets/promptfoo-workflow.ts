@@ -10,13 +10,14 @@ export interface PromptfooProvider {
   label?: string
   temperature?: number
   max_tokens?: number
+  response_format?: Record<string, unknown>
   /** The prompts it runs, by index (`providers[].prompts`); all when absent. */
   prompts?: number[]
 }
 
 interface WorkflowParts {
   name: string
-  prompts: Array<{ label?: string, text: string, system?: string, temperature?: number, max_tokens?: number }>
+  prompts: Array<{ label?: string, text: string, system?: string, temperature?: number, max_tokens?: number, response_format?: Record<string, unknown> }>
   providers: PromptfooProvider[]
   /** The case input's fields. */
   vars: string[]
@@ -76,7 +77,12 @@ export function buildPromptfooWorkflow(parts: WorkflowParts): { workflow: Record
     const model = provider.model
     const temperature = prompt.temperature ?? provider.temperature
     const max_tokens = prompt.max_tokens ?? provider.max_tokens
-    nodes.push({ id: llm, type: 'llm', config: { model, prompt: prompt.text, ...(prompt.system ? { system: prompt.system } : {}), ...(temperature === undefined ? {} : { temperature }), ...(max_tokens === undefined ? {} : { max_tokens }) } })
+    const format = prompt.response_format ?? provider.response_format
+    if (format && model.startsWith('anthropic:')) throw new JudgeflowError('INVALID_INPUT', `${provider.model}: a response_format is not imported for an anthropic provider, which has none; remove it, or ask for JSON in the prompt`)
+    nodes.push({
+      id: llm, type: 'llm',
+      config: { model, prompt: prompt.text, ...(prompt.system ? { system: prompt.system } : {}), ...(temperature === undefined ? {} : { temperature }), ...(max_tokens === undefined ? {} : { max_tokens }), ...(format ? { response_format: format } : {}) },
+    })
     if (several) {
       const route = `${llm}_cell`
       nodes.push({ id: route, type: 'condition', config: { left: '{{input.cell}}', op: 'eq', right: k + 1 } })

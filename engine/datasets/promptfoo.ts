@@ -7,7 +7,7 @@ import { ASSERTION_HANDLERS, needsOf } from '../assertions/registry'
 import { DEFAULT_EMBEDDING_MODEL } from '../assertions/types'
 import type { Assertion } from '../assertions/types'
 import { checkedTest, fileOf, invalid, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type PromptfooTest, type ReadFile } from './promptfoo-files'
-import { checkModelConfig, checkTestSettings, checkTopLevel, evaluateOptionsOf } from './promptfoo-settings'
+import { checkModelConfig, checkTestSettings, checkTopLevel, evaluateOptionsOf, responseFormatOf } from './promptfoo-settings'
 import { buildPromptfooWorkflow, providerModel, type PromptfooProvider } from './promptfoo-workflow'
 import { datasetCaseSchema, type DatasetCase } from './schema'
 
@@ -179,12 +179,14 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
       if (typeof p === 'object') {
         const other = Object.keys(p).find(key => !['raw', 'id', 'label', 'config'].includes(key))
         if (other) throw invalid(`the promptfoo config, prompts[${i}].${other}: not imported (judgeflow has no equivalent); remove it to import the rest`)
-        checkModelConfig(p.config as Record<string, unknown> | undefined, `prompts[${i}]`, ['temperature', 'max_tokens'], notes)
+        checkModelConfig(p.config as Record<string, unknown> | undefined, `prompts[${i}]`, ['temperature', 'max_tokens', 'response_format'], notes)
       }
       // A prompt's own temperature and max_tokens override its providers', as promptfoo merges them.
-      const own = (typeof p === 'object' ? p.config ?? {} : {}) as { temperature?: unknown, max_tokens?: unknown }
+      const own = (typeof p === 'object' ? p.config ?? {} : {}) as { temperature?: unknown, max_tokens?: unknown, response_format?: unknown }
+      const format = responseFormatOf(own.response_format, `prompts[${i}]`)
       return promptsOf(p, `prompts[${i}]`, options.readFile, envOf(config.env)).map(prompt => ({
         ...prompt,
+        ...(format ? { response_format: format } : {}),
         ...(typeof own.temperature === 'number' ? { temperature: own.temperature } : {}),
         ...(typeof own.max_tokens === 'number' ? { max_tokens: own.max_tokens } : {}),
       }))
@@ -192,10 +194,11 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     const providers: PromptfooProvider[] = config.providers.map((p, i) => {
       const where = `providers[${i}]`
       if (typeof p === 'string') return { model: providerModel(p, where) }
-      const { temperature, max_tokens: maxTokens } = p.config ?? {}
-      checkModelConfig(p.config, where, ['temperature', 'max_tokens'], notes)
+      const { temperature, max_tokens: maxTokens, response_format: format } = p.config ?? {}
+      checkModelConfig(p.config, where, ['temperature', 'max_tokens', 'response_format'], notes)
       return {
         model: providerModel(p.id, where), label: p.label, temperature: typeof temperature === 'number' ? temperature : undefined,
+        response_format: responseFormatOf(format, where),
         max_tokens: typeof maxTokens === 'number' ? maxTokens : undefined, prompts: promptsOfProvider(p.prompts, prompts, where),
       }
     })

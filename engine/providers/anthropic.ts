@@ -12,6 +12,7 @@ export function createAnthropicAdapter(env: Record<string, string | undefined>):
     id: 'anthropic',
     keyVariable: 'ANTHROPIC_API_KEY',
     async send(model, request, { signal }) {
+      if (request.response_format) throw new JudgeflowError('INVALID_CONFIG', `anthropic:${model} has no response_format: remove it from the LLM step, or ask for JSON in the prompt`)
       const schema = request.json_schema
       const message = await (await getClient()).messages.create({
         model,

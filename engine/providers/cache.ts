@@ -3,9 +3,9 @@ import type { ChatRequest, ChatResponse, ResponseCache } from './types'
 
 /** The cache key covers everything that changes the answer: provider, model, messages and parameters. */
 export function cacheKey(provider: string, model: string, request: ChatRequest): string {
-  const { system, messages, temperature, max_tokens, json_schema, cache_salt } = request
+  const { system, messages, temperature, max_tokens, json_schema, response_format, cache_salt } = request
   return createHash('sha256')
-    .update(JSON.stringify([provider, model, system ?? null, messages, temperature ?? null, max_tokens ?? null, json_schema ?? null, cache_salt ?? null]))
+    .update(JSON.stringify([provider, model, system ?? null, messages, temperature ?? null, max_tokens ?? null, json_schema ?? null, cache_salt ?? null, ...(response_format ? [response_format] : [])]))
     .digest('hex')
 }
 

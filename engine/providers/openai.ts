@@ -20,7 +20,7 @@ export function createOpenAIAdapter(env: Record<string, string | undefined>): Pr
         ...(request.max_tokens === undefined ? {} : { max_tokens: request.max_tokens }),
         ...(request.json_schema
           ? { response_format: { type: 'json_schema', json_schema: { name: request.json_schema.name, schema: request.json_schema.schema, strict: true } } }
-          : {}),
+          : request.response_format ? { response_format: request.response_format as unknown as OpenAI.Chat.ChatCompletionCreateParams['response_format'] } : {}),
       }, { signal })
       const choice = completion.choices?.[0]
       if (!choice) throw new JudgeflowError('PROVIDER_RESPONSE_INVALID', `openai:${model} returned no choices`, { category: 'provider' })

@@ -10,6 +10,8 @@ export interface ChatRequest {
   max_tokens?: number
   /** Ask for JSON matching this schema (OpenAI json_schema response format, Anthropic forced tool call). */
   json_schema?: { name: string, schema: Record<string, unknown> }
+  /** An LLM step's own response format, sent as OpenAI's `response_format` (json_object, or json_schema as written); providers without one refuse it. */
+  response_format?: Record<string, unknown>
   /** `true` forces the response cache, `false` bypasses it; by default only temperature 0 is cached. */
   cache?: boolean
   /** Part of the cache key but not sent: tells apart deliberate repeats of one request (samples). */

@@ -11,6 +11,7 @@ export const llmStep = defineStep({
       messages: [{ role: 'user', content: config.prompt }],
       temperature: config.temperature,
       max_tokens: config.max_tokens,
+      ...(config.response_format ? { response_format: config.response_format } : {}),
       cache: config.cache ?? (cache === false ? false : undefined),
     }, { signal })
     const { text, model, usage, latency_ms, cached } = response

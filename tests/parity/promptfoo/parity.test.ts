@@ -21,8 +21,6 @@ const root = import.meta.dirname
 /** The configs judgeflow refuses, and why (each reason is a piece of the refusal). */
 export const REFUSED: Record<string, RegExp> = {
   'grid': /providers\[1\]: Unrecognized key: "transform"/,
-  'prompt-files': /prompts\[1\]\.config\.response_format: not imported/,
-  'structured-output': /providers\[0\]\.config\.response_format: not imported/,
 }
 
 let fake: FakeLLM

@@ -301,15 +301,20 @@ tests:
     expect(() => importPromptfoo(text.replace('prompts: [short]', 'prompts: [shrt]'))).toThrow('providers[0].prompts[0]: no prompt is labelled "shrt"')
   })
 
-  it('refuses what would change what is judged: a response format, code hooks; reads an output transform, file vars and chat prompts', () => {
+  it('refuses what would change what is judged (code hooks, a response format in another form); reads a response format, an output transform, file vars and chat prompts', () => {
     const base = config('  - vars: { question: q }\n    assert: [{ type: contains, value: x }]')
     // An output transform is JavaScript run in the sandbox: the test's own, else defaultTest's.
     const transformed = importPromptfoo(`${config('  - vars: { question: q }\n    options: { transform: output.trim() }\n    assert: [{ type: contains, value: x }]\n  - vars: { question: r }\n    assert: [{ type: contains, value: y }]')}\ndefaultTest:\n  options: { transform: output.toUpperCase() }`)
     expect(transformed.cases.map(c => c.input.assert_transform)).toEqual(['output.trim()', 'output.toUpperCase()'])
     expect(transformed.evaluator).toMatchObject({ transform: '{{input.assert_transform}}' })
     expect(() => importPromptfoo(`${base}\ndefaultTest:\n  options: { transform: file://t.js }`)).toThrow('defaultTest.options.transform: give the JavaScript inline (file:// references are not read)')
-    expect(() => importPromptfoo(base.replace('config: { temperature: 0.2, max_tokens: 300 }', 'config: { response_format: { type: json_object } }')))
-      .toThrow('providers[0].config.response_format: not imported')
+    // A response_format goes to the LLM step (OpenAI's; a form it does not take, or an anthropic provider, is refused).
+    const json = importPromptfoo(base.replace('config: { temperature: 0.2, max_tokens: 300 }', 'config: { response_format: { type: json_object } }'))
+    expect(json.workflow!.nodes).toContainEqual(expect.objectContaining({ id: 'generate', config: expect.objectContaining({ response_format: { type: 'json_object' } }) }))
+    expect(() => importPromptfoo(base.replace('config: { temperature: 0.2, max_tokens: 300 }', 'config: { response_format: file://format.json }')))
+      .toThrow('providers[0].config.response_format: give { type: json_object }')
+    expect(() => importPromptfoo(base.replace('openai:chat:gpt-4o-mini', 'anthropic:claude-3-5-haiku').replace('config: { temperature: 0.2, max_tokens: 300 }', 'config: { response_format: { type: json_object } }')))
+      .toThrow('a response_format is not imported for an anthropic provider')
     // A file var is loaded as promptfoo loads it (text trimmed, YAML as its JSON); code or media is refused.
     const files: Record<string, string> = { 'question.txt': '  Where is it?\n', 'q.yaml': 'a: 1\n', 'chat.json': '[{"role":"system","content":"Be brief."},{"role":"user","content":"Q: {{question}}"}]' }
     const loaded = importPromptfoo(config('  - vars: { question: "file://question.txt", other: "file://q.yaml" }\n    assert: [{ type: contains, value: x }]').replace('  - "Answer: {{ question }}"', '  - file://chat.json'), { readFile: path => files[path]! })

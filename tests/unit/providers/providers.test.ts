@@ -60,6 +60,18 @@ describe('providers through the real SDKs', () => {
     expect(fake.requests[1]!.body.tool_choice).toEqual({ type: 'tool', name: 'verdict' })
   })
 
+  it('sends an LLM step\'s response_format as OpenAI\'s, the answer kept as text; Anthropic refuses one; embeddings come back in order', async () => {
+    fake.script({ text: '{"a": 1}' })
+    const a = await providers().complete('openai:gpt-4o-mini', { ...ask, response_format: { type: 'json_object' } })
+    expect(a.text).toBe('{"a": 1}')
+    expect(fake.requests[0]!.body.response_format).toEqual({ type: 'json_object' })
+    await expect(providers().complete('anthropic:claude-3-5-haiku-latest', { ...ask, response_format: { type: 'json_object' } })).rejects.toThrow('anthropic:claude-3-5-haiku-latest has no response_format')
+    const vectors = await providers().embed('openai:text-embedding-3-small', ['one', 'two'])
+    expect(vectors).toHaveLength(2)
+    expect(fake.requests.at(-1)!.path).toBe('/v1/embeddings')
+    await expect(providers().embed('anthropic:claude-3-5-haiku-latest', ['x'])).rejects.toThrow('has no embeddings API judgeflow calls')
+  })
+
   it('retries a 429 after the Retry-After it was given', async () => {
     const arrivals: number[] = []
     fake.onRequest(() => {
