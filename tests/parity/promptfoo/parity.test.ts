@@ -20,7 +20,7 @@ const root = import.meta.dirname
 
 /** The configs judgeflow refuses, and why (each reason is a piece of the refusal). */
 export const REFUSED: Record<string, RegExp> = {
-  'grid': /providers\[1\]: Unrecognized key: "transform"/,
+  grid: /providers\[1\]: Unrecognized key: "transform"/,
 }
 
 let fake: FakeLLM
