@@ -81,7 +81,14 @@ export function buildPromptfooWorkflow(parts: WorkflowParts): { workflow: Record
     if (format && model.startsWith('anthropic:')) throw new JudgeflowError('INVALID_INPUT', `${provider.model}: a response_format is not imported for an anthropic provider, which has none; remove it, or ask for JSON in the prompt`)
     nodes.push({
       id: llm, type: 'llm',
-      config: { model, prompt: prompt.text, ...(prompt.system ? { system: prompt.system } : {}), ...(temperature === undefined ? {} : { temperature }), ...(max_tokens === undefined ? {} : { max_tokens }), ...(format ? { response_format: format } : {}) },
+      config: {
+        model,
+        prompt: prompt.text,
+        ...(prompt.system ? { system: prompt.system } : {}),
+        ...(temperature === undefined ? {} : { temperature }),
+        ...(max_tokens === undefined ? {} : { max_tokens }),
+        ...(format ? { response_format: format } : {}),
+      },
     })
     if (several) {
       const route = `${llm}_cell`

@@ -5,7 +5,11 @@ import type { ChatRequest, ChatResponse, ResponseCache } from './types'
 export function cacheKey(provider: string, model: string, request: ChatRequest): string {
   const { system, messages, temperature, max_tokens, json_schema, response_format, cache_salt } = request
   return createHash('sha256')
-    .update(JSON.stringify([provider, model, system ?? null, messages, temperature ?? null, max_tokens ?? null, json_schema ?? null, cache_salt ?? null, ...(response_format ? [response_format] : [])]))
+    // A response format is keyed only when set, so the keys of earlier cached answers stay the same.
+    .update(JSON.stringify([
+      provider, model, system ?? null, messages, temperature ?? null, max_tokens ?? null, json_schema ?? null, cache_salt ?? null,
+      ...(response_format ? [response_format] : []),
+    ]))
     .digest('hex')
 }
 

@@ -18,7 +18,10 @@ export const llmSpec = defineStepSpec({
     response_format: z.discriminatedUnion('type', [
       strictObject({ type: z.literal('text') }),
       strictObject({ type: z.literal('json_object') }),
-      strictObject({ type: z.literal('json_schema'), json_schema: strictObject({ name: z.string().min(1).max(64), schema: z.record(z.string(), z.unknown()), strict: z.boolean().optional(), description: z.string().optional() }) }),
+      strictObject({
+        type: z.literal('json_schema'),
+        json_schema: strictObject({ name: z.string().min(1).max(64), schema: z.record(z.string(), z.unknown()), strict: z.boolean().optional(), description: z.string().optional() }),
+      }),
     ]).optional(),
     /** `false` bypasses the response cache for this step, `true` caches even at a temperature above 0. */
     cache: z.boolean().optional(),
