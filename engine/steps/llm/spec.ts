@@ -14,13 +14,18 @@ export const llmSpec = defineStepSpec({
     system: z.string().optional(),
     temperature: z.number().min(0).max(2).optional(),
     max_tokens: z.number().int().positive().max(200_000).optional(),
-    /** OpenAI's response format for the answer: `{ type: json_object }`, or `{ type: json_schema, json_schema: { name, schema, strict? } }`; the answer stays text. */
+    /**
+     * OpenAI's response format for the answer: `{ type: json_object }`, or `{ type: json_schema,
+     * json_schema: { name, schema, strict? } }`; the answer stays text.
+     */
     response_format: z.discriminatedUnion('type', [
       strictObject({ type: z.literal('text') }),
       strictObject({ type: z.literal('json_object') }),
       strictObject({
         type: z.literal('json_schema'),
-        json_schema: strictObject({ name: z.string().min(1).max(64), schema: z.record(z.string(), z.unknown()), strict: z.boolean().optional(), description: z.string().optional() }),
+        json_schema: strictObject({
+          name: z.string().min(1).max(64), schema: z.record(z.string(), z.unknown()), strict: z.boolean().optional(), description: z.string().optional(),
+        }),
       }),
     ]).optional(),
     /** `false` bypasses the response cache for this step, `true` caches even at a temperature above 0. */
