@@ -14,6 +14,7 @@ const FIELDS: Record<string, FieldText> = {
   'system': { label: 'System prompt', help: 'Instructions the model follows for the whole conversation (optional).' },
   'temperature': { label: 'Temperature', help: 'From 0 (the same answer every time) to 2 (varied answers).' },
   'max_tokens': { label: 'Max tokens', help: 'The longest answer the model may give, in tokens.' },
+  'response_format': { label: 'Response format', help: 'Optional, for OpenAI models: {"type": "json_object"} asks for JSON (or a json_schema); the answer stays text.' },
   'cache': { label: 'Cache responses', help: 'Reuse the answer to the same request instead of asking the model again.' },
   'condition.left': { label: 'Value', help: 'What is checked, usually an earlier step\'s output such as {{steps.judge.passed}}.' },
   'op': { label: 'Operator', help: 'How the value is compared.' },
