@@ -1,6 +1,7 @@
 import { codeHandlers } from './code'
 import { gradedHandlers } from './graded'
-import { embeddingHandlers, modelGradedHandlers } from './model-graded'
+import { modelGradedHandlers } from './model-graded'
+import { embeddingHandlers } from './similarity'
 import { overlapHandlers } from './overlap'
 import { responseHandlers } from './response'
 import { structuredHandlers } from './structured'

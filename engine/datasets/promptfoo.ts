@@ -2,11 +2,15 @@ import { z } from 'zod'
 import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
 import { DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
-import { assertionObstacle, renderVars, splitFunction, valueFromFile, type PromptfooAssertion } from './promptfoo-assertions'
+import { assertionObstacle, splitFunction, valueFromFile, type PromptfooAssertion } from './promptfoo-assertions'
 import { ASSERTION_HANDLERS, needsOf } from '../assertions/registry'
 import { DEFAULT_EMBEDDING_MODEL } from '../assertions/types'
 import type { Assertion } from '../assertions/types'
-import { checkedTest, fileOf, invalid, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type PromptfooTest, type ReadFile } from './promptfoo-files'
+import { checkedTest, fileOf, invalid, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
+import { gradersOf, noGrader, testGraders, withGraders } from './promptfoo-graders'
+import {
+  envOf, MAX_EXPANDED_TESTS, optionOf, outputTransform, renderAssertion, resolveRefs, scenarioTests, varCombinations, withFactuality, type FileValues,
+} from './promptfoo-tests'
 import { checkModelConfig, checkTestSettings, checkTopLevel, evaluateOptionsOf, responseFormatOf } from './promptfoo-settings'
 import { buildPromptfooWorkflow, providerModel, type PromptfooProvider } from './promptfoo-workflow'
 import { datasetCaseSchema, type DatasetCase } from './schema'
@@ -229,84 +233,6 @@ function assertionsConfig(judge: string | undefined, transformed: boolean, embed
   }
 }
 
-/** A test's own `options.transform` (or its alias `postprocess`), if it has one. */
-function outputTransform(test: { options?: unknown }): string | undefined {
-  const options = (test.options ?? {}) as { transform?: unknown, postprocess?: unknown }
-  const code = options.transform ?? options.postprocess
-  return typeof code === 'string' ? code : undefined
-}
-
-/** The graders a test's own `options.provider` names (its model-graded and similarity assertions use them). */
-function testGraders(provider: unknown, where: string, notes: string[]): { text?: string, embedding?: string } {
-  return provider === undefined ? {} : gradersOf(provider, where, notes)
-}
-
-/** An assertion given its test's graders, unless it names its own (an assert-set's assertions too). */
-function withGraders(assertion: Assertion, graders: { text?: string, embedding?: string }): Assertion {
-  if (assertion.assert) return { ...assertion, assert: assertion.assert.map(inner => withGraders(inner, graders)) }
-  return {
-    ...assertion,
-    ...(graders.text && !assertion.grader ? { grader: graders.text } : {}),
-    ...(graders.embedding && !assertion.embedding_model ? { embedding_model: graders.embedding } : {}),
-  }
-}
-
-function optionOf(test: { options?: unknown }, key: string): Record<string, unknown> {
-  const value = (test.options as Record<string, unknown> | undefined)?.[key]
-  return value && typeof value === 'object' ? value as Record<string, unknown> : {}
-}
-
-/** The test's `options.factuality` scores, carried by its factuality assertions (an assert-set's too). */
-function withFactuality(assertion: Assertion, scores: Record<string, unknown>): Assertion {
-  if (!Object.keys(scores).length) return assertion
-  if (assertion.assert) return { ...assertion, assert: assertion.assert.map(inner => withFactuality(inner, scores)) }
-  return assertion.type.replace(/^not-/, '') === 'factuality' ? { ...assertion, config: { ...assertion.config, factuality: scores } } : assertion
-}
-
-/** An assertion with `{{var}}` in its values rendered with the test's vars (an assert-set's own assertions too); its own `provider` is its grader. */
-function renderAssertion(assertion: PromptfooAssertion, vars: Record<string, unknown>, notes: string[], files: FileValues): Assertion {
-  const { provider, ...rest } = assertion
-  const value = typeof assertion.value === 'string' && assertion.value.startsWith('file://') ? files(assertion.type, assertion.value) : assertion.value
-  const rendered = { ...rest, ...(value === undefined ? {} : { value: renderVars(value, vars) }) } as Assertion
-  if (provider !== undefined) {
-    const own = gradersOf(provider, `the ${assertion.type} assertion's provider`, notes)
-    if (own.text) rendered.grader = own.text
-    if (own.embedding) rendered.embedding_model = own.embedding
-  }
-  if (Array.isArray(assertion.assert)) rendered.assert = (assertion.assert as PromptfooAssertion[]).map(inner => renderAssertion(inner, vars, notes, files))
-  return rendered
-}
-
-/**
- * The graders a `provider` names: an id or `{ id }` (text and embeddings alike), or `{ text,
- * embedding }`; settings of an `{ id, config }` are noted, not imported.
- */
-function gradersOf(provider: unknown, where = 'defaultTest.options.provider', notes?: string[]): { text?: string, embedding?: string } {
-  if (provider === undefined) return {}
-  const id = (value: unknown, at: string): string => {
-    if (typeof value === 'string') return providerModel(value, at)
-    if (value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string') {
-      const rest = Object.keys(value).filter(key => key !== 'id')
-      if (rest.length) notes?.push(`${at}: ${rest.join(', ')} not imported (the grader runs at temperature 0, its answers cached)`)
-      return providerModel((value as { id: string }).id, `${at}.id`)
-    }
-    throw invalid(`the promptfoo config, ${at}: give the grader as a provider id ("openai:gpt-4o-mini") or { id }`)
-  }
-  if (provider && typeof provider === 'object' && ('text' in provider || 'embedding' in provider)) {
-    const both = provider as { text?: unknown, embedding?: unknown }
-    return { ...(both.text === undefined ? {} : { text: id(both.text, `${where}.text`) }), ...(both.embedding === undefined ? {} : { embedding: id(both.embedding, `${where}.embedding`) }) }
-  }
-  const one = id(provider, where)
-  return { text: one, embedding: one }
-}
-
-function noGrader(all: readonly Assertion[]): never {
-  const graded = [...new Set(all.flatMap(function walk(a: Assertion): string[] {
-    return a.assert ? a.assert.flatMap(walk) : ASSERTION_HANDLERS.get(a.type.replace(/^not-/, ''))?.needs === 'grader' ? [a.type] : []
-  }))]
-  throw invalid(`the promptfoo config has model-graded assertions (${graded.join(', ')}) but names no grader: set defaultTest.options.provider (for example openai:gpt-4o-mini), or give one with --grader <provider:model> (judgeflow test or judgeflow import promptfoo); --grader local:heuristic grades llm-rubric offline, by word overlap, not as a model would`)
-}
-
 /** The import is refused, naming every assertion judgeflow cannot run: a check left out would let a failing test pass. */
 function unsupported(list: UnmappedAssertions[]): JudgeflowError {
   const total = list.reduce((sum, u) => sum + u.count, 0)
@@ -330,74 +256,6 @@ function promptsOfProvider(names: unknown, prompts: ReadonlyArray<{ label?: stri
     if (!matches.length) throw invalid(`the promptfoo config, ${where}.prompts[${n}]: no prompt is labelled "${name}"`)
     return matches
   })
-}
-
-/** The config's `env`: names and texts, for `{{ env.NAME }}` in prompts. */
-function envOf(env: unknown): Record<string, string> {
-  if (env === undefined) return {}
-  if (!env || typeof env !== 'object' || Array.isArray(env)) throw invalid('the promptfoo config, env: must be an object of names and values')
-  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, String(value)]))
-}
-
-/**
- * `{ $ref: '#/assertionTemplates/name' }` (any pointer into the config itself) replaced by what it
- * points to, as promptfoo dereferences its config; a reference outside the config is refused.
- */
-function resolveRefs(root: unknown): unknown {
-  const walk = (value: unknown, depth: number): unknown => {
-    if (depth > 20) throw invalid('the promptfoo config: $ref references nest more than 20 deep (a cycle?)')
-    if (Array.isArray(value)) return value.map(item => walk(item, depth))
-    if (!value || typeof value !== 'object') return value
-    const ref = (value as { $ref?: unknown }).$ref
-    if (typeof ref === 'string') {
-      if (!ref.startsWith('#/')) throw invalid(`the promptfoo config: $ref "${ref}" points outside the config; only #/… references are read`)
-      const target = ref.slice(2).split('/').map(part => part.replace(/~1/g, '/').replace(/~0/g, '~')).reduce<unknown>((at, key) => (at && typeof at === 'object' && Object.hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined), root)
-      if (target === undefined) throw invalid(`the promptfoo config: $ref "${ref}" points to nothing`)
-      return walk(structuredClone(target), depth + 1)
-    }
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item, depth)]))
-  }
-  return walk(root, 0)
-}
-
-/** Each scenario's tests under each of its configs: the config's vars under the test's, its assertions first. */
-function scenarioTests(scenarios: unknown, readTests: (items: unknown[], where: string) => PromptfooTest[]): PromptfooTest[] {
-  if (scenarios === undefined) return []
-  if (!Array.isArray(scenarios)) throw invalid('the promptfoo config, scenarios: must be a list')
-  return scenarios.flatMap((scenario, s) => {
-    const where = `scenarios[${s}]`
-    if (!scenario || typeof scenario !== 'object') throw invalid(`the promptfoo config, ${where}: must be an object with config and tests`)
-    const { config: variants, tests, description, ...rest } = scenario as { config?: unknown, tests?: unknown, description?: unknown }
-    const other = Object.keys(rest)[0]
-    if (other) throw invalid(`the promptfoo config, ${where}.${other}: not imported (judgeflow has no equivalent); remove it to import the rest`)
-    void description
-    if (!Array.isArray(variants) || !Array.isArray(tests)) throw invalid(`the promptfoo config, ${where}: give config and tests as lists`)
-    const own = readTests(tests, `${where}.tests`)
-    return variants.flatMap((variant, v) => {
-      const base = checkedTest(variant, `${where}.config[${v}]`)
-      return own.map(test => ({ ...base, ...test, vars: { ...base.vars, ...test.vars }, assert: [...(base.assert ?? []), ...(test.assert ?? [])] }))
-    })
-  })
-}
-
-/** An assertion's `file://` value, read. */
-type FileValues = (type: string, reference: string) => unknown
-
-/** The most tests list-valued vars may expand a config into. */
-export const MAX_EXPANDED_TESTS = 10_000
-
-/**
- * promptfoo's expansion of a test's vars: each var holding a list of texts takes each item in turn
- * (a list of anything else is one value), every combination, earlier vars varying slowest.
- */
-export function varCombinations(vars: Record<string, unknown>): Array<Record<string, unknown>> {
-  let combinations: Array<Record<string, unknown>> = [{}]
-  for (const [name, value] of Object.entries(vars)) {
-    const values = Array.isArray(value) && typeof value[0] === 'string' ? value : [value]
-    combinations = combinations.flatMap(combination => values.map(item => ({ ...combination, [name]: item })))
-    if (combinations.length > MAX_EXPANDED_TESTS) break
-  }
-  return combinations
 }
 
 function uniqueId(wanted: string, taken: Set<string>): string {
