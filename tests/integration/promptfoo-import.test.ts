@@ -63,10 +63,15 @@ describe('importing a promptfoo config over HTTP', () => {
     expect(refused.status).toBe(400)
     expect(refused.body.message).toMatch(/^the promptfoo config has 1 assertion judgeflow cannot run, so nothing was imported .*moderation ×1 \("bob"\)/)
     const rubric = `${config}      - { type: llm-rubric, value: Is friendly }\n`
-    const ungraded = await app.api('/api/datasets/import-promptfoo', { body: { name: 'rubric', config: rubric } })
+    // Without prompts and providers nothing could grade the rubric: refused, nothing created.
+    const ungraded = await app.api('/api/datasets/import-promptfoo', { body: { name: 'rubric', config: rubric.replace(/prompts:[\s\S]*?tests:/, 'tests:') } })
     expect(ungraded.status).toBe(400)
     expect(ungraded.body.message).toContain('names no grader')
     expect((await app.api('/api/datasets', {})).body).toEqual([])
+    // With them, the provider under test grades, and the answer says so.
+    const byProvider = await app.api('/api/datasets/import-promptfoo', { body: { name: 'by provider', config: rubric } })
+    expect(byProvider.status).toBe(201)
+    expect(byProvider.body.notes).toContain('no grader is named, so each prompt × provider\'s own model grades its model-graded assertions: set defaultTest.options.provider, or --grader, to choose one (promptfoo would use its own default grader)')
     const graded = await app.api('/api/datasets/import-promptfoo', { body: { name: 'rubric', config: rubric, judge: 'openai:gpt-4o-mini' } })
     expect(graded.status).toBe(201)
     expect(graded.body.evaluator.model).toBe('openai:gpt-4o-mini')
