@@ -35,8 +35,8 @@ check('lint', 'npx', ['eslint', '.'])
 
 // The python assertions' tests run the python3 on PATH: installed here when missing (as root, from Debian's packages).
 if (spawnSync('python3', ['--version'], { stdio: 'ignore' }).status !== 0) {
-  const root = process.getuid?.() === 0
-  if (!root || !step('install python3', 'sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-minimal'], { quiet: true })) {
+  const asRoot = process.getuid?.() === 0
+  if (!asRoot || !step('install python3', 'sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-minimal'], { quiet: true })) {
     console.log('✘ python3 is needed by the python assertion tests and is not on PATH: install it (on Debian, apt-get install python3-minimal), then run the tests again.')
     failed++
   }
