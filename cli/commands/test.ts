@@ -129,6 +129,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       target: stored.target,
       results: stored.results.map(r => ({
         ...r, verdict: r.verdict ?? undefined, score: r.score ?? undefined, run_id: r.run_id ?? undefined, latency_ms: r.latency_ms ?? undefined,
+        output: r.output ?? undefined, checks: r.checks ?? undefined,
       })),
       gates,
       baseline,
@@ -211,6 +212,13 @@ function summary(report: DatasetReport, defaultPassRate: boolean): string {
   const errored = report.results.filter(r => r.status === 'errored')
   for (const r of errored.slice(0, 3)) lines.push(`errored ${r.case_id}: ${r.error ?? 'no reason given'}`)
   if (errored.length > 3) lines.push(`… and ${errored.length - 3} more errored cases (see --report)`)
+  // And why cases failed: the first check that did not pass.
+  const failed = report.results.filter(r => r.verdict === 'fail')
+  for (const r of failed.slice(0, 3)) {
+    const check = r.checks?.find(c => c.passed === false)
+    lines.push(`failed ${r.case_id}${check ? `: ${check.name}: ${(check.reason ?? '').split('\n')[0]!.slice(0, 200)}` : ''}`)
+  }
+  if (failed.length > 3) lines.push(`… and ${failed.length - 3} more failed cases (see --report)`)
   if (report.agreement) lines.push(`judge agreement: κ ${report.agreement.kappa ?? '—'} on ${report.agreement.labelled} labelled cases, accuracy ${percent(report.agreement.accuracy)}`)
   if (report.baseline) lines.push(`against ${report.baseline.report}: ${report.baseline.regressions.length} regressions, ${report.baseline.fixes.length} fixes (McNemar p = ${report.baseline.mcnemar_p})`)
   for (const gate of report.gates) {

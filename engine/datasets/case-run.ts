@@ -4,6 +4,7 @@ import { buildGraph, topologicalOrder } from '../graph/topology'
 import type { Workflow } from '../schema/workflow'
 import type { CaseRunOutcome, CaseTask } from './runner'
 import type { CaseResult } from './schema'
+import { checksOf, outputOf } from './case-checks'
 
 /** What a finished run of a case tells: its id, result, wall time and tokens. */
 export interface FinishedCaseRun {
@@ -46,7 +47,9 @@ export function caseRunOutcome(task: CaseTask, workflow: Workflow, run: Finished
     const why = options.scoreStep ? `and its score step "${options.scoreStep}" did not succeed` : 'and no evaluator step succeeded'
     return { kind: 'result', result: { ...base, error: `the run gave no verdict: no output step set one, ${why}` } }
   }
-  const scored: CaseResult = { ...base, status: 'succeeded', verdict, error: null }
+  const output = outputOf(workflow, result)
+  const checks = checksOf(evaluation as Record<string, unknown> | null | undefined)
+  const scored: CaseResult = { ...base, status: 'succeeded', verdict, error: null, ...(output === undefined ? {} : { output }), ...(checks ? { checks } : {}) }
   if (typeof evaluation?.overall_score === 'number') scored.score = evaluation.overall_score
   if (typeof evaluation?.confidence === 'number') scored.confidence = evaluation.confidence
   return { kind: 'result', result: scored }

@@ -41,6 +41,7 @@ import { compareWithBaseline, type BaselineComparison, type BaselineReport } fro
 import { evaluateGates, type DatasetGates, type GateResult } from './gates'
 import { summarizeCases, type CaseRun } from './outcomes'
 import type { CaseResult, DatasetCase, DatasetTarget, Verdict } from './schema'
+import type { CaseCheck } from './case-checks'
 import { bootstrapMeanInterval, kappaOf, nearestRank, round4, roundInterval, wilsonInterval, type BootstrapOptions, type Interval } from './stats'
 
 export interface TagStats {
@@ -58,6 +59,10 @@ export interface ReportResult extends CaseRun {
   error: string | null
   confidence?: number
   tokens?: { input: number, output: number }
+  /** The output it was judged on, cut past REPORT_OUTPUT_LIMIT characters; null when the run gave none. */
+  output: string | null
+  /** The scored evaluator's checks; null when none ran. */
+  checks: CaseCheck[] | null
 }
 
 export interface DatasetReport {
@@ -197,6 +202,8 @@ function reportResult(r: CaseResult): ReportResult {
     run_id: r.run_id ?? null,
     latency_ms: r.latency_ms ?? null,
     error: r.error ?? null,
+    output: r.output ?? null,
+    checks: r.checks ?? null,
     ...(r.confidence === undefined ? {} : { confidence: r.confidence }),
     ...(r.tokens === undefined ? {} : { tokens: r.tokens }),
   }

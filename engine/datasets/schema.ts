@@ -47,6 +47,8 @@ export interface Dataset {
 export type DatasetTarget = { workflow_id: string } | { evaluator: true }
 
 export const caseRunStatuses = ['succeeded', 'errored', 'cancelled'] as const
+import type { CaseCheck } from './case-checks'
+
 export type CaseRunStatus = (typeof caseRunStatuses)[number]
 
 /** One run of one case (a case runs `repeat` times). */
@@ -67,4 +69,8 @@ export interface CaseResult {
   tokens?: { input: number, output: number }
   /** Why the case errored: the provider down, a timeout, judge output invalid after retries. */
   error?: string | null
+  /** The output it was judged on (cut past REPORT_OUTPUT_LIMIT characters). */
+  output?: string
+  /** The scored evaluator's checks, each with its verdict and reason. */
+  checks?: CaseCheck[]
 }

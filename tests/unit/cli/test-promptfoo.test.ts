@@ -74,6 +74,11 @@ describe('judgeflow test <promptfooconfig.yaml>', () => {
       'too long · prompt 1 · openai:gpt-loud': 'fail',
     })
     expect(report.by_tag['test:greeting']).toMatchObject({ cases: 2, passed: 1 })
+    // Each row carries the output it was judged on and each assertion's verdict and reason.
+    const loud = report.results.find(r => r.case_id === 'greeting · prompt 1 · openai:gpt-loud')!
+    expect(loud.output).toBe('HELLO THERE')
+    expect(loud.checks).toContainEqual({ name: 'contains', passed: false, score: 0, reason: 'Expected output to contain "hello"' })
+    expect(run.out).toContain('failed greeting · prompt 1 · openai:gpt-loud: contains: Expected output to contain "hello"')
     // One grader call per rubric per cell, beside the four generations.
     expect(fake.requests.filter(r => r.body.model === 'gpt-grader')).toHaveLength(2)
   })

@@ -44,7 +44,7 @@ describe('a report of cases run twice (fixture.ts)', () => {
   })
   it('lists every run in case order, then by repeat, absent fields null', () => {
     expect(report.results.map(r => `${r.case_id}${r.repeat}`)).toEqual(['a1', 'a2', 'b1', 'b2', 'c1', 'c2', 'd1', 'd2', 'e1', 'e2'])
-    expect(report.results[4]).toEqual({ case_id: 'c', repeat: 1, status: 'errored', verdict: null, score: null, run_id: 'c1', latency_ms: 1000, error: 'provider down: 503 <Service & "Unavailable">' })
+    expect(report.results[4]).toEqual({ case_id: 'c', repeat: 1, status: 'errored', verdict: null, score: null, run_id: 'c1', latency_ms: 1000, error: 'provider down: 503 <Service & "Unavailable">', output: null, checks: null })
     expect(report.results[0]).toMatchObject({ verdict: 'pass', score: 0.9, confidence: 0.9, error: null })
   })
   it('has no baseline and no gates unless asked', () => {

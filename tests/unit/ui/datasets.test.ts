@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { caseRows, filterAndSort, filterCounts, formatOfFileName, guessFormat, runChoice, scoreHistogram, type DatasetReport, type ReportResult } from '../../../app/utils/datasets'
 
 const result = (case_id: string, over: Partial<ReportResult> = {}): ReportResult => ({
-  case_id, repeat: 1, status: 'succeeded', verdict: 'pass', score: 0.8, run_id: `r-${case_id}`, latency_ms: 100, error: null, ...over,
+  case_id, repeat: 1, status: 'succeeded', verdict: 'pass', score: 0.8, run_id: `r-${case_id}`, latency_ms: 100, error: null, output: null, checks: null, ...over,
 })
 
 function reportOf(results: ReportResult[], extra: Partial<DatasetReport> = {}): DatasetReport {

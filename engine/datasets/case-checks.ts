@@ -1,0 +1,42 @@
+import type { RunResult } from '../executor/types'
+import type { Workflow } from '../schema/workflow'
+
+/**
+ * What a case's report row shows beside its verdict: the output it was judged on, and each check
+ * of the scored evaluator with its verdict and reason (an assertion, a scorer, a criterion), so a
+ * failed case says why without opening its run.
+ */
+
+/** A case's output in its report row is cut past this many characters (the run holds it whole). */
+export const REPORT_OUTPUT_LIMIT = 2000
+
+export interface CaseCheck {
+  name: string
+  passed: boolean | null
+  score: number | null
+  reason: string | null
+}
+
+const cut = (text: string) => (text.length > REPORT_OUTPUT_LIMIT ? `${text.slice(0, REPORT_OUTPUT_LIMIT)}… (${text.length} characters; the run holds it whole)` : text)
+
+/** The run's output value, else the text of the last LLM step that answered; undefined when there is neither. */
+export function outputOf(workflow: Workflow, result: RunResult): string | undefined {
+  const value = (result as { output?: unknown }).output
+  if (value !== undefined && value !== null) return cut(typeof value === 'string' ? value : JSON.stringify(value))
+  const llms = workflow.nodes.filter(node => node.type === 'llm' && result.steps[node.id]?.status === 'succeeded')
+  const text = (llms.length ? result.steps[llms.at(-1)!.id]!.output as { text?: unknown } : undefined)?.text
+  return typeof text === 'string' ? cut(text) : undefined
+}
+
+/** The scored evaluator's checks: promptfoo assertions, scorers, or criteria against the pass threshold. */
+export function checksOf(evaluation: Record<string, unknown> | null | undefined): CaseCheck[] | undefined {
+  if (!evaluation) return undefined
+  const assertions = evaluation.assertions as Array<{ type: string, pass: boolean, score: number, reason: string, metric?: string }> | undefined
+  if (Array.isArray(assertions)) return assertions.map(a => ({ name: a.metric ? `${a.type} (${a.metric})` : a.type, passed: a.pass, score: a.score, reason: a.reason }))
+  const scorers = evaluation.scorer_results as Array<{ type: string, passed: boolean, score: number, threshold: number }> | undefined
+  if (Array.isArray(scorers)) return scorers.map(s => ({ name: s.type, passed: s.passed, score: s.score, reason: `${s.score} against a threshold of ${s.threshold}` }))
+  const scores = evaluation.criteria_scores as Record<string, number> | undefined
+  if (!scores || typeof scores !== 'object') return undefined
+  const reasons = (evaluation.criteria_reasons ?? {}) as Record<string, string>
+  return Object.entries(scores).map(([name, score]) => ({ name, passed: null, score, reason: reasons[name] ?? null }))
+}
