@@ -1,4 +1,4 @@
-import type { AssertionHandler, HandlerGrade } from './types'
+import { isAbort, type AssertionHandler, type HandlerGrade } from './types'
 
 /**
  * Assertions a grader model judges. Each asks for the answer promptfoo's grader gives for the same
@@ -41,7 +41,7 @@ export const gradedHandlers: AssertionHandler[] = [
         answer = await services.grade({ model: assertion.grader, what: 'llm-rubric', system: RUBRIC_SYSTEM, prompt: rubricPrompt(String(assertion.value), text), schema: rubricAnswer, judged: { output: text, criterion: String(assertion.value), threshold: assertion.threshold } })
       }
       catch (error) {
-        if ((error as Error).name === 'AbortError') throw error
+        if (isAbort(error)) throw error
         return graderFailure(`The grader gave no usable answer: ${(error as Error).message}`)
       }
       let pass = answer.pass ?? true

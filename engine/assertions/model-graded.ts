@@ -1,6 +1,6 @@
 import { graderFailure } from './graded'
 import { cosine, embed } from './similarity'
-import type { Assertion, AssertionHandler, HandlerGrade, HandlerInput } from './types'
+import { isAbort, type Assertion, type AssertionHandler, type HandlerGrade, type HandlerInput } from './types'
 
 /**
  * The model-graded assertions beside llm-rubric, each asking its grader for the answer promptfoo's
@@ -11,7 +11,6 @@ import type { Assertion, AssertionHandler, HandlerGrade, HandlerInput } from './
 
 const EPSILON = Number.EPSILON
 const lines = (text: string) => text.split('\n').filter(line => line.trim() !== '')
-const isAbort = (error: unknown) => (error as Error).name === 'AbortError'
 
 /** Asks for text; a grader that fails is a grader failure (never inverted). */
 async function ask(input: HandlerInput, what: string, system: string, prompt: string): Promise<string | HandlerGrade> {
@@ -38,10 +37,22 @@ function contextOf(input: HandlerInput, fallback: string | undefined): string | 
 }
 const joined = (context: string | string[]) => (Array.isArray(context) ? context.join('\n\n') : context)
 
-/** A RAG score's `not-`: pass and score flipped, a grader failure kept as it is. */
-function ragInverse(grade: HandlerGrade, inverse: boolean): HandlerGrade {
-  if (!inverse || grade.graderError) return grade
-  return { ...grade, pass: !grade.pass, score: 1 - grade.score }
+/** A RAG score against the assertion's threshold (0.5 by default), its `not-` flipping pass and score. */
+function ragGrade(input: HandlerInput, score: number, reason: (pass: boolean, threshold: number) => string): HandlerGrade {
+  const threshold = input.assertion.threshold ?? 0.5
+  const pass = score >= threshold - EPSILON
+  const grade = { pass, score, reason: reason(pass, threshold) }
+  return input.inverse ? { ...grade, pass: !pass, score: 1 - score } : grade
+}
+
+/** The user's question (vars.query) and the retrieved context (vars.context) a context-* assertion needs, or an error naming the missing var. */
+function queryAndContext(input: HandlerInput): { query: string, context: string | string[] } {
+  const type = input.baseType
+  const query = input.target.vars.query
+  if (typeof query !== 'string') throw new Error(`${type} assertion requires a "query" variable with the user question`)
+  const context = contextOf(input, undefined)
+  if (!context) throw new Error(`${type} assertion requires a "context" variable`)
+  return { query, context }
 }
 
 /** Units of a context for relevance: one per line when it has two or more lines, else its sentences. */
@@ -177,9 +188,7 @@ export const modelGradedHandlers: AssertionHandler[] = [
       const vectors = await embed(input, [query, ...questions])
       if (!Array.isArray(vectors)) return vectors
       const score = vectors.slice(1).reduce((sum, v) => sum + cosine(vectors[0]!, v), 0) / questions.length
-      const threshold = input.assertion.threshold ?? 0.5
-      const pass = score >= threshold - EPSILON
-      return ragInverse({ pass, score, reason: `Relevance ${score.toFixed(2)} is ${pass ? 'greater' : 'less'} than threshold ${threshold}` }, input.inverse)
+      return ragGrade(input, score, (pass, threshold) => `Relevance ${score.toFixed(2)} is ${pass ? 'greater' : 'less'} than threshold ${threshold}`)
     },
   },
   {
@@ -194,18 +203,13 @@ export const modelGradedHandlers: AssertionHandler[] = [
       if (!classified.length) return graderFailure('Grader returned no [Attributed]/[Not Attributed] classifications')
       const attributed = classified.filter(line => !/\[not attributed\]/i.test(line)).length
       const score = attributed / classified.length
-      const threshold = input.assertion.threshold ?? 0.5
-      const pass = score >= threshold - EPSILON
-      return ragInverse({ pass, score, reason: `Recall ${score.toFixed(2)} is ${pass ? '>=' : '<'} ${threshold}` }, input.inverse)
+      return ragGrade(input, score, (pass, threshold) => `Recall ${score.toFixed(2)} is ${pass ? '>=' : '<'} ${threshold}`)
     },
   },
   {
     type: 'context-relevance', label: 'context-relevance', description: 'A grader quotes the sentences of the context (vars.context) needed for the query (vars.query); their share must reach `threshold` (default 0.5).', needs: 'grader', negatable: true,
     async handle(input) {
-      const query = input.target.vars.query
-      if (typeof query !== 'string') throw new Error('context-relevance assertion requires a "query" variable with the user question')
-      const context = contextOf(input, undefined)
-      if (!context) throw new Error('context-relevance assertion requires a "context" variable')
+      const { query, context } = queryAndContext(input)
       const text = joined(context)
       const answer = await ask(input, 'context-relevance', RELEVANCE, `Query:\n${query}\n\nContext:\n${text}`)
       if (typeof answer !== 'string') return answer
@@ -216,18 +220,13 @@ export const modelGradedHandlers: AssertionHandler[] = [
       const normal = (value: string) => value.toLowerCase().replace(/\s+/g, ' ').trim()
       if (quoted.length && !quoted.some(line => normal(text).includes(normal(line.replace(/^\s*(?:\d+[.)]|[-*])\s*/, ''))))) return graderFailure('Grader output does not quote the provided context')
       const score = units.length ? Math.min(quoted.length, units.length) / units.length : 0
-      const threshold = input.assertion.threshold ?? 0.5
-      const pass = score >= threshold - EPSILON
-      return ragInverse({ pass, score, reason: `Context relevance ${score.toFixed(2)} is ${pass ? '>=' : '<'} ${threshold}` }, input.inverse)
+      return ragGrade(input, score, (pass, threshold) => `Context relevance ${score.toFixed(2)} is ${pass ? '>=' : '<'} ${threshold}`)
     },
   },
   {
     type: 'context-faithfulness', label: 'context-faithfulness', description: 'A grader splits the output into statements and checks each against the context (vars.context); the share supported must reach `threshold` (default 0.5).', needs: 'grader', negatable: true,
     async handle(input) {
-      const query = input.target.vars.query
-      if (typeof query !== 'string') throw new Error('context-faithfulness assertion requires a "query" variable with the user question')
-      const context = contextOf(input, undefined)
-      if (!context) throw new Error('context-faithfulness assertion requires a "context" variable')
+      const { query, context } = queryAndContext(input)
       const first = await ask(input, 'context-faithfulness', STATEMENTS, `Question:\n${query}\n\nAnswer:\n${input.text}`)
       if (typeof first !== 'string') return first
       const statements = lines(first)
@@ -248,9 +247,8 @@ export const modelGradedHandlers: AssertionHandler[] = [
       }
       if (score === undefined) return graderFailure('Could not parse context-faithfulness verdicts')
       score = Math.min(1, Math.max(0, score))
-      const threshold = input.assertion.threshold ?? 0.5
-      const pass = score >= threshold - EPSILON
-      return ragInverse({ pass, score, reason: `Faithfulness ${score.toFixed(2)} is ${pass ? '>=' : '<'} ${threshold}` }, input.inverse)
+      const final = score
+      return ragGrade(input, final, (pass, threshold) => `Faithfulness ${final.toFixed(2)} is ${pass ? '>=' : '<'} ${threshold}`)
     },
   },
 ]

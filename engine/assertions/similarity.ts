@@ -1,10 +1,9 @@
 import { graderFailure } from './graded'
-import type { AssertionHandler, HandlerGrade, HandlerInput } from './types'
+import { isAbort, type AssertionHandler, type HandlerGrade, type HandlerInput } from './types'
 
 /** `similar` and its metrics: the output against the expected text by the embedding model's vectors. */
 
 const EPSILON = Number.EPSILON
-const isAbort = (error: unknown) => (error as Error).name === 'AbortError'
 
 export const cosine = (a: number[], b: number[]) => {
   if (a.length !== b.length) throw new Error('Vectors must be of equal length')

@@ -115,3 +115,6 @@ export function passFail(pass: boolean, failed: string): HandlerGrade {
 
 /** promptfoo's default embedding model, for `similar` and answer-relevance when no other is named. */
 export const DEFAULT_EMBEDDING_MODEL = 'openai:text-embedding-3-large'
+
+/** Whether an error is the evaluation being cancelled: it goes through, never becomes a failed grade. */
+export const isAbort = (error: unknown): boolean => (error as Error | undefined)?.name === 'AbortError'

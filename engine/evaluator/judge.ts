@@ -1,5 +1,5 @@
 import { JudgeflowError } from '../errors'
-import type { ChatMessage, Providers } from '../providers/types'
+import type { ChatMessage, ChatResponse, Providers } from '../providers/types'
 import type { Prompt } from './prompts'
 import { reaskMessage } from './prompts'
 
@@ -8,6 +8,14 @@ export interface JudgeStats {
   cached_calls: number
   reasks: number
   usage: { input_tokens: number, output_tokens: number }
+}
+
+/** Counts one answered call of a judge in its evaluation's stats: the call, whether it was cached, its tokens. */
+export function recordCall(stats: JudgeStats, response: Pick<ChatResponse, 'cached' | 'usage'>): void {
+  stats.calls++
+  if (response.cached) stats.cached_calls++
+  stats.usage.input_tokens += response.usage.input_tokens
+  stats.usage.output_tokens += response.usage.output_tokens
 }
 
 export function newStats(): JudgeStats {
@@ -56,10 +64,7 @@ export async function askJudge<T>(providers: Providers, model: string, request: 
         cache_salt: request.cacheSalt,
         cacheable: answer => request.validate(answer.json ?? parseOrUndefined(answer.text)).ok,
       }, { signal: request.signal, maxRetries: request.maxProviderRetries })
-      stats.calls++
-      if (response.cached) stats.cached_calls++
-      stats.usage.input_tokens += response.usage.input_tokens
-      stats.usage.output_tokens += response.usage.output_tokens
+      recordCall(stats, response)
       text = response.text
       json = response.json ?? parseOrUndefined(text)
       if (json === undefined) throw new JudgeflowError('PROVIDER_RESPONSE_INVALID', 'the answer is not valid JSON')

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { EvaluatorResult } from '../../schema/evaluator'
 import { JudgeflowError } from '../../errors'
-import { askJudge } from '../../evaluator/judge'
+import { askJudge, recordCall } from '../../evaluator/judge'
 import { confidenceOf, marginOf, roundScore } from '../../evaluator/arithmetic'
 import { isHeuristic, requireText, type EvaluationContext } from '../../evaluator/context'
 import type { ResolvedEvaluatorConfig } from '../../evaluator/config'
@@ -64,10 +64,7 @@ function askerOf(ctx: EvaluationContext<Config>): AssertionServices['ask'] {
       ...(ctx.config.max_tokens ? { max_tokens: ctx.config.max_tokens } : {}),
       ...(ctx.config.cache === undefined ? {} : { cache: ctx.config.cache }),
     }, { signal: ctx.signal })
-    ctx.stats.calls++
-    if (answer.cached) ctx.stats.cached_calls++
-    ctx.stats.usage.input_tokens += answer.usage.input_tokens
-    ctx.stats.usage.output_tokens += answer.usage.output_tokens
+    recordCall(ctx.stats, answer)
     return answer.text
   }
 }
