@@ -3,8 +3,9 @@ import { z } from 'zod'
 import type { DatasetRunCaseRow, DatasetRunRow, RunRow, StepRunRow } from '../db'
 import { JudgeflowError, validatedWorkflow, type RunResult, type StepRegistry, type StepSummary, type Workflow } from '../engine'
 import {
-  buildDatasetReport, caseRunOutcome, OutcomeCounts, runCases,
-  type CaseResult, type CaseRun, type CaseRunOutcome, type CaseTask, type DatasetCase, type DatasetGates, type DatasetReport,
+  buildDatasetReport, caseRunOutcome, comparisonRun, OutcomeCounts, runCases, selectionsOf, settleComparisons,
+  type CaseResult, type ComparisonGroup, type ComparisonOutcome, type CaseRun, type CaseRunOutcome, type CaseTask,
+  type DatasetCase, type DatasetGates, type DatasetReport,
 } from '../engine/datasets'
 import { findTargetWorkflow } from './rounds'
 import { reportWriteFailure } from './runs/run-writer'
@@ -218,6 +219,29 @@ export class DatasetRuns {
     return row ? this.deps.store.datasets.get(row.id) : null
   }
 
+  /** One comparison of a test's outputs, run as a run of its own: the grades its evaluator gave, or why none. */
+  private async compare(group: ComparisonGroup, options: Record<string, unknown>, signal: AbortSignal): Promise<ComparisonOutcome> {
+    const { runs, store } = this.deps
+    const { definition, input } = comparisonRun(group)
+    const run = await runs.start({ definition, input, options })
+    const stop = () => void runs.cancelAnywhere(run.id).catch(reportWriteFailure)
+    signal.addEventListener('abort', stop, { once: true })
+    let ended: RunRow
+    try {
+      ended = await runs.whenEnded(run.id)
+    }
+    finally {
+      signal.removeEventListener('abort', stop)
+    }
+    const step = (await store.runs.steps(run.id)).filter(s => s.nodeId === 'compare').at(-1)
+    if (ended.status !== 'succeeded' || step?.status !== 'succeeded') {
+      const error = (step?.error ?? ended.error) as { message?: string } | null
+      return { run_id: run.id, error: `the comparison run ${ended.status}: ${error?.message ?? 'no reason given'}` }
+    }
+    const selections = selectionsOf(step.output, group.members.length)
+    return typeof selections === 'string' ? { run_id: run.id, error: selections } : { run_id: run.id, selections }
+  }
+
   private async storedTarget(target: z.infer<typeof datasetRunRequestSchema>['target'], cases: readonly DatasetCase[]): Promise<StoredTarget> {
     if ('evaluator' in target) {
       const present = new Set(cases.flatMap(c => Object.keys(c.input)))
@@ -363,6 +387,20 @@ export class DatasetRuns {
     }
     if (signal.aborted && (signal.reason as Error | undefined)?.message === STOPPING) return
     await closeOpen('the dataset run was cancelled')
+    if (!signal.aborted) {
+      // Comparisons of a test's outputs across its cells (select-best), once every cell has run.
+      const settled = await settleComparisons(results, cases, group => this.compare(group, runOptions, signal))
+      for (const result of settled) {
+        await save(result)
+        results[results.findIndex(r => r.case_id === result.case_id && r.repeat === result.repeat)] = result
+      }
+      if (settled.length) {
+        const recounted = new OutcomeCounts()
+        for (const result of results) recounted.add(result)
+        Object.assign(progress, countsOf(recounted))
+        this.tell(progress)
+      }
+    }
     const baselineRow = options.baseline_run_id ? await store.datasets.getRun(options.baseline_run_id) : null
     const report = buildDatasetReport({
       dataset: { id: dataset.id, name: dataset.name, version: dataset.version, cases },

@@ -7,19 +7,20 @@ import type { Io } from '../io'
 import { readPromptfooConfig } from '../promptfoo'
 import { checkOutputFiles, checkOutputFolder, writeOutputFile, type InputFile } from '../output-paths'
 
-export const IMPORT_USAGE = 'judgeflow import promptfoo <promptfooconfig.yaml> --out <folder> [--grader <provider:model>] [--name <dataset name>]'
+export const IMPORT_USAGE = 'judgeflow import promptfoo <promptfooconfig.yaml> --out <folder> [--grader <provider:model>] [--name <dataset name>] [--skip-unsupported]'
 
 /**
  * `judgeflow import promptfoo`: writes a promptfoo config's tests as a dataset file, its assertions
  * as an evaluator config and its prompts × providers as a workflow. A config with an assertion it
- * cannot map is refused, naming each. Exit 0 imported, 2 invalid input.
+ * cannot map is refused, naming each (with --skip-unsupported: imported, each such case erroring).
+ * Exit 0 imported, 2 invalid input.
  */
 export function importCommand(args: string[], io: Io, config: JudgeflowConfig): number {
   const [source, ...rest] = args
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { out: { type: 'string' }, judge: { type: 'string' }, grader: { type: 'string' }, name: { type: 'string' } },
+    options: { 'out': { type: 'string' }, 'judge': { type: 'string' }, 'grader': { type: 'string' }, 'name': { type: 'string' }, 'skip-unsupported': { type: 'boolean' } },
   })
   const [file] = positionals
   if (source !== 'promptfoo' || !file || !values.out) {
@@ -28,7 +29,7 @@ export function importCommand(args: string[], io: Io, config: JudgeflowConfig): 
   }
   checkOutputFolder(values.out, '--out')
   const inputs: InputFile[] = []
-  const imported = readPromptfooConfig(file, { judge: values.grader ?? values.judge, name: values.name, maxDepth: config.maxJsonDepth }, inputs)
+  const imported = readPromptfooConfig(file, { judge: values.grader ?? values.judge, name: values.name, maxDepth: config.maxJsonDepth, skipUnsupported: values['skip-unsupported'] }, inputs)
   const out = (name: string, value: unknown) => ({ path: join(values.out!, name), flag: '--out', text: `${JSON.stringify(value, null, 2)}\n` })
   const dataset = out('dataset.json', { name: imported.name, cases: imported.cases })
   const workflow = imported.workflow ? out('workflow.json', imported.workflow) : undefined

@@ -16,7 +16,7 @@ import { checkOutputFiles, writeOutputFile, type InputFile, type OutputFile } fr
 /** The pass rate a run must reach when no --min-pass-rate is given: every case passes. */
 export const DEFAULT_MIN_PASS_RATE = 1
 
-export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | judgeflow test --config <evaluator.json|.toml> --dataset <file> | judgeflow test <promptfooconfig.yaml> [--grader <provider:model>]'
+export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | judgeflow test --config <evaluator.json|.toml> --dataset <file> | judgeflow test <promptfooconfig.yaml> [--grader <provider:model>] [--skip-unsupported]'
   + ' [--concurrency N] [--repeat N] [--min-pass-rate R] [--min-kappa K] [--baseline <report.json> --no-regressions] [--max-errors N]'
   + ' [--report <out.json>] [--junit <out.xml>] [--markdown] [--score-step <node id>] [--db <path>]'
 
@@ -45,6 +45,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       'score-step': { type: 'string' },
       'db': { type: 'string' },
       'grader': { type: 'string' },
+      'skip-unsupported': { type: 'boolean' },
     },
   })
   const [firstFile] = positionals
@@ -56,8 +57,9 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     return 2
   }
   if (values.grader && !promptfooFile) throw new JudgeflowError('INVALID_INPUT', '--grader names the grader of a promptfoo config\'s model-graded assertions: give it with judgeflow test <promptfooconfig.yaml>.')
+  if (values['skip-unsupported'] && !promptfooFile) throw new JudgeflowError('INVALID_INPUT', '--skip-unsupported imports a promptfoo config whose assertions judgeflow cannot all run: give it with judgeflow test <promptfooconfig.yaml>.')
   const inputs = inputsOf(values, workflowFile)
-  const promptfoo = promptfooFile ? readPromptfooConfig(promptfooFile, { judge: values.grader, maxDepth: config.maxJsonDepth }, inputs) : undefined
+  const promptfoo = promptfooFile ? readPromptfooConfig(promptfooFile, { judge: values.grader, maxDepth: config.maxJsonDepth, skipUnsupported: values['skip-unsupported'] }, inputs) : undefined
   checkOutputFiles(outputsOf(values), { inputs })
   const flagValue = (flag: string) => values[flag as keyof typeof values] as string | undefined
   const whole = (flag: string, min: number, max: number) => numberFlag(flagValue(flag), flag, { min, max, whole: true })
@@ -186,18 +188,24 @@ function numberFlag(raw: string | undefined, flag: string, range: { min: number,
 /** A progress bar redrawn in place on a terminal; otherwise a plain line at every tenth of the cases. */
 function progressPrinter(io: Io, terminal: boolean): (progress: DatasetRunProgress) => void {
   let lastTenth = -1
+  let last = ''
   return (p) => {
     if (!p.total) return
     const counts = `${p.done}/${p.total} · ${p.passed} passed · ${p.failed} failed · ${p.errored} errored`
+    // Once every case has run, counts still change when select-best comparisons are decided: the last line is the report's.
+    const changedAtEnd = p.done === p.total && counts !== last
     if (terminal) {
       const width = 24
       const filled = Math.round((p.done / p.total) * width)
+      if (p.done === p.total && !changedAtEnd) return
       process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${counts}${p.done === p.total ? '\n' : ''}`)
+      last = counts
       return
     }
     const tenth = Math.floor((p.done / p.total) * 10)
-    if (tenth === lastTenth) return
+    if (tenth === lastTenth && !changedAtEnd) return
     lastTenth = tenth
+    last = counts
     io.err(counts)
   }
 }

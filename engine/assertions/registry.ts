@@ -1,4 +1,5 @@
 import { codeHandlers } from './code'
+import { compareHandlers } from './compare'
 import { gradedHandlers } from './graded'
 import { modelGradedHandlers } from './model-graded'
 import { embeddingHandlers } from './similarity'
@@ -12,11 +13,18 @@ import type { Assertion, AssertionHandler } from './types'
 export const ASSERTION_HANDLERS: ReadonlyMap<string, AssertionHandler> = new Map(
   [
     ...textHandlers, ...structuredHandlers, ...overlapHandlers, ...responseHandlers, ...codeHandlers,
-    ...gradedHandlers, ...modelGradedHandlers, ...embeddingHandlers,
+    ...gradedHandlers, ...modelGradedHandlers, ...embeddingHandlers, ...compareHandlers,
   ].map(h => [h.type, h]),
 )
 
 export const ASSERT_SET = 'assert-set'
+
+/** An assertion an import could not carry over and was told to skip: it errors the case it is in, never passes it. */
+export const SKIPPED = 'skipped'
+
+export function skippedAssertion(type: string, reason: string): Assertion {
+  return { type: SKIPPED, value: { type, reason } }
+}
 
 /** `not-contains` is `contains` inverted. */
 export function baseTypeOf(type: string): { baseType: string, inverse: boolean } {
@@ -26,9 +34,15 @@ export function baseTypeOf(type: string): { baseType: string, inverse: boolean }
 /** What is wrong with an assertion before it runs (its type, its value, its parts), each problem said with where it is; empty when nothing is. */
 export function assertionProblems(assertion: Assertion, where: string): string[] {
   if (!assertion || typeof assertion !== 'object' || typeof assertion.type !== 'string') return [`${where}: an assertion needs a type`]
+  if (assertion.type === SKIPPED) {
+    const { type, reason } = (assertion.value ?? {}) as { type?: unknown, reason?: unknown }
+    return [`${where}: "${String(type)}" was not imported, as judgeflow cannot run it (${String(reason)}), so the case errors rather than pass without it (--skip-unsupported)`]
+  }
   if (assertion.type === ASSERT_SET) {
     if (!Array.isArray(assertion.assert) || !assertion.assert.length) return [`${where} (assert-set): needs a list of assertions under assert`]
-    return assertion.assert.flatMap((inner, i) => assertionProblems(inner, `${where}.assert[${i}]`))
+    return assertion.assert.flatMap((inner, i) => (ASSERTION_HANDLERS.get(inner?.type)?.comparesOutputs
+      ? [`${where}.assert[${i}]: "${inner.type}" compares the test's outputs with each other, so it cannot be inside an assert-set`]
+      : assertionProblems(inner, `${where}.assert[${i}]`)))
   }
   const { baseType, inverse } = baseTypeOf(assertion.type)
   const handler = ASSERTION_HANDLERS.get(baseType)

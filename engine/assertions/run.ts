@@ -17,6 +17,8 @@ export interface TestGrade {
   /** The mean score of each `metric`, weighted. */
   named_scores: Record<string, number>
   assertions: AssertionGrade[]
+  /** The assertions that compare the test's outputs with each other (select-best), left for the comparison over its cells. */
+  awaiting: Assertion[]
 }
 
 /** Assertions graded at once, as promptfoo does. */
@@ -44,8 +46,11 @@ async function gradeOne(assertion: Assertion, target: AssertionTarget, services:
   return { ...named, ...grade, ...(weight === 0 ? { pass: true } : {}) }
 }
 
-export async function runAssertions(list: readonly Assertion[], target: AssertionTarget, services: AssertionServices, threshold?: number): Promise<TestGrade> {
-  if (!list.length) return { pass: true, score: 1, reason: 'No assertions', named_scores: {}, assertions: [] }
+export async function runAssertions(all: readonly Assertion[], target: AssertionTarget, services: AssertionServices, threshold?: number): Promise<TestGrade> {
+  // As promptfoo: a comparison of the test's outputs is not part of one output's grade; it is merged in once decided.
+  const awaiting = all.filter(a => ASSERTION_HANDLERS.get(a.type)?.comparesOutputs)
+  const list = awaiting.length ? all.filter(a => !awaiting.includes(a)) : all
+  if (!list.length) return { pass: true, score: 1, reason: 'No assertions', named_scores: {}, assertions: [], awaiting }
   const grades = await mapLimit(list, ASSERTIONS_AT_ONCE, a => gradeOne(a, target, services))
   let total = 0
   let weights = 0
@@ -75,5 +80,6 @@ export async function runAssertions(list: readonly Assertion[], target: Assertio
     reason,
     named_scores: Object.fromEntries([...metrics].map(([name, m]) => [name, m.weight > 0 ? m.sum / m.weight : 0])),
     assertions: grades,
+    awaiting,
   }
 }

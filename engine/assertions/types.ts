@@ -45,6 +45,21 @@ export interface AssertionGrade {
   graderError?: boolean
   /** assert-set: its assertions' grades. */
   components?: AssertionGrade[]
+  /** A comparison of the test's outputs (select-best) not decided yet: failed until a dataset run decides it. */
+  awaiting?: boolean
+}
+
+/**
+ * A test's verdict while a comparison of its outputs (select-best) is still to come: the
+ * assertion, the output as graded, and the test's verdict without the comparison, which the
+ * comparison's grade is merged into as promptfoo merges it.
+ */
+export interface AwaitingComparison {
+  assertion: Assertion
+  output: string
+  pass: boolean
+  score: number
+  reason: string
 }
 
 /** The services a handler may need beyond the output: a grader (model-graded types) and a code sandbox. */
@@ -104,6 +119,8 @@ export interface AssertionHandler {
   negatable?: boolean
   /** Its `not-` form grades as the plain form: promptfoo does not invert it, so neither does judgeflow (the import says so). */
   notInverted?: boolean
+  /** It compares a test's outputs with each other (select-best): graded over every cell of the test, not one output. */
+  comparesOutputs?: boolean
   /** The value's problem, said at import (so a suite is refused before it runs), or undefined. */
   check?(assertion: Assertion): string | undefined
   handle(input: HandlerInput): HandlerGrade | Promise<HandlerGrade>

@@ -19,8 +19,13 @@ export interface CaseCheck {
 
 const cut = (text: string) => (text.length > REPORT_OUTPUT_LIMIT ? `${text.slice(0, REPORT_OUTPUT_LIMIT)}… (${text.length} characters; the run holds it whole)` : text)
 
-/** The run's output value, else the text of the last LLM step that answered; undefined when there is neither. */
-export function outputOf(workflow: Workflow, result: RunResult): string | undefined {
+/**
+ * The output the case was judged on: as the scored evaluator graded it when a transform changed it
+ * (promptfoo's provider and test transforms), else the run's output value, else the text of the last
+ * LLM step that answered; undefined when there is none.
+ */
+export function outputOf(workflow: Workflow, result: RunResult, evaluation?: { graded_output?: unknown } | null): string | undefined {
+  if (typeof evaluation?.graded_output === 'string') return cut(evaluation.graded_output)
   const value = (result as { output?: unknown }).output
   if (value !== undefined && value !== null) return cut(typeof value === 'string' ? value : JSON.stringify(value))
   const llms = workflow.nodes.filter(node => node.type === 'llm' && result.steps[node.id]?.status === 'succeeded')

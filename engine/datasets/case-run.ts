@@ -1,4 +1,5 @@
 import type { SerializedError } from '../errors'
+import type { AwaitingComparison } from '../assertions/types'
 import type { RunResult } from '../executor/types'
 import { buildGraph, topologicalOrder } from '../graph/topology'
 import type { Workflow } from '../schema/workflow'
@@ -41,17 +42,19 @@ export function caseRunOutcome(task: CaseTask, workflow: Workflow, run: Finished
     return { kind: 'result', result: { ...base, error: error?.message ?? `the run ended ${result.status}` } }
   }
   const step = scoredStep(workflow, result, options.scoreStep)
-  const evaluation = step ? result.steps[step]!.output as { passed?: unknown, overall_score?: unknown, confidence?: unknown } | null : undefined
+  type Evaluation = { passed?: unknown, overall_score?: unknown, confidence?: unknown, graded_output?: unknown, awaiting_comparison?: AwaitingComparison }
+  const evaluation = step ? result.steps[step]!.output as Evaluation | null : undefined
   const verdict = result.verdict ?? (typeof evaluation?.passed === 'boolean' ? (evaluation.passed ? 'pass' : 'fail') : undefined)
   if (!verdict) {
     const why = options.scoreStep ? `and its score step "${options.scoreStep}" did not succeed` : 'and no evaluator step succeeded'
     return { kind: 'result', result: { ...base, error: `the run gave no verdict: no output step set one, ${why}` } }
   }
-  const output = outputOf(workflow, result)
+  const output = outputOf(workflow, result, evaluation)
   const checks = checksOf(evaluation as Record<string, unknown> | null | undefined)
   const scored: CaseResult = { ...base, status: 'succeeded', verdict, error: null, ...(output === undefined ? {} : { output }), ...(checks ? { checks } : {}) }
   if (typeof evaluation?.overall_score === 'number') scored.score = evaluation.overall_score
   if (typeof evaluation?.confidence === 'number') scored.confidence = evaluation.confidence
+  if (evaluation?.awaiting_comparison) scored.awaiting_comparison = evaluation.awaiting_comparison
   return { kind: 'result', result: scored }
 }
 

@@ -13,6 +13,8 @@ export interface PromptfooProvider {
   response_format?: Record<string, unknown>
   /** The prompts it runs, by index (`providers[].prompts`); all when absent. */
   prompts?: number[]
+  /** JavaScript that turns its output before the test's transform and the assertions see it. */
+  transform?: string
 }
 
 interface WorkflowParts {
@@ -97,7 +99,7 @@ export function buildPromptfooWorkflow(parts: WorkflowParts): { workflow: Record
     }
     else edges.push({ from: 'input', to: llm })
     const judge = several ? `${llm}_judge` : 'judge'
-    nodes.push({ id: judge, type: 'evaluator', config: { ...parts.evaluator, ...(parts.gradedByProvider ? { model } : {}), content: `{{steps.${llm}.text}}`, context: prompt.text, ...(parts.latency ? { latency_ms: `{{steps.${llm}.latency_ms}}` } : {}), ...(parts.cost ? { cost_usd: `{{steps.${llm}.cost_usd}}` } : {}) } })
+    nodes.push({ id: judge, type: 'evaluator', config: { ...parts.evaluator, ...(parts.gradedByProvider ? { model } : {}), content: `{{steps.${llm}.text}}`, context: prompt.text, ...(provider.transform ? { provider_transform: provider.transform } : {}), ...(parts.latency ? { latency_ms: `{{steps.${llm}.latency_ms}}` } : {}), ...(parts.cost ? { cost_usd: `{{steps.${llm}.cost_usd}}` } : {}) } })
     edges.push({ from: llm, to: judge })
   })
   return {

@@ -3,7 +3,7 @@ import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
 import { DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
 import { assertionObstacle, splitFunction, valueFromFile, type PromptfooAssertion } from './promptfoo-assertions'
-import { ASSERTION_HANDLERS, needsOf } from '../assertions/registry'
+import { ASSERTION_HANDLERS, needsOf, skippedAssertion } from '../assertions/registry'
 import { DEFAULT_EMBEDDING_MODEL } from '../assertions/types'
 import type { Assertion } from '../assertions/types'
 import { checkedTest, fileOf, invalid, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
@@ -33,6 +33,11 @@ export interface PromptfooImportOptions {
   name?: string
   /** Nesting levels the config and its files may have (JUDGEFLOW_MAX_JSON_DEPTH). */
   maxDepth?: number
+  /**
+   * Imports a config with assertions judgeflow cannot run instead of refusing it: each such
+   * assertion is kept as a marker that errors its case (never a pass), and a note names them.
+   */
+  skipUnsupported?: boolean
 }
 
 export interface UnmappedAssertions {
@@ -74,6 +79,7 @@ const RESERVED_FIELDS = [ASSERT_FIELD, THRESHOLD_FIELD, CELL_FIELD, TRANSFORM_FI
 const listOf = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)]).transform(v => (Array.isArray(v) ? v : [v]) as Array<z.infer<T>>)
 const providerSchema = z.object({
   id: z.string(), label: z.string().optional(), config: z.record(z.string(), z.unknown()).optional(), prompts: z.unknown().optional(),
+  transform: z.string().min(1).refine(code => !code.startsWith('file://'), 'a file:// transform is not read; write the code inline').optional(),
 }).strict()
 const configSchema = z.object({
   description: z.string().optional(),
@@ -143,14 +149,21 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     const transform = outputTransform(test) ?? outputTransform(defaults) ?? null
     const assert = [...(defaults.assert ?? []), ...(test.assert ?? [])].map((assertion) => {
       const obstacle = assertionObstacle(assertion as PromptfooAssertion)
-      if (obstacle) note(String((assertion as PromptfooAssertion).type), obstacle, id)
       const type = String((assertion as PromptfooAssertion).type)
+      if (obstacle) note(type, obstacle, id)
+      if (obstacle && options.skipUnsupported) return skippedAssertion(type, obstacle)
       if (type.startsWith('not-') && ASSERTION_HANDLERS.get(type.slice(4))?.notInverted) notInverted.add(type)
       return withGraders(withFactuality(renderAssertion(assertion as PromptfooAssertion, vars, notes, files), factuality), own)
     })
     return { id, input: { ...vars, [ASSERT_FIELD]: assert, [THRESHOLD_FIELD]: test.threshold ?? null, [TRANSFORM_FIELD]: transform } }
   })
-  if (unsupportedFound.size) throw unsupported([...unsupportedFound.values()])
+  if (unsupportedFound.size && !options.skipUnsupported) throw unsupported([...unsupportedFound.values()])
+  for (const u of unsupportedFound.values()) notes.push(`${u.type} ×${u.count} is not run (--skip-unsupported: ${u.reason}); the ${u.tests.length === 1 ? 'case that holds it errors' : `${u.tests.length} cases that hold it error`}, never pass`)
+  for (const c of cases) {
+    const compared = (c.input[ASSERT_FIELD] as Assertion[]).filter(a => ASSERTION_HANDLERS.get(a.type)?.comparesOutputs)
+    // promptfoo decides the first and skips any other without a word; judgeflow says so instead.
+    if (compared.length > 1) throw invalid(`test "${c.id}": it has ${compared.length} ${compared[0]!.type} assertions; promptfoo decides only the first and leaves the others out, so keep one`)
+  }
   for (const type of notInverted) notes.push(`${type}: promptfoo grades it as ${type.slice(4)} itself, without inverting it, and so does judgeflow, to keep your verdicts; write an llm-rubric that asks the opposite to invert it`)
   const all = cases.flatMap(c => c.input[ASSERT_FIELD] as Assertion[])
   if (!all.length) throw invalid('the promptfoo config has no assertions: give each test (or defaultTest) an assert list')
@@ -204,20 +217,29 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
         model: providerModel(p.id, where), label: p.label, temperature: typeof temperature === 'number' ? temperature : undefined,
         response_format: responseFormatOf(format, where),
         max_tokens: typeof maxTokens === 'number' ? maxTokens : undefined, prompts: promptsOfProvider(p.prompts, prompts, where),
+        ...(p.transform ? { transform: p.transform } : {}),
       }
     })
     const built = buildPromptfooWorkflow({ name, prompts, providers, vars: [...new Set(cases.flatMap(c => Object.keys(c.input)))], evaluator, latency: needs.has('latency'), cost: needs.has('cost'), gradedByProvider })
     result.workflow = built.workflow
+    if (built.cells.length < 2) refuseComparisons(cases, 'this config has one prompt and one provider, so each test has one output')
     // The grid stays a grid: each test runs once per prompt × provider, each its own case and verdict.
     if (built.cells.length > 1) {
       result.cases = cases.flatMap(c => built.cells.map((cell, k) => ({ id: `${c.id} · ${cell}`.slice(0, 200), input: { ...c.input, [CELL_FIELD]: k + 1 }, tags: [`test:${c.id}`.slice(0, 100)] })))
       result.evaluators[0]!.cases = result.cases.length
     }
   }
-  else if (config.prompts?.length || config.providers?.length) {
-    notes.push('no workflow: the config needs both prompts and providers for one')
+  else {
+    refuseComparisons(cases, 'without prompts and providers there are no outputs to compare')
+    if (config.prompts?.length || config.providers?.length) notes.push('no workflow: the config needs both prompts and providers for one')
   }
   return result
+}
+
+/** select-best compares a test's outputs across prompts × providers: refused where a test has one output (or none). */
+function refuseComparisons(cases: readonly DatasetCase[], why: string): void {
+  const found = cases.find(c => (c.input[ASSERT_FIELD] as Assertion[]).some(a => ASSERTION_HANDLERS.get(a.type)?.comparesOutputs))
+  if (found) throw invalid(`test "${found.id}": select-best picks the best of a test's outputs across its prompts × providers, and ${why}; give two or more prompts or providers, or grade each output on its own (llm-rubric)`)
 }
 
 /** The evaluator of every case: its own assertions (in its input) graded as promptfoo grades them. */

@@ -31,7 +31,8 @@
  *   closest to 0.5 (then the lower);
  *   reliability: accuracy in confidence bands [0, 0.2), [0.2, 0.4), [0.4, 0.6), [0.6, 0.8),
  *   [0.8, 1.0] (a case's confidence is its runs' mean); bands without cases are left out.
- * - baseline: see baseline.ts; gates and exit codes: see gates.ts.
+ * - baseline: see baseline.ts; gates and exit codes: see gates.ts; grid (a promptfoo suite's
+ *   tests × prompts × providers): see grid.ts.
  * - Rates, scores, κ and intervals are rounded to 4 decimals, p-values to 4 significant digits.
  */
 import { JudgeflowError } from '../errors'
@@ -39,6 +40,7 @@ import { mean } from '../evaluator/arithmetic'
 import { agreementOf, type Agreement, type LabelledCase } from './agreement'
 import { compareWithBaseline, type BaselineComparison, type BaselineReport } from './baseline'
 import { evaluateGates, type DatasetGates, type GateResult } from './gates'
+import { gridOf, type ReportGrid } from './grid'
 import { summarizeCases, type CaseRun } from './outcomes'
 import type { CaseResult, DatasetCase, DatasetTarget, Verdict } from './schema'
 import type { CaseCheck } from './case-checks'
@@ -86,6 +88,8 @@ export interface DatasetReport {
   baseline?: BaselineComparison
   gates: GateResult[]
   results: ReportResult[]
+  /** An imported promptfoo suite's prompts × providers grid (grid.ts): its tests by its cells. */
+  grid?: ReportGrid
 }
 
 export interface DatasetReportInput {
@@ -146,6 +150,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
   const passRate = passed + failed === 0 ? null : passed / (passed + failed)
   const meanScore = scores.length ? mean(scores) : null
   const meanOptions: BootstrapOptions = { seed, resamples: input.bootstrap?.mean_resamples }
+  const grid = gridOf(dataset.cases)
 
   return {
     dataset: { id: dataset.id, name: dataset.name, version: dataset.version },
@@ -177,6 +182,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
         })
       : [],
     results: caseIds.flatMap(id => (summaries.get(id)?.runs ?? []).map(reportResult)),
+    ...(grid ? { grid } : {}),
   }
 }
 

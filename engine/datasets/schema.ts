@@ -48,6 +48,7 @@ export type DatasetTarget = { workflow_id: string } | { evaluator: true }
 
 export const caseRunStatuses = ['succeeded', 'errored', 'cancelled'] as const
 import type { CaseCheck } from './case-checks'
+import type { AwaitingComparison } from '../assertions/types'
 
 export type CaseRunStatus = (typeof caseRunStatuses)[number]
 
@@ -73,4 +74,6 @@ export interface CaseResult {
   output?: string
   /** The scored evaluator's checks, each with its verdict and reason. */
   checks?: CaseCheck[]
+  /** A comparison with the test's other cells (select-best) still to decide (comparisons.ts); the verdict is final once it is gone. */
+  awaiting_comparison?: AwaitingComparison
 }

@@ -28,7 +28,7 @@ export const FORM_SECTION_FIELDS: Readonly<Record<FormSection, readonly string[]
   threshold: ['pass_threshold'],
   feedback: ['include_feedback'],
   rubric: ['rubric'],
-  assertions: ['assert', 'threshold', 'vars', 'latency_ms', 'cost_usd', 'embedding_model', 'transform'],
+  assertions: ['assert', 'threshold', 'vars', 'latency_ms', 'cost_usd', 'embedding_model', 'transform', 'provider_transform'],
 }
 
 /** The step's config fields that belong to one type or another (the rest, such as temperature, every type takes). */

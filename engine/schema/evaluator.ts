@@ -1,4 +1,4 @@
-import type { AssertionGrade } from '../assertions/types'
+import type { AssertionGrade, AwaitingComparison } from '../assertions/types'
 import { z } from 'zod'
 import type { ScorerResult } from './scorers'
 import { deterministicTypes, evaluationTypes, METRIC_DEFAULT_MODEL, type EvaluationType } from './evaluation-types'
@@ -84,6 +84,12 @@ export interface EvaluatorResult {
   /** Assertions: each assertion's grade (promptfoo's component results) and each metric's weighted mean. */
   assertions?: AssertionGrade[]
   named_scores?: Record<string, number>
+  /** Assertions: the output as they graded it, when a transform (the provider's, the test's) changed it. */
+  graded_output?: string
+  /** Assertions over a test's outputs (select-best given `candidates`): one grade per candidate, in their order. */
+  selections?: AssertionGrade[]
+  /** Assertions: a comparison with the test's other outputs still to come (select-best), and the test's verdict without it. */
+  awaiting_comparison?: AwaitingComparison
   /** Trace scoring: the factors, the profile and the overrides that fired. */
   trace?: Record<string, unknown>
   /** Metric suite: each metric's score (0–100) and comment. */

@@ -5,7 +5,8 @@ import { askJudge, recordCall } from '../../evaluator/judge'
 import { confidenceOf, marginOf, roundScore } from '../../evaluator/arithmetic'
 import { isHeuristic, requireText, type EvaluationContext } from '../../evaluator/context'
 import type { ResolvedEvaluatorConfig } from '../../evaluator/config'
-import { assertionProblems, needsOf } from '../../assertions/registry'
+import { ASSERTION_HANDLERS, assertionProblems, needsOf } from '../../assertions/registry'
+import { AWAITING_REASON, selectBest } from '../../assertions/compare'
 import { runAssertions } from '../../assertions/run'
 import { DEFAULT_EMBEDDING_MODEL, type Assertion, type AssertionServices, type GraderRequest } from '../../assertions/types'
 import type { EvaluatorConfigOf } from '../config-schema'
@@ -69,33 +70,97 @@ function askerOf(ctx: EvaluationContext<Config>): AssertionServices['ask'] {
   }
 }
 
+/** The outputs to compare, as the candidates give them (a comparison of a test's cells). */
+function candidateTexts(ctx: EvaluationContext<Config>): string[] | undefined {
+  const candidates = ctx.input.candidates
+  return candidates?.map(c => (typeof c === 'string' ? c : c.text))
+}
+
+/** The model-graded services: the grader (JSON and text answers) and the embedding model. */
+function servicesOf(ctx: EvaluationContext<Config>): AssertionServices {
+  return {
+    grade: graderOf(ctx),
+    ask: askerOf(ctx),
+    embed: (texts, model) => ctx.providers.embed(model ?? ctx.config.embedding_model ?? DEFAULT_EMBEDDING_MODEL, texts, { signal: ctx.signal }),
+    runScript: ctx.scripts?.run,
+    signal: ctx.signal,
+  }
+}
+
+/**
+ * A test's outputs compared (select-best over the candidates, one per cell of the test, in the
+ * grid's order): one grade per candidate, passed when the grader picked one of them.
+ */
+async function evaluateComparison(ctx: EvaluationContext<Config>, list: Assertion[], outputs: string[]): Promise<EvaluatorResult> {
+  const compared = list.filter(a => ASSERTION_HANDLERS.get(a.type)?.comparesOutputs)
+  if (compared.length !== 1 || compared.length !== list.length) {
+    const given = list.map(a => a.type).join(', ')
+    throw new JudgeflowError('INVALID_INPUT', `assert: a comparison of candidates takes one select-best assertion alone (given: ${given})`)
+  }
+  const assertion = compared[0]!
+  const selections = (await selectBest(assertion, outputs, servicesOf(ctx))).map(grade => ({ type: assertion.type, weight: assertion.weight ?? 1, ...grade }))
+  const chosen = selections.findIndex(grade => grade.pass)
+  const factors = { agreement: 1, margin: 1, validity: selections.some(s => s.graderError) ? 0 : 1, judge: 1 }
+  return {
+    ...baseResult(ctx),
+    passed: chosen >= 0,
+    overall_score: chosen >= 0 ? 1 : 0,
+    criteria_scores: Object.fromEntries(selections.map((s, i) => [`candidate_${i + 1}`, s.score])),
+    criteria_reasons: Object.fromEntries(selections.map((s, i) => [`candidate_${i + 1}`, s.reason])),
+    feedback: chosen >= 0 ? `candidate ${chosen + 1} selected` : selections[0]?.reason ?? '',
+    suggestions: [],
+    grade: null,
+    confidence: confidenceOf(factors),
+    confidence_factors: factors,
+    named_scores: {},
+    assertions: [],
+    selections,
+  }
+}
+
+/** JavaScript that turns the output (a provider's transform, the test's), or none. */
+const codeOf = (value: unknown) => (typeof value === 'string' && value.trim() ? value : undefined)
+
 /** promptfoo's assertions on the content: the verdict and score of promptfoo's test, each assertion's grade kept. */
 export async function evaluateAssertions(ctx: EvaluationContext<Config>): Promise<EvaluatorResult> {
+  const { list, threshold, vars } = renderedParts(ctx.config)
+  const candidates = candidateTexts(ctx)
+  if (candidates) return evaluateComparison(ctx, list, candidates)
   // An empty answer is an answer: promptfoo grades it (is-refusal passes it, contains fails it).
   const output = ctx.input.content === '' ? '' : requireText(ctx.input.content, 'content')
-  const { list, threshold, vars } = renderedParts(ctx.config)
   const needs = needsOf(list)
-  const transform = typeof ctx.config.transform === 'string' && ctx.config.transform.trim() ? ctx.config.transform : undefined
-  if ((needs.has('code') || transform) && !ctx.scripts) {
+  const transforms = [['provider_transform', codeOf(ctx.config.provider_transform)], ['transform', codeOf(ctx.config.transform)]] as const
+  if ((needs.has('code') || transforms.some(([, code]) => code)) && !ctx.scripts) {
     throw new JudgeflowError('INVALID_CONFIG', 'javascript, python and transform run code, which this server does not allow: set JUDGEFLOW_ALLOW_CODE=1 where the server runs, or run the suite with the judgeflow CLI')
   }
   const latency = ctx.config.latency_ms
-  // The test's transform turns the output first, as promptfoo's options.transform does; an assertion's own comes after it.
-  const graded = transform ? await ctx.scripts!.run('javascript', transform, { output, context: { vars, prompt: ctx.input.context } }, 'transform') : output
-  if (graded === undefined || graded === null) throw new JudgeflowError('INVALID_INPUT', 'transform: the test\'s transform did not return a value')
+  // The provider's transform turns the output first, then the test's (promptfoo's options.transform); an assertion's own comes after them.
+  let graded: unknown = output
+  for (const [field, code] of transforms) {
+    if (!code) continue
+    graded = await ctx.scripts!.run('javascript', code, { output: graded, context: { vars, prompt: ctx.input.context } }, 'transform')
+    if (graded === undefined || graded === null) throw new JudgeflowError('INVALID_INPUT', `${field}: the ${field === 'transform' ? 'test\'s' : 'provider\'s'} transform did not return a value`)
+  }
   const test = await runAssertions(list, {
     output: graded,
     prompt: ctx.input.context,
     vars,
     latencyMs: typeof latency === 'number' ? latency : undefined,
     costUsd: typeof ctx.config.cost_usd === 'number' ? ctx.config.cost_usd : null,
-  }, {
-    grade: graderOf(ctx),
-    ask: askerOf(ctx),
-    embed: (texts, model) => ctx.providers.embed(model ?? ctx.config.embedding_model ?? DEFAULT_EMBEDDING_MODEL, texts, { signal: ctx.signal }),
-    runScript: ctx.scripts?.run,
-    signal: ctx.signal,
-  }, threshold)
+  }, servicesOf(ctx), threshold)
+  const gradedText = typeof graded === 'string' ? graded : JSON.stringify(graded)
+  // A comparison with the test's other cells is still to come: failed, saying so, until a dataset run decides it.
+  const awaiting = test.awaiting[0]
+  const comparison = awaiting
+    ? {
+        assertion: { ...awaiting, grader: awaiting.grader ?? ctx.config.model },
+        output: gradedText,
+        pass: test.pass,
+        score: test.score,
+        reason: test.reason,
+      }
+    : undefined
+  if (awaiting) test.assertions.push({ type: awaiting.type, weight: awaiting.weight ?? 1, pass: false, score: 0, reason: AWAITING_REASON, awaiting: true })
 
   const criteria_scores: Record<string, number> = {}
   const criteria_reasons: Record<string, string> = {}
@@ -116,16 +181,18 @@ export async function evaluateAssertions(ctx: EvaluationContext<Config>): Promis
   }
   return {
     ...baseResult(ctx),
-    passed: test.pass,
+    passed: test.pass && !comparison,
     overall_score: roundScore(test.score),
     criteria_scores,
     criteria_reasons,
-    feedback: ctx.config.include_feedback ? test.reason : '',
+    feedback: ctx.config.include_feedback ? (comparison ? AWAITING_REASON : test.reason) : '',
     suggestions: [],
     grade: null,
     confidence: confidenceOf(factors),
     confidence_factors: factors,
     named_scores: test.named_scores,
     assertions: test.assertions,
+    ...(gradedText === output ? {} : { graded_output: gradedText }),
+    ...(comparison ? { awaiting_comparison: comparison } : {}),
   }
 }

@@ -32,6 +32,8 @@ export const assertionsFields = {
   embedding_model: z.string().min(1).optional(),
   /** promptfoo's test `options.transform`: JavaScript that turns the output before every assertion sees it. */
   transform: z.union([z.string().min(1), wholeReference]).nullable().optional(),
+  /** promptfoo's provider `transform`: JavaScript that turns the model's output before the test's transform. */
+  provider_transform: z.string().min(1).nullable().optional(),
   /** What the model's call cost (its step's cost_usd), for `cost`. */
   cost_usd: z.union([z.number(), wholeReference]).nullable().optional(),
   /** How long the model took (its step's latency_ms), for `latency`. */

@@ -54,7 +54,7 @@ export const evaluatorStep = defineStep({
       throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": config_file "${configFile}" holds a {{reference}}; references belong in the step config (e.g. compare_inputs), not in the file.`)
     }
     const evaluatorConfig = { ...fromFile, ...evaluator, ...(cache === false ? { cache: false } : {}) }
-    if (content === undefined && judgesContent(evaluatorConfig)) {
+    if (content === undefined && candidates === undefined && judgesContent(evaluatorConfig)) {
       throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": ${CONTENT_NOT_SET}.`)
     }
     const result = await evaluate(evaluatorConfig, {

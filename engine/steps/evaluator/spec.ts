@@ -72,7 +72,8 @@ function candidatesFromGraph(config: Record<string, unknown>, upstream: readonly
  */
 export function contentFromGraph(config: Record<string, unknown>, upstream: readonly UpstreamStep[]): GraphDefaults {
   if (evaluationTypeSpec(config.evaluation_type)?.candidatesFromGraph) return candidatesFromGraph(config, upstream)
-  if (config.content !== undefined || !judgesContent(config)) return {}
+  // Given candidates (a comparison of a test's outputs), an evaluator judges them, not one content.
+  if (config.content !== undefined || config.candidates !== undefined || !judgesContent(config)) return {}
   if (upstream.length === 1) {
     const [step] = upstream as [UpstreamStep]
     return { config: { content: `{{steps.${step.id}${step.spec?.textField ? `.${step.spec.textField}` : ''}}}` } }
@@ -100,7 +101,7 @@ export function evaluatorRunProblems(config: Record<string, unknown>): ConfigPro
   const { data, configFile, evaluator } = splitStepConfig(config)
   if (configFile) return []
   const problems: ConfigProblem[] = []
-  if (data.content === undefined && judgesContent(evaluator)) problems.push({ path: 'content', message: CONTENT_NOT_SET.replace(/^content /, '') })
+  if (data.content === undefined && data.candidates === undefined && judgesContent(evaluator)) problems.push({ path: 'content', message: CONTENT_NOT_SET.replace(/^content /, '') })
   // A config the schema refuses is reported by validation, field by field.
   if (!evaluatorConfigSchema.safeParse(evaluator).success) return problems
   try {

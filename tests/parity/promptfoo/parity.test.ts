@@ -8,7 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createProviders, runWorkflow } from '../../../engine'
-import { importPromptfoo, type PromptfooImport } from '../../../engine/datasets'
+import { comparisonRun, importPromptfoo, selectionsOf, settleComparisons, type CaseResult, type ComparisonGroup, type ComparisonOutcome, type PromptfooImport } from '../../../engine/datasets'
+import type { AwaitingComparison } from '../../../engine/assertions/types'
 import { createScriptRunner } from '../../../engine/sandbox'
 import type { AssertionGrade } from '../../../engine/assertions/types'
 import type { FakeLLM } from '../../support/fake-llm'
@@ -19,9 +20,7 @@ import { testDeps } from '../../support/workflows'
 const root = import.meta.dirname
 
 /** The configs judgeflow refuses, and why (each reason is a piece of the refusal). */
-export const REFUSED: Record<string, RegExp> = {
-  grid: /providers\[1\]: Unrecognized key: "transform"/,
-}
+export const REFUSED: Record<string, RegExp> = {}
 
 let fake: FakeLLM
 beforeAll(async () => {
@@ -35,25 +34,55 @@ interface Outcome {
   verdict: 'pass' | 'fail' | 'error'
   assertions: AssertionGrade[]
   error?: string
+  /** select-best, decided over the test's cells once they all ran. */
+  awaiting?: AwaitingComparison
 }
 
-async function runCase(imported: PromptfooImport, input: Record<string, unknown>): Promise<Outcome> {
+function run(definition: Record<string, unknown>, input: Record<string, unknown>) {
   const { options } = testDeps()
   const env = { OPENAI_API_KEY: 'sk-parity', OPENAI_BASE_URL: fake.openaiBaseURL }
-  const result = await runWorkflow(imported.workflow!, {
+  return runWorkflow(definition, {
     ...options,
     providers: createProviders({ env, retry: { baseDelayMs: 1, maxDelayMs: 5, maxRetries: 0 } }),
     evaluation: { scripts: createScriptRunner({ timeoutMs: 5000, memoryMb: 128, searchPath: process.env.PATH ?? '' }) },
     input,
   })
+}
+
+/** A comparison of a test's cells, run as the dataset run runs it. */
+async function runComparison(group: ComparisonGroup): Promise<ComparisonOutcome> {
+  const { definition, input } = comparisonRun(group)
+  const result = await run(definition, input)
+  if (result.status !== 'succeeded') return { error: result.steps.compare?.error?.message ?? result.error?.message ?? 'the comparison failed' }
+  const selections = selectionsOf(result.steps.compare!.output, group.members.length)
+  return typeof selections === 'string' ? { error: selections } : { run_id: 'compare', selections }
+}
+
+/** The outcomes with their comparisons decided (select-best), the comparison's grade in place of the waiting one. */
+async function settle(imported: PromptfooImport, runs: Array<{ caseIndex: number, repeat: number, outcome: Outcome }>): Promise<void> {
+  const results: CaseResult[] = runs.map(({ caseIndex, repeat, outcome }) => ({
+    case_id: imported.cases[caseIndex]!.id, repeat, status: outcome.verdict === 'error' ? 'errored' : 'succeeded',
+    ...(outcome.verdict === 'error' ? {} : { verdict: outcome.verdict }), ...(outcome.awaiting ? { awaiting_comparison: outcome.awaiting } : {}),
+  }))
+  for (const settled of await settleComparisons(results, imported.cases, runComparison)) {
+    const { outcome } = runs[results.findIndex(r => r.case_id === settled.case_id && r.repeat === settled.repeat)]!
+    const check = settled.checks?.at(-1)
+    outcome.verdict = settled.status === 'errored' ? 'error' : settled.verdict!
+    outcome.error = settled.error ?? undefined
+    outcome.assertions = outcome.assertions.map(a => (a.awaiting && check ? { ...a, pass: check.passed === true, score: check.score ?? 0, reason: check.reason ?? '', awaiting: undefined } : a))
+  }
+}
+
+async function runCase(imported: PromptfooImport, input: Record<string, unknown>): Promise<Outcome> {
+  const result = await run(imported.workflow!, input)
   if (result.status !== 'succeeded') {
     const failed = Object.values(result.steps).find(step => step.status === 'failed')
     return { verdict: 'error', assertions: [], error: failed?.error?.message ?? result.error?.message }
   }
   const judge = Object.entries(result.steps).find(([id, step]) => (id === 'judge' || id.endsWith('_judge')) && step.status === 'succeeded')
-  const output = judge?.[1].output as { passed: boolean, assertions: AssertionGrade[] } | undefined
+  const output = judge?.[1].output as { passed: boolean, assertions: AssertionGrade[], awaiting_comparison?: AwaitingComparison } | undefined
   if (!output) return { verdict: 'error', assertions: [], error: 'no judge ran' }
-  return { verdict: output.passed ? 'pass' : 'fail', assertions: output.assertions }
+  return { verdict: output.passed ? 'pass' : 'fail', assertions: output.assertions, awaiting: output.awaiting_comparison }
 }
 
 const theirVerdict = (row: RecordedResult) => (row.success ? 'pass' : row.failureReason === 2 ? 'error' : 'fail')
@@ -108,11 +137,14 @@ describe('promptfoo parity: judgeflow gives promptfoo\'s verdicts on the same co
       const repeat = imported.run.repeat ?? 1
       const cells = (imported.workflow!.nodes as Array<{ type: string }>).filter(node => node.type === 'llm').length
       expect(imported.cases.length * repeat, `${name}: judgeflow has ${imported.cases.length} cases × ${repeat}, promptfoo ${recording.results.length} results`).toBe(recording.results.length)
-      const found: string[] = []
-      for (const [k, row] of recording.results.entries()) {
+      const runs: Array<{ caseIndex: number, repeat: number, outcome: Outcome }> = []
+      for (const k of recording.results.keys()) {
         const test = Math.floor(Math.floor(k / cells) / repeat)
-        found.push(...differences(row, await runCase(imported, imported.cases[test * cells + (k % cells)]!.input)))
+        const caseIndex = test * cells + (k % cells)
+        runs.push({ caseIndex, repeat: (Math.floor(k / cells) % repeat) + 1, outcome: await runCase(imported, imported.cases[caseIndex]!.input) })
       }
+      await settle(imported, runs)
+      const found = recording.results.flatMap((row, k) => differences(row, runs[k]!.outcome))
       expect(found).toEqual([])
     })
   }

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cli } from '../../support/cli'
 import type { DatasetReport } from '../../../engine/datasets'
@@ -12,6 +13,7 @@ beforeAll(async () => {
   await fake.start()
   fake.onRequest((request) => {
     const text = lastUserText(request)
+    if (text.includes('<Text index="0">')) return { text: '1' }
     if (request.body.response_format) return { json: /<Rubric>[^<]*pass/.test(text) ? { reason: 'meets it', pass: true, score: 0.9 } : { reason: 'misses it', pass: false, score: 0.1 } }
     const echoed = text.split('ECHO:').at(-1)!.trim()
     return { text: request.body.model === 'gpt-loud' ? echoed.toUpperCase() : echoed }
@@ -81,6 +83,66 @@ describe('judgeflow test <promptfooconfig.yaml>', () => {
     expect(run.out).toContain('failed greeting · prompt 1 · openai:gpt-loud: contains: Expected output to contain "hello"')
     // One grader call per rubric per cell, beside the four generations.
     expect(fake.requests.filter(r => r.body.model === 'gpt-grader')).toHaveLength(2)
+  })
+
+  it('decides select-best over every cell of a test once they all ran, in a comparison run of its own, and merges its verdict as promptfoo does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-pf-test-'))
+    writeFileSync(join(dir, 'promptfooconfig.yaml'), `description: Best
+prompts:
+  - "Plain. ECHO:{{answer}}"
+providers:
+  - openai:chat:gpt-quiet
+  - openai:chat:gpt-loud
+  - id: openai:chat:gpt-quiet
+    label: starred
+    transform: "'*' + output + '*'"
+tests:
+  - description: pick
+    vars: { answer: the bridge is open }
+    assert:
+      - { type: select-best, value: the loudest answer }
+      - { type: icontains, value: bridge }
+  - description: pick but short
+    vars: { answer: the bridge is open }
+    assert:
+      - { type: select-best, value: the loudest answer of all }
+      - { type: javascript, value: output.length < 5 }
+`)
+    fake.requests.length = 0
+    const db = join(dir, 'judgeflow.db')
+    const run = await cli(['test', join(dir, 'promptfooconfig.yaml'), '--grader', 'openai:gpt-grader', '--report', join(dir, 'report.json'), '--db', db], fake.env())
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as DatasetReport
+    // The grader saw every output of the test, the provider's transform applied, numbered in the grid's order; it picked 1 (the loud one).
+    const compared = fake.requests.filter(r => r.body.model === 'gpt-grader').map(r => lastUserText(r))
+    expect(compared).toHaveLength(2)
+    expect(compared[0]).toMatch(/<Text index="0">\nthe bridge is open\n<\/Text>[\s\S]*<Text index="1">\nTHE BRIDGE IS OPEN\n<\/Text>[\s\S]*<Text index="2">\n\*the bridge is open\*\n<\/Text>/)
+    expect(Object.fromEntries(report.results.map(r => [r.case_id, [r.verdict, r.score]]))).toEqual({
+      'pick · prompt 1 · openai:gpt-quiet': ['fail', 0],
+      'pick · prompt 1 · openai:gpt-loud': ['pass', 1],
+      'pick · prompt 1 · starred': ['fail', 0],
+      // Selected, but its own javascript check failed: it fails, with the score of its own checks.
+      'pick but short · prompt 1 · openai:gpt-quiet': ['fail', 0],
+      'pick but short · prompt 1 · openai:gpt-loud': ['fail', 0],
+      'pick but short · prompt 1 · starred': ['fail', 0],
+    })
+    const loud = report.results.find(r => r.case_id === 'pick · prompt 1 · openai:gpt-loud')!
+    expect(loud.checks).toEqual([
+      { name: 'icontains', passed: true, score: 1, reason: 'Assertion passed' },
+      { name: 'select-best', passed: true, score: 1, reason: expect.stringMatching(/^Output selected as the best: the loudest answer \(compared in run [0-9a-f-]{36}\)$/) },
+    ])
+    expect(report.results.every(r => !('awaiting_comparison' in r))).toBe(true)
+    expect(run.out).toContain('Best: 1 passed, 5 failed, 0 errored of 6 cases')
+    // The comparison is a run like any other, kept with its input (the candidates) and its grades.
+    const runId = /compared in run ([0-9a-f-]{36})/.exec(loud.checks!.at(-1)!.reason!)![1]!
+    const sqlite = new Database(db, { readonly: true })
+    const row = sqlite.prepare('select status, input from runs where id = ?').get(runId) as { status: string, input: string }
+    sqlite.close()
+    expect(row.status).toBe('succeeded')
+    expect(JSON.parse(row.input)).toEqual({ candidates: [
+      { id: 'pick · prompt 1 · openai:gpt-quiet', text: 'the bridge is open' },
+      { id: 'pick · prompt 1 · openai:gpt-loud', text: 'THE BRIDGE IS OPEN' },
+      { id: 'pick · prompt 1 · starred', text: '*the bridge is open*' },
+    ] })
   })
 
   it('refuses --grader without a promptfoo config, and a config without prompts or providers', async () => {

@@ -100,6 +100,41 @@ describe('promptfoo import: assertions', () => {
     })
   })
 
+  it('with skipUnsupported, imports such a config: each assertion it cannot run errors its case (never passes it), and a note names them', async () => {
+    const text = config(`  - description: one
+    vars: { question: q }
+    assert:
+      - { type: moderation }
+      - { type: contains, value: fine }
+  - description: two
+    vars: { question: q }
+    assert:
+      - { type: contains, value: fine }`)
+    const imported = importPromptfoo(text, { skipUnsupported: true })
+    expect(imported.notes).toContain('moderation ×1 is not run (--skip-unsupported: "moderation" is not an assertion type judgeflow runs); the case that holds it errors, never pass')
+    expect(imported.cases[0]!.input.assert).toEqual([
+      { type: 'skipped', value: { type: 'moderation', reason: '"moderation" is not an assertion type judgeflow runs' } },
+      { type: 'contains', value: 'fine' },
+    ])
+    // The answer passes every assertion that runs: the case with the skipped one still errors, naming it.
+    const workflow = structuredClone(imported.workflow!) as { nodes: Array<{ type: string, pinned?: string[] }> }
+    for (const node of workflow.nodes) if (node.type === 'llm') node.pinned = ['fine']
+    const { options } = testDeps()
+    const first = await runWorkflow(workflow, { ...options, input: imported.cases[0]!.input })
+    expect(first.status).toBe('failed')
+    expect(first.steps.judge!.error!.message).toContain('assert[0]: "moderation" was not imported, as judgeflow cannot run it ("moderation" is not an assertion type judgeflow runs), so the case errors rather than pass without it (--skip-unsupported)')
+    const second = await runWorkflow(workflow, { ...options, input: imported.cases[1]!.input })
+    expect(second.steps.judge!.output).toMatchObject({ passed: true })
+  })
+
+  it('refuses select-best where a test has one output, and a second select-best promptfoo would leave out', () => {
+    const one = config(`  - vars: { question: q }
+    assert: [{ type: select-best, value: the clearest }]`)
+    expect(() => importPromptfoo(one)).toThrow('test "test-1": select-best picks the best of a test\'s outputs across its prompts × providers, and this config has one prompt and one provider, so each test has one output')
+    const two = one.replace('providers:\n', 'providers:\n  - openai:chat:gpt-4o\n').replace('[{ type: select-best, value: the clearest }]', '[{ type: select-best, value: the clearest }, { type: select-best, value: the shortest }]')
+    expect(() => importPromptfoo(two)).toThrow('test "test-1": it has 2 select-best assertions; promptfoo decides only the first and leaves the others out, so keep one')
+  })
+
   it('says so when a not- form is graded as the plain form, as promptfoo grades it; carries options.factuality to the factuality assertions', () => {
     const imported = importPromptfoo(config(`  - vars: { question: q }
     options: { factuality: { subset: 0 } }

@@ -39,6 +39,22 @@ describe('the assertions evaluation type', () => {
     expect(fake.requests).toHaveLength(0)
   })
 
+  it('select-best on one output waits (failed, saying why) instead of passing; given candidates, one grader call picks one of them', async () => {
+    const alone = await evaluate(config([{ type: 'select-best', value: 'the clearest' }, { type: 'contains', value: 'Paris' }]), { content: 'Paris' }, { providers: providers() })
+    expect(alone.passed).toBe(false)
+    expect(alone.assertions!.map(a => [a.type, a.pass, a.awaiting ?? false])).toEqual([['contains', true, false], ['select-best', false, true]])
+    expect(alone.awaiting_comparison).toMatchObject({ output: 'Paris', pass: true, score: 1, assertion: { type: 'select-best', grader: 'openai:gpt-4o-mini' } })
+    expect(fake.requests).toHaveLength(0)
+
+    fake.onRequest(() => ({ text: 'The best is 1.' }))
+    const compared = await evaluate(config([{ type: 'select-best', value: 'the clearest' }]), { candidates: ['Paris?', 'Paris.', 'paris'] }, { providers: providers() })
+    expect(fake.requests).toHaveLength(1)
+    expect(lastUserText(fake.requests[0]!)).toContain('<Text index="2">\nparis\n</Text>')
+    expect(compared.selections!.map(s => [s.pass, s.score, s.reason])).toEqual([
+      [false, 0, 'Output not selected: the clearest'], [true, 1, 'Output selected as the best: the clearest'], [false, 0, 'Output not selected: the clearest'],
+    ])
+  })
+
   it('code is refused where no sandbox is given (a server that does not allow code)', async () => {
     await expect(evaluate(config([{ type: 'javascript', value: 'output.length > 1' }]), { content: 'hi' }, { providers: providers() }))
       .rejects.toThrow(/JUDGEFLOW_ALLOW_CODE/)
