@@ -35,7 +35,8 @@ test('an imported promptfoo grid reads as promptfoo\'s table: a row per test, a 
   const { dataset, workflow } = await imported.json()
   const saved = await page.request.post(`${app}/api/workflows`, { data: { ...workflow, name } })
   expect(saved.status()).toBe(201)
-  const started = await page.request.post(`${app}/api/dataset-runs`, { data: { dataset: dataset.id, target: { workflow_id: (await saved.json()).id } } })
+  const workflowId = (await saved.json()).id
+  const started = await page.request.post(`${app}/api/dataset-runs`, { data: { dataset: dataset.id, target: { workflow_id: workflowId } } })
   expect(started.status()).toBe(202)
 
   await page.goto(`${app}/dataset-runs/${(await started.json()).id}`)
@@ -66,4 +67,12 @@ test('an imported promptfoo grid reads as promptfoo\'s table: a row per test, a 
   await row('the plainest of all').first().getByRole('link', { name: 'Open the select-best comparison of the plainest of all' }).click()
   await expect(page.getByRole('heading', { name: /^Run / })).toBeVisible()
   await expect(page.getByText('"text": "echo: Shout hi"').first()).toBeVisible()
+
+  // In the editor, a cell's judge shows every setting the import gave it, none hidden.
+  await page.goto(`${app}/workflows/${workflowId}`)
+  await page.getByTestId('node-prompt_2_big_judge').click()
+  const panel = page.getByRole('complementary', { name: 'Step settings' })
+  await expect(panel.getByText('promptfoo settings (1 set)')).toBeVisible()
+  await expect(panel.getByLabel('Vars', { exact: true })).toHaveValue('{{input}}')
+  await expect(panel.getByLabel('Assertions', { exact: true })).toHaveValue('{{input.assert}}')
 })

@@ -27,8 +27,14 @@ export const assertionsSpec = defineEvaluationTypeSpec({
           metric: output('string', 'its metric name, if any'),
           graderError: output('boolean', 'set when the grader failed'),
           components: output('array', 'an assert-set\'s own grades', { items: output('object', 'a grade', { open: true }) }),
+          awaiting: output('boolean', 'set on a select-best still to decide over the test\'s other outputs'),
         }, 'an assertion\'s grade'),
       }),
+      graded_output: output('string', 'the output as the assertions graded it, when a transform (the provider\'s, the test\'s) changed it'),
+      selections: output('array', 'given candidates (select-best over a test\'s outputs): one grade per candidate, in order', {
+        items: output('object', 'a candidate\'s grade: type, pass, score, reason', { open: true }),
+      }),
+      awaiting_comparison: output('object', 'a select-best still to decide: the assertion, the output and the test\'s verdict without it', { open: true }),
     },
   }),
 })
