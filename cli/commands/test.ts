@@ -100,7 +100,10 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   // A workflow with problems is refused, every problem listed, before the dataset is kept or any case runs.
   if (target.definition) validatedWorkflow(target.definition, defaultRegistry)
 
-  const report = await withApp(config, values.db, async (app) => {
+  // The endpoint the config's providers name (apiBaseUrl, apiHost) is where this run calls them, as promptfoo would.
+  const endpoints = promptfoo?.endpoints
+  const appConfig = endpoints ? { ...config, providers: { ...config.providers, keys: { ...config.providers.keys, ...endpoints } } } : config
+  const report = await withApp(appConfig, values.db, async (app) => {
     // With --db the dataset is kept under its name: a file that changed is its next version.
     const known = await app.store.datasets.findByName(name)
     const dataset = (known ? await app.store.datasets.update(known.id, { cases: parsed.cases }) : null) ?? await app.store.datasets.create(name, parsed.cases)

@@ -1,5 +1,8 @@
+import { JudgeflowError } from '../errors'
 import { ASSERTION_HANDLERS, assertionProblems } from '../assertions/registry'
 import type { Assertion } from '../assertions/types'
+import { invalid } from './promptfoo-files'
+import type { DatasetCase } from './schema'
 
 /**
  * promptfoo assertions as a config gives them: each one judgeflow runs is kept as written (its
@@ -84,4 +87,19 @@ export function valueFromFile(type: string, file: string, name: string | undefin
 export function splitFunction(path: string): [string, string | undefined] {
   const colon = path.lastIndexOf(':')
   return colon > 0 && !/[\\/]/.test(path.slice(colon)) ? [path.slice(0, colon), path.slice(colon + 1)] : [path, undefined]
+}
+
+/** The import is refused, naming every assertion judgeflow cannot run: a check left out would let a failing test pass. */
+export function unsupported(list: ReadonlyArray<{ type: string, count: number, tests: string[], reason: string }>): JudgeflowError {
+  const total = list.reduce((sum, u) => sum + u.count, 0)
+  const named = list.map(u => `${u.type} ×${u.count} (${u.tests.slice(0, 5).map(t => `"${t}"`).join(', ')}${u.tests.length > 5 ? `, and ${u.tests.length - 5} more` : ''}): ${u.reason}`)
+  return new JudgeflowError('INVALID_INPUT', `the promptfoo config has ${total} assertion${total === 1 ? '' : 's'} judgeflow cannot run, so nothing was imported (leaving ${total === 1 ? 'it' : 'them'} out would let a test pass that promptfoo fails): ${named.join('; ')}. Remove or rewrite ${total === 1 ? 'it' : 'them'}; the README's "Coming from promptfoo" lists what is imported.`, {
+    details: { unsupported: list },
+  })
+}
+
+/** select-best compares a test's outputs across prompts × providers: refused where a test has one output (or none). */
+export function refuseComparisons(cases: readonly DatasetCase[], why: string): void {
+  const found = cases.find(c => (c.input.assert as Assertion[]).some(a => ASSERTION_HANDLERS.get(a.type)?.comparesOutputs))
+  if (found) throw invalid(`test "${found.id}": select-best picks the best of a test's outputs across its prompts × providers, and ${why}; give two or more prompts or providers, or grade each output on its own (llm-rubric)`)
 }

@@ -1,4 +1,5 @@
 import { JudgeflowError } from '../errors'
+import { invalid } from './promptfoo-files'
 
 /**
  * The workflow of an imported promptfoo config: the input (the vars as fields), an LLM step per
@@ -15,6 +16,8 @@ export interface PromptfooProvider {
   prompts?: number[]
   /** JavaScript that turns its output before the test's transform and the assertions see it. */
   transform?: string
+  /** The endpoint its config names (apiBaseUrl, apiHost), which the run calls it at. */
+  endpoint?: string
 }
 
 interface WorkflowParts {
@@ -110,4 +113,22 @@ export function buildPromptfooWorkflow(parts: WorkflowParts): { workflow: Record
 
 function slug(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '')
+}
+
+/**
+ * The prompts a provider runs: all of them, or those its `prompts` names (by label, or by the
+ * prompt's text or file), as promptfoo pairs them. Indexes into `prompts`; a name that matches no
+ * prompt is refused.
+ */
+export function promptsOfProvider(
+  names: unknown, prompts: ReadonlyArray<{ label?: string, text: string, source?: string }>, where: string,
+): number[] | undefined {
+  if (names === undefined) return undefined
+  const list = Array.isArray(names) ? names : [names]
+  return list.flatMap((name, n) => {
+    if (typeof name !== 'string') throw invalid(`the promptfoo config, ${where}.prompts[${n}]: name a prompt by its label`)
+    const matches = prompts.flatMap((prompt, i) => (prompt.label === name || prompt.source === name || prompt.text === name ? [i] : []))
+    if (!matches.length) throw invalid(`the promptfoo config, ${where}.prompts[${n}]: no prompt is labelled "${name}"`)
+    return matches
+  })
 }

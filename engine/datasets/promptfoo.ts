@@ -1,8 +1,7 @@
 import { z } from 'zod'
-import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
 import { DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
-import { assertionObstacle, splitFunction, valueFromFile, type PromptfooAssertion } from './promptfoo-assertions'
+import { assertionObstacle, refuseComparisons, splitFunction, unsupported, valueFromFile, type PromptfooAssertion } from './promptfoo-assertions'
 import { ASSERTION_HANDLERS, needsOf, skippedAssertion } from '../assertions/registry'
 import { DEFAULT_EMBEDDING_MODEL } from '../assertions/types'
 import type { Assertion } from '../assertions/types'
@@ -12,7 +11,8 @@ import {
   envOf, MAX_EXPANDED_TESTS, optionOf, outputTransform, renderAssertion, resolveRefs, scenarioTests, varCombinations, withFactuality, type FileValues,
 } from './promptfoo-tests'
 import { checkModelConfig, checkTestSettings, checkTopLevel, evaluateOptionsOf, responseFormatOf } from './promptfoo-settings'
-import { buildPromptfooWorkflow, providerModel, type PromptfooProvider } from './promptfoo-workflow'
+import { buildPromptfooWorkflow, promptsOfProvider, providerModel, type PromptfooProvider } from './promptfoo-workflow'
+import { endpointOf, endpointsOf, gradersIn, type Endpoints } from './promptfoo-endpoints'
 import { datasetCaseSchema, type DatasetCase } from './schema'
 
 /**
@@ -67,6 +67,8 @@ export interface PromptfooImport {
   notes: string[]
   /** How promptfoo would run it (evaluateOptions): repeats and calls at once, for judgeflow test. */
   run: { repeat?: number, concurrency?: number }
+  /** The endpoints its providers name (`apiBaseUrl`, `apiHost`), which judgeflow test calls them at. */
+  endpoints?: Endpoints
 }
 
 /** The case input fields the import adds beside the vars: the test's assertions, its threshold, and its cell of the prompts × providers grid. */
@@ -212,14 +214,20 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
       const where = `providers[${i}]`
       if (typeof p === 'string') return { model: providerModel(p, where) }
       const { temperature, max_tokens: maxTokens, response_format: format } = p.config ?? {}
-      checkModelConfig(p.config, where, ['temperature', 'max_tokens', 'response_format'], notes)
+      checkModelConfig(p.config, where, ['temperature', 'max_tokens', 'response_format', 'apiBaseUrl', 'apiHost'], notes)
+      const endpoint = endpointOf(p.config, where)
       return {
+        ...(endpoint ? { endpoint } : {}),
         model: providerModel(p.id, where), label: p.label, temperature: typeof temperature === 'number' ? temperature : undefined,
         response_format: responseFormatOf(format, where),
         max_tokens: typeof maxTokens === 'number' ? maxTokens : undefined, prompts: promptsOfProvider(p.prompts, prompts, where),
         ...(p.transform ? { transform: p.transform } : {}),
       }
     })
+    const located = providers.map((p, i) => ({ model: p.model, endpoint: p.endpoint, where: `providers[${i}]` }))
+    const reached = endpointsOf(located, gradersIn(all, [judge, graders.embedding]))
+    if (Object.keys(reached.endpoints).length) result.endpoints = reached.endpoints
+    notes.push(...reached.notes)
     const built = buildPromptfooWorkflow({ name, prompts, providers, vars: [...new Set(cases.flatMap(c => Object.keys(c.input)))], evaluator, latency: needs.has('latency'), cost: needs.has('cost'), gradedByProvider })
     result.workflow = built.workflow
     if (built.cells.length < 2) refuseComparisons(cases, 'this config has one prompt and one provider, so each test has one output')
@@ -236,12 +244,6 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   return result
 }
 
-/** select-best compares a test's outputs across prompts × providers: refused where a test has one output (or none). */
-function refuseComparisons(cases: readonly DatasetCase[], why: string): void {
-  const found = cases.find(c => (c.input[ASSERT_FIELD] as Assertion[]).some(a => ASSERTION_HANDLERS.get(a.type)?.comparesOutputs))
-  if (found) throw invalid(`test "${found.id}": select-best picks the best of a test's outputs across its prompts × providers, and ${why}; give two or more prompts or providers, or grade each output on its own (llm-rubric)`)
-}
-
 /** The evaluator of every case: its own assertions (in its input) graded as promptfoo grades them. */
 function assertionsConfig(judge: string | undefined, transformed: boolean, embedding: string | undefined): Record<string, unknown> {
   return {
@@ -253,31 +255,6 @@ function assertionsConfig(judge: string | undefined, transformed: boolean, embed
     ...(transformed ? { transform: `{{input.${TRANSFORM_FIELD}}}` } : {}),
     vars: '{{input}}',
   }
-}
-
-/** The import is refused, naming every assertion judgeflow cannot run: a check left out would let a failing test pass. */
-function unsupported(list: UnmappedAssertions[]): JudgeflowError {
-  const total = list.reduce((sum, u) => sum + u.count, 0)
-  const named = list.map(u => `${u.type} ×${u.count} (${u.tests.slice(0, 5).map(t => `"${t}"`).join(', ')}${u.tests.length > 5 ? `, and ${u.tests.length - 5} more` : ''}): ${u.reason}`)
-  return new JudgeflowError('INVALID_INPUT', `the promptfoo config has ${total} assertion${total === 1 ? '' : 's'} judgeflow cannot run, so nothing was imported (leaving ${total === 1 ? 'it' : 'them'} out would let a test pass that promptfoo fails): ${named.join('; ')}. Remove or rewrite ${total === 1 ? 'it' : 'them'}; the README's "Coming from promptfoo" lists what is imported.`, {
-    details: { unsupported: list },
-  })
-}
-
-/**
- * The prompts a provider runs: all of them, or those its `prompts` names (by label, or by the
- * prompt's text or file), as promptfoo pairs them. Indexes into `prompts`; a name that matches no
- * prompt is refused.
- */
-function promptsOfProvider(names: unknown, prompts: ReadonlyArray<{ label?: string, text: string, source?: string }>, where: string): number[] | undefined {
-  if (names === undefined) return undefined
-  const list = Array.isArray(names) ? names : [names]
-  return list.flatMap((name, n) => {
-    if (typeof name !== 'string') throw invalid(`the promptfoo config, ${where}.prompts[${n}]: name a prompt by its label`)
-    const matches = prompts.flatMap((prompt, i) => (prompt.label === name || prompt.source === name || prompt.text === name ? [i] : []))
-    if (!matches.length) throw invalid(`the promptfoo config, ${where}.prompts[${n}]: no prompt is labelled "${name}"`)
-    return matches
-  })
 }
 
 function uniqueId(wanted: string, taken: Set<string>): string {

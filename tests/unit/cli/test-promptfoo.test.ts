@@ -145,6 +145,22 @@ tests:
     ] })
   })
 
+  it('calls the providers at the endpoint their config names (apiBaseUrl), whatever OPENAI_BASE_URL says', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-pf-test-'))
+    writeFileSync(join(dir, 'promptfooconfig.yaml'), `prompts: ["Say it. ECHO:{{answer}}"]
+providers:
+  - id: openai:chat:gpt-quiet
+    config: { apiBaseUrl: "${fake.env().OPENAI_BASE_URL}" }
+tests:
+  - vars: { answer: hello }
+    assert: [{ type: contains, value: hello }]
+`)
+    fake.requests.length = 0
+    const run = await cli(['test', join(dir, 'promptfooconfig.yaml')], { ...fake.env(), OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' })
+    expect(run.out).toContain('1 passed, 0 failed, 0 errored of 1 cases')
+    expect(fake.requests).toHaveLength(1)
+  })
+
   it('refuses --grader without a promptfoo config, and a config without prompts or providers', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'judgeflow-pf-test-'))
     writeFileSync(join(dir, 'tests-only.yaml'), 'tests:\n  - vars: { a: 1 }\n    assert: [{ type: contains, value: x }]\n')

@@ -127,6 +127,28 @@ describe('promptfoo import: assertions', () => {
     expect(second.steps.judge!.output).toMatchObject({ passed: true })
   })
 
+  it('reads a provider\'s endpoint (apiBaseUrl, apiHost) for the run, refusing a suite that would need two of one kind', () => {
+    const grid = (providers: string, extra = '') => `prompts: ["Say {{ a }}"]
+providers:
+${providers}
+${extra}
+tests:
+  - vars: { a: hi }
+    assert: [{ type: llm-rubric, value: greets }]
+`
+    const local = importPromptfoo(grid('  - { id: openai:chat:llama3, config: { apiBaseUrl: "http://localhost:11434/v1" } }'))
+    expect(local.endpoints).toEqual({ OPENAI_BASE_URL: 'http://localhost:11434/v1' })
+    expect(local.notes.join('\n')).toContain('providers[0].config: its endpoint http://localhost:11434/v1 is where judgeflow test calls every openai: model of this suite (OPENAI_BASE_URL)')
+    expect(importPromptfoo(grid('  - { id: openai:gpt-4o-mini, config: { apiHost: "llm.example.com" } }')).endpoints).toEqual({ OPENAI_BASE_URL: 'https://llm.example.com/v1' })
+    // A provider at the default endpoint beside one at its own: judgeflow cannot call both in one run.
+    expect(() => importPromptfoo(grid('  - { id: openai:llama3, config: { apiBaseUrl: "http://localhost:11434/v1" } }\n  - openai:gpt-4o-mini'))).toThrow('the promptfoo config, providers[1]: it calls the default endpoint while providers[0] calls http://localhost:11434/v1; judgeflow calls one endpoint per provider kind in a run (OPENAI_BASE_URL)')
+    // An OpenAI grader that is not one of the providers would be sent to the local endpoint too: refused, saying why.
+    expect(() => importPromptfoo(grid('  - { id: openai:llama3, config: { apiBaseUrl: "http://localhost:11434/v1" } }', 'defaultTest: { options: { provider: openai:gpt-4o } }'))).toThrow('judgeflow would call the grader openai:gpt-4o there too')
+    // An Anthropic grader is called at its own endpoint: fine.
+    expect(importPromptfoo(grid('  - { id: openai:llama3, config: { apiBaseUrl: "http://localhost:11434/v1" } }', 'defaultTest: { options: { provider: anthropic:claude-3-5-haiku-latest } }')).endpoints).toEqual({ OPENAI_BASE_URL: 'http://localhost:11434/v1' })
+    expect(() => importPromptfoo(grid('  - { id: openai:llama3, config: { apiBaseUrl: "file:///etc" } }'))).toThrow('providers[0].config.apiBaseUrl: must be an http(s) URL')
+  })
+
   it('refuses select-best where a test has one output, and a second select-best promptfoo would leave out', () => {
     const one = config(`  - vars: { question: q }
     assert: [{ type: select-best, value: the clearest }]`)
