@@ -30,7 +30,8 @@ const SCRIPT = `document.querySelectorAll('.filters button').forEach(function(b)
 var f=b.getAttribute('data-filter');document.querySelectorAll('.filters button').forEach(function(o){o.setAttribute('aria-pressed',String(o===b))});
 document.querySelectorAll('#cases tbody tr').forEach(function(r){r.hidden=f!=='all'&&r.getAttribute('data-outcome')!==f})})})`
 
-const CSP = 'default-src \'none\'; style-src \'unsafe-inline\'; script-src \'unsafe-inline\''
+/** What the file may load and run: its own inline CSS and script, nothing else (also sent as a header when served). */
+export const HTML_REPORT_POLICY = 'default-src \'none\'; style-src \'unsafe-inline\'; script-src \'unsafe-inline\''
 const num = (x: number | null) => (x === null ? '—' : String(x))
 const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)} %`)
 
@@ -39,7 +40,7 @@ export function datasetReportToHtml(report: DatasetReport): string {
   return [
     '<!DOCTYPE html>',
     '<html lang="en"><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${HTML_REPORT_POLICY}">`,
     `<title>${htmlText(title)}</title><style>${CSS}</style></head><body>`,
     `<h1>${htmlText(title)}</h1>`,
     figures(report),
