@@ -5,7 +5,8 @@ import type { JudgeflowConfig } from '../../core/config'
 import type { DatasetRunProgress } from '../../core/datasets'
 import { defaultRegistry, JudgeflowError, readEvaluatorConfigFile, validatedWorkflow } from '../../engine'
 import {
-  buildDatasetReport, checkBaselineReport, datasetReportToHtml, datasetReportToJunit, datasetReportToMarkdown, datasetResultsToCsv, datasetResultsToJsonl, exitCodeOf, formatFromName, parseDatasetFile,
+  buildDatasetReport, checkBaselineReport, datasetReportToHtml, datasetReportToJunit, datasetReportToMarkdown, datasetResultsToCsv, datasetResultsToJsonl,
+  exitCodeOf, formatFromName, parseDatasetFile,
   type DatasetCase, type DatasetGates, type DatasetReport,
 } from '../../engine/datasets'
 import { withApp } from '../app'
