@@ -5,7 +5,8 @@ import type { JudgeflowConfig } from '../../core/config'
 import type { DatasetRunProgress } from '../../core/datasets'
 import { defaultRegistry, JudgeflowError, readEvaluatorConfigFile, validatedWorkflow } from '../../engine'
 import {
-  buildDatasetReport, checkBaselineReport, datasetReportToJunit, datasetReportToMarkdown, exitCodeOf, formatFromName, parseDatasetFile,
+  buildDatasetReport, checkBaselineReport, datasetReportToHtml, datasetReportToJunit, datasetReportToMarkdown, datasetResultsToCsv, datasetResultsToJsonl,
+  exitCodeOf, formatFromName, parseDatasetFile,
   type DatasetCase, type DatasetGates, type DatasetReport,
 } from '../../engine/datasets'
 import { withApp } from '../app'
@@ -18,7 +19,7 @@ export const DEFAULT_MIN_PASS_RATE = 1
 
 export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | judgeflow test --config <evaluator.json|.toml> --dataset <file> | judgeflow test <promptfooconfig.yaml> [--grader <provider:model>] [--skip-unsupported]'
   + ' [--concurrency N] [--repeat N] [--min-pass-rate R] [--min-kappa K] [--baseline <report.json> --no-regressions] [--max-errors N]'
-  + ' [--report <out.json>] [--junit <out.xml>] [--markdown] [--score-step <node id>] [--db <path>]'
+  + ' [--report <out.json>] [--junit <out.xml>] [--html <out.html>] [--csv <out.csv>] [--jsonl <out.jsonl>] [--markdown] [--score-step <node id>] [--db <path>]'
 
 /**
  * `judgeflow test`: a workflow (or an evaluator config alone) over every case of a dataset file,
@@ -41,6 +42,9 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       'max-errors': { type: 'string' },
       'report': { type: 'string' },
       'junit': { type: 'string' },
+      'html': { type: 'string' },
+      'csv': { type: 'string' },
+      'jsonl': { type: 'string' },
       'markdown': { type: 'boolean' },
       'score-step': { type: 'string' },
       'db': { type: 'string' },
@@ -143,7 +147,10 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   })
   if (values.report) writeOutputFile(values.report, `${JSON.stringify(report, null, 2)}\n`, '--report')
   if (values.junit) writeOutputFile(values.junit, datasetReportToJunit(report), '--junit')
-  io.out(values.markdown ? datasetReportToMarkdown(report) : summary(report, minPassRate === undefined))
+  if (values.html) writeOutputFile(values.html, datasetReportToHtml(report), '--html')
+  if (values.csv) writeOutputFile(values.csv, datasetResultsToCsv(report), '--csv')
+  if (values.jsonl) writeOutputFile(values.jsonl, datasetResultsToJsonl(report), '--jsonl')
+  io.out(values.markdown ? datasetReportToMarkdown(report, parsed.cases) : summary(report, minPassRate === undefined))
   return exitCodeOf(report)
 }
 
@@ -160,11 +167,8 @@ function isWorkflowFile(file: string): boolean {
 }
 
 /** The files `test` writes, checked before any case runs. */
-function outputsOf(values: { report?: string, junit?: string }): OutputFile[] {
-  const outputs: OutputFile[] = []
-  if (values.report) outputs.push({ path: values.report, flag: '--report' })
-  if (values.junit) outputs.push({ path: values.junit, flag: '--junit' })
-  return outputs
+function outputsOf(values: Partial<Record<'report' | 'junit' | 'html' | 'csv' | 'jsonl', string>>): OutputFile[] {
+  return (['report', 'junit', 'html', 'csv', 'jsonl'] as const).flatMap(flag => (values[flag] ? [{ path: values[flag], flag: `--${flag}` }] : []))
 }
 
 /** The files `test` reads (and the database it keeps), which no output may overwrite. */

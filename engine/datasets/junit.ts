@@ -2,9 +2,13 @@
  * A dataset report as JUnit XML, so CI systems list the failed cases natively: one <testsuite>
  * named after the dataset (its figures and gates as properties), one <testcase> per case (classname
  * the dataset's name, name the case id) with its score, verdict and runs in <system-out>; a failed
- * case carries a <failure>, an errored one an <error> with its message. Only what Jenkins' xunit
- * schema (junit-10.xsd) allows: no properties in a testcase, no `skipped` on <testsuites>.
+ * case carries a <failure> whose message names its first failed check, the reason and an excerpt of
+ * the output, an errored one an <error> with its message; the failure's text and <system-out> list
+ * every run's checks (✓ / ✗, score, reason) and its output, so a CI log says why without the app.
+ * Only what Jenkins' xunit schema (junit-10.xsd) allows: no properties in a testcase, no `skipped`
+ * on <testsuites>.
  */
+import { checkLines, excerpt, runReason, telling } from './case-reasons'
 import { summarizeCases } from './outcomes'
 import type { DatasetReport, ReportResult } from './report'
 import { round4 } from './stats'
@@ -34,6 +38,15 @@ function runLine(r: ReportResult): string {
   return parts.join(', ')
 }
 
+/** A run's line, then its checks and its output, indented under it. */
+function runDetails(r: ReportResult): string[] {
+  return [
+    runLine(r),
+    ...checkLines(r.checks).map(line => `  ${line}`),
+    ...(r.output === null ? [] : [`  output: ${r.output}`]),
+  ]
+}
+
 export function datasetReportToJunit(report: DatasetReport): string {
   const suite = report.dataset.name
   const summaries = summarizeCases(report.results)
@@ -47,13 +60,13 @@ export function datasetReportToJunit(report: DatasetReport): string {
       ...(summary.verdict === null ? [] : [`verdict: ${summary.verdict}`]),
       ...(summary.score === null ? [] : [`score: ${round4(summary.score)}`]),
       ...(flaky.has(id) ? ['flaky: its repeats disagree'] : []),
-      ...summary.runs.map(runLine),
+      ...summary.runs.flatMap(runDetails),
     ]
-    const details = xmlText(summary.runs.map(runLine).join('\n'))
+    const details = xmlText(summary.runs.flatMap(runDetails).join('\n'))
     const body = summary.outcome === 'errored'
       ? `<error message="${xmlAttribute(summary.error ?? 'errored')}" type="errored">${details}</error>`
       : summary.outcome === 'failed'
-        ? `<failure message="${xmlAttribute(failureMessage(summary.runs))}" type="fail">${details}</failure>`
+        ? `<failure message="${xmlAttribute(failureMessage(summary.runs, telling(summary)))}" type="fail">${details}</failure>`
         : ''
     testcases.push(`    <testcase classname="${xmlAttribute(suite)}" name="${xmlAttribute(id)}" time="${seconds(ms)}">`
       + (body ? `\n      ${body}` : '')
@@ -81,9 +94,13 @@ export function datasetReportToJunit(report: DatasetReport): string {
   ].join('\n')
 }
 
-function failureMessage(runs: readonly ReportResult[]): string {
+/** How many runs failed and their scores, then why the first did (its first failed check) and what it answered. */
+function failureMessage(runs: readonly ReportResult[], first: ReportResult): string {
   const failing = runs.filter(r => r.status === 'succeeded' && r.verdict !== 'pass')
   const scores = failing.flatMap(r => (r.score === null ? [] : [r.score]))
   const which = runs.length > 1 ? `${failing.length} of ${runs.length} runs failed` : 'verdict fail'
-  return scores.length ? `${which} (score ${scores.join(', ')})` : which
+  const counted = scores.length ? `${which} (score ${scores.join(', ')})` : which
+  const why = first.checks?.some(c => c.passed === false) ? `: ${excerpt(runReason(first))}` : ''
+  const output = first.output === null ? '' : ` | output: ${excerpt(first.output)}`
+  return `${counted}${why}${output}`
 }

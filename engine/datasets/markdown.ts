@@ -1,10 +1,13 @@
 /**
  * A dataset report as Markdown (for `judgeflow test --markdown`, a CI job summary or a pull
  * request comment): the figures first, then the gates, the agreement with people, the baseline,
- * and the failed, errored and flaky cases, each list capped.
+ * a table of the failed and errored cases (input, expected, output, why), and the flaky cases, each
+ * capped.
  */
+import { caseReason, excerpt, expectedText, inputExcerpt, telling } from './case-reasons'
 import { summarizeCases } from './outcomes'
 import type { DatasetReport } from './report'
+import type { DatasetCase } from './schema'
 import { round4, type Interval } from './stats'
 
 /** The most cases a list shows before "… and N more". */
@@ -37,7 +40,11 @@ function capped(lines: string[]): string[] {
   return lines.length > LIST_CAP ? [...lines.slice(0, LIST_CAP), `- … and ${lines.length - LIST_CAP} more`] : lines
 }
 
-export function datasetReportToMarkdown(report: DatasetReport): string {
+/** A table cell's output excerpt is cut past this many characters. */
+const CELL_OUTPUT_LIMIT = 160
+
+/** `cases`: the dataset's cases, whose inputs and expected answers the table of failed cases shows (the report holds neither). */
+export function datasetReportToMarkdown(report: DatasetReport, cases?: readonly DatasetCase[]): string {
   const target = 'workflow_id' in report.target ? `workflow ${markdownCode(report.target.workflow_id)}` : 'an evaluator config'
   const lines = [
     `# Dataset ${markdownText(report.dataset.name)} (version ${report.dataset.version})`,
@@ -61,7 +68,7 @@ export function datasetReportToMarkdown(report: DatasetReport): string {
     ...tagsSection(report),
     ...agreementSection(report),
     ...baselineSection(report),
-    ...casesSection(report),
+    ...casesSection(report, cases),
   ]
   return `${lines.join('\n').trimEnd()}\n`
 }
@@ -137,16 +144,39 @@ function baselineSection(report: DatasetReport): string[] {
   ]
 }
 
-function casesSection(report: DatasetReport): string[] {
-  const failed: string[] = []
-  const errored: string[] = []
+function casesSection(report: DatasetReport, cases?: readonly DatasetCase[]): string[] {
+  const byId = new Map((cases ?? []).map(c => [c.id, c]))
+  const rows: string[] = []
+  let failed = 0, errored = 0
   for (const [id, s] of summarizeCases(report.results)) {
-    if (s.outcome === 'failed') failed.push(`- ${markdownCode(id)}${s.score === null ? '' : `: score ${round4(s.score)}`}`)
-    else if (s.outcome === 'errored') errored.push(`- ${markdownCode(id)}: ${markdownText(clip(s.error ?? 'errored'))}`)
+    if (s.outcome === 'passed') continue
+    if (s.outcome === 'failed') failed++
+    else errored++
+    const item = byId.get(id)
+    const output = telling(s).output
+    rows.push(row([
+      // A `|` splits a table row even inside a code span.
+      markdownCode(id).replace(/\|/g, '\\|'),
+      s.outcome === 'errored' ? 'errored' : `failed${s.score === null ? '' : ` (score ${round4(s.score)})`}`,
+      markdownText(inputExcerpt(item)),
+      markdownText(expectedText(item)),
+      output === null ? '' : markdownText(excerpt(output, CELL_OUTPUT_LIMIT)),
+      markdownText(clip(caseReason(s))),
+    ]))
   }
+  const table = rows.length
+    ? [
+        `### Failed and errored cases (${failed} failed, ${errored} errored)`,
+        '',
+        row(['case', 'outcome', 'input', 'expected', 'output', 'reason']),
+        row(['---', '---', '---', '---', '---', '---']),
+        ...rows.slice(0, LIST_CAP),
+        ...(rows.length > LIST_CAP ? ['', `… and ${rows.length - LIST_CAP} more`] : []),
+        '',
+      ]
+    : []
   return [
-    ...caseList('Failed cases', failed),
-    ...caseList('Errored cases', errored),
+    ...table,
     ...caseList('Flaky cases (verdicts differ across repeats)', report.flaky.map(id => `- ${markdownCode(id)}`)),
   ]
 }

@@ -22,7 +22,7 @@ async function server(env: Record<string, string> = {}, dbPath?: string) {
 const csv = ['id,question,tags,expected_verdict', ...Array.from({ length: 10 }, (_, i) => `q${i + 1},What is step ${i + 1} of the reset?,reset,pass`)].join('\n')
 
 describe('datasets over HTTP', () => {
-  it('imports a CSV, runs a workflow over it with live progress, and gives the report as JSON, Markdown and JUnit', async () => {
+  it('imports a CSV, runs a workflow over it with live progress, and gives the report as JSON, Markdown, JUnit, HTML, CSV and JSONL', async () => {
     fake.onRequest(request => ({ text: `Step: ${JSON.stringify(request.body).match(/step \d+/)?.[0]} of the reset is to open Settings.` }))
     const app = await server()
     expect((await app.api('/api/workflows', { body: answers })).status).toBe(201)
@@ -46,6 +46,20 @@ describe('datasets over HTTP', () => {
     expect(markdown.body).toMatch(/^# Dataset reset questions/)
     const junit = await app.api(`/api/dataset-runs/${started.body.id}/report?format=junit`)
     expect(String(junit.body).match(/<testcase /g)).toHaveLength(10)
+    const fileName = `reset-questions-v1-${started.body.id.slice(0, 8)}`
+    const html = await app.api(`/api/dataset-runs/${started.body.id}/report?format=html`)
+    expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(html.headers.get('content-disposition')).toBe(`attachment; filename="${fileName}.html"`)
+    expect(html.headers.get('content-security-policy')).toBe('default-src \'none\'; style-src \'unsafe-inline\'; script-src \'unsafe-inline\'')
+    expect(String(html.body).match(/<tr data-outcome=/g)).toHaveLength(10)
+    const results = await app.api(`/api/dataset-runs/${started.body.id}/report?format=csv`)
+    expect(results.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    expect(results.headers.get('content-disposition')).toBe(`attachment; filename="${fileName}.csv"`)
+    expect(String(results.body).trimEnd().split('\n')).toHaveLength(11)
+    expect(String(results.body).split('\n')[0]).toBe('case_id,repeat,status,verdict,score,latency_ms,failed_check,reason,output')
+    const jsonl = await app.api(`/api/dataset-runs/${started.body.id}/report?format=jsonl`)
+    expect(jsonl.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8')
+    expect(String(jsonl.body).trimEnd().split('\n').map(line => JSON.parse(line))).toEqual((await app.api(`/api/dataset-runs/${started.body.id}/report`)).body.results)
 
     const exported = await app.api(`/api/datasets/${imported.body.id}/export?format=csv`)
     expect(exported.headers.get('content-disposition')).toBe('attachment; filename="reset-questions-v1.csv"')

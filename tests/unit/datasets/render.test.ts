@@ -23,15 +23,17 @@ describe('Markdown', () => {
     expect(markdown).toContain('| expected pass | 1 | 1 |')
     expect(markdown).toContain('## Against dr-1')
     expect(markdown).toContain('### Regressions (2)\n\n- `b`\n- `d`')
-    expect(markdown).toContain('### Errored cases (1)\n\n- `c`: provider down: 503 \\<Service & "Unavailable"\\>')
+    expect(markdown).toContain('### Failed and errored cases (2 failed, 1 errored)')
+    expect(markdown).toContain('| `c` | errored |  |  |  | provider down: 503 \\<Service & "Unavailable"\\> |')
+    expect(markdown).toContain('| `d` | failed (score 0.25) |  |  |  | verdict fail (score 0.3) |')
     expect(markdown).toContain('### Flaky cases (verdicts differ across repeats) (1)\n\n- `b`')
   })
-  it('caps case lists with "and N more"', () => {
+  it('caps case lists and the table with "and N more"', () => {
     const many = { ...dataset, cases: Array.from({ length: LIST_CAP + 5 }, (_, i) => ({ id: `q${i}`, input: {} })) }
     const failing: CaseResult[] = many.cases.map(c => ({ case_id: c.id, repeat: 1, status: 'succeeded', verdict: 'fail', score: 0.1 }))
     const text = datasetReportToMarkdown(buildDatasetReport({ dataset: many, target: { evaluator: true }, results: failing }))
-    expect(text).toContain(`### Failed cases (${LIST_CAP + 5})`)
-    expect(text).toContain(`- \`q${LIST_CAP - 1}\`: score 0.1\n- … and 5 more`)
+    expect(text).toContain(`### Failed and errored cases (${LIST_CAP + 5} failed, 0 errored)`)
+    expect(text).toContain(`| \`q${LIST_CAP - 1}\` | failed (score 0.1) |  |  |  | verdict fail (score 0.1) |\n\n… and 5 more`)
     expect(text).not.toContain(`\`q${LIST_CAP}\``)
     expect(text).toContain('Target: an evaluator config.')
   })

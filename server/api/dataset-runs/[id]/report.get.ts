@@ -1,19 +1,26 @@
 import { z } from 'zod'
 import { JudgeflowError } from '../../../../engine'
-import { datasetReportToJunit, datasetReportToMarkdown } from '../../../../engine/datasets'
+import { HTML_REPORT_POLICY, type DatasetCase } from '../../../../engine/datasets'
 import { useJudgeflow } from '../../../utils/context'
 import { notFound, readQueryWith, routeId } from '../../../utils/http'
+import { REPORT_FILES, reportFileName } from '../../../utils/report-files'
 
-const querySchema = z.object({ format: z.enum(['json', 'markdown', 'junit']).default('json') })
+const querySchema = z.object({ format: z.enum(['json', 'markdown', 'junit', 'html', 'csv', 'jsonl']).default('json') })
 
-/** The finished dataset run's report: JSON (DESIGN's contract), Markdown, or JUnit XML. */
+/** The finished dataset run's report: JSON (DESIGN's contract), or a file: Markdown, JUnit XML, HTML, the results as CSV or JSONL. */
 export default defineEventHandler(async (event) => {
   const { format } = await readQueryWith(event, querySchema)
-  const detail = await useJudgeflow().datasets.detail(routeId(event))
+  const { datasets, store } = useJudgeflow()
+  const detail = await datasets.detail(routeId(event))
   if (!detail) notFound('dataset run', routeId(event))
   const { row, report } = detail
   if (!report) throw new JudgeflowError('CONFLICT', `Dataset run "${row.id}" is ${row.status}: its report is written when it ends.`)
   if (format === 'json') return report
-  setResponseHeader(event, 'content-type', format === 'junit' ? 'application/xml; charset=utf-8' : 'text/markdown; charset=utf-8')
-  return format === 'junit' ? datasetReportToJunit(report) : datasetReportToMarkdown(report)
+  const file = REPORT_FILES[format]
+  // Only Markdown shows the cases' inputs; the report does not hold them, the dataset version does.
+  const cases = format === 'markdown' ? (await store.datasets.get(report.dataset.id, report.dataset.version))?.cases as DatasetCase[] | undefined : undefined
+  setResponseHeader(event, 'content-type', file.type)
+  setResponseHeader(event, 'content-disposition', `attachment; filename="${reportFileName(report, row.id, format)}"`)
+  if (format === 'html') setResponseHeader(event, 'content-security-policy', HTML_REPORT_POLICY)
+  return file.write(report, cases)
 })

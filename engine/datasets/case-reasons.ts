@@ -1,0 +1,69 @@
+/**
+ * Why a case failed, as every report format says it: the first check that did not pass and its
+ * reason (or the run's error), each check on a line of its own, and an excerpt of the output. The
+ * formats share these so a CI log, a JUnit viewer, a Markdown comment and an HTML file agree.
+ */
+import type { CaseCheck } from './case-checks'
+import type { CaseSummary } from './outcomes'
+import type { ReportResult } from './report'
+import type { DatasetCase } from './schema'
+
+/** An output shown in a failure message or a table cell is cut past this many characters. */
+export const OUTPUT_EXCERPT_LIMIT = 300
+
+/** The text cut past `max` characters, an ellipsis marking the cut. */
+export function excerpt(text: string, max = OUTPUT_EXCERPT_LIMIT): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}
+
+/** The first check that did not pass; a check without a verdict of its own (a criterion's score) is not one. */
+export function firstFailedCheck(run: Pick<ReportResult, 'checks'>): CaseCheck | undefined {
+  return run.checks?.find(c => c.passed === false)
+}
+
+/** Why one run did not pass: its error, its first failed check and reason, or its verdict. */
+export function runReason(run: ReportResult): string {
+  if (run.status === 'errored') return run.error ?? 'errored'
+  const check = firstFailedCheck(run)
+  if (check) return check.reason ? `${check.name}: ${check.reason}` : check.name
+  return run.verdict === null ? 'no verdict' : `verdict ${run.verdict}${run.score === null ? '' : ` (score ${run.score})`}`
+}
+
+/** The run a case's row speaks of: its first errored run, else its first that did not pass, else its first. */
+export function telling(summary: CaseSummary<ReportResult>): ReportResult {
+  const runs = summary.runs
+  return (summary.outcome === 'errored' ? runs.find(r => r.status === 'errored') : undefined)
+    ?? runs.find(r => r.status === 'succeeded' && r.verdict !== 'pass')
+    ?? runs[0]!
+}
+
+/** Why the case did not pass (empty when it passed). */
+export function caseReason(summary: CaseSummary<ReportResult>): string {
+  return summary.outcome === 'passed' ? '' : runReason(telling(summary))
+}
+
+/** One line per check: ✓ passed, ✗ failed, · scored without a verdict; then its score and reason. */
+export function checkLines(checks: readonly CaseCheck[] | null): string[] {
+  return (checks ?? []).map((c) => {
+    const mark = c.passed === true ? '✓' : c.passed === false ? '✗' : '·'
+    return `${mark} ${c.name}${c.score === null ? '' : ` (score ${c.score})`}${c.reason ? `: ${c.reason}` : ''}`
+  })
+}
+
+/** A short excerpt of a case's input fields, `name: value` joined with `; `. */
+export function inputExcerpt(item: DatasetCase | undefined, max = 120): string {
+  if (!item) return ''
+  const fields = Object.entries(item.input).map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+  return excerpt(fields.join('; '), max)
+}
+
+/** A labelled case's expected verdict, score and reference; empty when it has none. */
+export function expectedText(item: DatasetCase | undefined): string {
+  const e = item?.expected
+  if (!e) return ''
+  return [
+    e.verdict === undefined ? '' : e.verdict,
+    e.score === undefined ? '' : `score ${e.score}`,
+    e.reference === undefined ? '' : `reference: ${excerpt(e.reference, 120)}`,
+  ].filter(Boolean).join(', ')
+}

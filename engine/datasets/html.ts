@@ -1,0 +1,96 @@
+/**
+ * A dataset report as one self-contained HTML file (a CI artifact opened from disk): the figures,
+ * the gates, and a table of the cases with buttons that show all, the failed or the errored ones.
+ * Its CSS and script are inline and it names no URL; a Content-Security-Policy forbids loading
+ * anything. Every text from the dataset, the outputs and the checks is escaped: it is hostile input.
+ */
+import { caseReason, excerpt, firstFailedCheck, telling } from './case-reasons'
+import { summarizeCases } from './outcomes'
+import type { DatasetReport } from './report'
+import { round4 } from './stats'
+
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' }
+
+/** Text safe in element content and in a quoted attribute. */
+export function htmlText(value: string | number): string {
+  return String(value).replace(/[&<>"']/g, ch => HTML_ENTITIES[ch]!)
+}
+
+const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1b1f24}
+h1{font-size:20px}h2{font-size:16px;margin-top:24px}
+table{border-collapse:collapse;width:100%}th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f6f8fa}td.num{text-align:right;white-space:nowrap}
+.figures{width:auto}.passed{color:#1a7f37}.failed{color:#cf222e}.errored{color:#9a6700}
+pre{margin:0;white-space:pre-wrap;word-break:break-word;font:12px/1.3 ui-monospace,monospace;max-width:48ch}
+.filters button{margin-right:6px;padding:4px 10px;border:1px solid #d0d7de;background:#fff;border-radius:4px;cursor:pointer}
+.filters button[aria-pressed=true]{background:#0969da;color:#fff;border-color:#0969da}`
+
+// Shows the rows whose outcome the pressed button names; no data of the report is in it.
+const SCRIPT = `document.querySelectorAll('.filters button').forEach(function(b){b.addEventListener('click',function(){
+var f=b.getAttribute('data-filter');document.querySelectorAll('.filters button').forEach(function(o){o.setAttribute('aria-pressed',String(o===b))});
+document.querySelectorAll('#cases tbody tr').forEach(function(r){r.hidden=f!=='all'&&r.getAttribute('data-outcome')!==f})})})`
+
+/** What the file may load and run: its own inline CSS and script, nothing else (also sent as a header when served). */
+export const HTML_REPORT_POLICY = 'default-src \'none\'; style-src \'unsafe-inline\'; script-src \'unsafe-inline\''
+const num = (x: number | null) => (x === null ? '—' : String(x))
+const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)} %`)
+
+export function datasetReportToHtml(report: DatasetReport): string {
+  const title = `Dataset ${report.dataset.name} (version ${report.dataset.version})`
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${HTML_REPORT_POLICY}">`,
+    `<title>${htmlText(title)}</title><style>${CSS}</style></head><body>`,
+    `<h1>${htmlText(title)}</h1>`,
+    figures(report),
+    gates(report),
+    cases(report),
+    `<script>${SCRIPT}</script>`,
+    '</body></html>',
+    '',
+  ].join('\n')
+}
+
+function figures(report: DatasetReport): string {
+  const rows: Array<[string, string]> = [
+    ['cases', String(report.cases)],
+    ['passed', String(report.passed)],
+    ['failed', String(report.failed)],
+    ['errored (not in the pass rate)', String(report.errored)],
+    ['pass rate', `${pct(report.pass_rate)}${report.pass_rate_ci ? ` (95 % CI ${pct(report.pass_rate_ci[0])}–${pct(report.pass_rate_ci[1])})` : ''}`],
+    ['mean score', num(report.mean_score)],
+    ['flaky cases', String(report.flaky.length)],
+    ['latency p50 / p95', `${num(report.latency_ms.p50)} ms / ${num(report.latency_ms.p95)} ms`],
+    ['tokens in / out', `${report.tokens.input} / ${report.tokens.output}`],
+  ]
+  return `<table class="figures">${rows.map(([k, v]) => `<tr><th>${htmlText(k)}</th><td class="num">${htmlText(v)}</td></tr>`).join('')}</table>`
+}
+
+function gates(report: DatasetReport): string {
+  if (!report.gates.length) return ''
+  const rows = report.gates.map(g => `<tr><td>${htmlText(g.gate)}</td><td class="num">${htmlText(g.required)}</td><td class="num">${htmlText(num(g.actual))}</td>`
+    + `<td class="${g.passed ? 'passed' : 'failed'}">${g.passed ? 'passed' : 'failed'}</td></tr>`)
+  return `<h2>Gates</h2><table><thead><tr><th>gate</th><th>required</th><th>actual</th><th></th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+}
+
+function cases(report: DatasetReport): string {
+  const summaries = [...summarizeCases(report.results)]
+  const count = (outcome: string) => summaries.filter(([, s]) => s.outcome === outcome).length
+  const rows = summaries.map(([id, s]) => {
+    const run = telling(s)
+    const check = firstFailedCheck(run)
+    const verdict = s.outcome === 'errored' ? 'errored' : s.outcome === 'failed' ? 'fail' : 'pass'
+    return `<tr data-outcome="${s.outcome}"><td>${htmlText(id)}</td><td class="${s.outcome}">${verdict}</td>`
+      + `<td class="num">${s.score === null ? '—' : round4(s.score)}</td>`
+      + `<td>${check ? htmlText(check.name) : ''}</td><td><pre>${htmlText(caseReason(s))}</pre></td>`
+      + `<td><pre>${run.output === null ? '' : htmlText(excerpt(run.output))}</pre></td></tr>`
+  })
+  const button = (filter: string, label: string, pressed = false) => `<button type="button" data-filter="${filter}" aria-pressed="${pressed}">${label}</button>`
+  return [
+    '<h2>Cases</h2>',
+    `<p class="filters">${button('all', `all (${summaries.length})`, true)}${button('failed', `failed (${count('failed')})`)}${button('errored', `errored (${count('errored')})`)}</p>`,
+    '<table id="cases"><thead><tr><th>case</th><th>verdict</th><th>score</th><th>first failed check</th><th>reason</th><th>output</th></tr></thead>',
+    `<tbody>${rows.join('\n')}</tbody></table>`,
+  ].join('\n')
+}

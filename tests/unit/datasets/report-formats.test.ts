@@ -1,0 +1,129 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parse as parseCsv } from 'csv-parse/sync'
+import { describe, expect, it } from 'vitest'
+import { OUTPUT_EXCERPT_LIMIT } from '../../../engine/datasets/case-reasons'
+import { restoreCell } from '../../../engine/datasets/csv-cells'
+import { datasetReportToHtml } from '../../../engine/datasets/html'
+import { datasetReportToJunit } from '../../../engine/datasets/junit'
+import { datasetReportToMarkdown } from '../../../engine/datasets/markdown'
+import { RESULTS_CSV_COLUMNS, datasetResultsToCsv, datasetResultsToJsonl } from '../../../engine/datasets/results-files'
+import { checkedCases, checkedReport as report, HOSTILE_OUTPUT } from './checked-fixture'
+import { dataset, results } from './fixture'
+import { buildDatasetReport } from '../../../engine/datasets/report'
+
+const SCHEMA = join(import.meta.dirname, '../../support/junit-10.xsd')
+
+/** xmllint's verdict on the XML against Jenkins' xunit schema: its output, thrown when invalid. */
+function validate(xml: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'judgeflow-junit-')), 'report.xml')
+  writeFileSync(file, xml)
+  return execFileSync('xmllint', ['--noout', '--schema', SCHEMA, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+}
+
+describe('JUnit XML with checks and outputs', () => {
+  const xml = datasetReportToJunit(report)
+  const testcase = (id: string) => xml.match(new RegExp(`<testcase [^>]*name="${id}"[^>]*>([^]*?)</testcase>`))![1]!
+
+  it('is valid against junit-10.xsd, hostile text included', () => {
+    expect(() => validate(xml)).not.toThrow()
+    expect(() => validate(datasetReportToJunit(buildDatasetReport({ dataset, target: { evaluator: true }, results })))).not.toThrow()
+  })
+  it('the schema test catches what the schema refuses', () => {
+    expect(() => validate(xml.replace('<testsuites name="judgeflow"', '<testsuites skipped="0" name="judgeflow"'))).toThrow()
+  })
+  it('names the first failed check, its reason and an excerpt of the output in the failure message', () => {
+    expect(testcase('refund')).toContain('<failure message="verdict fail (score 0.5): llm-rubric: misses the refund window | output: We never refund." type="fail">')
+    const long = testcase('long').match(/<failure message="([^"]*)"/)![1]!
+    expect(long).toBe(`verdict fail (score 0.2) | output: ${'x'.repeat(OUTPUT_EXCERPT_LIMIT - 1)}…`)
+  })
+  it('lists every check and the output in the failure text and in system-out', () => {
+    const body = testcase('refund')
+    const details = 'repeat 1: fail, score 0.5\n  ✓ contains (score 1): Output contains "refund"\n  ✗ llm-rubric (score 0): misses the refund window\n  output: We never refund.'
+    expect(body).toContain(`type="fail">${details}</failure>`)
+    expect(body).toContain(`<system-out>verdict: fail\nscore: 0.5\n${details}</system-out>`)
+    expect(testcase('long')).toContain('  · clarity (score 0.2): rambles')
+  })
+  it('escapes markup, ]]> and control characters in outputs and reasons', () => {
+    const body = testcase('xss')
+    expect(body).not.toContain('<script')
+    expect(body).not.toContain(']]>')
+    expect(body).not.toMatch(/[\u0001\u0002]/)
+    expect(body).toContain('✗ equals &lt;b&gt; (score 0): Expected "&lt;/pre&gt;&lt;script&gt;alert(2)&lt;/script&gt;" ]]&gt; got \uFFFD something')
+    expect(body).toContain('message="verdict fail (score 0): equals &lt;b&gt;: Expected &quot;&lt;/pre&gt;')
+  })
+  it('keeps an errored case\'s error', () => {
+    expect(testcase('=formula')).toContain('<error message="=HYPERLINK(&quot;http://x.example&quot;) provider down" type="errored">')
+  })
+})
+
+describe('Markdown table of failed and errored cases', () => {
+  const markdown = datasetReportToMarkdown(report, checkedCases)
+
+  it('gives each failed or errored case its input, expected, output and reason, | and line breaks escaped', () => {
+    expect(markdown).toContain('### Failed and errored cases (3 failed, 1 errored)\n\n| case | outcome | input | expected | output | reason |\n| --- | --- | --- | --- | --- | --- |')
+    expect(markdown).toContain('| `refund` | failed (score 0.5) | question: Can I get a refund \\| after 40 days?; locale: en | pass, reference: Within 30 days only. | We never refund. | llm-rubric: misses the refund window |')
+    expect(markdown).toContain('| `=formula` | errored | question: =1+1 |  |  | =HYPERLINK("http://x.example") provider down |')
+    const xss = markdown.split('\n').find(line => line.startsWith('| `xss`'))!
+    expect(xss.split(/(?<!\\)\|/)).toHaveLength(8)
+    expect(xss).toContain('bell \\| pipe next line')
+    expect(markdown).not.toContain('| `ok`')
+  })
+  it('leaves input and expected empty without the cases, and keeps the rest', () => {
+    const bare = datasetReportToMarkdown(report)
+    expect(bare).toContain('| `refund` | failed (score 0.5) |  |  | We never refund. | llm-rubric: misses the refund window |')
+    expect(bare).toMatch(/^# Dataset refunds \\<&\\> \(version 1\)/)
+    expect(bare).toContain('| min_pass_rate | pass rate ≥ 0.5 | 0.25 | ❌ |')
+  })
+})
+
+describe('HTML report', () => {
+  const html = datasetReportToHtml(report)
+
+  it('names no URL and loads nothing: CSS and script inline, a policy that forbids the rest', () => {
+    expect(html).not.toMatch(/\b(src|href)\s*=/i)
+    expect(html.replace('http://x.example', '')).not.toMatch(/https?:|\/\//)
+    expect(html).toContain('<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'; script-src \'unsafe-inline\'">')
+    expect(html.match(/<script>/g)).toHaveLength(1)
+  })
+  it('escapes every text of the report', () => {
+    expect(html).not.toContain('<script>alert')
+    expect(html).not.toContain('<img')
+    expect(html).not.toContain('</pre><script>')
+    expect(html).toContain('A &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39; ]]&gt;')
+    expect(html).toContain('<title>Dataset refunds &lt;&amp;&gt; (version 1)</title>')
+  })
+  it('shows the figures, the gates and one row per case with its verdict, score, first failed check, reason and output', () => {
+    expect(html).toContain('<tr><th>pass rate</th><td class="num">25.0 % (95 % CI')
+    expect(html).toContain('<tr><td>min_pass_rate</td><td class="num">0.5</td><td class="num">0.25</td><td class="failed">failed</td></tr>')
+    expect(html).toContain('<tr><td>max_errors</td><td class="num">0</td><td class="num">1</td><td class="failed">failed</td></tr>')
+    expect(html).toContain('<tr data-outcome="failed"><td>refund</td><td class="failed">fail</td><td class="num">0.5</td><td>llm-rubric</td><td><pre>llm-rubric: misses the refund window</pre></td><td><pre>We never refund.</pre></td></tr>')
+    expect(html).toContain('<tr data-outcome="errored"><td>=formula</td><td class="errored">errored</td><td class="num">—</td><td></td>')
+    expect(html).toContain('<tr data-outcome="passed"><td>ok</td><td class="passed">pass</td>')
+    expect(html).toContain('data-filter="all" aria-pressed="true">all (5)</button><button type="button" data-filter="failed" aria-pressed="false">failed (3)</button><button type="button" data-filter="errored" aria-pressed="false">errored (1)</button>')
+    expect(html).toContain(`<pre>${'x'.repeat(OUTPUT_EXCERPT_LIMIT - 1)}…</pre>`)
+  })
+})
+
+describe('CSV and JSONL of the results', () => {
+  it('writes one CSV row per run, no cell opening a formula, each reading back as it was', () => {
+    const csv = datasetResultsToCsv(report)
+    const rows = parseCsv(csv) as string[][]
+    expect(rows[0]).toEqual([...RESULTS_CSV_COLUMNS])
+    expect(rows).toHaveLength(6)
+    expect(rows[1]).toEqual(['refund', '1', 'succeeded', 'fail', '0.5', '120', 'llm-rubric', 'llm-rubric: misses the refund window', 'We never refund.'])
+    expect(rows[3]).toEqual(['\'=formula', '1', 'errored', '', '', '10', '', '\'=HYPERLINK("http://x.example") provider down', ''])
+    expect(rows[4]).toEqual(['ok', '1', 'succeeded', 'pass', '1', '50', '', '', 'Hi!'])
+    expect(rows[2]![8]).toBe(HOSTILE_OUTPUT)
+    expect(rows[5]![8]).toHaveLength(OUTPUT_EXCERPT_LIMIT)
+    for (const row of rows.slice(1)) for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r]/)
+    expect(restoreCell(rows[3]![0]!)).toBe('=formula')
+  })
+  it('writes one result object per line, as the JSON report holds it', () => {
+    const lines = datasetResultsToJsonl(report).split('\n')
+    expect(lines.at(-1)).toBe('')
+    expect(lines.slice(0, -1).map(line => JSON.parse(line))).toEqual(report.results)
+  })
+})
