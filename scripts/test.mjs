@@ -33,14 +33,18 @@ check('typecheck (engine, db, cli, tests)', 'npx', ['tsc', '-p', 'tsconfig.engin
 check('typecheck (app, server)', 'npx', ['nuxt', 'typecheck'])
 check('lint', 'npx', ['eslint', '.'])
 
-// The python assertions' tests run the python3 on PATH: installed here when missing (as root, from Debian's packages).
-if (spawnSync('python3', ['--version'], { stdio: 'ignore' }).status !== 0) {
+// Tools some tests run, installed here when missing (as root, from Debian's packages): python3 for the python
+// assertions, xmllint to check the JUnit report against Jenkins' xunit schema.
+function needTool(command, args, debianPackage, forWhat) {
+  if (spawnSync(command, args, { stdio: 'ignore' }).status === 0) return
   const asRoot = process.getuid?.() === 0
-  if (!asRoot || !step('install python3', 'sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-minimal'], { quiet: true })) {
-    console.log('✘ python3 is needed by the python assertion tests and is not on PATH: install it (on Debian, apt-get install python3-minimal), then run the tests again.')
+  if (!asRoot || !step(`install ${command}`, 'sh', ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${debianPackage}`], { quiet: true })) {
+    console.log(`✘ ${command} is needed by ${forWhat} and is not on PATH: install it (on Debian, apt-get install ${debianPackage}), then run the tests again.`)
     failed++
   }
 }
+needTool('python3', ['--version'], 'python3-minimal', 'the python assertion tests')
+needTool('xmllint', ['--version'], 'libxml2-utils', 'the JUnit report tests')
 
 step('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json'])
 const vitest = existsSync(resolve(root, 'test-results/vitest.json')) ? JSON.parse(readFileSync(resolve(root, 'test-results/vitest.json'), 'utf8')) : null
