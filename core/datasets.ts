@@ -3,9 +3,9 @@ import { z } from 'zod'
 import type { DatasetRunCaseRow, DatasetRunRow, RunRow, StepRunRow } from '../db'
 import { JudgeflowError, validatedWorkflow, type RunResult, type StepRegistry, type StepSummary, type Workflow } from '../engine'
 import {
-  buildDatasetReport, caseRunOutcome, comparisonRun, OutcomeCounts, runCases, selectionsOf, settleComparisons,
+  buildDatasetReport, caseRunOutcome, checkBaselineReport, withGrader, comparisonRun, OutcomeCounts, runCases, selectionsOf, settleComparisons,
   type CaseResult, type ComparisonGroup, type ComparisonOutcome, type CaseRun, type CaseRunOutcome, type CaseTask,
-  type DatasetCase, type DatasetGates, type DatasetReport,
+  type BaselineReport, type DatasetCase, type DatasetGates, type DatasetReport,
 } from '../engine/datasets'
 import { findTargetWorkflow } from './rounds'
 import { reportWriteFailure } from './runs/run-writer'
@@ -17,6 +17,8 @@ const EVALUATOR_FIELDS = ['content', 'context', 'reference', 'candidates', 'actu
 /** The evaluator input's aliases (the agent-output evaluator's names), passed as the fields they stand for. */
 const FIELD_ALIASES: Record<string, string> = { user_query: 'context', submission: 'content' }
 const DEFAULT_CONCURRENCY = 8
+/** The longest wait before each case of a dataset run: ten minutes. */
+export const MAX_CASE_DELAY_MS = 600_000
 /** Why a dataset run stops when its process stops: its case runs are left to resume, not cancelled. */
 const STOPPING = 'the process is stopping'
 /** Finished dataset runs whose report is kept in memory once read (the latest asked for): a 10,000-case report is some megabytes. */
@@ -44,7 +46,20 @@ export const datasetRunRequestSchema = z.object({
   }).strict().optional(),
   /** An earlier dataset run of the same dataset to compare with. */
   baseline_run_id: z.string().min(1).optional(),
-}).strict()
+  /** Or an earlier report of it (as `judgeflow test --report` writes), named in the report by `baseline_label`. */
+  baseline_report: z.record(z.string(), z.unknown()).optional(),
+  baseline_label: z.string().min(1).max(200).optional(),
+  /** Only these cases of the dataset, in its order. */
+  case_ids: z.array(z.string().min(1)).min(1).optional(),
+  /** Input fields set on every case, over the case's own. */
+  vars: z.record(z.string(), z.string()).optional(),
+  /** The `provider:model` judging every LLM-judged evaluator step of this run (the saved workflow is unchanged). */
+  grader: z.string().min(1).max(200).optional(),
+  /** Waited before each case starts. */
+  delay_ms: z.number().int().min(0).max(MAX_CASE_DELAY_MS).optional(),
+  /** `false`: every LLM call of the run is made anew. */
+  cache: z.boolean().optional(),
+}).strict().refine(r => !(r.baseline_run_id && r.baseline_report), { error: 'give baseline_run_id or baseline_report, not both', path: ['baseline_report'] })
 export type DatasetRunRequest = z.input<typeof datasetRunRequestSchema>
 
 /** A dataset run as shown: the row without its report, the report (once it ended), and its progress. */
@@ -75,6 +90,13 @@ interface StoredOptions {
   score_step?: string
   gates?: DatasetGates
   baseline_run_id?: string
+  baseline?: BaselineReport
+  baseline_label?: string
+  case_ids?: string[]
+  vars?: Record<string, string>
+  grader?: string
+  delay_ms?: number
+  cache?: boolean
 }
 
 type StoredTarget = { workflow_id: string, workflow_version: number } | { evaluator: Record<string, unknown>, fields: string[] }
@@ -119,9 +141,10 @@ export class DatasetRuns {
     if (!found) throw new JudgeflowError('NOT_FOUND', `dataset "${request.dataset}" does not exist`)
     const dataset = request.version ? await store.datasets.get(found.id, request.version) : found
     if (!dataset) throw new JudgeflowError('INVALID_INPUT', `version: dataset "${found.name}" has no version ${request.version} (its current is ${found.currentVersion})`)
-    const target = await this.storedTarget(request.target, dataset.cases as DatasetCase[])
+    const cases = selectedCases(dataset.cases as DatasetCase[], request)
+    const target = await this.storedTarget(request.target, cases)
     // Checked now, so a workflow or config that cannot run is refused before any case starts.
-    const resolved = await this.resolve(target)
+    const resolved = await this.resolve(target, request.grader)
     if (request.score_step) {
       const node = resolved.workflow.nodes.find(n => n.id === request.score_step)
       if (node?.type !== 'evaluator') throw new JudgeflowError('INVALID_INPUT', `score_step: the workflow has no evaluator step "${request.score_step}"`)
@@ -130,9 +153,12 @@ export class DatasetRuns {
       const baseline = await store.datasets.getRun(request.baseline_run_id)
       if (!baseline || baseline.datasetId !== dataset.id) throw new JudgeflowError('INVALID_INPUT', `baseline_run_id: "${request.baseline_run_id}" is not a run of dataset "${dataset.name}"`)
     }
-    const options: StoredOptions = {
-      concurrency: request.concurrency, repeat: request.repeat, score_step: request.score_step, gates: request.gates, baseline_run_id: request.baseline_run_id,
-    }
+    // Only what the report reads of the baseline is kept.
+    const baseline = request.baseline_report
+      ? checkBaselineReport(request.baseline_report, { name: dataset.name, caseIds: cases.map(c => c.id) }, 'baseline_report')
+      : undefined
+    const { dataset: _d, version: _v, target: _t, baseline_report: _b, ...rest } = request
+    const options: StoredOptions = { ...rest, baseline }
     const row = await store.datasets.createRun({
       datasetId: dataset.id, datasetVersion: dataset.version, target: target as Record<string, unknown>, options: options as unknown as Record<string, unknown>,
     })
@@ -251,15 +277,17 @@ export class DatasetRuns {
     return { workflow_id: workflow.id, workflow_version: workflow.version }
   }
 
-  private async resolve(target: StoredTarget): Promise<ResolvedTarget> {
+  private async resolve(target: StoredTarget, grader?: string): Promise<ResolvedTarget> {
+    const judged = (definition: Record<string, unknown>) => (grader ? withGrader(definition, grader) : definition)
     if ('evaluator' in target) {
-      const definition = evaluatorWorkflow(target.evaluator, target.fields)
+      const definition = judged(evaluatorWorkflow(target.evaluator, target.fields))
       return { definition, workflow: validatedWorkflow(definition, this.deps.registry), workflowId: null, workflowVersion: null }
     }
     const stored = await this.deps.store.workflows.get(target.workflow_id, target.workflow_version)
     if (!stored) throw new JudgeflowError('INVALID_INPUT', `target.workflow_id: workflow "${target.workflow_id}" version ${target.workflow_version} no longer exists`)
-    const workflow = validatedWorkflow(stored.definition, this.deps.registry)
-    return { definition: stored.definition, workflow, workflowId: stored.id, workflowVersion: stored.version }
+    const definition = judged(stored.definition)
+    const workflow = validatedWorkflow(definition, this.deps.registry)
+    return { definition, workflow, workflowId: stored.id, workflowVersion: stored.version }
   }
 
   private launch(row: DatasetRunRow): void {
@@ -285,9 +313,9 @@ export class DatasetRuns {
     const options = row.options as unknown as StoredOptions
     const dataset = await store.datasets.get(row.datasetId, row.datasetVersion)
     if (!dataset) throw new JudgeflowError('NOT_FOUND', `dataset version ${row.datasetVersion} no longer exists`)
-    const cases = dataset.cases as DatasetCase[]
+    const cases = selectedCases(dataset.cases as DatasetCase[], options)
     const byId = new Map(cases.map(c => [c.id, c]))
-    const target = await this.resolve(row.target as unknown as StoredTarget)
+    const target = await this.resolve(row.target as unknown as StoredTarget, options.grader)
     const key = (caseId: string, repeat: number) => `${caseId}#${repeat}`
     const existing = new Map((await store.datasets.runCases(row.id)).map(c => [key(c.caseId, c.repeat), c]))
     const results: CaseResult[] = []
@@ -310,7 +338,7 @@ export class DatasetRuns {
     Object.assign(progress, { total: cases.length * options.repeat }, countsOf(counts))
     this.tell(progress)
     // Repeats measure how the answers vary: each asks the model anew.
-    const runOptions = options.repeat > 1 ? { cache: false } : {}
+    const runOptions = options.repeat > 1 || options.cache === false ? { cache: false } : {}
 
     const execute = async (task: CaseTask, abort: AbortSignal): Promise<CaseRunOutcome> => {
       const k = key(task.case_id, task.repeat)
@@ -369,6 +397,7 @@ export class DatasetRuns {
       await runCases({
         tasks,
         concurrency: options.concurrency,
+        delayMs: options.delay_ms,
         signal,
         execute,
         commit: async (result) => {
@@ -407,12 +436,27 @@ export class DatasetRuns {
       target: 'evaluator' in (row.target as object) ? { evaluator: true } : { workflow_id: target.workflowId! },
       results,
       gates: options.gates,
-      baseline: (baselineRow?.report ?? undefined) as DatasetReport | undefined,
+      baseline: baselineRow ? (baselineRow.report ?? undefined) as DatasetReport | undefined : options.baseline,
+      baseline_label: options.baseline_label,
       dataset_run_id: row.id,
     })
     progress.status = signal.aborted ? 'cancelled' : 'finished'
     await store.datasets.updateRun(row.id, { status: progress.status, report: report as unknown as Record<string, unknown>, finishedAt: Date.now() })
   }
+}
+
+/** The cases a run takes: those of `case_ids` (all unless given), with `vars` set on each one's input. */
+function selectedCases(cases: readonly DatasetCase[], options: { case_ids?: readonly string[], vars?: Record<string, string> }): DatasetCase[] {
+  let chosen = [...cases]
+  if (options.case_ids) {
+    const known = new Set(cases.map(c => c.id))
+    const unknown = options.case_ids.find(id => !known.has(id))
+    if (unknown !== undefined) throw new JudgeflowError('INVALID_INPUT', `case_ids: the dataset has no case "${unknown}"`)
+    const wanted = new Set(options.case_ids)
+    chosen = chosen.filter(c => wanted.has(c.id))
+  }
+  const vars = options.vars
+  return vars && Object.keys(vars).length ? chosen.map(c => ({ ...c, input: { ...c.input, ...vars } })) : chosen
 }
 
 function countsOf(counts: OutcomeCounts): Pick<DatasetRunProgress, 'done' | 'passed' | 'failed' | 'errored'> {
