@@ -175,13 +175,14 @@ function inputsOf(values: { 'dataset'?: string, 'config'?: string, 'baseline'?: 
   return inputs.filter(input => input !== null)
 }
 
-/** A progress bar redrawn in place on a terminal; otherwise a plain line at every tenth of the cases. */
+/** A progress bar redrawn in place on a terminal; otherwise a plain line at every tenth of the case runs. */
 function progressPrinter(io: Io, terminal: boolean): (progress: DatasetRunProgress) => void {
   let lastTenth = -1
   let last = ''
   return (p) => {
     if (!p.total) return
-    const counts = `${p.done}/${p.total} · ${p.passed} passed · ${p.failed} failed · ${p.errored} errored`
+    // `done` counts runs (a case runs --repeat times), the rest cases: each is labelled so.
+    const counts = `${p.done}/${p.total} case runs · cases: ${p.passed} passed · ${p.failed} failed · ${p.errored} errored`
     // Once every case has run, counts still change when select-best comparisons are decided: the last line is the report's.
     const changedAtEnd = p.done === p.total && counts !== last
     if (terminal) {

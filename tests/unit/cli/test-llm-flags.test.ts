@@ -114,3 +114,45 @@ describe('judgeflow test with LLM calls', () => {
     expect(bye.out).toContain('Grid: 2 passed, 2 failed, 0 errored of 4 cases')
   })
 })
+
+describe('judgeflow test --repeat: the progress counts as the report does', () => {
+  it('ends with the summary\'s passed, failed and errored cases, and counts the case runs it says it counts', async () => {
+    const dir = files()
+    writeFileSync(join(dir, 'flaky.yaml'), `description: Flaky
+prompts:
+  - "Say it. ECHO:{{answer}}"
+providers:
+  - openai:chat:gpt-quiet
+tests:
+  - description: steady
+    vars: { answer: hello there }
+    assert:
+      - { type: contains, value: hello }
+  - description: wavering
+    vars: { answer: hi }
+    assert:
+      - { type: llm-rubric, value: a greeting, provider: openai:gpt-grader }
+  - description: broken
+    vars: { answer: oops }
+    assert:
+      - { type: llm-rubric, value: a greeting, provider: openai:gpt-grader }
+`)
+    // The grader of "hi" passes it every other time; "oops" is not answered once in three.
+    let hi = 0
+    let oops = 0
+    fake.onRequest((request) => {
+      const text = lastUserText(request)
+      if (!request.body.response_format) {
+        if (text.endsWith('oops') && ++oops === 2) return { status: 400, json: { error: { message: 'bad request' } } }
+        return { text: text.split('ECHO:').at(-1)!.trim() }
+      }
+      if (text.includes('oops')) return { json: { reason: 'fine', pass: true, score: 1 } }
+      return { json: ++hi % 2 ? { reason: 'greets', pass: true, score: 1 } : { reason: 'does not', pass: false, score: 0 } }
+    })
+    const run = await cli(['test', join(dir, 'flaky.yaml'), '--repeat', '3', '--concurrency', '1', '--report', join(dir, 'r.json')], fake.env())
+    expect(run.out).toContain('Flaky: 1 passed, 1 failed, 1 errored of 3 cases')
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as DatasetReport
+    expect(report.results).toHaveLength(9)
+    expect(run.err.split('\n').at(-1)).toBe('9/9 case runs · cases: 1 passed · 1 failed · 1 errored')
+  })
+})
