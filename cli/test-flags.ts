@@ -65,7 +65,9 @@ function varsOf(given: readonly string[]): Record<string, string> {
 }
 
 /** The cases the --filter-* flags choose; `seed` is the one a sample was drawn with, so a run can be drawn again. */
-export function filteredCases(values: RunFlagValues, dataset: { name: string, cases: DatasetCase[] }, maxDepth: number): { cases: DatasetCase[], seed?: number } {
+export function filteredCases(
+  values: RunFlagValues, dataset: { name: string, cases: DatasetCase[] }, maxDepth: number,
+): { cases: DatasetCase[], seed?: number } {
   const firstN = numberFlag(values['filter-first-n'], 'filter-first-n', { min: 1, max: MAX_FILTER_COUNT, whole: true })
   const sample = numberFlag(values['filter-sample'], 'filter-sample', { min: 1, max: MAX_FILTER_COUNT, whole: true })
   let seed = numberFlag(values.seed, 'seed', { min: 0, max: 2 ** 32 - 1, whole: true })

@@ -5,8 +5,9 @@ import { JudgeflowError, validatedWorkflow, type RunResult, type StepRegistry, t
 import {
   buildDatasetReport, caseRunOutcome, checkBaselineReport, withGrader, comparisonRun, OutcomeCounts, runCases, selectionsOf, settleComparisons,
   type CaseResult, type ComparisonGroup, type ComparisonOutcome, type CaseRun, type CaseRunOutcome, type CaseTask,
-  type BaselineReport, type DatasetCase, type DatasetGates, type DatasetReport,
+  type DatasetCase, type DatasetReport,
 } from '../engine/datasets'
+import { datasetRunRequestSchema, selectedCases, type DatasetRunRequest, type StoredOptions } from './dataset-run-request'
 import { findTargetWorkflow } from './rounds'
 import { reportWriteFailure } from './runs/run-writer'
 import type { RunService } from './runs/run-service'
@@ -16,51 +17,12 @@ import type { Store } from './store'
 const EVALUATOR_FIELDS = ['content', 'context', 'reference', 'candidates', 'actual', 'expected', 'original', 'trace', 'user_query', 'submission'] as const
 /** The evaluator input's aliases (the agent-output evaluator's names), passed as the fields they stand for. */
 const FIELD_ALIASES: Record<string, string> = { user_query: 'context', submission: 'content' }
-const DEFAULT_CONCURRENCY = 8
-/** The longest wait before each case of a dataset run: ten minutes. */
-export const MAX_CASE_DELAY_MS = 600_000
 /** Why a dataset run stops when its process stops: its case runs are left to resume, not cancelled. */
 const STOPPING = 'the process is stopping'
 /** Finished dataset runs whose report is kept in memory once read (the latest asked for): a 10,000-case report is some megabytes. */
 const KEPT_REPORTS = 4
 
-export const datasetRunRequestSchema = z.object({
-  /** The dataset's id or name. */
-  dataset: z.string().min(1, 'is required'),
-  /** Its current version unless given. */
-  version: z.number().int().min(1).optional(),
-  /** A saved workflow (id or name), or an evaluator config judged alone. */
-  target: z.union([
-    z.object({ workflow_id: z.string().min(1, 'is required') }).strict(),
-    z.object({ evaluator: z.record(z.string(), z.unknown()) }).strict(),
-  ], { error: 'give { "workflow_id": … } or { "evaluator": { … } }' }),
-  concurrency: z.number().int().min(1).max(64).default(DEFAULT_CONCURRENCY),
-  repeat: z.number().int().min(1).max(20).default(1),
-  /** The evaluator step whose `overall_score` is a case's score (the last evaluator that ran unless given). */
-  score_step: z.string().min(1).optional(),
-  gates: z.object({
-    min_pass_rate: z.number().min(0).max(1).optional(),
-    min_kappa: z.number().min(-1).max(1).optional(),
-    no_regressions: z.boolean().optional(),
-    max_errors: z.number().int().min(0).optional(),
-  }).strict().optional(),
-  /** An earlier dataset run of the same dataset to compare with. */
-  baseline_run_id: z.string().min(1).optional(),
-  /** Or an earlier report of it (as `judgeflow test --report` writes), named in the report by `baseline_label`. */
-  baseline_report: z.record(z.string(), z.unknown()).optional(),
-  baseline_label: z.string().min(1).max(200).optional(),
-  /** Only these cases of the dataset, in its order. */
-  case_ids: z.array(z.string().min(1)).min(1).optional(),
-  /** Input fields set on every case, over the case's own. */
-  vars: z.record(z.string(), z.string()).optional(),
-  /** The `provider:model` judging every LLM-judged evaluator step of this run (the saved workflow is unchanged). */
-  grader: z.string().min(1).max(200).optional(),
-  /** Waited before each case starts. */
-  delay_ms: z.number().int().min(0).max(MAX_CASE_DELAY_MS).optional(),
-  /** `false`: every LLM call of the run is made anew. */
-  cache: z.boolean().optional(),
-}).strict().refine(r => !(r.baseline_run_id && r.baseline_report), { error: 'give baseline_run_id or baseline_report, not both', path: ['baseline_report'] })
-export type DatasetRunRequest = z.input<typeof datasetRunRequestSchema>
+export { datasetRunRequestSchema, MAX_CASE_DELAY_MS, type DatasetRunRequest } from './dataset-run-request'
 
 /** A dataset run as shown: the row without its report, the report (once it ended), and its progress. */
 export interface DatasetRunDetail {
@@ -82,21 +44,6 @@ export interface DatasetRunProgress {
   passed: number
   failed: number
   errored: number
-}
-
-interface StoredOptions {
-  concurrency: number
-  repeat: number
-  score_step?: string
-  gates?: DatasetGates
-  baseline_run_id?: string
-  baseline?: BaselineReport
-  baseline_label?: string
-  case_ids?: string[]
-  vars?: Record<string, string>
-  grader?: string
-  delay_ms?: number
-  cache?: boolean
 }
 
 type StoredTarget = { workflow_id: string, workflow_version: number } | { evaluator: Record<string, unknown>, fields: string[] }
@@ -443,20 +390,6 @@ export class DatasetRuns {
     progress.status = signal.aborted ? 'cancelled' : 'finished'
     await store.datasets.updateRun(row.id, { status: progress.status, report: report as unknown as Record<string, unknown>, finishedAt: Date.now() })
   }
-}
-
-/** The cases a run takes: those of `case_ids` (all unless given), with `vars` set on each one's input. */
-function selectedCases(cases: readonly DatasetCase[], options: { case_ids?: readonly string[], vars?: Record<string, string> }): DatasetCase[] {
-  let chosen = [...cases]
-  if (options.case_ids) {
-    const known = new Set(cases.map(c => c.id))
-    const unknown = options.case_ids.find(id => !known.has(id))
-    if (unknown !== undefined) throw new JudgeflowError('INVALID_INPUT', `case_ids: the dataset has no case "${unknown}"`)
-    const wanted = new Set(options.case_ids)
-    chosen = chosen.filter(c => wanted.has(c.id))
-  }
-  const vars = options.vars
-  return vars && Object.keys(vars).length ? chosen.map(c => ({ ...c, input: { ...c.input, ...vars } })) : chosen
 }
 
 function countsOf(counts: OutcomeCounts): Pick<DatasetRunProgress, 'done' | 'passed' | 'failed' | 'errored'> {

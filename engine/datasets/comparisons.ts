@@ -24,7 +24,6 @@ export interface ComparisonGroup {
 /** What the comparison run gave: one grade per member, in order, or why it gave none. */
 export type ComparisonOutcome = { run_id: string, selections: AssertionGrade[] } | { run_id?: string, error: string }
 
-
 /** The succeeded case runs waiting for a comparison, grouped by test and repeat, each group in the grid's order. */
 export function comparisonGroups(results: readonly CaseResult[], cases: readonly DatasetCase[]): ComparisonGroup[] {
   const byId = new Map(cases.map((c, i) => [c.id, { c, i }]))
