@@ -2,6 +2,7 @@
 
 import { z } from 'zod'
 import { JudgeflowError } from '../engine'
+import { modelRefSchema } from '../engine/schema/common'
 import type { BaselineReport, DatasetCase, DatasetGates } from '../engine/datasets'
 
 const DEFAULT_CONCURRENCY = 8
@@ -38,7 +39,7 @@ export const datasetRunRequestSchema = z.object({
   /** Input fields set on every case, over the case's own. */
   vars: z.record(z.string(), z.string()).optional(),
   /** The `provider:model` judging every LLM-judged evaluator step of this run (the saved workflow is unchanged). */
-  grader: z.string().min(1).max(200).optional(),
+  grader: modelRefSchema.max(200).optional(),
   /** Waited before each case starts. */
   delay_ms: z.number().int().min(0).max(MAX_CASE_DELAY_MS).optional(),
   /** `false`: every LLM call of the run is made anew. */

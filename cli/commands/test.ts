@@ -9,6 +9,7 @@ import {
   type DatasetCase, type DatasetGates, type DatasetReport,
 } from '../../engine/datasets'
 import { filteredCases, numberFlag, RUN_FLAG_OPTIONS, RUN_FLAGS_USAGE, runFlagsOf } from '../test-flags'
+import { modelRefSchema } from '../../engine/schema/common'
 import { withApp } from '../app'
 import { readPromptfooConfig } from '../promptfoo'
 import { readJsonFile, readTextFile, type Io } from '../io'
@@ -59,6 +60,9 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     return 2
   }
   if (values['skip-unsupported'] && !promptfooFile) throw new JudgeflowError('INVALID_INPUT', '--skip-unsupported imports a promptfoo config whose assertions judgeflow cannot all run: give it with judgeflow test <promptfooconfig.yaml>.')
+  if (values.grader !== undefined && !modelRefSchema.safeParse(values.grader).success) {
+    throw new JudgeflowError('INVALID_INPUT', `--grader must be "provider:model", e.g. "openai:gpt-4o-mini", not "${values.grader}".`)
+  }
   const inputs = inputsOf(values, workflowFile)
   const promptfoo = promptfooFile ? readPromptfooConfig(promptfooFile, { judge: values.grader, maxDepth: config.maxJsonDepth, skipUnsupported: values['skip-unsupported'] }, inputs) : undefined
   checkOutputFiles(outputsOf(values), { inputs })

@@ -19,7 +19,7 @@ export function withGrader(definition: Record<string, unknown>, grader: string):
       if (spec && !spec.usesJudge) return node
       if (!spec || type === 'metrics') {
         const why = spec ? 'its metrics each name their model' : `its evaluation type "${String(type)}" is not one whose judge judgeflow knows`
-        throw new JudgeflowError('INVALID_INPUT', `--grader cannot judge the evaluator step "${String(node.id)}": ${why}; set the model in the step's config instead.`)
+        throw new JudgeflowError('INVALID_INPUT', `The run's grader cannot judge the evaluator step "${String(node.id)}": ${why}; set the model in the step's config instead.`)
       }
       return { ...node, config: { ...config, model: grader } }
     }),

@@ -61,9 +61,12 @@ describe('judgeflow test with LLM calls', () => {
     fake.requests.length = 0
     await cli(['test', '--config', join(dir, 'judge.json'), '--dataset', join(dir, 'answers.jsonl')], fake.env())
     expect(graderModels()).toEqual(['gpt-saved', 'gpt-saved'])
+    expect(await cli(['test', '--config', join(dir, 'judge.json'), '--dataset', join(dir, 'answers.jsonl'), '--grader', 'gpt-grader'], fake.env())).toMatchObject({
+      code: 2, err: '--grader must be "provider:model", e.g. "openai:gpt-4o-mini", not "gpt-grader".',
+    })
     writeFileSync(join(dir, 'metrics.json'), JSON.stringify({ evaluation_type: 'metrics', default_model: 'openai:gpt-saved' }))
     expect(await cli(['test', '--config', join(dir, 'metrics.json'), '--dataset', join(dir, 'answers.jsonl'), '--grader', 'openai:gpt-grader'], fake.env())).toMatchObject({
-      code: 2, err: '--grader cannot judge the evaluator step "evaluator": its metrics each name their model; set the model in the step\'s config instead.',
+      code: 2, err: 'The run\'s grader cannot judge the evaluator step "evaluator": its metrics each name their model; set the model in the step\'s config instead.',
     })
   })
 
