@@ -1,6 +1,6 @@
-import { loadConfig, type Env } from '../core/config'
+import { envWithFile, loadConfig, type Env } from '../core/config'
 import { JudgeflowError } from '../engine'
-import { processIo, type Io } from './io'
+import { processIo, readTextFile, type Io } from './io'
 import { backupCommand } from './commands/backup'
 import { dbCommand, DB_USAGE } from './commands/db'
 import { evalCommand } from './commands/eval'
@@ -9,6 +9,7 @@ import { importCommand, IMPORT_USAGE } from './commands/import'
 import { runCommand } from './commands/run'
 import { serveCommand, SERVE_USAGE } from './commands/serve'
 import { testCommand, TEST_USAGE } from './commands/test'
+import { envFileOf } from './test-flags'
 import { validateCommand } from './commands/validate'
 import { workerCommand, WORKER_USAGE } from './commands/worker'
 
@@ -35,7 +36,9 @@ Keys come from the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY (and OPENAI_BA
 export async function main(argv: string[], io: Io = processIo, env?: Env): Promise<number> {
   const [command, ...args] = argv
   try {
-    const config = loadConfig(env)
+    // Read before the configuration, so that keys from the file reach the providers.
+    const envFile = command === 'test' ? envFileOf(args) : undefined
+    const config = loadConfig(envFile === undefined ? env : envWithFile(readTextFile(envFile, 'env'), env))
     switch (command) {
       case 'validate': return validateCommand(args, io, config)
       case 'run': return await runCommand(args, io, config)

@@ -4,6 +4,7 @@
  * needs. A wrong value stops the start with one sentence naming the variable.
  */
 import { resolve } from 'node:path'
+import { parseEnv } from 'node:util'
 import { z } from 'zod'
 import { DEFAULT_TIME_LIMIT_MS, DEFAULT_WORKERS } from '../engine/evaluator/worker/pool'
 import { DEFAULT_MAX_QUEUED_EVALUATIONS } from '../engine/evaluator/worker/queue-limit'
@@ -150,6 +151,14 @@ function isPostgresUrl(value: string): boolean {
 }
 
 /** The configuration from `env` (the process's environment by default); throws INVALID_CONFIG naming the first wrong variable. */
+/**
+ * The environment with the KEY=VALUE lines of an env file over it (dotenv's syntax: comments,
+ * quotes, an `export` prefix). A file named for one command wins over what the shell holds.
+ */
+export function envWithFile(text: string, env: Env = process.env): Env {
+  return { ...env, ...parseEnv(text) }
+}
+
 export function loadConfig(env: Env = process.env): JudgeflowConfig {
   const read = variable(env)
   const whole = (name: string, fallback: number, min = 1) => read(name, wholeFrom(min), fallback, `${name} must be a whole number of at least ${min} (it is "{raw}"); unset it for the default, ${fallback}.`)

@@ -3,10 +3,11 @@ import { z } from 'zod'
 import type { DatasetRunCaseRow, DatasetRunRow, RunRow, StepRunRow } from '../db'
 import { JudgeflowError, validatedWorkflow, type RunResult, type StepRegistry, type StepSummary, type Workflow } from '../engine'
 import {
-  buildDatasetReport, caseRunOutcome, comparisonRun, OutcomeCounts, runCases, selectionsOf, settleComparisons,
+  buildDatasetReport, caseRunOutcome, checkBaselineReport, withGrader, comparisonRun, OutcomeCounts, runCases, selectionsOf, settleComparisons,
   type CaseResult, type ComparisonGroup, type ComparisonOutcome, type CaseRun, type CaseRunOutcome, type CaseTask,
-  type DatasetCase, type DatasetGates, type DatasetReport,
+  type DatasetCase, type DatasetReport,
 } from '../engine/datasets'
+import { datasetRunRequestSchema, selectedCases, type DatasetRunRequest, type StoredOptions } from './dataset-run-request'
 import { findTargetWorkflow } from './rounds'
 import { reportWriteFailure } from './runs/run-writer'
 import type { RunService } from './runs/run-service'
@@ -16,36 +17,12 @@ import type { Store } from './store'
 const EVALUATOR_FIELDS = ['content', 'context', 'reference', 'candidates', 'actual', 'expected', 'original', 'trace', 'user_query', 'submission'] as const
 /** The evaluator input's aliases (the agent-output evaluator's names), passed as the fields they stand for. */
 const FIELD_ALIASES: Record<string, string> = { user_query: 'context', submission: 'content' }
-const DEFAULT_CONCURRENCY = 8
 /** Why a dataset run stops when its process stops: its case runs are left to resume, not cancelled. */
 const STOPPING = 'the process is stopping'
 /** Finished dataset runs whose report is kept in memory once read (the latest asked for): a 10,000-case report is some megabytes. */
 const KEPT_REPORTS = 4
 
-export const datasetRunRequestSchema = z.object({
-  /** The dataset's id or name. */
-  dataset: z.string().min(1, 'is required'),
-  /** Its current version unless given. */
-  version: z.number().int().min(1).optional(),
-  /** A saved workflow (id or name), or an evaluator config judged alone. */
-  target: z.union([
-    z.object({ workflow_id: z.string().min(1, 'is required') }).strict(),
-    z.object({ evaluator: z.record(z.string(), z.unknown()) }).strict(),
-  ], { error: 'give { "workflow_id": … } or { "evaluator": { … } }' }),
-  concurrency: z.number().int().min(1).max(64).default(DEFAULT_CONCURRENCY),
-  repeat: z.number().int().min(1).max(20).default(1),
-  /** The evaluator step whose `overall_score` is a case's score (the last evaluator that ran unless given). */
-  score_step: z.string().min(1).optional(),
-  gates: z.object({
-    min_pass_rate: z.number().min(0).max(1).optional(),
-    min_kappa: z.number().min(-1).max(1).optional(),
-    no_regressions: z.boolean().optional(),
-    max_errors: z.number().int().min(0).optional(),
-  }).strict().optional(),
-  /** An earlier dataset run of the same dataset to compare with. */
-  baseline_run_id: z.string().min(1).optional(),
-}).strict()
-export type DatasetRunRequest = z.input<typeof datasetRunRequestSchema>
+export { datasetRunRequestSchema, MAX_CASE_DELAY_MS, type DatasetRunRequest } from './dataset-run-request'
 
 /** A dataset run as shown: the row without its report, the report (once it ended), and its progress. */
 export interface DatasetRunDetail {
@@ -67,14 +44,6 @@ export interface DatasetRunProgress {
   passed: number
   failed: number
   errored: number
-}
-
-interface StoredOptions {
-  concurrency: number
-  repeat: number
-  score_step?: string
-  gates?: DatasetGates
-  baseline_run_id?: string
 }
 
 type StoredTarget = { workflow_id: string, workflow_version: number } | { evaluator: Record<string, unknown>, fields: string[] }
@@ -119,9 +88,10 @@ export class DatasetRuns {
     if (!found) throw new JudgeflowError('NOT_FOUND', `dataset "${request.dataset}" does not exist`)
     const dataset = request.version ? await store.datasets.get(found.id, request.version) : found
     if (!dataset) throw new JudgeflowError('INVALID_INPUT', `version: dataset "${found.name}" has no version ${request.version} (its current is ${found.currentVersion})`)
-    const target = await this.storedTarget(request.target, dataset.cases as DatasetCase[])
+    const cases = selectedCases(dataset.cases as DatasetCase[], request)
+    const target = await this.storedTarget(request.target, cases)
     // Checked now, so a workflow or config that cannot run is refused before any case starts.
-    const resolved = await this.resolve(target)
+    const resolved = await this.resolve(target, request.grader)
     if (request.score_step) {
       const node = resolved.workflow.nodes.find(n => n.id === request.score_step)
       if (node?.type !== 'evaluator') throw new JudgeflowError('INVALID_INPUT', `score_step: the workflow has no evaluator step "${request.score_step}"`)
@@ -130,9 +100,12 @@ export class DatasetRuns {
       const baseline = await store.datasets.getRun(request.baseline_run_id)
       if (!baseline || baseline.datasetId !== dataset.id) throw new JudgeflowError('INVALID_INPUT', `baseline_run_id: "${request.baseline_run_id}" is not a run of dataset "${dataset.name}"`)
     }
-    const options: StoredOptions = {
-      concurrency: request.concurrency, repeat: request.repeat, score_step: request.score_step, gates: request.gates, baseline_run_id: request.baseline_run_id,
-    }
+    // Only what the report reads of the baseline is kept.
+    const baseline = request.baseline_report
+      ? checkBaselineReport(request.baseline_report, { name: dataset.name, caseIds: cases.map(c => c.id) }, 'baseline_report')
+      : undefined
+    const { dataset: _d, version: _v, target: _t, baseline_report: _b, ...rest } = request
+    const options: StoredOptions = { ...rest, baseline }
     const row = await store.datasets.createRun({
       datasetId: dataset.id, datasetVersion: dataset.version, target: target as Record<string, unknown>, options: options as unknown as Record<string, unknown>,
     })
@@ -251,15 +224,17 @@ export class DatasetRuns {
     return { workflow_id: workflow.id, workflow_version: workflow.version }
   }
 
-  private async resolve(target: StoredTarget): Promise<ResolvedTarget> {
+  private async resolve(target: StoredTarget, grader?: string): Promise<ResolvedTarget> {
+    const judged = (definition: Record<string, unknown>) => (grader ? withGrader(definition, grader) : definition)
     if ('evaluator' in target) {
-      const definition = evaluatorWorkflow(target.evaluator, target.fields)
+      const definition = judged(evaluatorWorkflow(target.evaluator, target.fields))
       return { definition, workflow: validatedWorkflow(definition, this.deps.registry), workflowId: null, workflowVersion: null }
     }
     const stored = await this.deps.store.workflows.get(target.workflow_id, target.workflow_version)
     if (!stored) throw new JudgeflowError('INVALID_INPUT', `target.workflow_id: workflow "${target.workflow_id}" version ${target.workflow_version} no longer exists`)
-    const workflow = validatedWorkflow(stored.definition, this.deps.registry)
-    return { definition: stored.definition, workflow, workflowId: stored.id, workflowVersion: stored.version }
+    const definition = judged(stored.definition)
+    const workflow = validatedWorkflow(definition, this.deps.registry)
+    return { definition, workflow, workflowId: stored.id, workflowVersion: stored.version }
   }
 
   private launch(row: DatasetRunRow): void {
@@ -285,9 +260,9 @@ export class DatasetRuns {
     const options = row.options as unknown as StoredOptions
     const dataset = await store.datasets.get(row.datasetId, row.datasetVersion)
     if (!dataset) throw new JudgeflowError('NOT_FOUND', `dataset version ${row.datasetVersion} no longer exists`)
-    const cases = dataset.cases as DatasetCase[]
+    const cases = selectedCases(dataset.cases as DatasetCase[], options)
     const byId = new Map(cases.map(c => [c.id, c]))
-    const target = await this.resolve(row.target as unknown as StoredTarget)
+    const target = await this.resolve(row.target as unknown as StoredTarget, options.grader)
     const key = (caseId: string, repeat: number) => `${caseId}#${repeat}`
     const existing = new Map((await store.datasets.runCases(row.id)).map(c => [key(c.caseId, c.repeat), c]))
     const results: CaseResult[] = []
@@ -310,7 +285,7 @@ export class DatasetRuns {
     Object.assign(progress, { total: cases.length * options.repeat }, countsOf(counts))
     this.tell(progress)
     // Repeats measure how the answers vary: each asks the model anew.
-    const runOptions = options.repeat > 1 ? { cache: false } : {}
+    const runOptions = options.repeat > 1 || options.cache === false ? { cache: false } : {}
 
     const execute = async (task: CaseTask, abort: AbortSignal): Promise<CaseRunOutcome> => {
       const k = key(task.case_id, task.repeat)
@@ -369,6 +344,7 @@ export class DatasetRuns {
       await runCases({
         tasks,
         concurrency: options.concurrency,
+        delayMs: options.delay_ms,
         signal,
         execute,
         commit: async (result) => {
@@ -407,7 +383,8 @@ export class DatasetRuns {
       target: 'evaluator' in (row.target as object) ? { evaluator: true } : { workflow_id: target.workflowId! },
       results,
       gates: options.gates,
-      baseline: (baselineRow?.report ?? undefined) as DatasetReport | undefined,
+      baseline: baselineRow ? (baselineRow.report ?? undefined) as DatasetReport | undefined : options.baseline,
+      baseline_label: options.baseline_label,
       dataset_run_id: row.id,
     })
     progress.status = signal.aborted ? 'cancelled' : 'finished'

@@ -5,10 +5,12 @@ import type { JudgeflowConfig } from '../../core/config'
 import type { DatasetRunProgress } from '../../core/datasets'
 import { defaultRegistry, JudgeflowError, readEvaluatorConfigFile, validatedWorkflow } from '../../engine'
 import {
-  buildDatasetReport, checkBaselineReport, datasetReportToHtml, datasetReportToJunit, datasetReportToMarkdown, datasetResultsToCsv, datasetResultsToJsonl,
+  checkBaselineReport, datasetReportToHtml, datasetReportToJunit, datasetReportToMarkdown, datasetResultsToCsv, datasetResultsToJsonl,
   exitCodeOf, formatFromName, parseDatasetFile,
   type DatasetCase, type DatasetGates, type DatasetReport,
 } from '../../engine/datasets'
+import { filteredCases, numberFlag, RUN_FLAG_OPTIONS, RUN_FLAGS_USAGE, runFlagsOf } from '../test-flags'
+import { modelRefSchema } from '../../engine/schema/common'
 import { withApp } from '../app'
 import { readPromptfooConfig } from '../promptfoo'
 import { readJsonFile, readTextFile, type Io } from '../io'
@@ -17,8 +19,9 @@ import { checkOutputFiles, writeOutputFile, type InputFile, type OutputFile } fr
 /** The pass rate a run must reach when no --min-pass-rate is given: every case passes. */
 export const DEFAULT_MIN_PASS_RATE = 1
 
-export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | judgeflow test --config <evaluator.json|.toml> --dataset <file> | judgeflow test <promptfooconfig.yaml> [--grader <provider:model>] [--skip-unsupported]'
-  + ' [--concurrency N] [--repeat N] [--min-pass-rate R] [--min-kappa K] [--baseline <report.json> --no-regressions] [--max-errors N]'
+export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | judgeflow test --config <evaluator.json|.toml> --dataset <file> | judgeflow test <promptfooconfig.yaml> [--skip-unsupported]'
+  + ` [--grader <provider:model>] ${RUN_FLAGS_USAGE} [--repeat N]`
+  + '  [--min-pass-rate R] [--min-kappa K] [--baseline <report.json> --no-regressions] [--max-errors N]'
   + ' [--report <out.json>] [--junit <out.xml>] [--html <out.html>] [--csv <out.csv>] [--jsonl <out.jsonl>] [--markdown] [--score-step <node id>] [--db <path>]'
 
 /**
@@ -33,7 +36,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     options: {
       'dataset': { type: 'string' },
       'config': { type: 'string' },
-      'concurrency': { type: 'string' },
+      ...RUN_FLAG_OPTIONS,
       'repeat': { type: 'string' },
       'min-pass-rate': { type: 'string' },
       'min-kappa': { type: 'string' },
@@ -60,8 +63,10 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     io.err(`test needs ${values.dataset ? '' : 'a dataset and '}either a workflow file or --config, or a promptfoo config alone: ${TEST_USAGE}`)
     return 2
   }
-  if (values.grader && !promptfooFile) throw new JudgeflowError('INVALID_INPUT', '--grader names the grader of a promptfoo config\'s model-graded assertions: give it with judgeflow test <promptfooconfig.yaml>.')
   if (values['skip-unsupported'] && !promptfooFile) throw new JudgeflowError('INVALID_INPUT', '--skip-unsupported imports a promptfoo config whose assertions judgeflow cannot all run: give it with judgeflow test <promptfooconfig.yaml>.')
+  if (values.grader !== undefined && !modelRefSchema.safeParse(values.grader).success) {
+    throw new JudgeflowError('INVALID_INPUT', `--grader must be "provider:model", e.g. "openai:gpt-4o-mini", not "${values.grader}".`)
+  }
   const inputs = inputsOf(values, workflowFile)
   const promptfoo = promptfooFile ? readPromptfooConfig(promptfooFile, { judge: values.grader, maxDepth: config.maxJsonDepth, skipUnsupported: values['skip-unsupported'] }, inputs) : undefined
   checkOutputFiles(outputsOf(values), { inputs })
@@ -79,6 +84,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     gates.no_regressions = true
   }
   const baselineFile = values.baseline ? readJsonFile(values.baseline, 'baseline report', config.maxJsonDepth) : undefined
+  const run = runFlagsOf(values)
 
   let parsed: { name?: string, cases: DatasetCase[] }
   let target: { definition?: Record<string, unknown>, evaluator?: Record<string, unknown> }
@@ -98,9 +104,8 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       : { evaluator: await readEvaluatorConfigFile(values.config!) }
   }
   const name = parsed.name ?? basename(values.dataset!).replace(/\.[^.]+$/, '')
-  const baseline = values.baseline
-    ? checkBaselineReport(baselineFile, { name, caseIds: parsed.cases.map(c => c.id) }, `The baseline report "${values.baseline}"`)
-    : undefined
+  if (values.baseline) checkBaselineReport(baselineFile, { name, caseIds: parsed.cases.map(c => c.id) }, `The baseline report "${values.baseline}"`)
+  const chosen = filteredCases(values, { name, cases: parsed.cases }, config.maxJsonDepth)
   // A workflow with problems is refused, every problem listed, before the dataset is kept or any case runs.
   if (target.definition) validatedWorkflow(target.definition, defaultRegistry)
 
@@ -122,35 +127,33 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     const started = await app.datasets.start({
       dataset: dataset.id,
       target: request,
-      concurrency: whole('concurrency', 1, 64) ?? promptfoo?.run.concurrency,
+      ...run,
+      concurrency: run.concurrency ?? promptfoo?.run.concurrency,
+      delay_ms: run.delay_ms ?? promptfoo?.run.delay_ms,
+      cache: run.cache ?? promptfoo?.run.cache,
       repeat: whole('repeat', 1, 20) ?? promptfoo?.run.repeat,
       score_step: values['score-step'],
+      gates,
+      ...(baselineFile ? { baseline_report: baselineFile as Record<string, unknown>, baseline_label: basename(values.baseline!) } : {}),
+      ...(chosen.cases === parsed.cases ? {} : { case_ids: chosen.cases.map(c => c.id) }),
+      // A promptfoo config's grader is set as it is imported.
+      ...(values.grader && !promptfoo ? { grader: values.grader } : {}),
     })
     const stop = app.datasets.subscribe(started.id, progressPrinter(io, terminal))
     await app.datasets.whenDone(started.id)
     stop()
     const row = (await app.store.datasets.getRun(started.id))!
     if (row.status !== 'finished') throw new JudgeflowError('INTERNAL', `the dataset run ${row.status}: ${(row.error as { message?: string } | null)?.message ?? 'no reason given'}`)
-    const stored = row.report as unknown as DatasetReport
-    // The report again, with the gates and the baseline file.
-    return buildDatasetReport({
-      dataset: { id: stored.dataset.id, name, version: stored.dataset.version, cases: parsed.cases },
-      target: stored.target,
-      results: stored.results.map(r => ({
-        ...r, verdict: r.verdict ?? undefined, score: r.score ?? undefined, run_id: r.run_id ?? undefined, latency_ms: r.latency_ms ?? undefined,
-        output: r.output ?? undefined, checks: r.checks ?? undefined,
-      })),
-      gates,
-      baseline,
-      baseline_label: values.baseline ? basename(values.baseline) : undefined,
-    })
+    return row.report as unknown as DatasetReport
   })
   if (values.report) writeOutputFile(values.report, `${JSON.stringify(report, null, 2)}\n`, '--report')
   if (values.junit) writeOutputFile(values.junit, datasetReportToJunit(report), '--junit')
   if (values.html) writeOutputFile(values.html, datasetReportToHtml(report), '--html')
   if (values.csv) writeOutputFile(values.csv, datasetResultsToCsv(report), '--csv')
   if (values.jsonl) writeOutputFile(values.jsonl, datasetResultsToJsonl(report), '--jsonl')
-  io.out(values.markdown ? datasetReportToMarkdown(report, parsed.cases) : summary(report, minPassRate === undefined))
+  const drawn = chosen.seed === undefined ? undefined : `drew ${report.cases} of ${parsed.cases.length} cases with --seed ${chosen.seed} (give it again to draw the same cases)`
+  if (drawn && values.markdown) io.err(`Note: ${drawn}`)
+  io.out(values.markdown ? datasetReportToMarkdown(report, parsed.cases) : summary(report, minPassRate === undefined, drawn))
   return exitCodeOf(report)
 }
 
@@ -172,33 +175,27 @@ function outputsOf(values: Partial<Record<'report' | 'junit' | 'html' | 'csv' | 
 }
 
 /** The files `test` reads (and the database it keeps), which no output may overwrite. */
-function inputsOf(values: { dataset?: string, config?: string, baseline?: string, db?: string }, workflowFile: string | undefined): InputFile[] {
+function inputsOf(values: { 'dataset'?: string, 'config'?: string, 'baseline'?: string, 'db'?: string, 'filter-failing'?: string, 'env-file'?: string }, workflowFile: string | undefined): InputFile[] {
   const inputs: Array<InputFile | null> = [
     values.dataset ? { path: values.dataset, what: 'the dataset file' } : null,
     workflowFile ? { path: workflowFile, what: 'the workflow file' } : null,
     values.config ? { path: values.config, what: 'the evaluator config' } : null,
     values.baseline ? { path: values.baseline, what: 'the baseline report' } : null,
+    values['filter-failing'] ? { path: values['filter-failing'], what: 'the report of --filter-failing' } : null,
+    values['env-file'] ? { path: values['env-file'], what: 'the --env-file' } : null,
     values.db ? { path: values.db, what: 'the database' } : null,
   ]
   return inputs.filter(input => input !== null)
 }
 
-function numberFlag(raw: string | undefined, flag: string, range: { min: number, max: number, whole?: boolean }): number | undefined {
-  if (raw === undefined) return undefined
-  const value = Number(raw)
-  if (raw.trim() === '' || !Number.isFinite(value) || value < range.min || value > range.max || (range.whole && !Number.isInteger(value))) {
-    throw new JudgeflowError('INVALID_INPUT', `--${flag} must be ${range.whole ? 'a whole number' : 'a number'} from ${range.min} to ${range.max}, not "${raw}".`)
-  }
-  return value
-}
-
-/** A progress bar redrawn in place on a terminal; otherwise a plain line at every tenth of the cases. */
+/** A progress bar redrawn in place on a terminal; otherwise a plain line at every tenth of the case runs. */
 function progressPrinter(io: Io, terminal: boolean): (progress: DatasetRunProgress) => void {
   let lastTenth = -1
   let last = ''
   return (p) => {
     if (!p.total) return
-    const counts = `${p.done}/${p.total} · ${p.passed} passed · ${p.failed} failed · ${p.errored} errored`
+    // `done` counts runs (a case runs --repeat times), the rest cases: each is labelled so.
+    const counts = `${p.done}/${p.total} case runs · cases: ${p.passed} passed · ${p.failed} failed · ${p.errored} errored`
     // Once every case has run, counts still change when select-best comparisons are decided: the last line is the report's.
     const changedAtEnd = p.done === p.total && counts !== last
     if (terminal) {
@@ -217,10 +214,10 @@ function progressPrinter(io: Io, terminal: boolean): (progress: DatasetRunProgre
   }
 }
 
-function summary(report: DatasetReport, defaultPassRate: boolean): string {
+function summary(report: DatasetReport, defaultPassRate: boolean, drawn?: string): string {
   const percent = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)} %`)
   const lines = [
-    `${report.dataset.name}: ${report.passed} passed, ${report.failed} failed, ${report.errored} errored of ${report.cases} cases`,
+    `${report.dataset.name}: ${report.passed} passed, ${report.failed} failed, ${report.errored} errored of ${report.cases} cases${drawn ? ` (${drawn})` : ''}`,
     `pass rate ${percent(report.pass_rate)}${report.pass_rate_ci ? ` (95 % CI ${percent(report.pass_rate_ci[0])}–${percent(report.pass_rate_ci[1])})` : ''}`,
   ]
   // Why cases errored, so the reason is on screen and not only in the report file.

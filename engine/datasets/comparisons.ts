@@ -2,6 +2,7 @@ import { AWAITING_REASON } from '../assertions/compare'
 import type { AssertionGrade, AwaitingComparison } from '../assertions/types'
 import type { CaseCheck } from './case-checks'
 import type { CaseResult, DatasetCase } from './schema'
+import { testOf } from './grid'
 
 /**
  * promptfoo's comparisons of a test's outputs (`select-best`), decided once a dataset run has run
@@ -23,8 +24,6 @@ export interface ComparisonGroup {
 /** What the comparison run gave: one grade per member, in order, or why it gave none. */
 export type ComparisonOutcome = { run_id: string, selections: AssertionGrade[] } | { run_id?: string, error: string }
 
-const TEST_TAG = 'test:'
-
 /** The succeeded case runs waiting for a comparison, grouped by test and repeat, each group in the grid's order. */
 export function comparisonGroups(results: readonly CaseResult[], cases: readonly DatasetCase[]): ComparisonGroup[] {
   const byId = new Map(cases.map((c, i) => [c.id, { c, i }]))
@@ -32,7 +31,7 @@ export function comparisonGroups(results: readonly CaseResult[], cases: readonly
   for (const result of results) {
     if (result.status !== 'succeeded' || !result.awaiting_comparison) continue
     const found = byId.get(result.case_id)
-    const test = found?.c.tags?.find(tag => tag.startsWith(TEST_TAG))?.slice(TEST_TAG.length) ?? result.case_id
+    const test = (found ? testOf(found.c) : undefined) ?? result.case_id
     const key = `${test}\n${result.repeat}`
     const group = groups.get(key) ?? { test, repeat: result.repeat, members: [], awaiting: result.awaiting_comparison }
     group.members.push(result)

@@ -16,13 +16,18 @@ export interface ReportGrid {
 
 const TEST_TAG = 'test:'
 
+/** The promptfoo test a case ran (its tag `test:<test>`), or undefined for a case of no test. */
+export function testOf(c: Pick<DatasetCase, 'tags'>): string | undefined {
+  return c.tags?.find(tag => tag.startsWith(TEST_TAG))?.slice(TEST_TAG.length)
+}
+
 export function gridOf(cases: readonly DatasetCase[]): ReportGrid | undefined {
   if (cases.length < 2) return undefined
   const columns: string[] = []
   const rows = new Map<string, Array<string | null>>()
   for (const c of cases) {
     const cell = c.input.cell
-    const test = c.tags?.find(tag => tag.startsWith(TEST_TAG))?.slice(TEST_TAG.length)
+    const test = testOf(c)
     if (typeof cell !== 'number' || !Number.isInteger(cell) || cell < 1 || cell > 1000 || test === undefined) return undefined
     const prefix = `${test} · `
     columns[cell - 1] ??= c.id.startsWith(prefix) ? c.id.slice(prefix.length) : `cell ${cell}`

@@ -1,3 +1,4 @@
+import { MAX_CASE_DELAY_MS } from './schema'
 import { invalid } from './promptfoo-files'
 
 /**
@@ -73,20 +74,27 @@ export function checkModelConfig(config: Record<string, unknown> | undefined, wh
   if (rest.length) notes.push(`${where}: config ${rest.join(', ')} not imported`)
 }
 
-/** How promptfoo's `evaluateOptions` run the suite: `repeat` and `maxConcurrency` are kept for judgeflow test; the rest is noted. */
-export function evaluateOptionsOf(options: unknown, notes: string[]): { repeat?: number, concurrency?: number } {
+/** How promptfoo's `evaluateOptions` run the suite: `repeat`, `maxConcurrency`, `delay` and `cache` are kept for judgeflow test; the rest is noted. */
+export function evaluateOptionsOf(options: unknown, notes: string[]): { repeat?: number, concurrency?: number, delay_ms?: number, cache?: false } {
   if (options === undefined) return {}
   if (!options || typeof options !== 'object' || Array.isArray(options)) throw invalid('the promptfoo config, evaluateOptions: must be an object')
-  const read: { repeat?: number, concurrency?: number } = {}
+  const read: { repeat?: number, concurrency?: number, delay_ms?: number, cache?: false } = {}
+  const ranges = { repeat: [1, 20], maxConcurrency: [1, 64], delay: [0, MAX_CASE_DELAY_MS] } as const
   for (const [key, value] of Object.entries(options)) {
-    if (key === 'repeat' || key === 'maxConcurrency') {
-      const [min, max] = key === 'repeat' ? [1, 20] : [1, 64]
+    if (key === 'repeat' || key === 'maxConcurrency' || key === 'delay') {
+      const [min, max] = ranges[key]
       if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw invalid(`the promptfoo config, evaluateOptions.${key}: must be a whole number from ${min} to ${max}`)
-      read[key === 'repeat' ? 'repeat' : 'concurrency'] = value
+      read[key === 'repeat' ? 'repeat' : key === 'delay' ? 'delay_ms' : 'concurrency'] = value
     }
-    else notes.push(`evaluateOptions.${key}: not honoured${key === 'delay' ? ' (judgeflow paces calls by the provider\'s rate limits)' : ''}`)
+    else if (key === 'cache' && typeof value === 'boolean') {
+      if (!value) read.cache = false
+    }
+    else notes.push(`evaluateOptions.${key}: not honoured`)
   }
-  if (Object.keys(read).length) notes.push(`evaluateOptions: judgeflow test runs the config with ${[read.repeat ? `--repeat ${read.repeat}` : '', read.concurrency ? `--concurrency ${read.concurrency}` : ''].filter(Boolean).join(' and ')} unless told otherwise`)
+  // As promptfoo: a delay between test cases runs them one at a time.
+  if (read.delay_ms) read.concurrency = 1
+  const flags = [read.repeat ? `--repeat ${read.repeat}` : '', read.concurrency ? `--concurrency ${read.concurrency}` : '', read.delay_ms ? `--delay ${read.delay_ms}` : '', read.cache === false ? '--no-cache' : ''].filter(Boolean)
+  if (flags.length) notes.push(`evaluateOptions: judgeflow test runs the config with ${flags.join(' and ')} unless told otherwise`)
   return read
 }
 

@@ -66,7 +66,7 @@ export interface PromptfooImport {
   /** Settings that were not imported, other than assertions. */
   notes: string[]
   /** How promptfoo would run it (evaluateOptions): repeats and calls at once, for judgeflow test. */
-  run: { repeat?: number, concurrency?: number }
+  run: { repeat?: number, concurrency?: number, delay_ms?: number, cache?: false }
   /** The endpoints its providers name (`apiBaseUrl`, `apiHost`), which judgeflow test calls them at. */
   endpoints?: Endpoints
 }

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { AdaptivePacer } from './pacer'
 import type { CaseResult } from './schema'
 
@@ -30,6 +31,10 @@ export interface RunCasesOptions {
   /** Pacer back-off when the provider sends no Retry-After. */
   baseBackoffMs?: number
   now?: () => number
+  /** Waited before each case starts (promptfoo's --delay). */
+  delayMs?: number
+  /** How the delay is waited; resolves early when the signal aborts. */
+  wait?: (ms: number, signal: AbortSignal) => Promise<void>
 }
 
 /**
@@ -56,6 +61,10 @@ export async function runCases(options: RunCasesOptions): Promise<void> {
     const running = (async () => {
       let outcome: CaseRunOutcome
       try {
+        if (options.delayMs) {
+          await (options.wait ?? pause)(options.delayMs, signal)
+          if (signal.aborted) return
+        }
         outcome = await options.execute(task, signal)
       }
       catch (error) {
@@ -119,4 +128,8 @@ export async function runCases(options: RunCasesOptions): Promise<void> {
   }
   await Promise.allSettled([...inFlight])
   if (failure) throw failure
+}
+
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  await sleep(ms, undefined, { signal }).catch(() => {})
 }

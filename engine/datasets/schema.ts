@@ -6,6 +6,9 @@ import { NUL_REFUSAL } from '../text/safe-json'
  * run records of each case. Browser-safe.
  */
 
+/** The longest wait before each case of a dataset run (`--delay`, promptfoo's evaluateOptions.delay): ten minutes. */
+export const MAX_CASE_DELAY_MS = 600_000
+
 export const verdicts = ['pass', 'fail'] as const
 export type Verdict = (typeof verdicts)[number]
 

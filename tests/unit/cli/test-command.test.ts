@@ -18,7 +18,7 @@ describe('judgeflow test', () => {
     expect(out).toContain('support-questions: 5 passed, 7 failed, 0 errored of 12 cases')
     expect(out).toContain('FAIL min_pass_rate: required 1 (the default: every case must pass; --min-pass-rate R allows failures), actual 0.4167')
     // Not a terminal: plain progress lines on stderr, ending with every case done.
-    expect(err.split('\n').at(-1)).toBe('12/12 · 5 passed · 7 failed · 0 errored')
+    expect(err.split('\n').at(-1)).toBe('12/12 case runs · cases: 5 passed · 7 failed · 0 errored')
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as DatasetReport
     expect(report).toMatchObject({ dataset: { name: 'support-questions', version: 1 }, cases: 12, passed: 5, failed: 7, errored: 0 })
     // One disagreement: "login-1" (no access to the email) was labelled fail, and the judge passed it.

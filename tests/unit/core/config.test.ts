@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { accessProblem, loadConfig } from '../../../core'
+import { envWithFile } from '../../../core/config'
 import { DEFAULT_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING } from '../../../engine/text/safe-json'
 
 describe('the configuration', () => {
@@ -109,5 +110,12 @@ describe('the configuration', () => {
     expect(() => loadConfig({ JUDGEFLOW_ALLOW_CODE: 'sure' })).toThrow('JUDGEFLOW_ALLOW_CODE must be true or false (or 1 or 0), not "sure"; unset it to refuse code assertions over HTTP.')
     expect(() => loadConfig({ JUDGEFLOW_CODE_TIMEOUT_MS: '5s' })).toThrow('JUDGEFLOW_CODE_TIMEOUT_MS must be a whole number of at least 1 (it is "5s"); unset it for the default, 5000.')
     expect(() => loadConfig({ JUDGEFLOW_CODE_MEMORY_MB: '8' })).toThrow('JUDGEFLOW_CODE_MEMORY_MB must be a whole number of at least 32 (it is "8"); unset it for the default, 128.')
+  })
+
+  it('reads an env file as dotenv does, its values over the environment\'s', () => {
+    const text = '# keys\nexport OPENAI_API_KEY="sk-from-file"\nPLAIN=3 # a comment\nEMPTY=\nQUOTED=\'a b\'\n'
+    const env = envWithFile(text, { OPENAI_API_KEY: 'sk-from-shell', OTHER: 'kept' })
+    expect(env).toEqual({ OPENAI_API_KEY: 'sk-from-file', OTHER: 'kept', PLAIN: '3', EMPTY: '', QUOTED: 'a b' })
+    expect(loadConfig(env).providers.keys.OPENAI_API_KEY).toBe('sk-from-file')
   })
 })

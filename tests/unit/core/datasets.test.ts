@@ -93,6 +93,32 @@ describe.each(storeFactories)('dataset runs ($name)', (factory) => {
     expect(await app.store.runs.get(q1.run_id!)).toMatchObject({ workflowId: workflow.id, workflowVersion: 1, status: 'succeeded', input: { question: 'How do I get a refund?' } })
   })
 
+  it('takes the gates and an earlier report as its baseline, and runs only the cases asked for, with the inputs and grader given', async () => {
+    scripted()
+    app = await makeApp()
+    const saved = await app.store.workflows.create(gate)
+    await app.store.datasets.create('support', cases)
+    const earlier = {
+      dataset: { id: 'elsewhere', name: 'support', version: 1 },
+      results: [{ case_id: 'q1', repeat: 1, status: 'succeeded', verdict: 'fail' }, { case_id: 'q3', repeat: 1, status: 'succeeded', verdict: 'pass' }],
+    }
+    const started = await app.datasets.start({
+      dataset: 'support', target: { workflow_id: 'Support answers' }, case_ids: ['q1', 'q3'], vars: { question: 'A refund, please' }, grader: 'openai:gpt-grader',
+      gates: { no_regressions: true }, baseline_report: earlier, baseline_label: 'earlier.json',
+    })
+    const { report } = await finished(app, started.id)
+    // Both cases asked about a refund: each passed, so q1 is fixed and q3 kept.
+    expect(report).toMatchObject({ cases: 2, passed: 2, baseline: { report: 'earlier.json', regressions: [], fixes: ['q1'] } })
+    expect(report.gates).toContainEqual(expect.objectContaining({ gate: 'no_regressions', passed: true }))
+    // (The two cases' judge requests are the same: the second may be answered from the cache.)
+    expect(new Set(fake.requests.filter(r => r.body.response_format).map(r => r.body.model))).toEqual(new Set(['gpt-grader']))
+    // The saved workflow keeps its own judge.
+    expect((await app.store.workflows.get(saved.id))!.definition).toEqual(expect.objectContaining({ nodes: gate.nodes }))
+    await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, case_ids: ['q9'] })).rejects.toThrow('case_ids: the dataset has no case "q9"')
+    await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, baseline_report: { results: [] } })).rejects.toThrow(/^baseline_report is not a report written by judgeflow test --report: dataset: is required/)
+    await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, baseline_run_id: started.id, baseline_report: earlier })).rejects.toThrow('baseline_report: give baseline_run_id or baseline_report, not both')
+  })
+
   it('shows a finished dataset run from its kept report, with the progress its stored cases give, until the run is deleted', async () => {
     scripted()
     app = await makeApp()

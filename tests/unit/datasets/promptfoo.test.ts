@@ -412,5 +412,10 @@ scenarios:
       'outputPath: write the report with judgeflow test --report',
       'evaluateOptions: judgeflow test runs the config with --repeat 3 unless told otherwise',
     ]))
+    // A delay between test cases runs them one at a time, as promptfoo runs them.
+    const paced = importPromptfoo(`${config('  - vars: { question: q }\n    assert: [{ type: contains, value: x }]')}\nevaluateOptions: { delay: 500, maxConcurrency: 4, cache: false }`)
+    expect(paced.run).toEqual({ delay_ms: 500, concurrency: 1, cache: false })
+    expect(paced.notes).toContain('evaluateOptions: judgeflow test runs the config with --concurrency 1 and --delay 500 and --no-cache unless told otherwise')
+    expect(() => importPromptfoo(`${config('  - vars: { question: q }\n    assert: [{ type: contains, value: x }]')}\nevaluateOptions: { delay: -1 }`)).toThrow('evaluateOptions.delay: must be a whole number from 0 to 600000')
   })
 })

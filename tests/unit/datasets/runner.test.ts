@@ -28,6 +28,26 @@ describe('runCases', () => {
     expect(committed.map(r => r.case_id).sort()).toEqual(tasks(20).map(t => t.case_id).sort())
   })
 
+  it('waits the delay before each case starts, one case after another at concurrency 1', async () => {
+    const events: string[] = []
+    await runCases({
+      tasks: tasks(3),
+      concurrency: 1,
+      delayMs: 250,
+      wait: async (ms) => {
+        events.push(`wait ${ms}`)
+      },
+      execute: async (task) => {
+        events.push(`start ${task.case_id}`)
+        await tick()
+        events.push(`end ${task.case_id}`)
+        return pass(task)
+      },
+      commit: () => {},
+    })
+    expect(events).toEqual(['wait 250', 'start c1', 'end c1', 'wait 250', 'start c2', 'end c2', 'wait 250', 'start c3', 'end c3'])
+  })
+
   it('puts a rate-limited case back and slows down instead of erroring it', async () => {
     const calls: string[] = []
     let running = 0

@@ -1,0 +1,77 @@
+/** What a dataset run is asked to do, as the API and `judgeflow test` ask it, and the options it keeps. */
+
+import { z } from 'zod'
+import { JudgeflowError } from '../engine'
+import { modelRefSchema } from '../engine/schema/common'
+import { MAX_CASE_DELAY_MS, type BaselineReport, type DatasetCase, type DatasetGates } from '../engine/datasets'
+
+const DEFAULT_CONCURRENCY = 8
+export { MAX_CASE_DELAY_MS }
+
+export const datasetRunRequestSchema = z.object({
+  /** The dataset's id or name. */
+  dataset: z.string().min(1, 'is required'),
+  /** Its current version unless given. */
+  version: z.number().int().min(1).optional(),
+  /** A saved workflow (id or name), or an evaluator config judged alone. */
+  target: z.union([
+    z.object({ workflow_id: z.string().min(1, 'is required') }).strict(),
+    z.object({ evaluator: z.record(z.string(), z.unknown()) }).strict(),
+  ], { error: 'give { "workflow_id": … } or { "evaluator": { … } }' }),
+  concurrency: z.number().int().min(1).max(64).default(DEFAULT_CONCURRENCY),
+  repeat: z.number().int().min(1).max(20).default(1),
+  /** The evaluator step whose `overall_score` is a case's score (the last evaluator that ran unless given). */
+  score_step: z.string().min(1).optional(),
+  gates: z.object({
+    min_pass_rate: z.number().min(0).max(1).optional(),
+    min_kappa: z.number().min(-1).max(1).optional(),
+    no_regressions: z.boolean().optional(),
+    max_errors: z.number().int().min(0).optional(),
+  }).strict().optional(),
+  /** An earlier dataset run of the same dataset to compare with. */
+  baseline_run_id: z.string().min(1).optional(),
+  /** Or an earlier report of it (as `judgeflow test --report` writes), named in the report by `baseline_label`. */
+  baseline_report: z.record(z.string(), z.unknown()).optional(),
+  baseline_label: z.string().min(1).max(200).optional(),
+  /** Only these cases of the dataset, in its order. */
+  case_ids: z.array(z.string().min(1)).min(1).optional(),
+  /** Input fields set on every case, over the case's own. */
+  vars: z.record(z.string(), z.string()).optional(),
+  /** The `provider:model` judging every LLM-judged evaluator step of this run (the saved workflow is unchanged). */
+  grader: modelRefSchema.max(200).optional(),
+  /** Waited before each case starts. */
+  delay_ms: z.number().int().min(0).max(MAX_CASE_DELAY_MS).optional(),
+  /** `false`: every LLM call of the run is made anew. */
+  cache: z.boolean().optional(),
+}).strict().refine(r => !(r.baseline_run_id && r.baseline_report), { error: 'give baseline_run_id or baseline_report, not both', path: ['baseline_report'] })
+export type DatasetRunRequest = z.input<typeof datasetRunRequestSchema>
+
+/** The request's options as the dataset run keeps them (the baseline report checked, only what the report reads of it). */
+export interface StoredOptions {
+  concurrency: number
+  repeat: number
+  score_step?: string
+  gates?: DatasetGates
+  baseline_run_id?: string
+  baseline?: BaselineReport
+  baseline_label?: string
+  case_ids?: string[]
+  vars?: Record<string, string>
+  grader?: string
+  delay_ms?: number
+  cache?: boolean
+}
+
+/** The cases a run takes: those of `case_ids` (all unless given), with `vars` set on each one's input. */
+export function selectedCases(cases: readonly DatasetCase[], options: { case_ids?: readonly string[], vars?: Record<string, string> }): DatasetCase[] {
+  let chosen = [...cases]
+  if (options.case_ids) {
+    const known = new Set(cases.map(c => c.id))
+    const unknown = options.case_ids.find(id => !known.has(id))
+    if (unknown !== undefined) throw new JudgeflowError('INVALID_INPUT', `case_ids: the dataset has no case "${unknown}"`)
+    const wanted = new Set(options.case_ids)
+    chosen = chosen.filter(c => wanted.has(c.id))
+  }
+  const vars = options.vars
+  return vars && Object.keys(vars).length ? chosen.map(c => ({ ...c, input: { ...c.input, ...vars } })) : chosen
+}

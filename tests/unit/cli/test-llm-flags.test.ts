@@ -1,0 +1,161 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { cli } from '../../support/cli'
+import type { DatasetReport } from '../../../engine/datasets'
+import { FakeLLM, lastUserText } from '../../support/fake-llm'
+
+/** The generation echoes what follows "ECHO:"; the grader passes an output with "hello" in it. */
+const fake = new FakeLLM()
+beforeAll(async () => {
+  await fake.start()
+})
+beforeEach(() => {
+  fake.reset()
+  fake.onRequest((request) => {
+    const text = lastUserText(request)
+    if (request.body.response_format) return { json: /<Output>[^<]*hello/i.test(text) || /hello/.test(text.split('<Rubric>')[0]!) ? { reason: 'says hello', pass: true, score: 1 } : { reason: 'no hello', pass: false, score: 0 } }
+    return { text: text.split('ECHO:').at(-1)!.trim() }
+  })
+})
+afterAll(async () => {
+  await fake.stop()
+})
+
+const grid = `description: Grid
+prompts:
+  - "Say it. ECHO:{{answer}}"
+providers:
+  - openai:chat:gpt-quiet
+  - openai:chat:gpt-loud
+tests:
+  - description: greeting
+    vars: { answer: hello there }
+    assert:
+      - { type: contains, value: hello }
+  - description: farewell
+    vars: { answer: goodbye }
+    assert:
+      - { type: contains, value: bye }
+`
+const judge = { evaluation_type: 'assertions', model: 'openai:gpt-saved', assert: [{ type: 'llm-rubric', value: 'the text greets' }] }
+const answers = ['hello you', 'go away'].map((content, i) => JSON.stringify({ id: `a${i + 1}`, input: { content } })).join('\n')
+
+function files() {
+  const dir = mkdtempSync(join(tmpdir(), 'judgeflow-llm-flags-'))
+  writeFileSync(join(dir, 'promptfooconfig.yaml'), grid)
+  writeFileSync(join(dir, 'judge.json'), JSON.stringify(judge))
+  writeFileSync(join(dir, 'answers.jsonl'), `${answers}\n`)
+  return dir
+}
+const graderModels = () => fake.requests.filter(r => r.body.response_format).map(r => r.body.model)
+
+describe('judgeflow test with LLM calls', () => {
+  it('--grader judges every LLM-judged step of an evaluator config with that model, and refuses a metric suite', async () => {
+    const dir = files()
+    const run = await cli(['test', '--config', join(dir, 'judge.json'), '--dataset', join(dir, 'answers.jsonl'), '--grader', 'openai:gpt-grader'], fake.env())
+    expect(run.out).toContain('answers: 1 passed, 1 failed, 0 errored of 2 cases')
+    expect(graderModels()).toEqual(['gpt-grader', 'gpt-grader'])
+    // Without it, the config's own model.
+    fake.requests.length = 0
+    await cli(['test', '--config', join(dir, 'judge.json'), '--dataset', join(dir, 'answers.jsonl')], fake.env())
+    expect(graderModels()).toEqual(['gpt-saved', 'gpt-saved'])
+    expect(await cli(['test', '--config', join(dir, 'judge.json'), '--dataset', join(dir, 'answers.jsonl'), '--grader', 'gpt-grader'], fake.env())).toMatchObject({
+      code: 2, err: '--grader must be "provider:model", e.g. "openai:gpt-4o-mini", not "gpt-grader".',
+    })
+    writeFileSync(join(dir, 'metrics.json'), JSON.stringify({ evaluation_type: 'metrics', default_model: 'openai:gpt-saved' }))
+    expect(await cli(['test', '--config', join(dir, 'metrics.json'), '--dataset', join(dir, 'answers.jsonl'), '--grader', 'openai:gpt-grader'], fake.env())).toMatchObject({
+      code: 2, err: 'The run\'s grader cannot judge the evaluator step "evaluator": its metrics each name their model; set the model in the step\'s config instead.',
+    })
+  })
+
+  it('--env-file puts its keys in the environment of the command before the providers are made', async () => {
+    const dir = files()
+    const { OPENAI_API_KEY, ...withoutKey } = fake.env()
+    const args = ['test', '--config', join(dir, 'judge.json'), '--dataset', join(dir, 'answers.jsonl')]
+    expect((await cli(args, withoutKey)).out).toContain('0 passed, 0 failed, 2 errored')
+    writeFileSync(join(dir, '.env'), `# the key for the judge\nexport OPENAI_API_KEY="${OPENAI_API_KEY}"\n`)
+    const run = await cli([...args, '--env-file', join(dir, '.env')], withoutKey)
+    expect(run.out).toContain('1 passed, 1 failed, 0 errored')
+    expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${OPENAI_API_KEY}`)
+  })
+
+  it('--no-cache asks the model anew where a kept database would answer from its cache', async () => {
+    const dir = files()
+    // At temperature 0 an answer is kept, to be given again.
+    writeFileSync(join(dir, 'promptfooconfig.yaml'), grid.replace(/- (openai:chat:gpt-\w+)/g, '- { id: $1, config: { temperature: 0 } }'))
+    const args = ['test', join(dir, 'promptfooconfig.yaml'), '--db', join(dir, 'j.db')]
+    await cli(args, fake.env())
+    expect(fake.requests).toHaveLength(4)
+    await cli(args, fake.env())
+    expect(fake.requests).toHaveLength(4)
+    await cli([...args, '--no-cache'], fake.env())
+    expect(fake.requests).toHaveLength(8)
+  })
+
+  it('--delay runs one case at a time unless a concurrency is given', async () => {
+    const dir = files()
+    fake.onRequest(request => ({ text: lastUserText(request).split('ECHO:').at(-1)!.trim(), delayMs: 40 }))
+    await cli(['test', join(dir, 'promptfooconfig.yaml'), '--concurrency', '4'], fake.env())
+    expect(fake.maxInFlight).toBeGreaterThan(1)
+    fake.maxInFlight = 0
+    await cli(['test', join(dir, 'promptfooconfig.yaml'), '--concurrency', '4', '--no-cache', '--delay', '1'], fake.env())
+    expect(fake.maxInFlight).toBeGreaterThan(1)
+    fake.maxInFlight = 0
+    await cli(['test', join(dir, 'promptfooconfig.yaml'), '--no-cache', '--delay', '1'], fake.env())
+    expect(fake.maxInFlight).toBe(1)
+  })
+
+  it('--filter-pattern chooses whole tests of a promptfoo grid by their description; --var sets a variable of every test', async () => {
+    const dir = files()
+    const run = await cli(['test', join(dir, 'promptfooconfig.yaml'), '--filter-pattern', '^farewell$', '--report', join(dir, 'r.json')], fake.env())
+    expect(run.out).toContain('Grid: 2 passed, 0 failed, 0 errored of 2 cases')
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as DatasetReport
+    expect(report.results.map(r => r.case_id)).toEqual(['farewell · prompt 1 · openai:gpt-quiet', 'farewell · prompt 1 · openai:gpt-loud'])
+    const bye = await cli(['test', join(dir, 'promptfooconfig.yaml'), '--var', 'answer=bye now'], fake.env())
+    expect(bye.out).toContain('Grid: 2 passed, 2 failed, 0 errored of 4 cases')
+  })
+})
+
+describe('judgeflow test --repeat: the progress counts as the report does', () => {
+  it('ends with the summary\'s passed, failed and errored cases, and counts the case runs it says it counts', async () => {
+    const dir = files()
+    writeFileSync(join(dir, 'flaky.yaml'), `description: Flaky
+prompts:
+  - "Say it. ECHO:{{answer}}"
+providers:
+  - openai:chat:gpt-quiet
+tests:
+  - description: steady
+    vars: { answer: hello there }
+    assert:
+      - { type: contains, value: hello }
+  - description: wavering
+    vars: { answer: hi }
+    assert:
+      - { type: llm-rubric, value: a greeting, provider: openai:gpt-grader }
+  - description: broken
+    vars: { answer: oops }
+    assert:
+      - { type: llm-rubric, value: a greeting, provider: openai:gpt-grader }
+`)
+    // The grader of "hi" passes it every other time; "oops" is not answered once in three.
+    let hi = 0
+    let oops = 0
+    fake.onRequest((request) => {
+      const text = lastUserText(request)
+      if (!request.body.response_format) {
+        if (text.endsWith('oops') && ++oops === 2) return { status: 400, json: { error: { message: 'bad request' } } }
+        return { text: text.split('ECHO:').at(-1)!.trim() }
+      }
+      if (text.includes('oops')) return { json: { reason: 'fine', pass: true, score: 1 } }
+      return { json: ++hi % 2 ? { reason: 'greets', pass: true, score: 1 } : { reason: 'does not', pass: false, score: 0 } }
+    })
+    const run = await cli(['test', join(dir, 'flaky.yaml'), '--repeat', '3', '--concurrency', '1', '--report', join(dir, 'r.json')], fake.env())
+    expect(run.out).toContain('Flaky: 1 passed, 1 failed, 1 errored of 3 cases')
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as DatasetReport
+    expect(report.results).toHaveLength(9)
+    expect(run.err.split('\n').at(-1)).toBe('9/9 case runs · cases: 1 passed · 1 failed · 1 errored')
+  })
+})
