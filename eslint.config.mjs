@@ -4,7 +4,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['db/migrations/**', '.output/**', '.nuxt/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'data/**'] },
+  { ignores: ['db/migrations/**', '.output/**', '.nuxt/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'data/**', 'dist/**', '.judgeflow/**'] },
   ...tseslint.configs.recommended,
   ...vue.configs['flat/recommended'],
   stylistic.configs.customize({ indent: 2, quotes: 'single', semi: false }),

@@ -12,6 +12,7 @@ import { benchDatasets } from './datasets'
 import { benchDatasetRuns } from './dataset-runs'
 import { benchQueueWorkers } from './queue-workers'
 import { benchImports } from './imports'
+import { benchCli } from './cli'
 
 const benches: Record<string, () => Promise<void>> = {
   executor: benchExecutor,
@@ -28,6 +29,7 @@ const benches: Record<string, () => Promise<void>> = {
   dataset_runs: benchDatasetRuns,
   queue_workers: benchQueueWorkers,
   imports: benchImports,
+  cli: benchCli,
 }
 const only = process.argv[2]
 

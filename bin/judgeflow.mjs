@@ -1,7 +1,14 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx's loader, so `npx judgeflow` needs no build step.
-import { register } from 'tsx/esm/api'
+// An installed package runs its compiled CLI (dist/, built before packing); a source checkout
+// runs the TypeScript CLI through tsx's loader, so there `npx judgeflow` needs no build step and
+// never runs a stale build.
+import { existsSync } from 'node:fs'
 
-register()
-const { main } = await import('../cli/main.ts')
+let main
+if (existsSync(new URL('../cli/main.ts', import.meta.url))) {
+  const { register } = await import('tsx/esm/api')
+  register()
+  ;({ main } = await import('../cli/main.ts'))
+}
+else ({ main } = await import('../dist/cli.js'))
 process.exitCode = await main(process.argv.slice(2))

@@ -1,5 +1,12 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
 /**
- * The CLI runs from source through tsx (bin/judgeflow.mjs): its evaluation workers start the
- * TypeScript entry the same way, as the unit tests do; the server starts the bundled one.
+ * The entry of the CLI's evaluation worker threads: the compiled package ships it beside its
+ * chunks (`dist/evaluation-worker.js`); from source the TypeScript entry runs through tsx, as the
+ * unit tests run it. The server starts its own bundled one.
  */
-export const SOURCE_EVALUATION_WORKER = new URL('../engine/evaluator/worker/entry.ts', import.meta.url)
+export function evaluationWorkerEntry(): URL {
+  const compiled = new URL('./evaluation-worker.js', import.meta.url)
+  return existsSync(fileURLToPath(compiled)) ? compiled : new URL('../engine/evaluator/worker/entry.ts', import.meta.url)
+}

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { JudgeflowError } from '../engine'
+import { JudgeflowError } from '../engine/errors'
 import { DEFAULT_MAX_JSON_DEPTH, parseJsonChecked } from '../engine/text/safe-json'
 
 /** Reads and parses a JSON file (nested at most `maxDepth` levels), with one sentence naming the file when it cannot. */
@@ -27,12 +27,4 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
-export interface Io {
-  out(text: string): void
-  err(text: string): void
-}
-
-export const processIo: Io = {
-  out: text => process.stdout.write(`${text}\n`),
-  err: text => process.stderr.write(`${text}\n`),
-}
+export { processIo, type Io } from './process-io'

@@ -1,18 +1,9 @@
-import { envWithFile, loadConfig, type Env } from '../core/config'
-import { JudgeflowError } from '../engine'
-import { processIo, readTextFile, type Io } from './io'
-import { backupCommand } from './commands/backup'
-import { dbCommand, DB_USAGE } from './commands/db'
-import { evalCommand } from './commands/eval'
-import { experimentCommand } from './commands/experiment'
-import { importCommand, IMPORT_USAGE } from './commands/import'
-import { runCommand } from './commands/run'
-import { serveCommand, SERVE_USAGE } from './commands/serve'
-import { testCommand, TEST_USAGE } from './commands/test'
-import { envFileOf } from './test-flags'
-import { validateCommand } from './commands/validate'
-import { workerCommand, WORKER_USAGE } from './commands/worker'
+import type { Env } from '../core/config'
+import { processIo, type Io } from './process-io'
+import { DB_USAGE, IMPORT_USAGE, SERVE_USAGE, TEST_USAGE, WORKER_USAGE } from './usage'
 
+// Everything beyond the usage text is loaded when a command runs: `judgeflow --help` starts
+// without the engine, the configuration's schemas or their packages (zod, yaml).
 const USAGE = `judgeflow — LLM quality gates
 
 Usage:
@@ -36,32 +27,36 @@ Keys come from the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY (and OPENAI_BA
 export async function main(argv: string[], io: Io = processIo, env?: Env): Promise<number> {
   const [command, ...args] = argv
   try {
-    // Read before the configuration, so that keys from the file reach the providers.
-    const envFile = command === 'test' ? envFileOf(args) : undefined
-    const config = loadConfig(envFile === undefined ? env : envWithFile(readTextFile(envFile, 'env'), env))
     switch (command) {
-      case 'validate': return validateCommand(args, io, config)
-      case 'run': return await runCommand(args, io, config)
-      case 'eval': return await evalCommand(args, io, config)
-      case 'experiment': return await experimentCommand(args, io, config)
-      case 'backup': return await backupCommand(args, io, config)
-      case 'db': return await dbCommand(args, io)
-      case 'test': return await testCommand(args, io, config, io === processIo && process.stderr.isTTY === true)
-      case 'import': return importCommand(args, io, config)
-      case 'serve': return await serveCommand(args)
-      case 'worker': return await workerCommand(args, io, config)
       case undefined:
       case '-h':
       case '--help':
       case 'help':
         io.out(USAGE)
         return command === undefined ? 2 : 0
+      case 'serve': return await (await import('./commands/serve')).serveCommand(args, io, env)
+      case 'db': return await (await import('./commands/db')).dbCommand(args, io)
+    }
+    const { envWithFile, loadConfig } = await import('../core/config')
+    // Read before the configuration, so that keys from the file reach the providers.
+    const envFile = command === 'test' ? (await import('./test-flags')).envFileOf(args) : undefined
+    const config = loadConfig(envFile === undefined ? env : envWithFile((await import('./io')).readTextFile(envFile, 'env'), env))
+    switch (command) {
+      case 'validate': return (await import('./commands/validate')).validateCommand(args, io, config)
+      case 'run': return await (await import('./commands/run')).runCommand(args, io, config)
+      case 'eval': return await (await import('./commands/eval')).evalCommand(args, io, config)
+      case 'experiment': return await (await import('./commands/experiment')).experimentCommand(args, io, config)
+      case 'backup': return await (await import('./commands/backup')).backupCommand(args, io, config)
+      case 'test': return await (await import('./commands/test')).testCommand(args, io, config, io === processIo && process.stderr.isTTY === true)
+      case 'import': return (await import('./commands/import')).importCommand(args, io, config)
+      case 'worker': return await (await import('./commands/worker')).workerCommand(args, io, config)
       default:
         io.err(`Unknown command "${command}". Commands: validate, run, eval, test, import, experiment, backup, db, serve, worker.`)
         return 2
     }
   }
   catch (error) {
+    const { JudgeflowError } = await import('../engine/errors')
     if (error instanceof JudgeflowError) {
       io.err(error.message)
       const problems = error.details as Array<{ message?: string }> | undefined

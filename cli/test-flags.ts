@@ -20,8 +20,7 @@ export const RUN_FLAG_OPTIONS = {
   'no-cache': { type: 'boolean' },
 } as const
 
-export const RUN_FLAGS_USAGE = '[--concurrency|--max-concurrency N] [--filter-pattern <regex>] [--filter-first-n N] [--filter-sample N [--seed S]]'
-  + ' [--filter-failing <report.json>] [--var k=v]… [--env-file <file>] [--delay <ms>] [--no-cache]'
+export { RUN_FLAGS_USAGE } from './usage'
 
 /** The most cases `--filter-first-n` and `--filter-sample` take (a dataset holds no more). */
 const MAX_FILTER_COUNT = 1_000_000

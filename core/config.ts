@@ -23,8 +23,14 @@ export type { Env } from './config-fields'
 
 export const MIN_TOKEN_LENGTH = 32
 export const DEFAULT_SESSION_TTL_HOURS = 12
+/** The server's port when PORT is unset, as Nitro's. */
+export const DEFAULT_PORT = 3000
 const MAX_SESSION_TTL_HOURS = 24 * 366
-export const DEFAULT_DB_PATH = './data/judgeflow.db'
+/**
+ * The SQLite file when JUDGEFLOW_DB is unset, in the working directory: where `npx judgeflow serve`
+ * keeps it for a project that installed the package (a source checkout's `npm start` names its own `data/`).
+ */
+export const DEFAULT_DB_PATH = './.judgeflow/judgeflow.db'
 /** The LLM response cache's bound when JUDGEFLOW_CACHE_MAX_ENTRIES is unset. */
 export const DEFAULT_CACHE_MAX_ENTRIES = 10_000
 /** How often the retention prune runs (JUDGEFLOW_RETENTION_INTERVAL_MS): every 10 minutes. */
@@ -44,6 +50,8 @@ export interface JudgeflowConfig {
   server: {
     /** The address the server listens on (HOST or NITRO_HOST); empty for every interface. */
     host: string
+    /** The port the server listens on (PORT or NITRO_PORT; DEFAULT_PORT when unset). */
+    port: number
     /** JUDGEFLOW_TOKEN: required for the API and the UI when the server listens beyond loopback. */
     token?: string
     sessionTtlMs: number
@@ -184,9 +192,13 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
     'JUDGEFLOW_RETENTION_RUNS must be a whole number of runs of at least 1 kept per workflow (it is "{raw}"); unset it to keep every run.', { blank: 'empty' })
   const allowCode = read('JUDGEFLOW_ALLOW_CODE', text.toLowerCase().pipe(z.enum(['1', 'true', 'yes', '0', 'false', 'no'])).transform(yes => ['1', 'true', 'yes'].includes(yes)), DEFAULT_ALLOW_CODE,
     'JUDGEFLOW_ALLOW_CODE must be true or false (or 1 or 0), not "{raw}"; unset it to refuse code assertions over HTTP.')
+  const portVariable = env.NITRO_PORT ? 'NITRO_PORT' : 'PORT'
+  const port = read(portVariable, wholeFrom(0, 65_535), DEFAULT_PORT,
+    `${portVariable} must be a port number from 0 to 65535 (it is "{raw}"); unset it to listen on ${DEFAULT_PORT}.`)
   return {
     server: {
       host: env.NITRO_HOST || env.HOST || '',
+      port,
       token,
       sessionTtlMs: ttlHours * 3_600_000,
       allowedHosts: (env.JUDGEFLOW_ALLOWED_HOSTS ?? '').split(',').map(h => h.trim().toLowerCase()).filter(Boolean),

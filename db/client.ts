@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
 import * as schema from './schema'
 import { JudgeflowError } from '../engine/errors'
+import { besideModule } from './beside-module'
 
 export type Db = BetterSQLite3Database<typeof schema>
 
@@ -25,13 +25,13 @@ export interface OpenOptions {
 }
 
 /**
- * The migrations ship beside this module in the source tree and beside the server entry
- * in a built app (copied there at build time); `override` (JUDGEFLOW_MIGRATIONS) comes first.
+ * The migrations ship beside this module in the source tree and the compiled package, and beside
+ * the server entry in a built app (copied there at build time); `override` (JUDGEFLOW_MIGRATIONS) comes first.
  */
 export function findMigrationsFolder(override?: string): string {
   const candidates = [
     override,
-    fileURLToPath(new URL('./migrations', import.meta.url)),
+    ...besideModule(import.meta.url, 'migrations'),
     process.argv[1] ? join(dirname(resolve(process.argv[1])), 'migrations') : undefined,
     resolve('db/migrations'),
   ].filter((c): c is string => Boolean(c))

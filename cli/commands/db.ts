@@ -5,8 +5,9 @@ import { copySqliteToPostgres } from '../../db/copy'
 import { openPostgres } from '../../db/pg'
 import { JudgeflowError } from '../../engine'
 import type { Io } from '../io'
+import { DB_USAGE } from '../usage'
 
-export const DB_USAGE = 'judgeflow db copy --from <sqlite file> --to <postgres url>'
+export { DB_USAGE }
 
 /**
  * `judgeflow db copy --from <sqlite file> --to <postgres url>`: moves a SQLite database into an

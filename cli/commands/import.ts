@@ -6,8 +6,9 @@ import type { PromptfooImport } from '../../engine/datasets'
 import type { Io } from '../io'
 import { readPromptfooConfig } from '../promptfoo'
 import { checkOutputFiles, checkOutputFolder, writeOutputFile, type InputFile } from '../output-paths'
+import { IMPORT_USAGE } from '../usage'
 
-export const IMPORT_USAGE = 'judgeflow import promptfoo <promptfooconfig.yaml> --out <folder> [--grader <provider:model>] [--name <dataset name>] [--skip-unsupported]'
+export { IMPORT_USAGE }
 
 /**
  * `judgeflow import promptfoo`: writes a promptfoo config's tests as a dataset file, its assertions

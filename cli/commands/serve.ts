@@ -1,19 +1,79 @@
-import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { JudgeflowError } from '../../engine'
+import { DEFAULT_DB_PATH, loadConfig, type Env } from '../../core/config'
+import { JudgeflowError } from '../../engine/errors'
+import type { Io } from '../io'
+import { SERVE_USAGE } from '../usage'
 
-export const SERVE_USAGE = 'judgeflow serve [--no-worker]   (the web app and API; on PostgreSQL also a worker unless --no-worker)'
+export { SERVE_USAGE }
 
 /**
- * `judgeflow serve [--no-worker]`: serves the built app and API as `npm start` does (building it
- * first when it is missing or older than its sources). On PostgreSQL the server also executes
- * queued runs unless `--no-worker` (JUDGEFLOW_WORKER=0), which leaves them to `judgeflow worker`.
+ * `judgeflow serve [--no-worker]`: serves the built app and API. From a source checkout as
+ * `npm start` does (building it first when it is missing or older than its sources); from an
+ * installed package, the `.output/` it ships, at once, with the database in the working directory
+ * (JUDGEFLOW_DB, else DEFAULT_DB_PATH). A start that cannot succeed — a bad setting, a port in use,
+ * the app or its migrations missing — ends with exit 1 and one sentence, before anything listens.
+ * On PostgreSQL the server also executes queued runs unless `--no-worker` (JUDGEFLOW_WORKER=0).
  */
-export async function serveCommand(args: string[]): Promise<number> {
+export async function serveCommand(args: string[], io: Io, env: Env = process.env): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'no-worker': { type: 'boolean' } } })
   if (positionals.length) throw new JudgeflowError('INVALID_INPUT', `serve takes no arguments but --no-worker (got "${positionals[0]}"): ${SERVE_USAGE}`)
-  if (values['no-worker']) process.env.JUDGEFLOW_WORKER = '0'
-  await import(pathToFileURL(join(resolve(import.meta.dirname, '../..'), 'scripts/start.mjs')).href)
-  return 0
+  if (values['no-worker']) env.JUDGEFLOW_WORKER = '0'
+  const root = packageRoot()
+  if (existsSync(join(root, 'nuxt.config.ts'))) {
+    await import(pathToFileURL(join(root, 'scripts/start.mjs')).href)
+    return 0
+  }
+  try {
+    const entry = join(root, '.output/server/index.mjs')
+    if (!existsSync(entry)) throw new JudgeflowError('INVALID_CONFIG', `the built app is missing from the judgeflow package (no ${entry}): reinstall judgeflow.`)
+    // Loopback unless HOST says otherwise, as `npm start`; the server reads these as it starts.
+    env.HOST ??= '127.0.0.1'
+    const config = loadConfig(env)
+    await checkPortIsFree(config.server.host, config.server.port)
+    io.out(`judgeflow: serving http://${config.server.host || '0.0.0.0'}:${config.server.port} (database ${config.db.url ? 'PostgreSQL (JUDGEFLOW_DATABASE_URL)' : resolve(config.db.path ?? DEFAULT_DB_PATH)})`)
+    return await runServer(entry, env)
+  }
+  catch (error) {
+    io.err(`judgeflow: refusing to start: ${(error as Error).message}`)
+    return 1
+  }
+}
+
+/**
+ * The server in a process of its own, started as `node .output/server/index.mjs` (the way it finds
+ * the files beside its entry: migrations, worker bundles); its exit code is the command's.
+ */
+function runServer(entry: string, env: Env): Promise<number> {
+  const server = spawn(process.execPath, [entry], { stdio: 'inherit', env })
+  const forward = (signal: NodeJS.Signals) => server.kill(signal)
+  process.on('SIGINT', forward).on('SIGTERM', forward)
+  return new Promise((done) => {
+    server.once('exit', (code, signal) => {
+      process.off('SIGINT', forward).off('SIGTERM', forward)
+      done(code ?? (signal ? 1 : 0))
+    })
+  })
+}
+
+/** The folder of judgeflow's package.json: two folders up in the source tree, one in the compiled `dist/`. */
+function packageRoot(): string {
+  let folder = dirname(fileURLToPath(import.meta.url))
+  while (!existsSync(join(folder, 'package.json')) && dirname(folder) !== folder) folder = dirname(folder)
+  return folder
+}
+
+/** Refuses a port another process holds, rather than a server that starts and then cannot listen. */
+function checkPortIsFree(host: string, port: number): Promise<void> {
+  return new Promise((settle, refuse) => {
+    const probe = createServer()
+    probe.once('error', (error: NodeJS.ErrnoException) => refuse(error.code === 'EADDRINUSE'
+      ? new JudgeflowError('INVALID_CONFIG', `port ${port} on ${host || 'every interface'} is in use by another process: stop it or set PORT to a free port.`)
+      : error))
+    probe.listen({ port, host: host || undefined, exclusive: true }, () => probe.close(() => settle()))
+  })
 }

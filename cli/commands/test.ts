@@ -9,20 +9,18 @@ import {
   exitCodeOf, formatFromName, parseDatasetFile,
   type DatasetCase, type DatasetGates, type DatasetReport,
 } from '../../engine/datasets'
-import { filteredCases, numberFlag, RUN_FLAG_OPTIONS, RUN_FLAGS_USAGE, runFlagsOf } from '../test-flags'
+import { filteredCases, numberFlag, RUN_FLAG_OPTIONS, runFlagsOf } from '../test-flags'
 import { modelRefSchema } from '../../engine/schema/common'
 import { withApp } from '../app'
 import { readPromptfooConfig } from '../promptfoo'
 import { readJsonFile, readTextFile, type Io } from '../io'
 import { checkOutputFiles, writeOutputFile, type InputFile, type OutputFile } from '../output-paths'
+import { TEST_USAGE } from '../usage'
+
+export { TEST_USAGE }
 
 /** The pass rate a run must reach when no --min-pass-rate is given: every case passes. */
 export const DEFAULT_MIN_PASS_RATE = 1
-
-export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | judgeflow test --config <evaluator.json|.toml> --dataset <file> | judgeflow test <promptfooconfig.yaml> [--skip-unsupported]'
-  + ` [--grader <provider:model>] ${RUN_FLAGS_USAGE} [--repeat N]`
-  + '  [--min-pass-rate R] [--min-kappa K] [--baseline <report.json> --no-regressions] [--max-errors N]'
-  + ' [--report <out.json>] [--junit <out.xml>] [--html <out.html>] [--csv <out.csv>] [--jsonl <out.jsonl>] [--markdown] [--score-step <node id>] [--db <path>]'
 
 /**
  * `judgeflow test`: a workflow (or an evaluator config alone) over every case of a dataset file,

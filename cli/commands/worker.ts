@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util'
 import { createJudgeflow, type JudgeflowConfig, type ResumeOutcome } from '../../core'
 import { JudgeflowError } from '../../engine'
-import { SOURCE_EVALUATION_WORKER } from '../evaluation-workers'
+import { evaluationWorkerEntry } from '../evaluation-workers'
 import type { Io } from '../io'
+import { WORKER_USAGE } from '../usage'
 
-export const WORKER_USAGE = 'judgeflow worker [--concurrency N]   (PostgreSQL: executes queued runs; SIGTERM drains)'
+export { WORKER_USAGE }
 
 /** What stops a worker: SIGTERM or SIGINT (tests hand in their own). */
 export interface StopSignal {
@@ -36,7 +37,7 @@ export async function workerCommand(args: string[], io: Io, config: JudgeflowCon
   const app = createJudgeflow(config)
   try {
     await app.loadCustomModules()
-    if (!app.startEvaluationWorkers(SOURCE_EVALUATION_WORKER)) io.err('judgeflow worker: JUDGEFLOW_EVAL_WORKERS is 0: offline evaluations run on the main thread, without a time limit')
+    if (!app.startEvaluationWorkers(evaluationWorkerEntry())) io.err('judgeflow worker: JUDGEFLOW_EVAL_WORKERS is 0: offline evaluations run on the main thread, without a time limit')
     // The store's first answer: a database that cannot be reached or migrated stops here, saying why.
     await app.store.settings.get('judgeflow.worker')
     const report = ({ resumed, interrupted, failed }: ResumeOutcome) => {

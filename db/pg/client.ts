@@ -6,6 +6,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres'
 import { migrate } from 'drizzle-orm/node-postgres/migrator'
 import * as schema from './schema'
 import { JudgeflowError } from '../../engine/errors'
+import { besideModule } from '../beside-module'
 
 export type PgDb = NodePgDatabase<typeof schema>
 
@@ -27,6 +28,7 @@ const MIGRATION_LOCK = 7_413_270_001
 export function findPgMigrationsFolder(): string {
   const candidates = [
     fileURLToPath(new URL('./migrations', import.meta.url)),
+    ...besideModule(import.meta.url, 'pg-migrations'),
     process.argv[1] ? join(dirname(resolve(process.argv[1])), 'pg-migrations') : undefined,
     resolve('db/pg/migrations'),
   ].filter((c): c is string => Boolean(c))

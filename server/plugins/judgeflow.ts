@@ -8,16 +8,24 @@ import { loadTemplatesOnFirstStart } from '../utils/templates'
  * At start: create the app (opening the database, applying migrations), load the templates into a
  * new database, load custom metrics and scorers, start the evaluation workers, and pick up runs a
  * previous process left unfinished — at start, and later whenever a run's lease expires (its
- * process crashed, or hangs as a zombie) — and the rounds they belong to.
+ * process crashed, or hangs as a zombie) — and the rounds they belong to. Any of it failing (no
+ * migrations, a database that cannot be opened, reached or migrated) stops the process, saying why:
+ * never a server that listens without its app.
  */
 export default defineNitroPlugin(async (nitroApp) => {
+  try {
+    await start(nitroApp)
+  }
+  catch (error) {
+    console.error(`judgeflow: refusing to start: ${(error as Error).message}`)
+    process.exit(1)
+  }
+})
+
+async function start(nitroApp: Parameters<Parameters<typeof defineNitroPlugin>[0]>[0]): Promise<void> {
   const app = useJudgeflow()
   const { runs, store, config } = app
-  // The store's first answer: a PostgreSQL database that cannot be reached or migrated stops the start, saying why.
-  const templates = await loadTemplatesOnFirstStart(store).catch((error: Error) => {
-    console.error(`judgeflow: refusing to start: ${error.message}`)
-    process.exit(1)
-  })
+  const templates = await loadTemplatesOnFirstStart(store)
   if (templates) console.info(`judgeflow: loaded ${templates} template workflows`)
   const { metricsDir, scorersDir } = config.evaluation
   const custom = await app.loadCustomModules()
@@ -46,7 +54,7 @@ export default defineNitroPlugin(async (nitroApp) => {
     await app.close()
     if (traceCacheFile) saveTraceCache(app.traceCache, traceCacheFile)
   })
-})
+}
 
 function reportTakeover({ resumed, interrupted, failed }: ResumeOutcome): void {
   if (!resumed.length && !interrupted.length && !failed.length) return

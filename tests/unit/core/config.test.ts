@@ -32,6 +32,14 @@ describe('the configuration', () => {
     expect(() => loadConfig({ JUDGEFLOW_MAX_BODY_BYTES: '1MB' })).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG', details: { variable: 'JUDGEFLOW_MAX_BODY_BYTES' } }))
   })
 
+  it('reads the server\'s port from PORT or NITRO_PORT, 3000 when unset, and refuses one that is not a port', () => {
+    expect(loadConfig({}).server.port).toBe(3000)
+    expect(loadConfig({ PORT: '8080' }).server.port).toBe(8080)
+    expect(loadConfig({ PORT: '8080', NITRO_PORT: '9090' }).server.port).toBe(9090)
+    expect(() => loadConfig({ PORT: 'http' })).toThrow('PORT must be a port number from 0 to 65535 (it is "http"); unset it to listen on 3000.')
+    expect(() => loadConfig({ NITRO_PORT: '70000' })).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG', details: { variable: 'NITRO_PORT' } }))
+  })
+
   it('takes a PostgreSQL URL from JUDGEFLOW_DATABASE_URL, and names the variable without repeating a wrong value', () => {
     expect(loadConfig({}).db.url).toBeUndefined()
     expect(loadConfig({ JUDGEFLOW_DATABASE_URL: 'postgres://jf:secret@db.internal:5432/judgeflow' }).db.url).toBe('postgres://jf:secret@db.internal:5432/judgeflow')

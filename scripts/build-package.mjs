@@ -1,0 +1,61 @@
+// Compiles the CLI and the library to dist/ (JavaScript and .d.ts types), with the files they find
+// beside themselves at run time: the migrations and the evaluation worker's entry.
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { build } from 'esbuild'
+
+const root = resolve(import.meta.dirname, '..')
+const dist = join(root, 'dist')
+// Packing ships the built app too (.output/): built here when there is none (`npm run build` builds both).
+if (process.argv.includes('--app-when-missing') && !existsSync(join(root, '.output/server/index.mjs'))) {
+  const app = spawnSync('npx', ['nuxt', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NUXT_TELEMETRY_DISABLED: '1' } })
+  if (app.status !== 0) process.exit(app.status ?? 1)
+}
+rmSync(dist, { recursive: true, force: true })
+
+await build({
+  absWorkingDir: root,
+  entryPoints: { 'cli': 'cli/main.ts', 'index': 'core/library.ts', 'evaluation-worker': 'engine/evaluator/worker/entry.ts' },
+  outdir: dist,
+  // One folder: every chunk finds `./migrations` and `./evaluation-worker.js` beside itself.
+  chunkNames: 'chunks-[hash]',
+  bundle: true,
+  splitting: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outExtension: { '.js': '.js' },
+  logLevel: 'warning',
+})
+cpSync(join(root, 'db/migrations'), join(dist, 'migrations'), { recursive: true })
+cpSync(join(root, 'db/pg/migrations'), join(dist, 'pg-migrations'), { recursive: true })
+
+const tsc = spawnSync('npx', ['tsc', '-p', 'tsconfig.package.json'], { cwd: root, stdio: 'inherit' })
+if (tsc.status !== 0) process.exit(tsc.status ?? 1)
+addExtensions(join(dist, 'types'))
+
+/**
+ * The sources import without extensions (bundler resolution); a project that resolves as Node
+ * does (`moduleResolution: node16`) needs them in the declarations: `./x.js` or `./x/index.js`.
+ */
+function addExtensions(folder) {
+  for (const name of readdirSync(folder)) {
+    const path = join(folder, name)
+    if (statSync(path).isDirectory()) {
+      addExtensions(path)
+      continue
+    }
+    if (!name.endsWith('.d.ts')) continue
+    const text = readFileSync(path, 'utf8')
+    const fixed = text.replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]*)\2/g, (whole, lead, quote, specifier) => {
+      const target = resolve(dirname(path), specifier)
+      if (existsSync(`${target}.d.ts`)) return `${lead}${quote}${specifier}.js${quote}`
+      if (existsSync(join(target, 'index.d.ts'))) return `${lead}${quote}${specifier}/index.js${quote}`
+      return whole
+    })
+    if (fixed !== text) writeFileSync(path, fixed)
+  }
+}
+console.log(`judgeflow: compiled the CLI and the library into ${relative(root, dist)}/`)

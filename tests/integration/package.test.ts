@@ -1,0 +1,135 @@
+/**
+ * judgeflow as another project installs it: `npm pack` (its prepack compiles dist/), the tarball
+ * installed into a fresh project (`npm install` reaches the registry; the npm cache is reused), then
+ * the CLI, the library's types and `judgeflow serve` used from there. Needs the built app (.output/).
+ */
+import { execFile, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { waitFor } from '../support/app-server'
+
+const root = resolve(import.meta.dirname, '../..')
+const project = mkdtempSync(join(tmpdir(), 'judgeflow-package-'))
+const installed = join(project, 'node_modules/judgeflow')
+const env = { PATH: process.env.PATH!, HOME: process.env.HOME!, NUXT_TELEMETRY_DISABLED: '1', npm_config_update_notifier: 'false' }
+
+function sh(command: string, args: string[], cwd: string, extra: Record<string, string> = {}): Promise<{ code: number, stdout: string, stderr: string }> {
+  return new Promise((done) => {
+    execFile(command, args, { cwd, env: { ...env, ...extra }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      done({ code: error ? (error as { code?: number }).code ?? 1 : 0, stdout, stderr })
+    })
+  })
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => done(port))
+    })
+  })
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(root, '.output/server/index.mjs'))) throw new Error('the app is not built (no .output/): run `npx nuxt build` (npm test does it first)')
+  const packed = await sh('npm', ['pack', '--pack-destination', project], root)
+  expect(packed.code, packed.stderr).toBe(0)
+  const tarball = readdirSync(project).find(name => name.endsWith('.tgz'))!
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-judgeflow', private: true, type: 'module' }))
+  const install = await sh('npm', ['install', '--no-audit', '--no-fund', `./${tarball}`], project)
+  expect(install.code, install.stderr).toBe(0)
+}, 900_000)
+
+afterAll(async () => {
+  rmSync(project, { recursive: true, force: true })
+})
+
+describe('judgeflow installed from its tarball', () => {
+  it('ships compiled code, the built app and the examples, not the sources or the tests', () => {
+    expect(existsSync(join(installed, 'dist/cli.js'))).toBe(true)
+    expect(existsSync(join(installed, 'dist/types/core/library.d.ts'))).toBe(true)
+    expect(existsSync(join(installed, '.output/server/index.mjs'))).toBe(true)
+    expect(existsSync(join(installed, 'examples/quality-gate.json'))).toBe(true)
+    for (const left of ['cli/main.ts', 'engine', 'tests', 'bench', 'nuxt.config.ts']) expect(existsSync(join(installed, left)), left).toBe(false)
+  })
+
+  it('npx judgeflow test runs an example workflow over its dataset with the offline judge', async () => {
+    const examples = join(installed, 'examples')
+    const result = await sh('npx', ['--no-install', 'judgeflow', 'test', join(examples, 'quality-gate.json'), '--dataset', join(examples, 'datasets/support-questions.csv'), '--min-pass-rate', '0.4'], project)
+    expect(result.stderr).not.toMatch(/tsx|Error:/)
+    expect(result.stdout).toContain('support-questions: 5 passed, 7 failed, 0 errored of 12 cases')
+    expect(result.code).toBe(0)
+  }, 120_000)
+
+  it('the library imports with its types and runs a dataset without the app', async () => {
+    writeFileSync(join(project, 'gate.ts'), [
+      `import { evaluate, parseDataset, runDataset, runWorkflow, type DatasetReport } from 'judgeflow'`,
+      `import { readFileSync } from 'node:fs'`,
+      `const cases = parseDataset(readFileSync('node_modules/judgeflow/examples/datasets/support-questions.csv', 'utf8'), 'csv')`,
+      `const workflow = JSON.parse(readFileSync('node_modules/judgeflow/examples/quality-gate.json', 'utf8')) as Record<string, unknown>`,
+      `const report: DatasetReport = await runDataset({ workflow, cases, gates: { min_pass_rate: 0.4 } })`,
+      `const rate: number | null = report.pass_rate`,
+      `// @ts-expect-error: a report's counts are numbers`,
+      `const wrong: string = report.passed`,
+      `console.log(JSON.stringify({ passed: report.passed, rate, kinds: [typeof evaluate, typeof runWorkflow], wrong }))`,
+    ].join('\n'))
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true,
+        types: ['node'], typeRoots: [join(root, 'node_modules/@types')],
+      },
+      files: ['gate.ts'],
+    }))
+    const typecheck = await sh(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project)
+    expect(typecheck.stdout + typecheck.stderr).toBe('')
+    expect(typecheck.code).toBe(0)
+    const run = await sh(process.execPath, ['--import', 'tsx', 'gate.ts'], project)
+    expect(run.stderr).toBe('')
+    expect(JSON.parse(run.stdout)).toMatchObject({ passed: 5, kinds: ['function', 'function'] })
+  }, 120_000)
+
+  it('npx judgeflow serve starts the shipped app at once, its database in the working directory', async () => {
+    const port = await freePort()
+    const child = spawn('npx', ['--no-install', 'judgeflow', 'serve'], { cwd: project, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (chunk) => { output += chunk })
+    child.stderr.on('data', (chunk) => { output += chunk })
+    try {
+      const health = await waitFor(async () => {
+        if (child.exitCode !== null) throw new Error(`judgeflow serve exited with ${child.exitCode}:\n${output}`)
+        const response = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null)
+        return response?.ok ? response.status : undefined
+      }, 30_000, 'judgeflow serve to answer')
+      expect(health).toBe(200)
+      expect(output).not.toContain('building')
+      expect(existsSync(join(project, '.judgeflow/judgeflow.db'))).toBe(true)
+      expect(existsSync(join(installed, 'data'))).toBe(false)
+      expect(existsSync(join(installed, '.judgeflow'))).toBe(false)
+
+      // The port is taken now: a second serve stops at once, exit 1, one sentence.
+      const second = await sh('npx', ['--no-install', 'judgeflow', 'serve'], project, { PORT: String(port) })
+      expect(second.code).toBe(1)
+      expect(second.stderr.trim()).toBe(`judgeflow: refusing to start: port ${port} on 127.0.0.1 is in use by another process: stop it or set PORT to a free port.`)
+    }
+    finally {
+      child.kill('SIGTERM')
+    }
+  }, 120_000)
+
+  it('npx judgeflow serve with a bad setting or no migrations stops with exit 1 and one sentence', async () => {
+    const port = String(await freePort())
+    const badSetting = await sh('npx', ['--no-install', 'judgeflow', 'serve'], project, { PORT: port, JUDGEFLOW_EVAL_WORKERS: 'many' })
+    expect(badSetting.code).toBe(1)
+    expect(badSetting.stderr.trim()).toBe('judgeflow: refusing to start: JUDGEFLOW_EVAL_WORKERS must be a whole number of worker threads (0 runs evaluations on the main thread), not "many".')
+    const migrations = join(installed, '.output/server/migrations')
+    renameSync(migrations, `${migrations}-away`)
+    const noMigrations = await sh('npx', ['--no-install', 'judgeflow', 'serve'], project, { PORT: port, JUDGEFLOW_DB: join(project, 'other.db') })
+      .finally(() => renameSync(`${migrations}-away`, migrations))
+    expect(noMigrations.code).toBe(1)
+    expect(noMigrations.stderr.trim()).toMatch(/^judgeflow: refusing to start: the database migrations were not found/)
+    expect(noMigrations.stderr.trim().split('\n')).toHaveLength(1)
+  }, 120_000)
+})
