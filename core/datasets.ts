@@ -192,20 +192,33 @@ export class DatasetRuns {
     return row ? this.deps.store.datasets.get(row.id) : null
   }
 
-  /** One comparison of a test's outputs, run as a run of its own: the grades its evaluator gave, or why none. */
-  private async compare(group: ComparisonGroup, options: Record<string, unknown>, signal: AbortSignal): Promise<ComparisonOutcome> {
-    const { runs, store } = this.deps
-    const { definition, input } = comparisonRun(group)
-    const run = await runs.start({ definition, input, options })
-    const stop = () => void runs.cancelAnywhere(run.id).catch(reportWriteFailure)
+  /**
+   * Waits for a run's end. The dataset run's abort cancels it, unless the process is stopping: the
+   * run then resumes with the dataset run at the next start.
+   */
+  private async followRun(runId: string, signal: AbortSignal): Promise<RunRow> {
+    const { runs } = this.deps
+    const stop = () => {
+      if ((signal.reason as Error | undefined)?.message !== STOPPING) void runs.cancelAnywhere(runId).catch(reportWriteFailure)
+    }
     signal.addEventListener('abort', stop, { once: true })
-    let ended: RunRow
+    // Aborted while the run was starting: the listener above came too late to hear it.
+    if (signal.aborted) stop()
     try {
-      ended = await runs.whenEnded(run.id)
+      return await runs.whenEnded(runId)
     }
     finally {
       signal.removeEventListener('abort', stop)
     }
+  }
+
+  /** One comparison of a test's outputs, run as a run of its own: the grades its evaluator gave, or why none. */
+  private async compare(group: ComparisonGroup, options: Record<string, unknown>, signal: AbortSignal): Promise<ComparisonOutcome> {
+    const { runs, store } = this.deps
+    const { definition, input } = comparisonRun(group)
+    if (signal.aborted) throw signal.reason
+    const run = await runs.start({ definition, input, options })
+    const ended = await this.followRun(run.id, signal)
     const step = (await store.runs.steps(run.id)).filter(s => s.nodeId === 'compare').at(-1)
     if (ended.status !== 'succeeded' || step?.status !== 'succeeded') {
       const error = (step?.error ?? ended.error) as { message?: string } | null
@@ -309,19 +322,7 @@ export class DatasetRuns {
           return { kind: 'result', result: { ...task, status: 'errored', run_id: runId, error: error.message } }
         }
       }
-      const stop = () => {
-        if ((abort.reason as Error | undefined)?.message !== STOPPING) void runs.cancelAnywhere(runId).catch(reportWriteFailure)
-      }
-      abort.addEventListener('abort', stop, { once: true })
-      // Aborted while the run was starting: the listener above came too late to hear it.
-      if (abort.aborted) stop()
-      let ended: RunRow
-      try {
-        ended = await runs.whenEnded(runId)
-      }
-      finally {
-        abort.removeEventListener('abort', stop)
-      }
+      const ended = await this.followRun(runId, abort)
       const steps = await store.runs.steps(runId)
       const finishedRun = { id: runId, result: runResultOf(ended, steps), latency_ms: ended.durationMs ?? 0, tokens: tokensOf(steps) }
       return caseRunOutcome(task, target.workflow, finishedRun, { scoreStep: options.score_step })
@@ -366,6 +367,8 @@ export class DatasetRuns {
     if (!signal.aborted) {
       // Comparisons of a test's outputs across its cells (select-best), once every cell has run.
       const settled = await settleComparisons(results, cases, group => this.compare(group, runOptions, signal))
+      // Stopping, not cancelled: the cells keep waiting, and their comparisons run when the dataset run resumes.
+      if (signal.aborted && (signal.reason as Error | undefined)?.message === STOPPING) return
       for (const result of settled) {
         await save(result)
         results[results.findIndex(r => r.case_id === result.case_id && r.repeat === result.repeat)] = result
