@@ -27,7 +27,7 @@ import { datasetCaseSchema, type DatasetCase } from './schema'
 export interface PromptfooImportOptions {
   /** Reads a file the config names (`file://…`), relative to the config's folder; without it such references are refused. */
   readFile?: ReadFile
-  /** The judge of llm-rubric when the config names no grader (`defaultTest.options.provider`); without either, rubrics are refused. */
+  /** The grader of model-graded assertions (`--grader`), in place of `defaultTest.options.provider` as promptfoo takes it; with neither, refused. */
   judge?: string
   /** The dataset's name; else the config's description, else "promptfoo". */
   name?: string
@@ -111,7 +111,9 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   checkTestSettings(defaults, 'defaultTest', notes)
   tests.forEach((test, i) => checkTestSettings(test, `tests[${i}]`, notes))
   const graders = gradersOf((defaults.options as { provider?: unknown } | undefined)?.provider, 'defaultTest.options.provider', notes)
-  const grader = graders.text ?? options.judge
+  // As promptfoo's --grader: it replaces defaultTest.options.provider (a test's own provider still comes first).
+  const grader = options.judge ?? graders.text
+  if (options.judge && graders.text && options.judge !== graders.text) notes.push(`--grader ${options.judge} replaces defaultTest.options.provider (${graders.text}), as promptfoo's --grader does`)
   tests.forEach((test, i) => {
     if (test.threshold !== undefined && (typeof test.threshold !== 'number' || !Number.isFinite(test.threshold))) throw invalid(`tests[${i}].threshold: must be a number`)
   })

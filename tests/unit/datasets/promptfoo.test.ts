@@ -49,12 +49,15 @@ describe('promptfoo import: assertions', () => {
     expect(imported.evaluator).toEqual({ evaluation_type: 'assertions', assert: '{{input.assert}}', threshold: '{{input.assert_threshold}}', vars: '{{input}}' })
   })
 
-  it('names the grader: defaultTest.options.provider in each form, else the one given to the import', () => {
+  it('names the grader: defaultTest.options.provider in each form; the one given to the import (--grader) replaces it, as promptfoo\'s --grader does', () => {
     const rubric = '      - { type: llm-rubric, value: "Is polite" }'
     expect(importPromptfoo(config(`  - vars: { question: q }\n    assert:\n${rubric}`), { judge: 'openai:gpt-4o' }).evaluator).toMatchObject({ model: 'openai:gpt-4o' })
     for (const provider of ['anthropic:messages:claude-3-5-haiku', '{ id: anthropic:messages:claude-3-5-haiku }', '{ text: anthropic:messages:claude-3-5-haiku, embedding: openai:embedding:text-embedding-3-small }', '{ text: { id: anthropic:claude-3-5-haiku } }']) {
-      const graded = importPromptfoo(config(`  - vars: { question: q }\n    assert:\n${rubric}`, `defaultTest:\n  options:\n    provider: ${provider}`), { judge: 'openai:gpt-4o' })
-      expect(graded.evaluator).toMatchObject({ model: 'anthropic:claude-3-5-haiku' })
+      const text = config(`  - vars: { question: q }\n    assert:\n${rubric}`, `defaultTest:\n  options:\n    provider: ${provider}`)
+      expect(importPromptfoo(text).evaluator).toMatchObject({ model: 'anthropic:claude-3-5-haiku' })
+      const replaced = importPromptfoo(text, { judge: 'openai:gpt-4o' })
+      expect(replaced.evaluator).toMatchObject({ model: 'openai:gpt-4o' })
+      expect(replaced.notes).toContain('--grader openai:gpt-4o replaces defaultTest.options.provider (anthropic:claude-3-5-haiku), as promptfoo\'s --grader does')
     }
   })
 
