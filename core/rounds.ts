@@ -4,6 +4,7 @@ import { parseStored } from './stored'
 import { experimentSchema, type Experiment, type Judgment, type RoundSummary } from '../engine/experiments'
 import { judgeOutput } from '../engine/experiments/judge'
 import { checkTargetNode, roundReport, unjudgedVerdict, variantWorkflow, type RoundWorkflow } from '../engine/experiments/round'
+import { finalRoundStatuses, RoundFollowers, type RoundSubscriber } from './round-progress'
 import { reportWriteFailure } from './runs/run-writer'
 import type { RunService } from './runs/run-service'
 import type { Store } from './store'
@@ -14,7 +15,6 @@ type RoundKey = Pick<ExperimentRoundRow, 'id' | 'experimentId' | 'number'>
 
 /** Also checked this often: a run another process took over tells this one nothing. */
 const SETTLED_CHECK_MS = 5_000
-const FINAL_ROUND = new Set(['finished', 'failed', 'cancelled'])
 
 export interface RoundsDeps {
   store: Store
@@ -47,8 +47,16 @@ function fromHistory(rounds: ExperimentRoundRow[], currentBest: string): { best:
  */
 export class Rounds {
   private readonly listeners = new Set<(round: RoundKey, patch: RoundPatch) => void>()
+  private readonly followers: RoundFollowers
 
-  constructor(private readonly deps: RoundsDeps) {}
+  constructor(private readonly deps: RoundsDeps) {
+    this.followers = new RoundFollowers(deps)
+  }
+
+  /** Follows a round's progress (`progress` events, then `round.finished`); call the result to stop. */
+  follow(experimentId: string, number: number, subscriber: RoundSubscriber): () => void {
+    return this.followers.follow(experimentId, number, subscriber)
+  }
 
   /** Hears every change of every round (its status, runs, judgments); call the result to stop. */
   onChange(listener: (round: RoundKey, patch: RoundPatch) => void): () => void {
@@ -62,9 +70,10 @@ export class Rounds {
     return row ? { id: row.id, experiment: parseStored(experimentSchema, { ...row.definition, current_best: row.currentBest }, `experiment "${row.id}"`) } : null
   }
 
-  /** Updates a round and tells the listeners. */
+  /** Updates a round and tells its followers and the listeners. */
   async save(round: RoundKey, patch: RoundPatch): Promise<void> {
     await this.deps.store.experiments.updateRound(round.id, patch)
+    this.followers.changed(round.experimentId, round.number)
     for (const listener of [...this.listeners]) listener(round, patch)
   }
 
@@ -174,13 +183,13 @@ export class Rounds {
     const current = async () => (await this.deps.store.experiments.round(round.experimentId, round.number))!
     return new Promise((resolve, reject) => {
       const stop = this.onChange((changed, patch) => {
-        if (changed.id !== round.id || !patch.status || !FINAL_ROUND.has(patch.status)) return
+        if (changed.id !== round.id || !patch.status || !finalRoundStatuses.has(patch.status)) return
         stop()
         current().then(resolve, reject)
       })
       // It may have ended before this listened.
       current().then((row) => {
-        if (!FINAL_ROUND.has(row.status)) return
+        if (!finalRoundStatuses.has(row.status)) return
         stop()
         resolve(row)
       }, reject)

@@ -1,6 +1,5 @@
 import { createJudgeflow, type Judgeflow } from '../../core'
 import { judgeflowConfig } from './config'
-import { roundChanged } from './round-progress'
 
 let app: Judgeflow | undefined
 
@@ -8,6 +7,5 @@ let app: Judgeflow | undefined
 export function useJudgeflow(): Judgeflow {
   if (app) return app
   app = createJudgeflow(judgeflowConfig())
-  app.rounds.onChange(round => roundChanged(round.experimentId, round.number))
   return app
 }

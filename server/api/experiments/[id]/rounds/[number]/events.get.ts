@@ -1,6 +1,5 @@
 import { useJudgeflow } from '../../../../../utils/context'
 import { notFound, routeId } from '../../../../../utils/http'
-import { followRound } from '../../../../../utils/round-progress'
 import { openEventStream, streamTurn } from '../../../../../utils/sse'
 
 /**
@@ -9,12 +8,12 @@ import { openEventStream, streamTurn } from '../../../../../utils/sse'
  */
 export default defineEventHandler(async (event) => {
   await streamTurn()
-  const { store } = useJudgeflow()
+  const { store, rounds } = useJudgeflow()
   const number = Number(getRouterParam(event, 'number'))
   // Many followers may connect at once: the check reads one column, not the round's runs and report.
   if (!await store.experiments.roundExists(routeId(event), number)) notFound('round', String(number))
   const stream = openEventStream(event)
-  const stop = followRound(routeId(event), number, (message) => {
+  const stop = rounds.follow(routeId(event), number, (message) => {
     if (message) stream.write(message.event, message.data)
     if (!message || message.event === 'round.finished') stream.end()
   })

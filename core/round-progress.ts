@@ -1,5 +1,6 @@
-import { finalRunStatuses } from '../../engine'
-import { useJudgeflow } from './context'
+import { finalRunStatuses } from '../engine'
+import type { RunService } from './runs/run-service'
+import type { Store } from './store'
 
 export interface RoundMessage {
   event: 'progress' | 'round.finished'
@@ -8,20 +9,26 @@ export interface RoundMessage {
 }
 
 /** Hears each change, or `null` once when the round no longer exists (its experiment was deleted). */
-type Subscriber = (message: RoundMessage | null) => void
+export type RoundSubscriber = (message: RoundMessage | null) => void
 
-const FINAL_ROUND = new Set(['finished', 'failed', 'cancelled'])
+/** The statuses a round ends in: it changes no more once it has one. */
+export const finalRoundStatuses: ReadonlySet<string> = new Set(['finished', 'failed', 'cancelled'])
 /** Also refreshed this often, for what no event of this process tells: runs another process took over. */
 const SAFETY_REFRESH_MS = 5_000
+
+interface ProgressDeps {
+  store: Store
+  runs: RunService
+}
 
 /**
  * One round's progress, shared by all its followers in this process: computed once per change
  * (two queries, whatever the number of followers) and pushed to each of them. Changes are the
  * round's runs starting and finishing (the run service's events) and the round's own updates
- * (`roundChanged`); a slow safety refresh covers the rest. It lives while someone follows.
+ * (`RoundFollowers.changed`); a slow safety refresh covers the rest. It lives while someone follows.
  */
 class RoundProgress {
-  private readonly subscribers = new Set<Subscriber>()
+  private readonly subscribers = new Set<RoundSubscriber>()
   private readonly runSubscriptions = new Map<string, () => void>()
   private readonly timer: NodeJS.Timeout
   private latest: RoundMessage | undefined
@@ -31,13 +38,18 @@ class RoundProgress {
   private stale = false
   private closed = false
 
-  constructor(private readonly key: string, private readonly experimentId: string, private readonly number: number) {
+  constructor(
+    private readonly deps: ProgressDeps,
+    private readonly experimentId: string,
+    private readonly number: number,
+    private readonly onClose: () => void,
+  ) {
     this.timer = setInterval(() => this.refresh(), SAFETY_REFRESH_MS)
     this.timer.unref()
   }
 
   /** Adds a follower, who hears the current progress at once, then each change. */
-  add(subscriber: Subscriber): () => void {
+  add(subscriber: RoundSubscriber): () => void {
     this.subscribers.add(subscriber)
     if (this.latest) subscriber(this.latest)
     // A refresh under way tells every follower, this one included.
@@ -77,7 +89,7 @@ class RoundProgress {
   }
 
   private async read(): Promise<void> {
-    const { store } = useJudgeflow()
+    const { store } = this.deps
     const round = await store.experiments.round(this.experimentId, this.number)
     if (this.closed) return
     if (!round) {
@@ -91,7 +103,7 @@ class RoundProgress {
     const runs = round.runs.map(r => ({ ...r, status: statuses.get(r.run_id) ?? 'unknown' }))
     const done = runs.filter(r => finalRunStatuses.has(r.status)).length
     const progress = { number: this.number, status: round.status, total: runs.length, done, judged: round.judgments.length, runs }
-    const message: RoundMessage = { event: FINAL_ROUND.has(round.status) ? 'round.finished' : 'progress', data: JSON.stringify(progress) }
+    const message: RoundMessage = { event: finalRoundStatuses.has(round.status) ? 'round.finished' : 'progress', data: JSON.stringify(progress) }
     if (message.data === this.latest?.data) return
     this.latest = message
     for (const subscriber of [...this.subscribers]) subscriber(message)
@@ -99,7 +111,7 @@ class RoundProgress {
   }
 
   private followRuns(ids: string[]): void {
-    const { runs } = useJudgeflow()
+    const { runs } = this.deps
     for (const id of ids) {
       if (this.runSubscriptions.has(id)) continue
       this.runSubscriptions.set(id, runs.subscribe(id, (row) => {
@@ -115,21 +127,31 @@ class RoundProgress {
     for (const unsubscribe of this.runSubscriptions.values()) unsubscribe()
     this.runSubscriptions.clear()
     this.subscribers.clear()
-    if (sources.get(this.key) === this) sources.delete(this.key)
+    this.onClose()
   }
 }
 
-const sources = new Map<string, RoundProgress>()
+/** The progress of rounds, for whoever follows them in this process (one source per round followed). */
+export class RoundFollowers {
+  private readonly sources = new Map<string, RoundProgress>()
 
-/** Follows a round's progress: `subscriber` hears it now and at each change; call the result to stop. */
-export function followRound(experimentId: string, number: number, subscriber: Subscriber): () => void {
-  const key = `${experimentId}#${number}`
-  let source = sources.get(key)
-  if (!source) sources.set(key, source = new RoundProgress(key, experimentId, number))
-  return source.add(subscriber)
-}
+  constructor(private readonly deps: ProgressDeps) {}
 
-/** Tells the round's followers, if any, that the round itself changed (status, runs, judgments). */
-export function roundChanged(experimentId: string, number: number): void {
-  sources.get(`${experimentId}#${number}`)?.schedule()
+  /** Follows a round's progress: `subscriber` hears it now and at each change; call the result to stop. */
+  follow(experimentId: string, number: number, subscriber: RoundSubscriber): () => void {
+    const key = `${experimentId}#${number}`
+    let source = this.sources.get(key)
+    if (!source) {
+      const created = new RoundProgress(this.deps, experimentId, number, () => {
+        if (this.sources.get(key) === created) this.sources.delete(key)
+      })
+      this.sources.set(key, source = created)
+    }
+    return source.add(subscriber)
+  }
+
+  /** Tells the round's followers, if any, that the round itself changed (status, runs, judgments). */
+  changed(experimentId: string, number: number): void {
+    this.sources.get(`${experimentId}#${number}`)?.schedule()
+  }
 }
