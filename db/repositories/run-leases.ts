@@ -2,9 +2,10 @@ import { and, asc, eq, exists, inArray, isNull, max, notInArray, or, sql, type S
 import type { Db } from '../client'
 import { leaseOwners, runs, stepRuns } from '../schema'
 import { prepared } from '../prepared'
+import { unfinishedRunStatuses } from '../../engine/schema/workflow'
 
-/** The statuses of a run some process is executing or is about to execute. */
-export const UNFINISHED_STATUSES = ['queued', 'running']
+/** The statuses of a run some process is executing or is about to execute (the engine's list). */
+export const UNFINISHED_STATUSES: string[] = [...unfinishedRunStatuses]
 
 export interface Lease {
   owner: string

@@ -74,5 +74,7 @@ export type RunStatus = (typeof runStatuses)[number]
 
 /** The statuses a run ends in: it changes no more once it has one. */
 export const finalRunStatuses: ReadonlySet<string> = new Set<RunStatus>(['succeeded', 'failed', 'cancelled', 'interrupted'])
+/** The statuses of a run some process is executing or is about to execute: every status but the final ones. */
+export const unfinishedRunStatuses: readonly RunStatus[] = runStatuses.filter(status => !finalRunStatuses.has(status))
 
 export type Verdict = 'pass' | 'fail' | null
