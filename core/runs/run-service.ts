@@ -317,6 +317,14 @@ export class RunService {
   }
 
   /**
+   * Whether the run has nothing more to tell: its row says it ended and this process is not
+   * executing it (whose last events may be uncommitted yet). A follower stops here.
+   */
+  hasEnded(run: { id: string, status: string }): boolean {
+    return finalRunStatuses.has(run.status) && !this.isActive(run.id)
+  }
+
+  /**
    * Takes over runs left queued or running by a process that is gone (their lease expired, or
    * their holder no longer exists): running ones resume from their committed steps; one that
    * cannot run any more is marked interrupted, and one that keeps failing to resume is marked

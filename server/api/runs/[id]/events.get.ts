@@ -1,5 +1,4 @@
 import { retentionNote, type RunEventRow } from '../../../../core'
-import { finalRunStatuses } from '../../../../engine'
 import { useJudgeflow } from '../../../utils/context'
 import { notFound, routeId } from '../../../utils/http'
 import { openEventStream, streamTurn } from '../../../utils/sse'
@@ -15,7 +14,7 @@ export default defineEventHandler(async (event) => {
   if (!run) notFound('run', routeId(event), retentionNote(config.retention))
   const after = Number(getHeader(event, 'last-event-id') ?? getQuery(event).after ?? 0) || 0
   // A finished run with nothing after Last-Event-ID: 204 tells EventSource to stop reconnecting.
-  if (finalRunStatuses.has(run.status) && !runs.isActive(run.id) && !(await store.runs.eventsAfter(run.id, after, 1)).length) {
+  if (runs.hasEnded(run) && !(await store.runs.eventsAfter(run.id, after, 1)).length) {
     setResponseStatus(event, 204)
     return null
   }
@@ -42,6 +41,6 @@ export default defineEventHandler(async (event) => {
   replaying = false
   for (const row of live) send(row)
   const current = await store.runs.get(run.id)
-  if (current && finalRunStatuses.has(current.status) && !runs.isActive(run.id)) stream.end()
+  if (current && runs.hasEnded(current)) stream.end()
   await stream.done
 })
