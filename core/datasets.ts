@@ -8,15 +8,12 @@ import {
   type DatasetCase, type DatasetReport,
 } from '../engine/datasets'
 import { datasetRunRequestSchema, selectedCases, type DatasetRunRequest, type StoredOptions } from './dataset-run-request'
+import { EVALUATION_INPUT_ALIASES, EVALUATION_INPUT_FIELDS } from '../engine/schema/evaluator'
 import { findTargetWorkflow } from './rounds'
 import { reportWriteFailure } from './runs/run-writer'
 import type { RunService } from './runs/run-service'
 import type { Store } from './store'
 
-/** What the evaluator-alone workflow passes from a case's input to the evaluator. */
-const EVALUATOR_FIELDS = ['content', 'context', 'reference', 'candidates', 'actual', 'expected', 'original', 'trace', 'user_query', 'submission'] as const
-/** The evaluator input's aliases (the agent-output evaluator's names), passed as the fields they stand for. */
-const FIELD_ALIASES: Record<string, string> = { user_query: 'context', submission: 'content' }
 /** Why a dataset run stops when its process stops: its case runs are left to resume, not cancelled. */
 const STOPPING = 'the process is stopping'
 /** Finished dataset runs whose report is kept in memory once read (the latest asked for): a 10,000-case report is some megabytes. */
@@ -231,7 +228,7 @@ export class DatasetRuns {
   private async storedTarget(target: z.infer<typeof datasetRunRequestSchema>['target'], cases: readonly DatasetCase[]): Promise<StoredTarget> {
     if ('evaluator' in target) {
       const present = new Set(cases.flatMap(c => Object.keys(c.input)))
-      return { evaluator: target.evaluator, fields: EVALUATOR_FIELDS.filter(f => present.has(f)) }
+      return { evaluator: target.evaluator, fields: EVALUATION_INPUT_FIELDS.filter(f => present.has(f)) }
     }
     const workflow = await findTargetWorkflow(this.deps.store, target)
     return { workflow_id: workflow.id, workflow_version: workflow.version }
@@ -413,7 +410,7 @@ function progressOfResults(id: string, status: string, results: readonly CaseRun
 export function evaluatorWorkflow(config: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
   const passed: Record<string, string> = {}
   for (const field of fields) {
-    const as = FIELD_ALIASES[field] ?? field
+    const as = (EVALUATION_INPUT_ALIASES as Record<string, string>)[field] ?? field
     if (as === field || !fields.includes(as)) passed[as] = `{{input.${field}}}`
   }
   return {

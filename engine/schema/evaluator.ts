@@ -18,21 +18,29 @@ export const candidateSchema = z.union([
   z.object({ id: z.string().optional(), text: z.string() }),
 ])
 
-/** What is evaluated. `user_query` and `submission` are aliases of `context` and `content`. */
-export const evaluationInputSchema = z.object({
+/** The evaluator input's aliases (the agent-output evaluator's names) and the fields they stand for. */
+export const EVALUATION_INPUT_ALIASES = { user_query: 'context', submission: 'content' } as const
+
+const evaluationInputFields = z.object({
   content: z.string().optional(),
   context: z.string().optional(),
   reference: z.string().optional(),
   candidates: z.array(candidateSchema).optional(),
-  user_query: z.string().optional(),
-  submission: z.string().optional(),
   actual: z.unknown().optional(),
   expected: z.unknown().optional(),
   original: z.unknown().optional(),
   trace: z.unknown().optional(),
+  user_query: z.string().optional(),
+  submission: z.string().optional(),
   /** The caller's team, handed back in the result as given; it plays no part in judging. */
   team_id: z.string().max(200).optional(),
-}).transform(({ user_query, submission, ...rest }) => ({
+})
+
+/** What an evaluator judges, by name (aliases included): every input field but the caller's team. */
+export const EVALUATION_INPUT_FIELDS = Object.keys(evaluationInputFields.shape).filter(field => field !== 'team_id') as Array<Exclude<keyof typeof evaluationInputFields.shape, 'team_id'>>
+
+/** What is evaluated. An alias (EVALUATION_INPUT_ALIASES) gives its field when the field itself is not given. */
+export const evaluationInputSchema = evaluationInputFields.transform(({ user_query, submission, ...rest }) => ({
   ...rest,
   content: rest.content ?? submission,
   context: rest.context ?? user_query,
