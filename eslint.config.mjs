@@ -3,6 +3,51 @@ import vue from 'eslint-plugin-vue'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
+/** What the engine may not import: it is framework-free. */
+const ENGINE_IMPORTS = [
+  {
+    regex: '^(nuxt|nitropack|h3|vue|@vue|pinia|@pinia|drizzle-orm|better-sqlite3|#imports|#app|#internal|~|~~|@)(/.*)?$',
+    message: 'engine/ is framework-free: no Nuxt, Nitro, h3, Vue, database driver or app aliases.',
+  },
+  {
+    regex: '^(\\.\\./)+(server|db|app|pages|components|cli|core)(/.*)?$',
+    message: 'engine/ imports nothing from the server, the database, the web app, the application layer or the CLI: they pass it what it needs.',
+  },
+]
+const NODE_IMPORTS = {
+  regex: '^(node:.*|assert|async_hooks|buffer|child_process|cluster|crypto|dns|events|fs|fs/promises|http|http2|https|module|net|os|path|perf_hooks|process|readline|stream|string_decoder|timers|tls|url|util|v8|vm|worker_threads|zlib)$',
+  message: 'The web app imports this module: it runs in the browser, so no Node built-ins (see DEVELOPERS.md, browser-safe modules).',
+}
+const ZOD_IMPORTS = {
+  regex: '^zod(/.*)?$',
+  message: 'Components import this module: keep zod off the page (see DEVELOPERS.md, browser-safe modules).',
+}
+
+/** The browser-safe engine modules DEVELOPERS.md lists: the web app imports them. */
+const BROWSER_SAFE = [
+  'engine/schema/*.ts', 'engine/graph/*.ts', 'engine/steps/specs.ts', 'engine/steps/*/spec.ts', 'engine/steps/outputs.ts', 'engine/steps/*/outputs.ts',
+  'engine/steps/output-declarations.ts', 'engine/evaluation-types/*/spec.ts', 'engine/evaluation-types/*/schema.ts', 'engine/evaluation-types/specs.ts',
+  'engine/evaluation-types/specs.generated.ts', 'engine/evaluation-types/schemas.generated.ts', 'engine/evaluation-types/config-schema.ts',
+  'engine/evaluation-types/llm-params.ts', 'engine/evaluation-types/inputs.ts', 'engine/evaluation-types/outputs.ts', 'engine/scorers/compares.ts',
+  'engine/scorers/presets.ts', 'engine/executor/references.ts', 'engine/executor/truncated.ts', 'engine/evaluator/metric-suite-toml.ts',
+]
+/** Of those, the evaluation types' page and the output declarations the `{{` completion reads, free of zod too. */
+const ZOD_FREE = [
+  'engine/steps/outputs.ts', 'engine/steps/*/outputs.ts', 'engine/steps/output-declarations.ts',
+  'engine/evaluation-types/*/spec.ts', 'engine/evaluation-types/specs.ts', 'engine/evaluation-types/specs.generated.ts', 'engine/evaluation-types/outputs.ts',
+]
+
+/** The application around the engine: the app layer, the stores, the server, the CLI and the web app. */
+const APPLICATION = ['core/**/*.ts', 'db/**/*.ts', 'server/**/*.ts', 'cli/**/*.ts', 'shared/**/*.ts', 'app/**/*.ts', 'app/**/*.vue', 'pages/**/*.vue']
+const READS_ENV = {
+  selector: 'MemberExpression[object.name=\'process\'][property.name=\'env\']',
+  message: 'Settings are read from the environment in core/config.ts alone (loadConfig, processEnv): take them from the config you are given.',
+}
+const THROWS_PLAIN_ERROR = {
+  selector: 'ThrowStatement > NewExpression[callee.name=\'Error\']',
+  message: 'Throw a JudgeflowError (engine/errors.ts) with a code and a message that says what to do, not a plain Error.',
+}
+
 export default tseslint.config(
   { ignores: ['db/migrations/**', '.output/**', '.nuxt/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'data/**', 'dist/**', '.judgeflow/**'] },
   ...tseslint.configs.recommended,
@@ -26,19 +71,40 @@ export default tseslint.config(
   {
     // The engine is framework-free: the CLI, the server and the tests drive the same code, passing in what it needs.
     files: ['engine/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ENGINE_IMPORTS }] },
+  },
+  {
+    // Modules the web app imports run in the browser: no Node built-ins.
+    files: BROWSER_SAFE,
+    rules: { 'no-restricted-imports': ['error', { patterns: [...ENGINE_IMPORTS, NODE_IMPORTS] }] },
+  },
+  {
+    // Components import these: zod never loads on the page.
+    files: ZOD_FREE,
+    rules: { 'no-restricted-imports': ['error', { patterns: [...ENGINE_IMPORTS, NODE_IMPORTS, ZOD_IMPORTS] }] },
+  },
+  {
+    // The server reaches storage through the app's store (core/store.ts), never the database code itself.
+    files: ['server/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [
-          {
-            regex: '^(nuxt|nitropack|h3|vue|@vue|pinia|@pinia|drizzle-orm|better-sqlite3|#imports|#app|#internal|~|~~|@)(/.*)?$',
-            message: 'engine/ is framework-free: no Nuxt, Nitro, h3, Vue, database driver or app aliases.',
-          },
-          {
-            regex: '^(\\.\\./)+(server|db|app|pages|components|cli)(/.*)?$',
-            message: 'engine/ imports nothing from the server, the database, the web app or the CLI: they pass it what it needs.',
-          },
-        ],
+        patterns: [{ regex: '^((\\.\\./)+|~~/)db(/.*)?$', message: 'The server never imports db/: use useJudgeflow().store, and the row types core/store.ts exports.' }],
       }],
     },
+  },
+  {
+    // The environment is read in core/config.ts alone; everything else is handed its settings.
+    files: ['engine/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', READS_ENV] },
+  },
+  {
+    // Errors are JudgeflowErrors, with a code the HTTP mapping and the CLI's exit codes read.
+    // (The engine's assertions throw plain Errors on purpose: they become a failed check with promptfoo's message.)
+    files: APPLICATION,
+    rules: { 'no-restricted-syntax': ['error', READS_ENV, THROWS_PLAIN_ERROR] },
+  },
+  {
+    files: ['core/config.ts'],
+    rules: { 'no-restricted-syntax': ['error', THROWS_PLAIN_ERROR] },
   },
 )

@@ -158,7 +158,6 @@ function isPostgresUrl(value: string): boolean {
   }
 }
 
-/** The configuration from `env` (the process's environment by default); throws INVALID_CONFIG naming the first wrong variable. */
 /**
  * The environment with the KEY=VALUE lines of an env file over it (dotenv's syntax: comments,
  * quotes, an `export` prefix). A file named for one command wins over what the shell holds.
@@ -167,6 +166,12 @@ export function envWithFile(text: string, env: Env = process.env): Env {
   return { ...env, ...parseEnv(text) }
 }
 
+/** The process's environment: what `loadConfig` reads unless given another (the one place that reads it). */
+export function processEnv(): Env {
+  return process.env
+}
+
+/** The configuration from `env` (the process's environment by default); throws INVALID_CONFIG naming the first wrong variable. */
 export function loadConfig(env: Env = process.env): JudgeflowConfig {
   const read = variable(env)
   const whole = (name: string, fallback: number, min = 1) => read(name, wholeFrom(min), fallback, `${name} must be a whole number of at least ${min} (it is "{raw}"); unset it for the default, ${fallback}.`)

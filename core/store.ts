@@ -13,7 +13,7 @@ import type {
 } from '../db'
 
 export type {
-  RunView, StoredValueRef,
+  RunView, StoredValueRef, DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases,
   PruneResult, RetentionPolicy, ExperimentRoundRow, ExperimentRow, Lease, RunEventRow, RunRow, RunSummaryRow, StepRunRow, WorkflowRow, WorkflowWithDefinition,
 }
 

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { DEFAULT_DB_PATH, loadConfig, type Env } from '../../core/config'
+import { DEFAULT_DB_PATH, loadConfig, processEnv, type Env } from '../../core/config'
 import { JudgeflowError } from '../../engine/errors'
 import type { Io } from '../io'
 import { SERVE_USAGE } from '../usage'
@@ -18,25 +18,25 @@ export { SERVE_USAGE }
  * (JUDGEFLOW_DB, else DEFAULT_DB_PATH). A start that cannot succeed — a bad setting, a port in use,
  * the app or its migrations missing — ends with exit 1 and one sentence, before anything listens.
  * On PostgreSQL the server also executes queued runs unless `--no-worker` (JUDGEFLOW_WORKER=0).
+ * The server runs in a process of its own, given its settings as its environment: `env` with
+ * `--no-worker` and the loopback default over it (the command's own environment is left as it is).
  */
-export async function serveCommand(args: string[], io: Io, env: Env = process.env): Promise<number> {
+export async function serveCommand(args: string[], io: Io, env: Env = processEnv()): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'no-worker': { type: 'boolean' } } })
   if (positionals.length) throw new JudgeflowError('INVALID_INPUT', `serve takes no arguments but --no-worker (got "${positionals[0]}"): ${SERVE_USAGE}`)
-  if (values['no-worker']) env.JUDGEFLOW_WORKER = '0'
+  const serverEnv: Env = { ...env, ...(values['no-worker'] ? { JUDGEFLOW_WORKER: '0' } : {}) }
   const root = packageRoot()
-  if (existsSync(join(root, 'nuxt.config.ts'))) {
-    await import(pathToFileURL(join(root, 'scripts/start.mjs')).href)
-    return 0
-  }
+  // A source checkout serves as `npm start` does (building first when needed).
+  if (existsSync(join(root, 'nuxt.config.ts'))) return await runServer(join(root, 'scripts/start.mjs'), serverEnv)
   try {
     const entry = join(root, '.output/server/index.mjs')
     if (!existsSync(entry)) throw new JudgeflowError('INVALID_CONFIG', `the built app is missing from the judgeflow package (no ${entry}): reinstall judgeflow.`)
     // Loopback unless HOST says otherwise, as `npm start`; the server reads these as it starts.
-    env.HOST ??= '127.0.0.1'
-    const config = loadConfig(env)
+    serverEnv.HOST ??= '127.0.0.1'
+    const config = loadConfig(serverEnv)
     await checkPortIsFree(config.server.host, config.server.port)
     io.out(`judgeflow: serving http://${config.server.host || '0.0.0.0'}:${config.server.port} (database ${config.db.url ? 'PostgreSQL (JUDGEFLOW_DATABASE_URL)' : resolve(config.db.path ?? DEFAULT_DB_PATH)})`)
-    return await runServer(entry, env)
+    return await runServer(entry, serverEnv)
   }
   catch (error) {
     io.err(`judgeflow: refusing to start: ${(error as Error).message}`)
@@ -45,8 +45,8 @@ export async function serveCommand(args: string[], io: Io, env: Env = process.en
 }
 
 /**
- * The server in a process of its own, started as `node .output/server/index.mjs` (the way it finds
- * the files beside its entry: migrations, worker bundles); its exit code is the command's.
+ * The server in a process of its own, started as `node <entry>` (the way it finds the files beside
+ * its entry: migrations, worker bundles) with `env` as its environment; its exit code is the command's.
  */
 function runServer(entry: string, env: Env): Promise<number> {
   const server = spawn(process.execPath, [entry], { stdio: 'inherit', env })

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { datasetFormats, type DatasetCase, type DatasetReport } from '../../engine/datasets'
-import type { DatasetRow, DatasetRunRow } from '../../db'
+import type { DatasetRow, DatasetRunRow } from '../../core'
 import { judgeflowConfig } from './config'
 import { readImportAside } from './imports'
 

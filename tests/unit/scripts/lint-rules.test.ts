@@ -1,0 +1,50 @@
+import { ESLint } from 'eslint'
+import { describe, expect, it } from 'vitest'
+
+// The house rules eslint.config.mjs enforces, each seen to fire on a planted violation at a path it
+// covers, and to stay quiet where the rule does not apply.
+const eslint = new ESLint({ cwd: process.cwd() })
+
+async function messages(code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath })
+  return result!.messages.filter(m => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax').map(m => m.message)
+}
+
+describe('lint rules for the project layout', () => {
+  it('engine/ imports nothing outward: not the server, the stores, the app layer, the CLI or a framework', async () => {
+    for (const from of ['../../server/utils/context', '../../db', '../../core/store', '../cli/io', 'vue', 'h3']) {
+      expect(await messages(`import { x } from '${from}'\nexport const y = x\n`, 'engine/steps/probe.ts')).toEqual([expect.stringContaining('engine/')])
+    }
+    expect(await messages(`import { x } from '../schema/workflow'\nexport const y = x\n`, 'engine/steps/probe.ts')).toEqual([])
+  }, 60_000)
+
+  it('a browser-safe engine module imports no Node built-in; the evaluation types\' page and output declarations no zod', async () => {
+    expect(await messages(`import { readFileSync } from 'node:fs'\nexport const y = readFileSync\n`, 'engine/graph/probe.ts')).toEqual([expect.stringContaining('no Node built-ins')])
+    expect(await messages(`import { join } from 'path'\nexport const y = join\n`, 'engine/schema/probe.ts')).toEqual([expect.stringContaining('no Node built-ins')])
+    expect(await messages(`import { z } from 'zod'\nexport const y = z\n`, 'engine/evaluation-types/criteria/spec.ts')).toEqual([expect.stringContaining('keep zod off the page')])
+    // The engine's own modules the page never loads may use both.
+    expect(await messages(`import { z } from 'zod'\nimport { join } from 'node:path'\nexport const y = [z, join]\n`, 'engine/evaluator/probe.ts')).toEqual([])
+    // The engine rule still holds in browser-safe modules.
+    expect(await messages(`import { x } from '../../db'\nexport const y = x\n`, 'engine/graph/probe.ts')).toEqual([expect.stringContaining('engine/')])
+  }, 60_000)
+
+  it('the server never imports db/', async () => {
+    expect(await messages(`import type { RunRow } from '../../db'\nexport type Y = RunRow\n`, 'server/utils/probe.ts')).toEqual([expect.stringContaining('never imports db/')])
+    expect(await messages(`import type { RunRow } from '../../core'\nexport type Y = RunRow\n`, 'server/utils/probe.ts')).toEqual([])
+  }, 60_000)
+
+  it('process.env is read in core/config.ts alone', async () => {
+    for (const file of ['engine/providers/probe.ts', 'core/probe.ts', 'server/utils/probe.ts', 'cli/commands/probe.ts', 'db/probe.ts', 'app/utils/probe.ts']) {
+      expect(await messages(`export const key = process.env.OPENAI_API_KEY\n`, file), file).toEqual([expect.stringContaining('core/config.ts alone')])
+    }
+    expect(await messages(`export const key = process.env.OPENAI_API_KEY\n`, 'core/config.ts')).toEqual([])
+  }, 60_000)
+
+  it('the application throws JudgeflowErrors, not plain Errors', async () => {
+    for (const file of ['core/probe.ts', 'server/utils/probe.ts', 'cli/commands/probe.ts', 'db/probe.ts', 'app/utils/probe.ts', 'core/config.ts']) {
+      expect(await messages(`export function f() {\n  throw new Error('no')\n}\n`, file), file).toEqual([expect.stringContaining('JudgeflowError')])
+    }
+    // An assertion's plain Error is its failed check, with promptfoo's message.
+    expect(await messages(`export function f() {\n  throw new Error('no')\n}\n`, 'engine/assertions/probe.ts')).toEqual([])
+  }, 60_000)
+})
