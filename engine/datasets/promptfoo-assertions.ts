@@ -1,7 +1,7 @@
 import { JudgeflowError } from '../errors'
 import { ASSERTION_HANDLERS, assertionProblems } from '../assertions/registry'
 import type { Assertion } from '../assertions/types'
-import { invalid } from './promptfoo-files'
+import { invalid } from './promptfoo-invalid'
 import type { DatasetCase } from './schema'
 
 /**

@@ -1,5 +1,5 @@
 import type { Assertion } from '../assertions/types'
-import { invalid } from './promptfoo-files'
+import { invalid } from './promptfoo-invalid'
 
 /**
  * A promptfoo provider's own endpoint (`config.apiBaseUrl`, or `config.apiHost` as

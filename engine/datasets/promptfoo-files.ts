@@ -5,6 +5,7 @@ import { parseCsvChecked } from '../text/safe-csv'
 import { DEFAULT_MAX_JSON_DEPTH, parseJsonChecked, readJson } from '../text/safe-json'
 import { parseYamlChecked } from '../text/safe-yaml'
 import { assertionFromCell } from './promptfoo-assertions'
+import { invalid } from './promptfoo-invalid'
 import { promptTemplate } from './promptfoo-workflow'
 
 /** What a promptfoo config points to: tests inline or in files (CSV, YAML, JSON, JSONL), prompts inline or in text files. */
@@ -112,10 +113,6 @@ export function readStructured(text: string, where: string, maxDepth: number): u
     if (read.details) throw new JudgeflowError('INVALID_INPUT', `${where} ${read.reason}.`, { details: read.details })
   }
   return parseYamlChecked(text, { maxDepth, where, format: 'YAML or JSON' })
-}
-
-export function invalid(message: string): JudgeflowError {
-  return new JudgeflowError('INVALID_INPUT', `${message.replace(/\.$/, '')}.`)
 }
 
 /** `{{ env.NAME }}` in a prompt, replaced by the config's `env` as promptfoo renders it; a name the config does not set is refused. */

@@ -1,6 +1,6 @@
 import { ASSERTION_HANDLERS } from '../assertions/registry'
 import type { Assertion } from '../assertions/types'
-import { invalid } from './promptfoo-files'
+import { invalid } from './promptfoo-invalid'
 import { providerModel } from './promptfoo-workflow'
 
 /**

@@ -1,5 +1,5 @@
 import { MAX_CASE_DELAY_MS } from './schema'
-import { invalid } from './promptfoo-files'
+import { invalid } from './promptfoo-invalid'
 
 /**
  * The settings of a promptfoo config beside its tests' vars and assertions. Each is read, noted

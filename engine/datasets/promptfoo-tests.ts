@@ -1,5 +1,6 @@
 import type { Assertion } from '../assertions/types'
-import { checkedTest, invalid, type PromptfooTest } from './promptfoo-files'
+import { checkedTest, type PromptfooTest } from './promptfoo-files'
+import { invalid } from './promptfoo-invalid'
 import { renderVars, type PromptfooAssertion } from './promptfoo-assertions'
 import { gradersOf } from './promptfoo-graders'
 

@@ -1,5 +1,5 @@
 import { JudgeflowError } from '../errors'
-import { invalid } from './promptfoo-files'
+import { invalid } from './promptfoo-invalid'
 
 /**
  * The workflow of an imported promptfoo config: the input (the vars as fields), an LLM step per

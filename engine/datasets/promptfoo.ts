@@ -5,7 +5,8 @@ import { assertionObstacle, refuseComparisons, splitFunction, unsupported, value
 import { ASSERTION_HANDLERS, needsOf, skippedAssertion } from '../assertions/registry'
 import { DEFAULT_EMBEDDING_MODEL } from '../assertions/types'
 import type { Assertion } from '../assertions/types'
-import { checkedTest, fileOf, invalid, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
+import { invalid } from './promptfoo-invalid'
+import { checkedTest, fileOf, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
 import { gradersOf, noGrader, testGraders, withGraders } from './promptfoo-graders'
 import {
   envOf, MAX_EXPANDED_TESTS, optionOf, outputTransform, renderAssertion, resolveRefs, scenarioTests, varCombinations, withFactuality, type FileValues,

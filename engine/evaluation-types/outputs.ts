@@ -5,7 +5,6 @@
  */
 import { namesIn, objectOf, output, type OutputField } from '../steps/outputs'
 import { SCORER_PRESETS } from '../scorers/presets'
-import { DEFAULT_METRICS } from './metrics/spec'
 
 /** The keys of `criteria_scores` for the types that judge criteria, in words. */
 export const CRITERIA_KEYS = 'each criterion\'s `name` (`overall` when none is given)'
@@ -38,20 +37,4 @@ export function scorerKeys(config: Record<string, unknown>): string[] | undefine
     keys.push(key)
   }
   return keys
-}
-
-/**
- * A suite's metrics: those of `metrics`, else the keys of `metric_weights`, else `enabled_metrics`,
- * else the defaults; only the enabled ones when `enabled_metrics` is given (evaluator/metrics/resolve.ts).
- */
-export function metricNames(config: Record<string, unknown>): string[] | undefined {
-  const weights = config.metric_weights
-  const listed = Array.isArray(config.metrics) && config.metrics.length
-    ? namesIn(config.metrics)
-    : weights && typeof weights === 'object' && Object.keys(weights).length
-      ? Object.keys(weights)
-      : config.enabled_metrics !== undefined ? namesIn(config.enabled_metrics) : [...DEFAULT_METRICS]
-  const enabled = config.enabled_metrics === undefined ? undefined : namesIn(config.enabled_metrics)
-  if (!listed || (config.enabled_metrics !== undefined && !enabled)) return undefined
-  return enabled ? [...new Set(listed.filter(name => enabled.includes(name)))] : listed
 }

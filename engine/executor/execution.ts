@@ -12,7 +12,7 @@ import { DEFAULT_STORAGE_LIMITS, jsonSize, renderWithinLimits, type StorageLimit
 import { jsonShapeProblem, MAX_VALUE_DEPTH } from '../text/safe-json'
 import { pinnedOutcome } from './pinned'
 import { boundedSize, EVENT_VALUE_LIMIT, jsonPreview, PREVIEW_CHARS } from './truncated'
-import { summarizeRun } from './summary'
+import { summarizeRun, type NodeProgress } from './summary'
 import type { Journal, RunEvent, RunResult, StepRecord } from './types'
 
 export interface ExecuteOptions {
@@ -36,14 +36,11 @@ export interface ExecuteOptions {
   evaluation?: EvaluationServices
 }
 
-export interface NodeState {
+export interface NodeState extends NodeProgress {
   node: WorkflowNode
   definition: StepDefinition
   /** The node's config with what its type takes from the graph (an evaluator's upstream text), before rendering. */
   config: Record<string, unknown>
-  status: 'pending' | 'ready' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled'
-  /** Times reached (run or skipped). */
-  attempt: number
   /** Times executed. */
   runs: number
   /** Incoming edges whose source has not resolved in this pass. */
@@ -51,7 +48,6 @@ export interface NodeState {
   /** Incoming edges that were taken. */
   active: number
   branch?: string
-  last?: StepRecord
 }
 
 const DEFAULT_CONCURRENCY = 4

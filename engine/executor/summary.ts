@@ -1,7 +1,14 @@
 import type { SerializedError } from '../errors'
 import type { Workflow, Verdict } from '../schema/workflow'
-import type { NodeState } from './execution'
-import type { RunResult, StepSummary } from './types'
+import type { RunResult, StepRecord, StepSummary } from './types'
+
+/** Where a node of a run stands: its status, times reached and its last record. */
+export interface NodeProgress {
+  status: 'pending' | 'ready' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled'
+  /** Times reached (run or skipped). */
+  attempt: number
+  last?: StepRecord
+}
 
 /**
  * The run's verdict comes from the output nodes that ran: any `fail` wins over `pass`.
@@ -9,7 +16,7 @@ import type { RunResult, StepSummary } from './types'
  */
 export function summarizeRun(
   workflow: Workflow,
-  states: ReadonlyMap<string, Pick<NodeState, 'status' | 'attempt' | 'last'>>,
+  states: ReadonlyMap<string, NodeProgress>,
   end: { status: RunResult['status'], error: SerializedError | null, durationMs: number },
 ): RunResult {
   const steps: Record<string, StepSummary> = {}

@@ -1,5 +1,5 @@
 import { workflowSchema, type Workflow } from '../schema/workflow'
-import type { Problem } from './validate'
+import type { Problem } from './problem'
 import type { StepSpecs, UpstreamStep } from '../steps/types'
 import type { Graph } from './topology'
 import { buildGraph } from './topology'

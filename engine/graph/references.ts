@@ -9,7 +9,7 @@ import { findReferences, type PathSegment, type Reference } from '../executor/re
 import { pinnedOutputs, typesOf, type OutputField, type ValueType } from '../steps/outputs'
 import { closestKey } from '../schema/unknown-keys'
 import { downstreamOf, type Graph } from './topology'
-import type { Problem } from './validate'
+import type { Problem } from './problem'
 
 /** Operators that compare a number with a number, or a value with an equal one. */
 const COMPARING = new Set(['eq', 'neq', 'gt', 'gte', 'lt', 'lte'])

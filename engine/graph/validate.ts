@@ -7,30 +7,9 @@ import { formatPath } from './path'
 import { issuePath } from '../schema/unknown-keys'
 import { runProblems } from './graph-defaults'
 import { referenceProblems } from './references'
+import type { Problem } from './problem'
 
-export type ProblemCode
-  = | 'invalid_shape'
-    | 'duplicate_node'
-    | 'unknown_type'
-    | 'invalid_config'
-    | 'missing_node'
-    | 'invalid_branch'
-    | 'duplicate_edge'
-    | 'cycle'
-    | 'invalid_retry_target'
-    | 'invalid_reference'
-    | 'mixed_comparison'
-
-export interface Problem {
-  code: ProblemCode
-  message: string
-  /** The node the problem is on, when there is one. */
-  node?: string
-  /** Where inside the workflow, e.g. `nodes.judge.config.criteria[0].weight`. */
-  path?: string
-  /** Absent for an error, which makes the workflow invalid; a `warning` is reported but runs are not refused. */
-  severity?: 'warning'
-}
+export type { Problem, ProblemCode } from './problem'
 
 export type ValidationResult
   = | { ok: true, workflow: Workflow, problems: Problem[] }

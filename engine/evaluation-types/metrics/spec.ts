@@ -1,6 +1,5 @@
 import { defineEvaluationTypeSpec } from '../spec'
-import { objectOf, output, keyedBy } from '../../steps/outputs'
-import { metricNames } from '../outputs'
+import { keyedBy, namesIn, objectOf, output } from '../../steps/outputs'
 
 /** The metrics a suite calls when it names none. */
 export const DEFAULT_METRICS = ['ClarityCoherence', 'Coverage', 'Relevance']
@@ -40,3 +39,19 @@ export const metricsSpec = defineEvaluationTypeSpec({
     }
   },
 })
+
+/**
+ * A suite's metrics: those of `metrics`, else the keys of `metric_weights`, else `enabled_metrics`,
+ * else the defaults; only the enabled ones when `enabled_metrics` is given (evaluator/metrics/resolve.ts).
+ */
+export function metricNames(config: Record<string, unknown>): string[] | undefined {
+  const weights = config.metric_weights
+  const listed = Array.isArray(config.metrics) && config.metrics.length
+    ? namesIn(config.metrics)
+    : weights && typeof weights === 'object' && Object.keys(weights).length
+      ? Object.keys(weights)
+      : config.enabled_metrics !== undefined ? namesIn(config.enabled_metrics) : [...DEFAULT_METRICS]
+  const enabled = config.enabled_metrics === undefined ? undefined : namesIn(config.enabled_metrics)
+  if (!listed || (config.enabled_metrics !== undefined && !enabled)) return undefined
+  return enabled ? [...new Set(listed.filter(name => enabled.includes(name)))] : listed
+}
