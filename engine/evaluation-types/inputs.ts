@@ -6,16 +6,10 @@
  * Browser-safe.
  */
 import type { ConfigProblem } from './checks'
-import type { EvaluationInputField } from './spec'
+import type { GivenInputs } from './parts'
 import { evaluationTypeChecks, type EvaluatorConfig } from './config-schema'
 
-/** What is given to an evaluation, as far as it is known. */
-export interface GivenInputs {
-  /** Whether a field is given (in a step: set to a value or a {{reference}}). */
-  has(field: EvaluationInputField | 'candidates'): boolean
-  /** How many candidates there are to compare; `undefined` when only the run can tell (a reference to a list). */
-  candidates: number | undefined
-}
+export type { GivenInputs }
 
 /**
  * Given at a run: the values themselves. Null is no value, and neither is an empty text: a step's

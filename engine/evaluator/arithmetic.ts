@@ -1,5 +1,5 @@
 /** The evaluator's arithmetic: pure functions, pinned by tests against hand-computed numbers. */
-import type { RubricGrade } from '../schema/evaluator'
+import type { RubricGrade } from '../evaluation-types/parts'
 
 /** Scores are kept to 6 decimals so 0.5·0.9 + 0.5·0.8 is 0.85, not 0.8500000000000001. */
 export function roundScore(value: number): number {

@@ -1,9 +1,9 @@
-import { formatPath } from '../graph/validate'
+import { formatPath } from '../graph/path'
 import { evaluatorConfigSchema, type EvaluatorConfig } from '../schema/evaluator'
 import type { Criterion, RubricGrade } from '../schema/evaluator'
 import { invalidConfig, checkWeights, modelRefOf, type ConfigProblem } from '../evaluation-types/checks'
 import { evaluationTypeChecks } from '../evaluation-types/config-schema'
-import type { EvaluationTypeChecks } from '../evaluation-types/types'
+import type { EvaluationTypeChecks } from '../evaluation-types/parts'
 import { evaluationTypeSpec, evaluationTypes } from '../evaluation-types/specs'
 
 export { checkWeights, invalidConfig, modelRefOf, type ConfigProblem }
@@ -47,7 +47,8 @@ export function resolveEvaluatorConfig(raw: unknown, defaultModel: string): Reso
   }
   const config = parsed.data
   // The type's checks (its schema.ts) and whether it asks a judge (its spec): what the server's definition holds too.
-  const definition = { ...evaluationTypeSpec(config.evaluation_type)!, ...(evaluationTypeChecks[config.evaluation_type] as EvaluationTypeChecks) }
+  const checks = evaluationTypeChecks[config.evaluation_type] as EvaluationTypeChecks<EvaluatorConfig>
+  const definition = { ...evaluationTypeSpec(config.evaluation_type)!, ...checks }
   const problems: ConfigProblem[] = []
   const own = definition.judgeDefault?.(config)
   const model = definition.usesJudge ? modelRefOf(config.model, config.provider) ?? own?.declared ?? own?.fallback ?? defaultModel : 'local:deterministic'

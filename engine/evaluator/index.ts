@@ -1,7 +1,7 @@
 import { JudgeflowError } from '../errors'
 import type { Providers } from '../providers/types'
 import { evaluationInputSchema, type EvaluatorResult } from '../schema/evaluator'
-import { formatPath } from '../graph/validate'
+import { formatPath } from '../graph/path'
 import { resolveEvaluatorConfig, type ResolvedEvaluatorConfig } from './config'
 import { checkHeuristicModel, isHeuristic, type EvaluationContext, type ScriptRunner, type TraceSettings } from './context'
 import { createHeuristicJudge } from './heuristic'

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { strictObject } from '../../schema/unknown-keys'
-import type { EvaluatorConfigOf } from '../config-schema'
-import type { EvaluationTypeChecks } from '../types'
+import type { ConfigOf } from '../shared-fields'
+import type { EvaluationTypeChecks } from '../parts'
 import { assertionProblems } from '../../assertions/registry'
 import type { Assertion } from '../../assertions/types'
 
@@ -40,7 +40,7 @@ export const assertionsFields = {
   latency_ms: z.union([z.number(), wholeReference]).optional(),
 }
 
-export const assertionsChecks: EvaluationTypeChecks<EvaluatorConfigOf<'assertions'>> = {
+export const assertionsChecks: EvaluationTypeChecks<ConfigOf<'assertions', typeof assertionsFields>> = {
   exclusive: ['assert'],
   resolve(config, problems) {
     if (config.assert === undefined) {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { criteriaFields, OVERALL_CRITERION } from '../criteria/schema'
-import type { EvaluatorConfigOf } from '../config-schema'
-import type { EvaluationTypeChecks } from '../types'
+import type { ConfigOf } from '../shared-fields'
+import type { EvaluationTypeChecks } from '../parts'
 
 export const comparisonFields = {
   ...criteriaFields,
@@ -12,7 +12,7 @@ export const comparisonFields = {
 /** How many candidates a comparison ranks at least. */
 export const MIN_CANDIDATES = 2
 
-export const comparisonChecks: EvaluationTypeChecks<EvaluatorConfigOf<'comparison'>> = {
+export const comparisonChecks: EvaluationTypeChecks<ConfigOf<'comparison', typeof comparisonFields>> = {
   resolve: config => ({ criteria: config.criteria?.length ? config.criteria : [{ ...OVERALL_CRITERION }] }),
   checkInputs: (_config, { candidates }) => (candidates === undefined || candidates >= MIN_CANDIDATES
     ? []

@@ -2,8 +2,8 @@ import { z } from 'zod'
 import { strictObject } from '../../schema/unknown-keys'
 import { llmParams } from '../llm-params'
 import { modelRefOf } from '../checks'
-import type { EvaluatorConfigOf } from '../config-schema'
-import type { EvaluationTypeChecks } from '../types'
+import type { ConfigOf } from '../shared-fields'
+import type { EvaluationTypeChecks } from '../parts'
 import { METRIC_DEFAULT_MODEL } from './spec'
 import { providerDefaultModel } from '../../providers/models'
 
@@ -32,7 +32,7 @@ export const metricsFields = {
   metric_weights: z.record(z.string(), z.number().min(0, 'must not be negative').max(1, 'must be at most 1')).optional(),
 }
 
-export const metricsChecks: EvaluationTypeChecks<EvaluatorConfigOf<'metrics'>> = {
+export const metricsChecks: EvaluationTypeChecks<ConfigOf<'metrics', typeof metricsFields>> = {
   exclusive: ['default_model', 'default_provider', 'enabled_metrics', 'metric_weights', 'metrics'],
   // A provider named without a model stands for its default model; with none, the suite's own default.
   judgeDefault: (config) => {

@@ -3,15 +3,15 @@ import { DEFAULT_GRADES } from '../../evaluator/arithmetic'
 import { strictObject } from '../../schema/unknown-keys'
 import type { ConfigProblem } from '../checks'
 import { criteriaFields, OVERALL_CRITERION } from '../criteria/schema'
-import type { EvaluatorConfigOf } from '../config-schema'
-import type { EvaluationTypeChecks } from '../types'
+import type { ConfigOf } from '../shared-fields'
+import type { EvaluationTypeChecks, RubricGrade } from '../parts'
 
 export const rubricGradeSchema = strictObject({
   grade: z.string().min(1, 'is required').max(16),
   min_score: z.number().min(0, 'must be at least 0').max(1, 'must be at most 1'),
   description: z.string().max(2000).optional(),
-})
-export type RubricGrade = z.infer<typeof rubricGradeSchema>
+}) satisfies z.ZodType<RubricGrade>
+export type { RubricGrade }
 
 export const rubricFields = {
   ...criteriaFields,
@@ -35,7 +35,7 @@ export function checkGrades(grades: readonly RubricGrade[], problems: ConfigProb
   return sorted
 }
 
-export const rubricChecks: EvaluationTypeChecks<EvaluatorConfigOf<'rubric'>> = {
+export const rubricChecks: EvaluationTypeChecks<ConfigOf<'rubric', typeof rubricFields>> = {
   resolve: (config, problems) => ({
     criteria: config.criteria?.length ? config.criteria : [{ ...OVERALL_CRITERION }],
     grades: checkGrades(config.rubric?.grades ?? DEFAULT_GRADES, problems),

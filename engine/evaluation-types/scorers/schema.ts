@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { scorerConfigSchema, scorerPresets } from '../../schema/scorers'
-import type { EvaluatorConfigOf } from '../config-schema'
-import type { EvaluationTypeChecks } from '../types'
+import type { ConfigOf } from '../shared-fields'
+import type { EvaluationTypeChecks } from '../parts'
 import type { ScorerConfig } from '../../schema/scorers'
 import { SCORER_PRESETS } from '../../scorers/presets'
 import { SCORER_COMPARES } from '../../scorers/compares'
@@ -22,7 +22,7 @@ export const scorersFields = {
   preset: z.enum(scorerPresets, { error: `must be one of ${scorerPresets.join(', ')}` }).optional(),
 }
 
-export const scorersChecks: EvaluationTypeChecks<EvaluatorConfigOf<'scorers'>> = {
+export const scorersChecks: EvaluationTypeChecks<ConfigOf<'scorers', typeof scorersFields>> = {
   exclusive: [['scorers', 'preset']],
   resolve(config, problems) {
     if (!config.scorers?.length && !config.preset) problems.push({ path: 'scorers', message: 'give a list of scorers or a preset (standard, strict, operation-focused)' })

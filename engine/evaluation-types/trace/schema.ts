@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { strictObject } from '../../schema/unknown-keys'
-import type { EvaluatorConfigOf } from '../config-schema'
-import type { EvaluationTypeChecks } from '../types'
+import type { ConfigOf } from '../shared-fields'
+import type { EvaluationTypeChecks } from '../parts'
 
 export const traceFields = {
   trace: strictObject({
@@ -20,7 +20,7 @@ export const traceFields = {
   }).optional(),
 }
 
-export const traceChecks: EvaluationTypeChecks<EvaluatorConfigOf<'trace'>> = {
+export const traceChecks: EvaluationTypeChecks<ConfigOf<'trace', typeof traceFields>> = {
   exclusive: ['trace'],
   checkInputs: (_config, given) => (given.has('trace')
     ? []
