@@ -89,7 +89,7 @@ export interface LeaseRepository {
    */
   claimQueued(runId: string, options: ClaimOneOptions): MaybePromise<Takeover | null>
   /** Claims an orphaned run for a person to mark it interrupted; the reason to record, or NOT_CANCELLABLE. */
-  claimToInterrupt(runId: string, options: Omit<ClaimOptions, 'maxResumes' | 'skip'>): MaybePromise<string>
+  claimToInterrupt(runId: string, options: Omit<ClaimOptions, 'resume' | 'skip'>): MaybePromise<string>
   /**
    * Stores whose runs go through a job queue shared by processes (PostgreSQL): ends, with `event`, a
    * run no process has taken on yet — still queued under the name of the process that queued it, its

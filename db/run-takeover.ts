@@ -9,12 +9,24 @@ export interface Takeover {
   giveUp?: string
 }
 
+/** A started run's resumes so far: in a row without a new committed step, and when its last committed step was at the last resume. */
+export interface ResumeProgress {
+  resumesWithoutProgress: number
+  lastStepAtResume: number | null
+}
+
+/** What the application decides for a started run taken over: resume it (counting this resume), or give it up, saying why. */
+export type ResumeDecision = { resumesWithoutProgress: number } | { giveUp: string }
+
 export interface TakeoverOptions {
   owner: string
   now: number
   lease: Lease
-  /** Resumes in a row without a new committed step after which a run is given up. */
-  maxResumes: number
+  /**
+   * Whether a started run taken over resumes, from its resumes so far and the time of its last
+   * committed step (null: none): the application layer's rule, asked inside the claim's transaction.
+   */
+  resume: (run: ResumeProgress, lastStepAt: number | null) => ResumeDecision
   /** Whether the lease may be taken (expired, or its holder gone): the application layer knows processes. */
   isFree: (holder: Holder) => boolean
   /** Runs this process already has. */
@@ -24,8 +36,8 @@ export interface TakeoverOptions {
 /**
  * Claims the unfinished runs no live process holds — their lease expired, or their holder is
  * gone — oldest first, each in its own transaction. Every resume of a started run is counted
- * before it executes, so a resume that crashes or hangs the process is counted too: a run resumed
- * `maxResumes` times in a row without committing a new step comes back with `giveUp` instead.
+ * before it executes, so a resume that crashes or hangs the process is counted too; a run
+ * `options.resume` gives up comes back with `giveUp` instead.
  */
 export function claimOrphanedRuns(db: Db, options: TakeoverOptions): Takeover[] {
   const taken: Takeover[] = []
@@ -63,11 +75,9 @@ function takeOverRun(db: Db, runId: string, options: Omit<TakeoverOptions, 'skip
     const run = getRun(db, runId)!
     if (run.status === 'queued') return { run }
     const lastStepAt = lastCommittedStepAt(db, run.id)
-    const progressed = lastStepAt !== run.lastStepAtResume
-    if (!progressed && run.resumesWithoutProgress >= options.maxResumes) {
-      return { run, giveUp: giveUpReason(run.resumesWithoutProgress, options.maxResumes) }
-    }
-    recordResume(db, run.id, progressed ? 1 : run.resumesWithoutProgress + 1, lastStepAt)
+    const decision = options.resume(run, lastStepAt)
+    if ('giveUp' in decision) return { run, giveUp: decision.giveUp }
+    recordResume(db, run.id, decision.resumesWithoutProgress, lastStepAt)
     return { run }
   })
 }
@@ -76,16 +86,11 @@ function takeOverRun(db: Db, runId: string, options: Omit<TakeoverOptions, 'skip
  * Claims an unfinished run that no live process holds, for a person to mark it interrupted;
  * returns the reason to record. Throws NOT_CANCELLABLE, saying why, when it cannot.
  */
-export function claimOrphanToInterrupt(db: Db, runId: string, options: Omit<TakeoverOptions, 'maxResumes' | 'skip'>): string {
+export function claimOrphanToInterrupt(db: Db, runId: string, options: Omit<TakeoverOptions, 'resume' | 'skip'>): string {
   const run = getRunLease(db, runId)
   checkCancellable(runId, run)
   if (!options.isFree(run) || !claimRun(db, runId, options.lease, options.now, goneOwner(run, options.now))) throw heldElsewhere(run, options.now)
   return interruptReason(run)
-}
-
-/** Why a run resumed `resumes` times in a row without progress is not resumed again. */
-export function giveUpReason(resumes: number, maxResumes: number): string {
-  return `the run was resumed ${resumes} times after a restart without committing a new step (the process may have crashed or hung while resuming it), so it is not resumed again (JUDGEFLOW_RUN_MAX_RESUMES, ${maxResumes}). Start it again once the cause is fixed.`
 }
 
 /** Throws NOT_CANCELLABLE unless the run exists and is unfinished. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
-import { UNFINISHED_STATUSES, type Holder } from '../../db'
+import { UNFINISHED_STATUSES, type Holder, type ResumeDecision, type ResumeProgress } from '../../db'
 import type { Lease, LeaseRepository } from '../store'
 
 export const DEFAULT_LEASE_MS = 15_000
@@ -34,6 +34,23 @@ export function leaseIsFree(run: Holder, self: string, now: number): boolean {
   if (run.leaseOwner === self) return false
   if (!run.leaseOwner || run.leaseExpiresAt === null || run.leaseExpiresAt <= now) return true
   return holderIsGone(run.leaseOwner, self)
+}
+
+/**
+ * Whether a started run taken over resumes: a run resumed `maxResumes` times in a row without
+ * committing a new step (the process may have crashed or hung while resuming it) is given up;
+ * otherwise this resume is counted — the first of a new row when a step was committed since the
+ * last one. Counted before the run executes, so a resume that crashes the process counts too.
+ */
+export function resumeDecision(run: ResumeProgress, lastStepAt: number | null, maxResumes: number): ResumeDecision {
+  const progressed = lastStepAt !== run.lastStepAtResume
+  if (!progressed && run.resumesWithoutProgress >= maxResumes) return { giveUp: giveUpReason(run.resumesWithoutProgress, maxResumes) }
+  return { resumesWithoutProgress: progressed ? 1 : run.resumesWithoutProgress + 1 }
+}
+
+/** Why a run resumed `resumes` times in a row without progress is not resumed again. */
+function giveUpReason(resumes: number, maxResumes: number): string {
+  return `the run was resumed ${resumes} times after a restart without committing a new step (the process may have crashed or hung while resuming it), so it is not resumed again (JUDGEFLOW_RUN_MAX_RESUMES, ${maxResumes}). Start it again once the cause is fixed.`
 }
 
 export interface LeaseKeeperOptions {

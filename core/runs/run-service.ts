@@ -1,9 +1,9 @@
 import { Execution, finalRunStatuses, JudgeflowError, prepareInput, serializeError, validatedWorkflow, type EvaluationServices, type Providers, type RunOptions, type RunResult, type StepRegistry, type StorageLimits, type Workflow } from '../../engine'
-import type { RunEventRow, RunRow } from '../../db'
+import type { ResumeDecision, ResumeProgress, RunEventRow, RunRow } from '../../db'
 import type { MaybePromise, Store } from '../store'
 import { withDeadline } from './deadline'
 import { UNFINISHED_STATUSES } from '../../db'
-import { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES, LeaseKeeper, leaseIsFree, newLeaseOwner } from './leases'
+import { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES, LeaseKeeper, leaseIsFree, newLeaseOwner, resumeDecision } from './leases'
 import { endEvent, reportWriteFailure, RunWriter } from './run-writer'
 import type { RunJob, RunQueue } from './run-queue'
 import { ValidatedWorkflows } from './validated-workflows'
@@ -105,8 +105,11 @@ export class RunService {
   private readonly claiming = new Map<string, { cancelled: boolean, done: Promise<void> }>()
   /** Per run followed here but executed elsewhere: the id of the last event read (a chain, one read at a time). */
   private readonly remote = new Map<string, Promise<number>>()
+  /** Whether a run this process takes over resumes or is given up (both stores ask it inside their claim). */
+  private readonly resumeRule: (run: ResumeProgress, lastStepAt: number | null) => ResumeDecision
 
   constructor(private readonly deps: RunServiceDeps) {
+    this.resumeRule = (run, lastStepAt) => resumeDecision(run, lastStepAt, deps.maxResumes ?? DEFAULT_MAX_RESUMES)
     this.owner = deps.owner ?? newLeaseOwner()
     this.limit = deps.maxConcurrentRuns ?? 16
     this.maxQueued = deps.maxQueuedRuns ?? 1000
@@ -338,7 +341,7 @@ export class RunService {
     const now = this.now()
     const claimed = await store.leases.claimOrphans({
       owner: this.owner, now, lease: this.leases.next(), isFree: lease => leaseIsFree(lease, this.owner, now),
-      maxResumes: this.deps.maxResumes ?? DEFAULT_MAX_RESUMES, skip: runId => this.isActive(runId),
+      resume: this.resumeRule, skip: runId => this.isActive(runId),
     })
     for (const { run, giveUp } of claimed) {
       if (giveUp) {
@@ -395,7 +398,7 @@ export class RunService {
     const now = this.now()
     const takeover = await store.leases.claimQueued(runId, {
       owner: this.owner, now, lease: this.leases.next(), from,
-      isFree: lease => leaseIsFree(lease, this.owner, now), maxResumes: this.deps.maxResumes ?? DEFAULT_MAX_RESUMES,
+      isFree: lease => leaseIsFree(lease, this.owner, now), resume: this.resumeRule,
     })
     if (!takeover) return
     const { run, giveUp } = takeover

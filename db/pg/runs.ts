@@ -5,7 +5,7 @@ import type { RunRow } from '../repositories/runs'
 import { UNFINISHED_STATUSES, type Lease, type RunLease } from '../repositories/run-leases'
 import { eventRows, journalOf } from '../run-recorder'
 import { readStoredValue, viewRun, type ViewDialect } from '../bounded-view'
-import { checkCancellable, giveUpReason, goneOwner, heldElsewhere, interruptReason, type Takeover } from '../run-takeover'
+import { checkCancellable, goneOwner, heldElsewhere, interruptReason, type Takeover } from '../run-takeover'
 import type { PgDb } from './client'
 import { RUN_EVENTS_CHANNEL } from './channels'
 import { writeEvent } from './event-writes'
@@ -146,10 +146,9 @@ export function pgLeases(db: PgDb, ready: Promise<void>): LeaseRepository {
     const [last] = await tx.select({ at: max(stepRuns.finishedAt) }).from(stepRuns)
       .where(and(eq(stepRuns.runId, run.id), inArray(stepRuns.status, ['succeeded', 'failed', 'skipped'])))
     const lastStepAt = last?.at === null || last?.at === undefined ? null : Number(last.at)
-    const progressed = lastStepAt !== run.lastStepAtResume
-    const resumes = run.resumesWithoutProgress
-    if (!progressed && resumes >= options.maxResumes) return { run, giveUp: giveUpReason(resumes, options.maxResumes) }
-    const resumesWithoutProgress = progressed ? 1 : resumes + 1
+    const decision = options.resume(run, lastStepAt)
+    if ('giveUp' in decision) return { run, giveUp: decision.giveUp }
+    const { resumesWithoutProgress } = decision
     await tx.update(runs).set({ resumesWithoutProgress, lastStepAtResume: lastStepAt }).where(eq(runs.id, run.id))
     return { run: { ...run, resumesWithoutProgress, lastStepAtResume: lastStepAt } }
   })

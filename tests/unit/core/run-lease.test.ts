@@ -1,12 +1,15 @@
 import { spawnSync } from 'node:child_process'
 import { hostname } from 'node:os'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import { holderIsGone, leaseIsFree, RunService, type Store } from '../../../core'
-import { claimRun, createRun, getRunLease, openDatabase, renewLease, type RunEventRow } from '../../../db'
+import { holderIsGone, leaseIsFree, resumeDecision, RunService, type Store } from '../../../core'
+import { claimRun, createRun, getRunLease, openDatabase, renewLease, type ResumeProgress, type RunEventRow } from '../../../db'
 import type { RunEvent } from '../../../engine'
 import { runEnded } from '../../support/runs'
 import { storeFactories, stopStores } from '../../support/stores'
 import { sleepChain as chain, sleepStep, testDeps } from '../../support/workflows'
+
+/** The run service's resume rule with JUDGEFLOW_RUN_MAX_RESUMES=2. */
+const resumeAtMost2 = (run: ResumeProgress, lastStepAt: number | null) => resumeDecision(run, lastStepAt, 2)
 
 const T0 = 1_000_000
 const LEASE_MS = 10_000
@@ -48,7 +51,7 @@ describe.each(storeFactories)('run leases ($name)', ({ open }) => {
   async function takenOverBy(owner: string, now: number) {
     await store.leases.renew({ owner, expiresAt: now + LEASE_MS })
     return store.leases.claimOrphans({
-      owner, now, lease: { owner, expiresAt: now + LEASE_MS }, maxResumes: 2, skip: () => false, isFree: lease => leaseIsFree(lease, owner, now),
+      owner, now, lease: { owner, expiresAt: now + LEASE_MS }, resume: resumeAtMost2, skip: () => false, isFree: lease => leaseIsFree(lease, owner, now),
     })
   }
 
@@ -112,7 +115,7 @@ describe.each(storeFactories)('run leases ($name)', ({ open }) => {
     expect((await takenOverBy('another-host:1:new', clock.now)).map(t => t.run.id).sort()).toEqual(runs.map(run => run.id).sort())
     await store.leases.renew({ owner: 'another-host:1:new', expiresAt: clock.now + 99_000 })
     await store.leases.claimQueued(kept.id, {
-      owner: here.owner, now: clock.now, lease: { owner: here.owner, expiresAt: clock.now + LEASE_MS }, maxResumes: 2, isFree: () => true,
+      owner: here.owner, now: clock.now, lease: { owner: here.owner, expiresAt: clock.now + LEASE_MS }, resume: resumeAtMost2, isFree: () => true,
     })
     const eventsBefore = (await store.runs.eventsAfter(taken.id)).length
     await here.heartbeat()
@@ -145,7 +148,7 @@ describe.each(storeFactories)('run leases ($name)', ({ open }) => {
     const other = 'another-host:1:new'
     await store.leases.renew({ owner: other, expiresAt: clock.now + 99_000 })
     const [taken] = await store.leases.claimOrphans({
-      owner: other, now: clock.now, lease: { owner: other, expiresAt: clock.now + 99_000 }, maxResumes: 2, skip: () => false, isFree: () => true,
+      owner: other, now: clock.now, lease: { owner: other, expiresAt: clock.now + 99_000 }, resume: resumeAtMost2, skip: () => false, isFree: () => true,
     })
     expect(taken!.run.id).toBe(run.id)
     const eventsBefore = (await store.runs.eventsAfter(run.id)).length

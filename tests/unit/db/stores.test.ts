@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import type { Store } from '../../../core'
+import { resumeDecision, type Store } from '../../../core'
 import { runWorkflow, type RunEvent } from '../../../engine'
 import { storeFactories, stopStores } from '../../support/stores'
 import { qualityGate, testDeps } from '../../support/workflows'
@@ -93,7 +93,7 @@ describe.each(storeFactories)('the $name store', ({ open }) => {
     expect(await store.runs.record(run.id, started, 'a')).toMatchObject({ runId: run.id, type: 'step.started' })
     await store.leases.renew({ owner: 'b', expiresAt: Date.now() + 60_000 })
     const claimed = await store.leases.claimQueued(run.id, {
-      owner: 'b', now: Date.now(), lease: { owner: 'b', expiresAt: Date.now() + 60_000 }, maxResumes: 2, isFree: () => true,
+      owner: 'b', now: Date.now(), lease: { owner: 'b', expiresAt: Date.now() + 60_000 }, resume: (run, lastStepAt) => resumeDecision(run, lastStepAt, 2), isFree: () => true,
     })
     expect(claimed!.run.id).toBe(run.id)
     const succeeded: RunEvent = { type: 'step.succeeded', at: 2, step: { node_id: 'first', attempt: 1, status: 'succeeded', output: 'late', started_at: 1, finished_at: 2 } }
