@@ -6,11 +6,11 @@
  * networked database later. The row shapes are the ones the SQLite schema defines.
  */
 import type { Journal, ResponseCache, ResponseLimits, RunEvent } from '../engine'
-import type { RunView, StoredValueRef } from '../db/bounded-view'
 import type {
   DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases, ExperimentRoundRow, ExperimentRow, Lease, NewRun, RunEventRow, RunLease, RunRow,
-  ClaimOneOptions, PruneResult, RetentionPolicy, RunSummaryRow, StepRunRow, Takeover, TakeoverOptions, WorkflowRow, WorkflowWithDefinition,
-} from '../db'
+  ClaimOneOptions, PruneResult, RetentionPolicy, RunSummaryRow, RunView, StepRunRow, StoredValueRef, Takeover, TakeoverOptions,
+  WorkflowRow, WorkflowWithDefinition,
+} from '../db/rows'
 
 export type {
   RunView, StoredValueRef, DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases,
