@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia'
 import { toRaw } from 'vue'
 import { connectionProblem, freshId } from '~/utils/graph'
-import { switchEvaluationType, type SetAside } from '~/utils/evaluation-type-switch'
+import { switchEvaluationType } from '~/utils/evaluation-type-switch'
 import { dataFromConnection, upstreamOf } from '~/utils/references'
 import { formSpecFor } from '../../engine/evaluation-types/specs'
 import type { Workflow, WorkflowEdge, WorkflowNode } from '../../engine/schema/workflow'
@@ -34,11 +34,6 @@ export const useWorkflowStore = defineStore('workflow', {
     future: [] as WorkflowDoc[],
     selected: [] as string[],
     /**
-     * Per evaluator step, the settings of evaluation types it no longer has (switched away from in
-     * its form), given back when it is switched to one that uses them; never saved.
-     */
-    setAside: {} as Record<string, SetAside>,
-    /**
      * Steps added in this session whose form nobody has left yet: their problems wait until a field
      * of theirs is left or a run is asked for, so a new step is not flagged before it is filled in.
      */
@@ -66,8 +61,6 @@ export const useWorkflowStore = defineStore('workflow', {
       this.past = []
       this.future = []
       this.selected = []
-      // A reload of the same workflow (a save conflict settled) keeps what was set aside this session.
-      if (id !== this.id) this.setAside = {}
       this.id = id
       this.untouched = []
     },
@@ -127,13 +120,15 @@ export const useWorkflowStore = defineStore('workflow', {
         if (patch.pinned && !patch.pinned.length) delete node.pinned
       }, `update:${id}:${Object.keys(patch).sort().join(',')}`)
     },
-    /** Switches an evaluator step's type, its other types' settings set aside rather than lost or saved. */
+    /**
+     * Switches an evaluator step's type, removing the settings the new type does not use (the form
+     * asks first), in one undo step: undo gives the old type back with them.
+     */
     switchEvaluationType(id: string, type: string) {
       const node = this.nodeById(id)
       if (!node) return
-      const switched = switchEvaluationType(clone(node.config), type, this.setAside[id] ?? {})
-      this.setAside = { ...this.setAside, [id]: switched.aside }
-      this.change((doc) => { doc.nodes.find(n => n.id === id)!.config = switched.config })
+      const switched = switchEvaluationType(clone(node.config), type)
+      this.change((doc) => { doc.nodes.find(n => n.id === id)!.config = switched })
     },
     removeNodes(ids: readonly string[]) {
       if (!ids.length) return

@@ -1,27 +1,19 @@
 import { fieldsOfSpec, TYPE_OWNED_FIELDS } from '../../engine/evaluation-types/spec'
 import { formSpecFor } from '../../engine/evaluation-types/specs'
 
-/** Settings of other evaluation types, kept by field while the step has a type that does not use them. */
-export type SetAside = Record<string, unknown>
-
 /**
- * An evaluator step's config switched to another evaluation type: the fields the new type does not
- * use are set aside (not saved with the step), and those it uses that were set aside by an earlier
- * switch come back. Switching criteria → metrics → criteria gives the criteria back as they were.
+ * The settings of an evaluator step that switching it to type `to` would remove: those set on it
+ * that belong to one type or another and that `to` does not use. What every type takes (a
+ * temperature) and what both types use (criteria, context, a threshold, the model…) stay.
  */
-export function switchEvaluationType(config: Record<string, unknown>, to: string, aside: SetAside): { config: Record<string, unknown>, aside: SetAside } {
+export function droppedBySwitch(config: Record<string, unknown>, to: string): string[] {
   const uses = fieldsOfSpec(formSpecFor(to))
+  return Object.keys(config).filter(key => config[key] !== undefined && TYPE_OWNED_FIELDS.has(key) && !uses.has(key))
+}
+
+/** An evaluator step's config switched to another evaluation type, without the settings that type does not use. */
+export function switchEvaluationType(config: Record<string, unknown>, to: string): Record<string, unknown> {
   const next: Record<string, unknown> = { ...config, evaluation_type: to }
-  const kept: SetAside = { ...aside }
-  for (const [key, value] of Object.entries(config)) {
-    if (value === undefined || !TYPE_OWNED_FIELDS.has(key) || uses.has(key)) continue
-    kept[key] = value
-    delete next[key]
-  }
-  for (const [key, value] of Object.entries(aside)) {
-    if (!uses.has(key)) continue
-    if (next[key] === undefined) next[key] = value
-    delete kept[key]
-  }
-  return { config: next, aside: kept }
+  for (const key of droppedBySwitch(config, to)) delete next[key]
+  return next
 }

@@ -40,8 +40,14 @@ const FIELDS: Record<string, FieldText> = {
   'metrics': { label: 'Metrics' },
   'scorers': { label: 'Scorers' },
   'rubric': { label: 'Rubric grades' },
+  'rubric.grades': { label: 'Rubric grades' },
   'compare_inputs': { label: 'Candidates' },
   'evaluation_type': { label: 'Evaluation type' },
+  'evaluator.model': { label: 'Judge model' },
+  'llm_default': { label: 'Default metric model' },
+  'preset': { label: 'Scorer preset' },
+  'trace_options': { label: 'Trace scoring' },
+  'assert': { label: 'Assertions' },
 }
 
 /** The condition operators in words. */
@@ -75,6 +81,9 @@ export function predicate(message: string): string {
     [/^Too big: expected (?:number|int) to be <=(.+)$/, m => `must be at most ${m[1]}`],
     [/^Too big: expected (?:number|int) to be <(.+)$/, m => `must be less than ${m[1]}`],
     [/^Too small: expected array to have >=?(\d+) items?$/, m => `needs at least ${m[1]}`],
+    [/^Too big: expected array to have <=(\d+) items?$/, m => `can have at most ${m[1]}`],
+    [/^Too small: expected string to have >=(\d+) characters?$/, m => `needs at least ${m[1]} characters`],
+    [/^Too big: expected string to have <=(\d+) characters?$/, m => `can be at most ${m[1]} characters`],
     [/^Invalid input: expected int, received number$/, () => 'must be a whole number'],
   ]
   for (const [pattern, say] of wording) {
@@ -84,8 +93,26 @@ export function predicate(message: string): string {
   return message
 }
 
-/** Where in a field a problem is: `criteria[0].name` → "Criteria 1 name", `fields.question.type` → "Run input fields question type". */
+/**
+ * The rows of a list field, by the list's path: what one row is called and its fields in words, so
+ * that `rubric.grades[5].grade` reads "Grade 6: the name".
+ */
+const ROWS: Record<string, { noun: string, fields: Record<string, string> }> = {
+  'criteria': { noun: 'Criterion', fields: { name: 'name', description: 'description', weight: 'weight' } },
+  'rubric.grades': { noun: 'Grade', fields: { grade: 'name', min_score: 'min score', description: 'description' } },
+  'metrics': { noun: 'Metric', fields: { name: 'name', weight: 'weight', model: 'model' } },
+  'scorers': { noun: 'Scorer', fields: { type: 'type', weight: 'weight', options: 'options' } },
+}
+
+/** Where in a field a problem is: `criteria[0].name` → "Criterion 1: the name", `fields.question.type` → "Run input fields question type". */
 function placeOf(stepType: string, path: string): string {
+  const row = /^([\w.]+)\[(\d+)\](?:\.(\w+))?$/.exec(path)
+  const rows = row ? ROWS[row[1]!] : undefined
+  if (row && rows) {
+    const name = `${rows.noun} ${Number(row[2]) + 1}`
+    return row[3] ? `${name}: the ${rows.fields[row[3]] ?? row[3].replace(/_/g, ' ')}` : name
+  }
+  if (FIELDS[path]) return FIELDS[path].label
   const [top = '', ...rest] = path.split('.')
   const index = /^([\w-]+)\[(\d+)\]$/.exec(top)
   const label = fieldText(stepType, index ? index[1]! : top).label

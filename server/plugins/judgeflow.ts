@@ -2,11 +2,9 @@ import { loadTraceCache, saveTraceCache } from '../../engine'
 import type { ResumeOutcome } from '../../core'
 import { useJudgeflow } from '../utils/context'
 import { startEvaluationWorkers } from '../utils/evaluation-workers'
-import { loadTemplatesOnFirstStart } from '../utils/templates'
 
 /**
- * At start: create the app (opening the database, applying migrations), load the templates into a
- * new database, load custom metrics and scorers, start the evaluation workers, and pick up runs a
+ * At start: create the app (opening the database, applying migrations), load custom metrics and scorers, start the evaluation workers, and pick up runs a
  * previous process left unfinished — at start, and later whenever a run's lease expires (its
  * process crashed, or hangs as a zombie) — and the rounds they belong to. Any of it failing (no
  * migrations, a database that cannot be opened, reached or migrated) stops the process, saying why:
@@ -24,9 +22,7 @@ export default defineNitroPlugin(async (nitroApp) => {
 
 async function start(nitroApp: Parameters<Parameters<typeof defineNitroPlugin>[0]>[0]): Promise<void> {
   const app = useJudgeflow()
-  const { runs, store, config } = app
-  const templates = await loadTemplatesOnFirstStart(store)
-  if (templates) console.info(`judgeflow: loaded ${templates} template workflows`)
+  const { runs, config } = app
   const { metricsDir, scorersDir } = config.evaluation
   const custom = await app.loadCustomModules()
   if (custom.metrics.length) console.info(`judgeflow: loaded custom metrics ${custom.metrics.join(', ')} from ${metricsDir}`)

@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test'
-import { chooseModel, connect } from './helpers'
+import { chooseModel, connect, newWorkflow } from './helpers'
 
 test('builds a workflow from an empty canvas, undoes and redoes, refuses a cycle, and shows LLM output as text', async ({ page }) => {
   const payload = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
   await page.goto('/')
-  await page.getByRole('button', { name: 'New workflow' }).click()
+  await newWorkflow(page)
   await expect(page.getByTestId('node-in')).toBeVisible()
   await page.getByTestId('add-llm').click()
   await page.getByTestId('add-condition').click()

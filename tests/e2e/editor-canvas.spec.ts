@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
+import { newWorkflow } from './helpers'
 
 type Box = { x: number, y: number, width: number, height: number }
 const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
@@ -15,7 +16,7 @@ async function expectNothingCovered(page: Page) {
 
 test('a step\'s label is shown on it, and kept when saved', async ({ page }) => {
   await page.goto('/')
-  await page.getByRole('button', { name: 'New workflow' }).click()
+  await newWorkflow(page)
   await page.getByTestId('node-in').click()
   await page.getByLabel('Label', { exact: true }).fill('Customer question')
   await page.getByLabel('Label', { exact: true }).press('Tab')
@@ -65,7 +66,7 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1440, height: 900
 
 test('on a fresh canvas, steps added one after another stay in view, none over another or under the minimap', async ({ page }) => {
   await page.goto('/')
-  await page.getByRole('button', { name: 'New workflow' }).click()
+  await newWorkflow(page)
   await expect(page.getByTestId('node-in')).toBeVisible()
   for (const type of ['llm', 'evaluator', 'condition', 'output']) {
     await page.getByTestId(`add-${type}`).click()

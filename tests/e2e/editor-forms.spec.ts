@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { connect, setField } from './helpers'
+import { connect, newWorkflow, setField } from './helpers'
 
 const VIEWPORTS = [{ width: 1440, height: 900 }, { width: 1280, height: 720 }]
 
@@ -42,7 +42,7 @@ test.use({ viewport: VIEWPORTS[0] })
 test('fields are labelled for people with help; the model is chosen from a list; a new step is not flagged before it is touched; problems are sentences beside their fields', async ({ page }) => {
   test.setTimeout(60_000)
   await page.goto('/')
-  await page.getByRole('button', { name: 'New workflow' }).click()
+  await newWorkflow(page)
   await expect(page.getByTestId('node-in')).toBeVisible()
   const side = page.getByRole('complementary', { name: 'Step settings' })
 
@@ -96,7 +96,7 @@ test('fields are labelled for people with help; the model is chosen from a list;
   await expect(page.getByTestId('problems-condition')).toContainText('problem')
 })
 
-test('an evaluator\'s settings set aside while switching types are kept for the session: after a save, leaving the step and the editor', async ({ page, request }) => {
+test('an evaluator\'s settings removed by a confirmed type switch are not saved, and Undo brings them back', async ({ page, request }) => {
   const id = await created(request, ANSWERED)
   await page.goto(`/workflows/${id}`)
   await page.getByTestId('add-evaluator').click()
@@ -104,19 +104,15 @@ test('an evaluator\'s settings set aside while switching types are kept for the 
   await page.getByRole('button', { name: 'Add criterion' }).click()
   await setField(page, 'Criterion 1 name', 'accuracy')
   await page.getByLabel('Evaluation type').selectOption('metrics')
-  await expect(page.getByTestId('set-aside')).toContainText('criteria')
+  const confirm = page.getByRole('dialog', { name: 'Switch to Metric suite?' })
+  await expect(confirm).toContainText('criteria')
+  await confirm.getByRole('button', { name: 'Remove and switch' }).click()
   await page.keyboard.press('Control+s')
   await expect(page.getByRole('status').first()).toContainText('Saved version 2')
-  await page.getByTestId('node-draft').click()
-  await page.getByTestId('node-evaluator').click()
-  await expect(page.getByTestId('set-aside')).toContainText('criteria')
-  // To the workflow list and back, in the same session.
-  await page.getByRole('link', { name: '← Workflows' }).click()
-  await expect(page.getByRole('heading', { name: 'Workflows' }).first()).toBeVisible()
-  await page.goBack()
-  await page.getByTestId('node-evaluator').click()
-  await expect(page.getByTestId('set-aside')).toContainText('criteria')
-  await page.getByLabel('Evaluation type').selectOption('criteria')
+  const { definition } = await (await request.get(`/api/workflows/${id}`)).json()
+  expect(definition.nodes.find((n: { id: string }) => n.id === 'evaluator').config.criteria).toBeUndefined()
+  await page.getByRole('button', { name: 'Undo' }).click()
+  await expect(page.getByLabel('Evaluation type')).toHaveValue('criteria')
   await expect(page.getByLabel('Criterion 1 name', { exact: true })).toHaveValue('accuracy')
 })
 
@@ -231,7 +227,7 @@ test('a judgment shows the output that was judged and, beside each mark, the cri
 
 test('an unset choice reads as one: a required one asks to choose, an optional one says it is not set', async ({ page }) => {
   await page.goto('/')
-  await page.getByRole('button', { name: 'New workflow' }).click()
+  await newWorkflow(page)
   const side = page.getByRole('complementary', { name: 'Step settings' })
   await page.getByTestId('add-condition').click()
   const operator = side.getByLabel('Operator', { exact: true })

@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test'
+import { newWorkflow } from './helpers'
 
 test('keyboard: Enter on a focused step opens its settings, Delete removes it, Ctrl+Y and Ctrl+Shift+Z redo', async ({ page }) => {
   await page.goto('/')
-  await page.getByRole('button', { name: 'New workflow' }).click()
+  await newWorkflow(page)
   await page.getByTestId('add-llm').click()
   await expect(page.getByTestId('node-llm')).toBeVisible()
   // Nothing selected: the panel invites a choice.

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { newWorkflow } from './helpers'
 
 test.use({ viewport: { width: 1440, height: 900 } })
 
@@ -41,7 +42,7 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1440, height: 900
   test(`at ${viewport.width}×${viewport.height} an input field's row fits the panel and a long condition error wraps`, async ({ page }) => {
     await page.setViewportSize(viewport)
     await page.goto('/')
-    await page.getByRole('button', { name: 'New workflow' }).click()
+    await newWorkflow(page)
     await page.getByTestId('node-in').click()
     await page.getByRole('button', { name: 'Add input field' }).click()
     const side = page.getByRole('complementary', { name: 'Step settings' })

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import { newWorkflow } from './helpers'
 
 const SIZES = [{ width: 1280, height: 720 }, { width: 1440, height: 900 }] as const
 const THEMES = ['light', 'dark'] as const
@@ -166,7 +167,7 @@ test.describe('one visual language', () => {
       await page.goto('/')
       await expect(page.getByTestId('template-quality-gate')).toBeVisible()
       await shot(page, `home-${theme}-1440x900`)
-      await page.getByRole('button', { name: 'New workflow' }).click()
+      await newWorkflow(page)
       await expect(page.getByTestId('empty-canvas')).toContainText('Add your first step')
       await expect(page.getByTestId('runs-empty')).toContainText('Run to see results here')
       await shot(page, `fresh-canvas-${theme}-1440x900`)

@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test'
+import { newWorkflow } from './helpers'
 
 test('the toolbar keeps still when "unsaved" appears: a click on Save right after typing saves', async ({ page }) => {
   await page.goto('/')
-  await page.getByRole('button', { name: 'New workflow' }).click()
+  await newWorkflow(page)
   await expect(page.getByTestId('node-in')).toBeVisible()
   const save = page.getByRole('button', { name: 'Save', exact: true })
   const run = page.getByRole('button', { name: 'Run', exact: true })
@@ -20,7 +21,7 @@ test('the toolbar keeps still when "unsaved" appears: a click on Save right afte
 
 test('Run on an invalid workflow saves nothing and says why inside the run dialog', async ({ page, request }) => {
   await page.goto('/')
-  await page.getByRole('button', { name: 'New workflow' }).click()
+  await newWorkflow(page)
   await expect(page.getByTestId('node-in')).toBeVisible()
   const id = page.url().split('/').pop()!
   // An LLM step with neither model nor prompt: the server refuses to run it.
@@ -39,7 +40,7 @@ test('Run on an invalid workflow saves nothing and says why inside the run dialo
 
 test('a required run input left empty does not start the run', async ({ page }) => {
   await page.goto('/')
-  await page.getByRole('button', { name: 'New workflow' }).click()
+  await newWorkflow(page)
   await page.getByTestId('node-in').click()
   await page.getByRole('button', { name: 'Add input field' }).click()
   const name = page.getByLabel('Input field 1 name')

@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test'
-import { connect, setField } from './helpers'
+import { connect, newWorkflow, setField } from './helpers'
 
 test('the evaluator form: Try it, the metric suite in TOML, scorer presets; nodes copied into another workflow', async ({ page }) => {
   test.setTimeout(60_000)
   await page.goto('/')
-  await page.getByRole('button', { name: 'New workflow' }).click()
+  await newWorkflow(page)
   await page.getByTestId('add-evaluator').click()
   await page.getByTestId('node-evaluator').click()
 
@@ -36,6 +36,8 @@ test('the evaluator form: Try it, the metric suite in TOML, scorer presets; node
 
   // Scorers: a preset by name, then its list copied in for editing.
   await page.getByLabel('Evaluation type').selectOption('scorers')
+  // The metric suite and its judge do not apply to scorers: removing them is confirmed first.
+  await page.getByRole('dialog', { name: 'Switch to Scorers?' }).getByRole('button', { name: 'Remove and switch' }).click()
   const scorers = page.getByTestId('scorer-list')
   await scorers.getByLabel('Scorer preset').selectOption('strict')
   await expect(scorers).toContainText('Anti-hallucination')
@@ -65,7 +67,7 @@ test('the evaluator form: Try it, the metric suite in TOML, scorer presets; node
 test('an evaluator without content judges the step leading into it, and is warned when it cannot tell which; the rubric\'s default bands', async ({ page }) => {
   test.setTimeout(60_000)
   await page.goto('/')
-  await page.getByRole('button', { name: 'New workflow' }).click()
+  await newWorkflow(page)
   for (const type of ['llm', 'llm', 'evaluator']) await page.getByTestId(`add-${type}`).click()
   await page.getByRole('button', { name: 'Auto-layout' }).click()
   await page.getByTestId('node-evaluator').click()
@@ -100,5 +102,6 @@ test('an evaluator without content judges the step leading into it, and is warne
 
   // The metric suite without a judge model uses its own default, and says which.
   await page.getByLabel('Evaluation type').selectOption('metrics')
+  await page.getByRole('dialog', { name: 'Switch to Metric suite?' }).getByRole('button', { name: 'Remove and switch' }).click()
   await expect(page.getByLabel('Judge model').locator('option[value=""]')).toHaveText('anthropic:claude-sonnet-4-5-20250929 (the metric suite\'s default)')
 })

@@ -1,9 +1,9 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { connect, setField } from './helpers'
+import { connect, newWorkflow, setField } from './helpers'
 
 async function newEvaluator(page: Page) {
   await page.goto('/')
-  await page.getByRole('button', { name: 'New workflow' }).click()
+  await newWorkflow(page)
   await page.getByTestId('add-llm').click()
   await page.getByTestId('add-evaluator').click()
   return page.url().split('/').pop()!
@@ -13,26 +13,32 @@ async function savedConfig(request: APIRequestContext, id: string) {
   return definition.nodes.find((n: { id: string }) => n.id === 'evaluator').config as Record<string, unknown>
 }
 
-test('each evaluation type keeps its settings while the type is switched back and forth; what is saved holds the chosen type\'s only', async ({ page, request }) => {
+test('switching the evaluation type removes what the new type does not use once confirmed; what is saved holds the chosen type\'s settings only', async ({ page, request }) => {
   test.setTimeout(60_000)
   const id = await newEvaluator(page)
   await connect(page, 'llm', 'evaluator')
   await page.getByTestId('node-evaluator').click()
   const type = page.getByLabel('Evaluation type')
+  const confirm = page.getByRole('dialog', { name: /^Switch to/ })
 
   await type.selectOption('criteria')
   await page.getByRole('button', { name: 'Add criterion' }).click()
   await setField(page, 'Criterion 1 name', 'accuracy')
   await page.getByLabel('Criterion 1 weight').fill('1')
   await type.selectOption('metrics')
+  await expect(confirm).toContainText('criteria')
+  await confirm.getByRole('button', { name: 'Remove and switch' }).click()
   await page.getByTestId('metric-suite').getByRole('button', { name: 'Use the default three' }).click()
   await type.selectOption('scorers')
+  await expect(confirm).toContainText('metrics')
+  await confirm.getByRole('button', { name: 'Remove and switch' }).click()
   await page.getByTestId('scorer-list').getByLabel('Scorer preset').selectOption('strict')
-  await expect(page.getByTestId('set-aside')).toContainText('criteria')
-  await expect(page.getByTestId('set-aside')).toContainText('metrics')
   await type.selectOption('criteria')
-  await expect(page.getByLabel('Criterion 1 name', { exact: true })).toHaveValue('accuracy')
-  await expect(page.getByTestId('set-aside')).toContainText('preset')
+  await expect(confirm).toContainText('scorer preset')
+  await confirm.getByRole('button', { name: 'Remove and switch' }).click()
+  await page.getByRole('button', { name: 'Add criterion' }).click()
+  await setField(page, 'Criterion 1 name', 'accuracy')
+  await page.getByLabel('Criterion 1 weight').fill('1')
   await page.screenshot({ path: 'test-results/e2e/evaluator-types-switched-back.png' })
 
   await page.keyboard.press('Control+s')
@@ -44,19 +50,15 @@ test('each evaluation type keeps its settings while the type is switched back an
   // Nothing of another type is left on the step for a run to refuse.
   await expect(page.getByTestId('problems-evaluator')).toHaveCount(0)
 
-  // Rubric → metrics → rubric: the criteria and grades come back.
+  // Criteria → rubric keeps the criteria; rubric → metrics, cancelled, keeps the grades.
   await type.selectOption('rubric')
+  await expect(confirm).toHaveCount(0)
   await page.getByRole('button', { name: 'Start from A/B/C/D/F' }).click()
   await expect(page.getByLabel('Grade 5', { exact: true })).toHaveValue('F')
   await type.selectOption('metrics')
-  await expect(page.getByLabel('Grade 1', { exact: true })).toHaveCount(0)
-  await page.keyboard.press('Control+s')
-  await expect(page.getByRole('status').first()).toContainText('Saved version')
-  const metrics = await savedConfig(request, id)
-  expect(metrics).toMatchObject({ evaluation_type: 'metrics' })
-  expect(Object.keys(metrics)).not.toContain('rubric')
-  expect(Object.keys(metrics)).not.toContain('criteria')
-  await type.selectOption('rubric')
+  await expect(confirm).toContainText('rubric grades')
+  await confirm.getByRole('button', { name: 'Cancel' }).click()
+  await expect(type).toHaveValue('rubric')
   await expect(page.getByLabel('Grade 5', { exact: true })).toHaveValue('F')
   await expect(page.getByLabel('Criterion 1 name', { exact: true })).toHaveValue('accuracy')
   await page.screenshot({ path: 'test-results/e2e/evaluator-types-rubric-back.png' })

@@ -64,3 +64,12 @@ export async function chooseModel(page: Page, label: string, model: string) {
   await select.selectOption({ label: 'Another model (type its name)…' })
   await setField(page, `${label} name`, model)
 }
+
+/** From the workflow list: New workflow, named in its dialog, opened in the editor. */
+export async function newWorkflow(page: Page, name = 'Test workflow') {
+  await page.getByRole('button', { name: 'New workflow' }).click()
+  const field = page.getByRole('dialog', { name: 'New workflow' }).getByLabel('Name')
+  await field.fill(name)
+  await field.press('Enter')
+  await page.waitForURL(/\/workflows\/[\w-]+$/)
+}

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { DEFAULT_GRADES } from '../../engine/evaluator/arithmetic'
-import { chooseModel, completeReference, connect, setField } from './helpers'
+import { chooseModel, completeReference, connect, newWorkflow, setField } from './helpers'
 
 const WEAK = 'I am not sure. Maybe look at the documentation.'
 const GOOD = 'To reset your password: 1. Open Settings and choose "Forgot password". 2. Enter your email address. 3. Follow the link in the email to set a new password.'
@@ -8,7 +8,7 @@ const GOOD = 'To reset your password: 1. Open Settings and choose "Forgot passwo
 test('builds a quality gate from an empty canvas, configures a rubric evaluator, fails once, passes on retry, and reads the scores', async ({ page }) => {
   test.setTimeout(120_000)
   await page.goto('/')
-  await page.getByRole('button', { name: 'New workflow' }).click()
+  await newWorkflow(page)
   await expect(page.getByTestId('node-in')).toBeVisible()
   await page.getByLabel('Workflow name').fill('Support answer gate')
   await page.getByLabel('Workflow name').press('Tab')

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { copyFileSync, existsSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -20,8 +20,7 @@ afterAll(async () => {
 
 describe('judgeflow backup', () => {
   it('copies the live database while runs go on, checks the copy, and the copy restores', async () => {
-    const { body: workflows } = await server.api('/api/workflows')
-    const gate = workflows.find((w: { name: string }) => w.name === 'Quality gate')
+    const { body: gate } = await server.api('/api/workflows', { body: JSON.parse(readFileSync(join(root, 'examples/quality-gate.json'), 'utf8')) })
     const first = await server.api(`/api/workflows/${gate.id}/runs`, { method: 'POST', body: { input: { question: 'q?' } } })
     const original = await waitFor(async () => {
       const { body } = await server.api(`/api/runs/${first.body.id}`)
@@ -35,7 +34,7 @@ describe('judgeflow backup', () => {
     expect(result.code).toBe(0)
     const report = JSON.parse(result.stdout)
     expect(report).toMatchObject({ integrity: 'ok', destination: target })
-    expect(report.counts.workflows).toBe(3)
+    expect(report.counts.workflows).toBe(1)
     expect(report.counts.runs).toBeGreaterThanOrEqual(1)
     expect(existsSync(`${target}.partial`)).toBe(false)
     const copy = new Database(target, { readonly: true })
@@ -49,7 +48,7 @@ describe('judgeflow backup', () => {
     const { body: run } = await restored.api(`/api/runs/${first.body.id}`)
     expect(run).toMatchObject({ status: 'succeeded', verdict: original.verdict, output: original.output })
     expect(Object.keys(run.steps)).toEqual(Object.keys(original.steps))
-    expect((await restored.api('/api/workflows')).body).toHaveLength(3)
+    expect((await restored.api('/api/workflows')).body).toHaveLength(1)
   })
 
   it('refuses a missing database and a target that is the database itself, exit 2', async () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAppServer, type AppServer } from '../support/app-server'
@@ -12,8 +14,8 @@ const mutated = (valid: Record<string, unknown>) => fc.tuple(fc.constantFrom(...
 
 describe('hostile bodies to every route', () => {
   it('random and mutated JSON never gets a 5xx', async () => {
-    const { body: workflows } = await server.api('/api/workflows')
-    const id = workflows[0].id
+    const gate = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../examples/quality-gate.json'), 'utf8'))
+    const { body: { id } } = await server.api('/api/workflows', { body: gate })
     const { body: experiment } = await server.api('/api/experiments', { method: 'POST', body: {
       name: 'fuzz', documents: [{ id: 'd', text: 't', problems: [{ id: 'p', category: 'c' }] }], target: { workflow_id: id, node: 'draft' }, variants: [{ id: 'a' }], current_best: 'a',
     } })

@@ -54,7 +54,7 @@ describe('the editor store: revisions and unsaved changes', () => {
   })
 })
 
-describe('the editor store: connections that carry data, new steps, set-aside settings', () => {
+describe('the editor store: connections that carry data, new steps, evaluation type switches', () => {
   beforeEach(() => setActivePinia(createPinia()))
   const gate: WorkflowDoc = {
     name: 'gate',
@@ -100,16 +100,13 @@ describe('the editor store: connections that carry data, new steps, set-aside se
     expect(store.untouched).toEqual([])
   })
 
-  it('keeps the settings set aside while switching types across saves and reloads of the same workflow', () => {
+  it('switches an evaluator\'s type without the settings the new type does not use, in one undo step', () => {
     const store = useWorkflowStore()
     store.load('w1', 1, gate)
-    store.updateNode('judge', { config: { evaluation_type: 'criteria', criteria: [{ name: 'a', weight: 1 }] } })
+    store.updateNode('judge', { config: { evaluation_type: 'criteria', criteria: [{ name: 'a', weight: 1 }], pass_threshold: 0.8 } })
     store.switchEvaluationType('judge', 'metrics')
-    store.markSaved(2)
-    store.load('w1', 2, JSON.parse(JSON.stringify(store.doc)) as WorkflowDoc)
-    store.switchEvaluationType('judge', 'criteria')
-    expect(store.nodeById('judge')!.config.criteria).toEqual([{ name: 'a', weight: 1 }])
-    store.load('w2', 1, gate)
-    expect(store.setAside).toEqual({})
+    expect(store.nodeById('judge')!.config).toEqual({ evaluation_type: 'metrics', pass_threshold: 0.8 })
+    store.undo()
+    expect(store.nodeById('judge')!.config).toEqual({ evaluation_type: 'criteria', criteria: [{ name: 'a', weight: 1 }], pass_threshold: 0.8 })
   })
 })
