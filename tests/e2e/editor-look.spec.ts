@@ -252,7 +252,7 @@ test.describe('the evaluator form', () => {
       for (const name of types) {
         await type.selectOption(name)
         await expect(type).toHaveValue(name)
-        await expect(side.getByRole('heading', { name: 'evaluator · judge' })).toBeVisible()
+        await expect(side.getByRole('heading', { name: 'Judge · Evaluator' })).toBeVisible()
         expect(await side.evaluate(el => el.scrollWidth - el.clientWidth), `${name}: no sideways scroll`).toBeLessThanOrEqual(0)
         await shot(page, `evaluator-${name}-${size.width}x${size.height}`)
       }
@@ -278,7 +278,8 @@ test.describe('run data on the step', () => {
         await expect(page.getByTestId(`time-${id}`)).toHaveText(/^(<1|\d+(\.\d)?) (ms|s)$/)
       }
       await expect(page.getByTestId('status-draft')).toContainText('attempt 2')
-      await expect(page.getByTestId('status-again')).toHaveText('skipped · attempt 2')
+      // The retry ran in attempt 1 only: it reads as what it did then, not as skipped.
+      await expect(page.getByTestId('status-again')).toHaveText('retried · attempt 1')
       await expect(page.getByTestId('status-ko')).toContainText('skipped')
       await expect(page.getByTestId('score-judge')).toHaveText(/^(0|1)\.\d\d pass$/)
 
