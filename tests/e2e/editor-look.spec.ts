@@ -223,7 +223,7 @@ test.describe('one visual language', () => {
     await expect(summary('draft')).toHaveText('openai:gpt-4o-mini')
     await expect(summary('judge')).toHaveText('criteria · pass ≥ 0.6')
     await expect(summary('check')).toHaveText('judge.passed = true')
-    await expect(summary('again')).toHaveText('↺ draft · ≤ 3 runs')
+    await expect(summary('again')).toHaveText('retry → Draft · ≤ 3 runs')
     await expect(summary('ok')).toHaveText('verdict pass')
     for (const size of SIZES) {
       for (const theme of THEMES) {
@@ -300,6 +300,9 @@ test.describe('run data on the step', () => {
       const side = page.getByRole('complementary', { name: 'Step settings' })
       const data = side.getByTestId('step-run-data')
       await expect(data).toContainText('Last run')
+      // One line until opened, so the settings stay in view.
+      await expect(data.getByTestId('run-data-output')).toBeHidden()
+      await data.getByText('Last run', { exact: true }).click()
       await expect(data.getByTestId('evaluator-result')).toContainText('passed')
       await expect(data.getByTestId('run-data-input').locator('table')).toContainText('evaluation_type')
       await expect(data.getByTestId('run-data-output').locator('table')).toContainText('overall_score')

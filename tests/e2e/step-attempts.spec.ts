@@ -114,3 +114,27 @@ test('pinned outputs come first in an LLM step\'s form, one box each, several li
   await expect(side.getByLabel('Pinned output 1 (JSON)', { exact: true })).toHaveValue(/"overall_score"/)
   await expect(page.getByTestId('node-judge').getByRole('img', { name: 'pinned outputs' })).toBeVisible()
 })
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`in the ${scheme} theme, each template's steps are titled by name, and a run's attempts are told apart`, async ({ page }) => {
+    test.setTimeout(90_000)
+    await page.emulateMedia({ colorScheme: scheme })
+    for (const template of ['quality-gate', 'feedback-loop', 'ab-test']) {
+      await page.goto('/')
+      await page.getByTestId(`template-${template}`).click()
+      await expect(page.locator('[data-testid^="label-"]').first()).toBeVisible()
+      const titles = await page.locator('[data-testid^="label-"]').allTextContents()
+      expect(titles.length, template).toBe(await page.locator('[data-testid^="node-"]').count())
+      await page.screenshot({ path: `test-results/e2e/step-names-${template}-${scheme}.png` })
+    }
+    await runQualityGate(page)
+    // A filled dot where the step ran, a hollow one where it was not reached, in either theme.
+    const [ran, notReached] = [page.getByTestId('attempts-again').locator('[data-attempt="1"]'), page.getByTestId('attempts-again').locator('[data-attempt="2"]')]
+    const fill = (l: typeof ran) => l.evaluate(el => getComputedStyle(el).backgroundColor)
+    expect(await fill(ran)).not.toBe(await fill(notReached))
+    expect(await fill(notReached)).toBe('rgba(0, 0, 0, 0)')
+    await page.screenshot({ path: `test-results/e2e/step-attempts-run-${scheme}.png` })
+    await page.getByTestId('node-draft').click()
+    await page.screenshot({ path: `test-results/e2e/step-pins-llm-${scheme}.png` })
+  })
+}

@@ -76,7 +76,7 @@ describe('a run on the canvas', () => {
       { attempt: 1, kind: 'ran', status: 'succeeded', title: 'Attempt 1: retried, ran draft again' },
       { attempt: 2, kind: 'skipped', status: 'skipped', title: 'Attempt 2: not reached' },
     ])
-    const exhausted = step([attempt(1, 'succeeded', { output: { exhausted: false }, rerun: { target: 'draft' } }), attempt(2, 'succeeded', { output: { exhausted: true } })])
+    const exhausted = step([attempt(1, 'succeeded', { output: { exhausted: false }, rerun: { target: 'draft', reason: 'low' } }), attempt(2, 'succeeded', { output: { exhausted: true } })])
     expect(runBadges({}, { again: exhausted }).again).toMatchObject({ status: 'succeeded', word: 'exhausted', attempt: 2 })
     // A step no attempt reached stays skipped.
     expect(runBadges({}, steps).ko).toMatchObject({ status: 'skipped', word: 'skipped', attempts: [] })
