@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { toRaw } from 'vue'
 import { connectionProblem, freshId } from '~/utils/graph'
+import { startingName } from '~/utils/step-card'
 import { switchEvaluationType } from '~/utils/evaluation-type-switch'
 import { dataFromConnection, upstreamOf } from '~/utils/references'
 import { formSpecFor } from '../../engine/evaluation-types/specs'
@@ -103,7 +104,8 @@ export const useWorkflowStore = defineStore('workflow', {
     },
     addNode(type: string, position: { x: number, y: number }, config: Record<string, unknown> = STARTING_CONFIG[type] ?? {}): string {
       const id = freshId(type, new Set(this.doc.nodes.map(n => n.id)))
-      this.change(doc => doc.nodes.push({ id, type, config: clone(config), position }))
+      const name = startingName(type, this.doc.nodes.map(n => n.name))
+      this.change(doc => doc.nodes.push({ id, type, name, config: clone(config), position }))
       this.selected = [id]
       this.untouched = [...this.untouched, id]
       return id

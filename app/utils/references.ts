@@ -2,6 +2,13 @@
 import { builtinStepOutputs } from '../../engine/steps/output-declarations'
 import { pinnedOutputs, typesOf, type OutputField } from '../../engine/steps/outputs'
 
+/**
+ * The config field naming the step a loop runs again, per step type: the specs' `loopTargetField`,
+ * repeated here because the specs carry zod, which the editor's store does not load (a unit test
+ * holds the two equal).
+ */
+export const LOOP_TARGET_FIELDS: Readonly<Record<string, string>> = { retry: 'target' }
+
 interface WorkflowDoc {
   nodes: ReadonlyArray<{ id: string, type: string, name?: string, config: Record<string, unknown>, pinned?: readonly unknown[] }>
   edges: ReadonlyArray<{ from: string, to: string }>
@@ -27,25 +34,49 @@ function outputPaths(node: WorkflowDoc['nodes'][number]): Array<{ path: string, 
   return out
 }
 
-/** Nodes with a path of edges to `nodeId`: the only steps whose outputs it can read. */
-export function upstreamOf(doc: WorkflowDoc, nodeId: string): string[] {
-  const incoming = new Map<string, string[]>()
+/** The nodes reached from `start` by following edges one way (`start` not included unless on a cycle). */
+function reached(doc: WorkflowDoc, start: string, direction: 'up' | 'down'): Set<string> {
+  const next = new Map<string, string[]>()
   for (const edge of doc.edges) {
-    const sources = incoming.get(edge.to)
-    if (sources) sources.push(edge.from)
-    else incoming.set(edge.to, [edge.from])
+    const [key, value] = direction === 'up' ? [edge.to, edge.from] : [edge.from, edge.to]
+    const list = next.get(key)
+    if (list) list.push(value)
+    else next.set(key, [value])
   }
   const seen = new Set<string>()
-  const stack = [nodeId]
+  const stack = [start]
   while (stack.length) {
-    for (const from of incoming.get(stack.pop()!) ?? []) {
-      if (!seen.has(from)) {
-        seen.add(from)
-        stack.push(from)
+    for (const id of next.get(stack.pop()!) ?? []) {
+      if (!seen.has(id)) {
+        seen.add(id)
+        stack.push(id)
       }
     }
   }
+  return seen
+}
+
+/** Nodes with a path of edges to `nodeId`: the only steps whose outputs it can read. */
+export function upstreamOf(doc: WorkflowDoc, nodeId: string): string[] {
+  const seen = reached(doc, nodeId, 'up')
   return doc.nodes.filter(n => seen.has(n.id)).map(n => n.id)
+}
+
+/**
+ * Steps whose output comes back to `nodeId` through a retry loop: the retry and what leads to it,
+ * when `nodeId` is its target or after it. A later attempt reads their last values (the judge's
+ * feedback in the draft's prompt); the first reads nothing. As the engine's reference check says.
+ */
+export function loopedInto(doc: WorkflowDoc, nodeId: string): string[] {
+  const before = reached(doc, nodeId, 'up')
+  const looped = new Set<string>()
+  for (const retry of doc.nodes) {
+    const field = LOOP_TARGET_FIELDS[retry.type]
+    const target = field ? retry.config[field] : undefined
+    if (typeof target !== 'string' || (target !== nodeId && !reached(doc, target, 'down').has(nodeId))) continue
+    for (const id of [retry.id, ...reached(doc, retry.id, 'up')]) if (!before.has(id)) looped.add(id)
+  }
+  return doc.nodes.filter(n => looped.has(n.id)).map(n => n.id)
 }
 
 /** Every reference a field of `nodeId` can use: the run input's fields, upstream outputs, the attempt. */
@@ -54,13 +85,15 @@ export function referencesFor(doc: WorkflowDoc, nodeId: string): ReferenceOption
   const inputFields = Object.keys((inputNode?.config.fields as Record<string, unknown> | undefined) ?? {})
   const options: ReferenceOption[] = inputFields.map(f => ({ path: `input.${f}`, detail: 'run input' }))
   const byId = new Map(doc.nodes.map(n => [n.id, n]))
-  for (const id of upstreamOf(doc, nodeId)) {
+  const add = (id: string, note: string) => {
     const node = byId.get(id)!
-    const label = node.name ? `${node.name} (${node.type})` : node.type
+    const label = `${node.name ? `${node.name} (${node.type})` : node.type}${note}`
     options.push({ path: `steps.${id}`, detail: `${label}: the whole output` })
-    if (node.type === 'input') continue
+    if (node.type === 'input') return
     for (const field of outputPaths(node)) options.push({ path: `steps.${id}.${field.path}`, detail: `${label}: ${field.type}` })
   }
+  for (const id of upstreamOf(doc, nodeId)) add(id, '')
+  for (const id of loopedInto(doc, nodeId)) add(id, id === nodeId ? ', previous attempt' : ', from the previous attempt')
   options.push({ path: 'attempt', detail: 'this step\'s attempt number' })
   return options
 }

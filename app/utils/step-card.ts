@@ -19,8 +19,20 @@ function operand(value: unknown): string {
   return value === undefined ? '?' : JSON.stringify(value)
 }
 
-/** One line of what the step does: the model, the evaluation type and threshold, the condition, the retry's loop. */
-export function stepSummary(node: NodeLike): string {
+/** What a new step is called until renamed: what it does in a workflow, numbered when taken. */
+const STARTING_NAMES: Record<string, string> = { input: 'Input', llm: 'Generate', evaluator: 'Judge', condition: 'Check', retry: 'Retry', output: 'Output' }
+export function startingName(type: string, taken: Iterable<string | undefined>): string {
+  const base = STARTING_NAMES[type] ?? type
+  const names = new Set(taken)
+  if (!names.has(base)) return base
+  for (let n = 2; ; n++) if (!names.has(`${base} ${n}`)) return `${base} ${n}`
+}
+
+/**
+ * One line of what the step does: the model, the evaluation type and threshold, the condition, the
+ * retry's loop (named by its target's label, from `nameOf`, else by id).
+ */
+export function stepSummary(node: NodeLike, nameOf: (id: string) => string | undefined = () => undefined): string {
   const c = node.config ?? {}
   switch (node.type) {
     case 'input': {
@@ -39,7 +51,7 @@ export function stepSummary(node: NodeLike): string {
       return c.op === 'truthy' ? `${operand(c.left)} ${op}` : `${operand(c.left)} ${op} ${operand(c.right)}`
     }
     case 'retry':
-      return typeof c.target === 'string' ? `↺ ${c.target} · ≤ ${c.max_attempts ?? '?'} runs` : 'no target set'
+      return typeof c.target === 'string' ? `retry → ${nameOf(c.target) || c.target} · ≤ ${c.max_attempts ?? '?'} runs` : 'no target set'
     case 'output':
       if (typeof c.verdict === 'string') return `verdict ${c.verdict}`
       if (c.value && typeof c.value === 'object' && !Array.isArray(c.value)) return `{ ${Object.keys(c.value).join(', ')} }`
@@ -49,15 +61,29 @@ export function stepSummary(node: NodeLike): string {
   }
 }
 
+/** One attempt of a step on its card: what it did, and a line saying so. */
+export interface AttemptDot {
+  attempt: number
+  /** 'ran' when it ran (its status says how it ended), else 'skipped' or 'cancelled'. */
+  kind: 'ran' | 'skipped' | 'cancelled'
+  status: string
+  title: string
+}
+
 /** A step's run on its card. */
 export interface StepRunBadge {
+  /** How the step's last attempt that ran ended (a step skipped after running is not "skipped"). */
   status: string
+  /** The word on the badge: the status, or what a retry did ("retried", "exhausted"). */
+  word: string
   attempt: number
   duration_ms: number | null
   /** An evaluator's overall score and verdict. */
   score: number | null
   passed: boolean | null
   pinned: boolean
+  /** Each attempt of the run, when there was more than one. */
+  attempts: AttemptDot[]
 }
 
 const evaluationOf = (output: unknown) => {
@@ -67,6 +93,38 @@ const evaluationOf = (output: unknown) => {
     : null
 }
 
+const ran = (a: StepAttemptView) => a.status !== 'skipped' && a.status !== 'cancelled'
+const historyOf = (step: StepView | undefined) => (step ? (step.history?.length ? step.history : [step]) : [])
+
+/** What an attempt did in one word: a retry says whether it sent the run back or gave up. */
+function wordOf(a: StepAttemptView): string {
+  const exhausted = (a.output as { exhausted?: unknown } | null | undefined)?.exhausted
+  if (a.status === 'succeeded' && exhausted === true) return 'exhausted'
+  if (a.status === 'succeeded' && (a.rerun || exhausted === false)) return 'retried'
+  return a.status
+}
+
+function dotOf(a: StepAttemptView): AttemptDot {
+  const kind = a.status === 'skipped' || a.status === 'cancelled' ? a.status : 'ran'
+  const what = a.status === 'skipped' ? 'not reached' : wordOf(a)
+  const rerun = (a.rerun as { target?: unknown } | null | undefined)?.target
+  const why = a.status === 'skipped' && a.reason ? ` (${a.reason})` : typeof rerun === 'string' ? `, ran ${rerun} again` : ''
+  return { attempt: a.attempt, kind, status: a.status, title: `Attempt ${a.attempt}: ${what}${why}` }
+}
+
+/** A step's badge from its record: the last attempt that ran, and each attempt when it had more than one. */
+function badgeOf(step: StepView): StepRunBadge {
+  const history = historyOf(step)
+  // A step skipped after it ran (a retry not reached again) is shown as it last ran.
+  const shown = [...history].reverse().find(a => a.status !== 'skipped') ?? step
+  const evaluation = evaluationOf(shown.output)
+  return {
+    status: shown.status, word: wordOf(shown), attempt: shown.attempt, duration_ms: shown.duration_ms ?? null,
+    score: evaluation?.score ?? null, passed: evaluation?.passed ?? null, pinned: !!shown.pinned,
+    attempts: history.length > 1 ? history.map(dotOf) : [],
+  }
+}
+
 /** The live statuses of a run being followed, with what its full record adds once it is read. */
 export function runBadges(
   live: Readonly<Record<string, { status: string, attempt: number, duration_ms?: number }>>,
@@ -74,20 +132,13 @@ export function runBadges(
 ): Record<string, StepRunBadge> {
   const badges: Record<string, StepRunBadge> = {}
   for (const [id, s] of Object.entries(live)) {
-    badges[id] = { status: s.status, attempt: s.attempt, duration_ms: s.duration_ms ?? null, score: null, passed: null, pinned: false }
-  }
-  for (const [id, step] of Object.entries(steps ?? {})) {
-    const evaluation = evaluationOf(step.output)
     badges[id] = {
-      status: step.status, attempt: step.attempts, duration_ms: step.duration_ms ?? null,
-      score: evaluation?.score ?? null, passed: evaluation?.passed ?? null, pinned: !!step.pinned,
+      status: s.status, word: s.status, attempt: s.attempt, duration_ms: s.duration_ms ?? null, score: null, passed: null, pinned: false, attempts: [],
     }
   }
+  for (const [id, step] of Object.entries(steps ?? {})) badges[id] = badgeOf(step)
   return badges
 }
-
-const ran = (a: StepAttemptView) => a.status !== 'skipped' && a.status !== 'cancelled'
-const historyOf = (step: StepView | undefined) => (step ? (step.history?.length ? step.history : [step]) : [])
 
 /**
  * The edges that carried data in a run, by id (`from->to:when`), with the branch they carried

@@ -3,6 +3,9 @@ import { stepSpecs } from '../../engine/steps/specs'
 
 const specs = stepSpecs()
 
+/** A step type as people read it ("LLM", "Evaluator"). */
+export const typeLabel = (type: string) => specs.get(type)?.label ?? type
+
 const parseJson = (raw: string, otherwise: unknown): unknown => {
   try {
     return JSON.parse(raw)
@@ -31,15 +34,42 @@ export function parseField(raw: string, kind: string): unknown {
 /** A config value as its field shows it: text as it is, anything else as indented JSON. */
 export const configText = (value: unknown) => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value, null, 2))
 
-/** Pinned outputs one per line: a string as it is, an object as JSON. */
-export const pinnedText = (pinned: readonly unknown[] | undefined) => (pinned ?? []).map(p => (typeof p === 'string' ? p : JSON.stringify(p))).join('\n')
+/** A pinned output as its box shows it: text as it is, an object as indented JSON. */
+export interface PinnedRow { json: boolean, text: string }
+export type Pinned = string | Record<string, unknown>
 
-/** Pinned outputs typed one per line: a JSON object is an output, any other line its text. */
-export function parsePinned(raw: string): Array<string | Record<string, unknown>> {
-  return raw.split('\n').filter(line => line.trim()).map((line) => {
-    const parsed = parseJson(line, line)
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as Record<string, unknown> : line
-  })
+export const pinnedRows = (pinned: readonly unknown[] | undefined): PinnedRow[] =>
+  (pinned ?? []).map(p => (typeof p === 'string' ? { json: false, text: p } : { json: true, text: JSON.stringify(p, null, 2) }))
+
+/**
+ * The pinned outputs the boxes hold: an empty box is left out; a JSON box must hold an object,
+ * else the index of the first that does not.
+ */
+export function pinnedFromRows(rows: readonly PinnedRow[]): { value: Pinned[] } | { invalid: number } {
+  const value: Pinned[] = []
+  for (const [i, row] of rows.entries()) {
+    if (!row.json) {
+      if (row.text !== '') value.push(row.text)
+      continue
+    }
+    if (!row.text.trim()) continue
+    const parsed = parseJson(row.text, undefined)
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { invalid: i }
+    value.push(parsed as Record<string, unknown>)
+  }
+  return { value }
+}
+
+/**
+ * What a run's output becomes as a pinned output: an LLM's answer its text (the rest — model,
+ * usage, latency — is the call's, not the answer's), anything else the object; undefined when it
+ * cannot be pinned (no object).
+ */
+export function pinFromOutput(type: string, output: unknown): Pinned | undefined {
+  if (!output || typeof output !== 'object' || Array.isArray(output)) return undefined
+  const text = (output as { text?: unknown }).text
+  if (type === 'llm' && typeof text === 'string') return text
+  return output as Record<string, unknown>
 }
 
 /** The fields a step's form marks required: those its schema requires, less what a step with pinned outputs may leave out. */

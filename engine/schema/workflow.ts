@@ -14,6 +14,9 @@ export const nodeIdSchema = z
   .string()
   .regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/, 'must be a slug: a letter, then letters, digits, "-" or "_" (at most 64)')
 
+/** A step's name as people read it on its card ("Draft", "Passed?"); its id stays what references use. */
+export const MAX_STEP_NAME = 200
+
 export const positionSchema = strictObject({ x: z.number(), y: z.number() })
 
 /** A pinned output: a string is shorthand for `{ text }`. */
@@ -22,7 +25,7 @@ export const pinnedItemSchema = z.union([z.string(), z.record(z.string(), z.unkn
 export const workflowNodeSchema = strictObject({
   id: nodeIdSchema,
   type: z.string().min(1, 'is required'),
-  name: z.string().max(200).optional(),
+  name: z.string().max(MAX_STEP_NAME, `is longer than ${MAX_STEP_NAME} characters: shorten it (the id stays what references use)`).optional(),
   config: z.record(z.string(), z.unknown()).default({}),
   pinned: z.array(pinnedItemSchema).min(1, 'needs at least one output when present').optional(),
   position: positionSchema.optional(),

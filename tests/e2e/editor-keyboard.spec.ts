@@ -13,7 +13,7 @@ test('keyboard: Enter on a focused step opens its settings, Delete removes it, C
   const node = page.locator('.vue-flow__node[data-id="llm"]')
   await node.focus()
   await page.keyboard.press('Enter')
-  await expect(page.getByRole('heading', { name: 'llm · llm' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Generate · LLM' })).toBeVisible()
   await expect(node).toBeFocused()
   await page.screenshot({ path: 'test-results/e2e/editor-keyboard-enter.png' })
 

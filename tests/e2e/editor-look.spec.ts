@@ -224,7 +224,7 @@ test.describe('one visual language', () => {
     await expect(summary('draft')).toHaveText('openai:gpt-4o-mini')
     await expect(summary('judge')).toHaveText('criteria · pass ≥ 0.6')
     await expect(summary('check')).toHaveText('judge.passed = true')
-    await expect(summary('again')).toHaveText('↺ draft · ≤ 3 runs')
+    await expect(summary('again')).toHaveText('retry → Draft · ≤ 3 runs')
     await expect(summary('ok')).toHaveText('verdict pass')
     for (const size of SIZES) {
       for (const theme of THEMES) {
@@ -253,7 +253,7 @@ test.describe('the evaluator form', () => {
       for (const name of types) {
         await type.selectOption(name)
         await expect(type).toHaveValue(name)
-        await expect(side.getByRole('heading', { name: 'evaluator · judge' })).toBeVisible()
+        await expect(side.getByRole('heading', { name: 'Judge · Evaluator' })).toBeVisible()
         expect(await side.evaluate(el => el.scrollWidth - el.clientWidth), `${name}: no sideways scroll`).toBeLessThanOrEqual(0)
         await shot(page, `evaluator-${name}-${size.width}x${size.height}`)
       }
@@ -279,7 +279,8 @@ test.describe('run data on the step', () => {
         await expect(page.getByTestId(`time-${id}`)).toHaveText(/^(<1|\d+(\.\d)?) (ms|s)$/)
       }
       await expect(page.getByTestId('status-draft')).toContainText('attempt 2')
-      await expect(page.getByTestId('status-again')).toHaveText('skipped · attempt 2')
+      // The retry ran in attempt 1 only: it reads as what it did then, not as skipped.
+      await expect(page.getByTestId('status-again')).toHaveText('retried · attempt 1')
       await expect(page.getByTestId('status-ko')).toContainText('skipped')
       await expect(page.getByTestId('score-judge')).toHaveText(/^(0|1)\.\d\d pass$/)
 
@@ -300,6 +301,9 @@ test.describe('run data on the step', () => {
       const side = page.getByRole('complementary', { name: 'Step settings' })
       const data = side.getByTestId('step-run-data')
       await expect(data).toContainText('Last run')
+      // One line until opened, so the settings stay in view.
+      await expect(data.getByTestId('run-data-output')).toBeHidden()
+      await data.getByText('Last run', { exact: true }).click()
       await expect(data.getByTestId('evaluator-result')).toContainText('passed')
       await expect(data.getByTestId('run-data-input').locator('table')).toContainText('evaluation_type')
       await expect(data.getByTestId('run-data-output').locator('table')).toContainText('overall_score')

@@ -36,7 +36,12 @@ test('builds a quality gate from an empty canvas, configures a rubric evaluator,
   await chooseModel(page, 'Model', 'openai:gpt-4o-mini')
   await completeReference(page, 'Prompt', 'Answer the question: {{in', 'input.question')
   await expect(page.getByLabel('Prompt', { exact: true })).toHaveValue('Answer the question: {{input.question}}')
-  await setField(page, 'Pinned outputs', `${WEAK}\n${GOOD}`)
+  // One box per attempt, each taking text as it is.
+  const pins = page.getByRole('group', { name: 'Pinned outputs' })
+  await pins.getByRole('button', { name: 'Add a pinned output' }).click()
+  await setField(page, 'Pinned output 1', WEAK)
+  await pins.getByRole('button', { name: 'Add a pinned output' }).click()
+  await setField(page, 'Pinned output 2', GOOD)
 
   // The evaluator: a rubric with two weighted criteria, a threshold and grades.
   await page.getByTestId('node-evaluator').click()

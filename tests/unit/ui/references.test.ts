@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { applyCompletion, completions, dataFromConnection, exampleValue, insertReference, openReference, referencesFor, resolvedField, upstreamOf } from '../../../app/utils/references'
+import { stepSpecs } from '../../../engine/steps/specs'
+import { LOOP_TARGET_FIELDS, applyCompletion, completions, dataFromConnection, exampleValue, insertReference, openReference, referencesFor, resolvedField, upstreamOf } from '../../../app/utils/references'
 
 const doc = {
   nodes: [
@@ -105,5 +106,34 @@ describe('completion from what steps declare they output', () => {
     expect(paths).toEqual(expect.arrayContaining(['steps.judge.passed', 'steps.judge.grade', 'steps.judge.criteria_scores.relevance', 'steps.draft.text', 'steps.draft.operations']))
     expect(paths).not.toContain('steps.judge.winner')
     expect(paths).not.toContain('steps.draft.usage')
+  })
+
+  it('offers a step the outputs that come back to it through a retry loop, as the engine reads them', () => {
+    const loop = {
+      nodes: [
+        { id: 'in', type: 'input', config: { fields: { question: {} } } },
+        { id: 'draft', type: 'llm', config: {} },
+        { id: 'judge', type: 'evaluator', config: { evaluation_type: 'criteria', criteria: [{ name: 'relevance' }], include_feedback: true } },
+        { id: 'check', type: 'condition', config: {} },
+        { id: 'again', type: 'retry', config: { target: 'draft', max_attempts: 3 } },
+        { id: 'ko', type: 'output', config: {} },
+      ],
+      edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }, { from: 'judge', to: 'check' },
+        { from: 'check', to: 'again', when: 'false' }, { from: 'again', to: 'ko', when: 'exhausted' }],
+    }
+    const options = referencesFor(loop, 'draft')
+    expect(options.find(o => o.path === 'steps.judge.feedback')?.detail).toBe('evaluator, from the previous attempt: string')
+    expect(options.map(o => o.path)).toEqual(expect.arrayContaining(['steps.draft.text', 'steps.check', 'steps.again']))
+    // After the retry, nothing comes back: the exhausted output reads its upstream as usual.
+    expect(referencesFor(loop, 'ko').filter(o => o.detail.includes('previous attempt'))).toEqual([])
+    // Without the loop the draft reads only what runs before it.
+    const plain = { ...loop, nodes: loop.nodes.filter(n => n.id !== 'again') }
+    expect(referencesFor(plain, 'draft').map(o => o.path)).not.toContain('steps.judge.feedback')
+  })
+
+  it('knows every step type that loops, by the field its spec names', () => {
+    const specs = stepSpecs()
+    const looping = Object.fromEntries(specs.types().flatMap(type => (specs.get(type)?.loopTargetField ? [[type, specs.get(type)!.loopTargetField]] : [])))
+    expect(LOOP_TARGET_FIELDS).toEqual(looping)
   })
 })

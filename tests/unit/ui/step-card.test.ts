@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { carriedEdges, formatDuration, runBadges, stepSummary } from '../../../app/utils/step-card'
+import { carriedEdges, formatDuration, runBadges, startingName, stepSummary } from '../../../app/utils/step-card'
 import type { StepView } from '../../../app/utils/runs'
+
+describe('a new step\'s name', () => {
+  it('says what the step does, numbered when the name is taken', () => {
+    expect(startingName('llm', [])).toBe('Generate')
+    expect(startingName('evaluator', ['Input', undefined])).toBe('Judge')
+    expect(startingName('evaluator', ['Judge', 'Judge 2'])).toBe('Judge 3')
+    expect(startingName('webhook', [])).toBe('webhook')
+  })
+})
 
 describe('a step card\'s line of what the step does', () => {
   it('names the model, the evaluation type and threshold, the condition, the loop, the verdict', () => {
@@ -14,7 +23,8 @@ describe('a step card\'s line of what the step does', () => {
     expect(stepSummary({ id: 'c', type: 'condition', config: { left: '{{input.text}}', op: 'contains', right: 'refund' } })).toBe('input.text contains "refund"')
     expect(stepSummary({ id: 'c', type: 'condition', config: { left: '{{steps.a.text}}', op: 'truthy' } })).toBe('a.text is truthy')
     expect(stepSummary({ id: 'c', type: 'condition', config: {} })).toBe('no condition set')
-    expect(stepSummary({ id: 'r', type: 'retry', config: { target: 'draft', max_attempts: 3 } })).toBe('↺ draft · ≤ 3 runs')
+    expect(stepSummary({ id: 'r', type: 'retry', config: { target: 'draft', max_attempts: 3 } })).toBe('retry → draft · ≤ 3 runs')
+    expect(stepSummary({ id: 'r', type: 'retry', config: { target: 'draft', max_attempts: 3 } }, id => (id === 'draft' ? 'Draft' : undefined))).toBe('retry → Draft · ≤ 3 runs')
     expect(stepSummary({ id: 'o', type: 'output', config: { verdict: 'fail' } })).toBe('verdict fail')
     expect(stepSummary({ id: 'o', type: 'output', config: { value: '{{steps.draft.text}}' } })).toBe('draft.text')
     expect(stepSummary({ id: 'o', type: 'output', config: { value: { winner: '{{steps.judge.winner}}', text: 'x' } } })).toBe('{ winner, text }')
@@ -50,12 +60,26 @@ describe('a run on the canvas', () => {
 
   it('gives each step its latest status, attempts, time, and an evaluator its score and verdict', () => {
     const badges = runBadges({ in: { status: 'running', attempt: 1 } }, steps)
-    expect(badges.judge).toEqual({ status: 'succeeded', attempt: 2, duration_ms: 8, score: 0.93, passed: true, pinned: false })
+    expect(badges.judge).toMatchObject({ status: 'succeeded', word: 'succeeded', attempt: 2, duration_ms: 8, score: 0.93, passed: true, pinned: false })
     expect(badges.draft).toMatchObject({ attempt: 2, pinned: true, score: null })
-    expect(badges.again).toMatchObject({ status: 'skipped', attempt: 2, duration_ms: null })
+    expect(badges.draft!.attempts.map(a => a.kind)).toEqual(['ran', 'ran'])
+    expect(badges.in!.attempts).toEqual([])
     // While a run is followed live, its statuses alone.
     expect(runBadges({ in: { status: 'succeeded', attempt: 1, duration_ms: 3 } }, undefined).in)
-      .toEqual({ status: 'succeeded', attempt: 1, duration_ms: 3, score: null, passed: null, pinned: false })
+      .toEqual({ status: 'succeeded', word: 'succeeded', attempt: 1, duration_ms: 3, score: null, passed: null, pinned: false, attempts: [] })
+  })
+
+  it('shows a step skipped after it ran as what it did when it ran, with each attempt', () => {
+    const badges = runBadges({}, steps)
+    expect(badges.again).toMatchObject({ status: 'succeeded', word: 'retried', attempt: 1 })
+    expect(badges.again!.attempts).toEqual([
+      { attempt: 1, kind: 'ran', status: 'succeeded', title: 'Attempt 1: retried, ran draft again' },
+      { attempt: 2, kind: 'skipped', status: 'skipped', title: 'Attempt 2: not reached' },
+    ])
+    const exhausted = step([attempt(1, 'succeeded', { output: { exhausted: false }, rerun: { target: 'draft', reason: 'low' } }), attempt(2, 'succeeded', { output: { exhausted: true } })])
+    expect(runBadges({}, { again: exhausted }).again).toMatchObject({ status: 'succeeded', word: 'exhausted', attempt: 2 })
+    // A step no attempt reached stays skipped.
+    expect(runBadges({}, steps).ko).toMatchObject({ status: 'skipped', word: 'skipped', attempts: [] })
   })
 
   it('says a duration in ms below a second, else in seconds', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { configText, parseField, parsePinned, pinnedText } from '../../../app/utils/step-fields'
+import { configText, parseField, pinFromOutput, pinnedFromRows, pinnedRows } from '../../../app/utils/step-fields'
 
 describe('a step form\'s fields as text and back', () => {
   it('reads what is typed as the field\'s kind; empty unsets it', () => {
@@ -15,11 +15,25 @@ describe('a step form\'s fields as text and back', () => {
     expect(parseField('text', 'string')).toBe('text')
   })
 
-  it('shows values as text and reads pinned outputs one per line', () => {
+  it('shows values as text', () => {
     expect(configText(undefined)).toBe('')
     expect(configText('x')).toBe('x')
     expect(configText({ a: 1 })).toBe('{\n  "a": 1\n}')
-    expect(parsePinned('first\n\n{"text":"second"}\n[1]')).toEqual(['first', { text: 'second' }, '[1]'])
-    expect(pinnedText(['first', { text: 'second' }])).toBe('first\n{"text":"second"}')
+  })
+
+  it('reads pinned outputs one box each: text of several lines as it is, JSON only in a JSON box', () => {
+    expect(pinnedRows(['line one\nline two', { text: 'second' }])).toEqual([
+      { json: false, text: 'line one\nline two' }, { json: true, text: '{\n  "text": "second"\n}' }])
+    expect(pinnedFromRows([{ json: false, text: 'line one\nline two' }, { json: false, text: '' }, { json: false, text: '{"text":"not parsed"}' }, { json: true, text: '{"text":"second"}' }]))
+      .toEqual({ value: ['line one\nline two', '{"text":"not parsed"}', { text: 'second' }] })
+    expect(pinnedFromRows([{ json: false, text: 'a' }, { json: true, text: '[1]' }])).toEqual({ invalid: 1 })
+    expect(pinnedFromRows([{ json: true, text: '{ broken' }])).toEqual({ invalid: 0 })
+  })
+
+  it('pins an LLM answer as its text and an evaluator\'s result as it is', () => {
+    expect(pinFromOutput('llm', { text: 'Four.', model: 'openai:gpt-4o-mini', usage: { input_tokens: 3 } })).toBe('Four.')
+    expect(pinFromOutput('evaluator', { passed: true, overall_score: 0.9 })).toEqual({ passed: true, overall_score: 0.9 })
+    expect(pinFromOutput('llm', 'plain')).toBeUndefined()
+    expect(pinFromOutput('llm', null)).toBeUndefined()
   })
 })
