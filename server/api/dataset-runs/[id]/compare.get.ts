@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { JudgeflowError } from '../../../../engine'
-import { compareWithBaseline, summarizeCases, verdictLabels, type DatasetReport } from '../../../../engine/datasets'
+import { compareWithBaseline, summarizeCases, verdictLabels, type DatasetCase, type DatasetReport } from '../../../../engine/datasets'
 import { useJudgeflow } from '../../../utils/context'
 import { notFound, readQueryWith, routeId } from '../../../utils/http'
 
@@ -22,6 +22,7 @@ export default defineEventHandler(async (event) => {
   const caseIds = [...new Set(now.results.map(r => r.case_id))]
   // The labels of the version this run judged: a change is read against them.
   const dataset = await store.datasets.get(current.datasetId, current.datasetVersion)
-  const comparison = compareWithBaseline(summarizeCases(now.results), caseIds, then.results, before.id, verdictLabels(dataset?.cases ?? []))
+  const labels = verdictLabels((dataset?.cases ?? []) as DatasetCase[])
+  const comparison = compareWithBaseline(summarizeCases(now.results), caseIds, then.results, before.id, labels)
   return { current: headline(current.id, now), baseline: headline(before.id, then), ...comparison }
 })
