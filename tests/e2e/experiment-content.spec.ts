@@ -133,6 +133,8 @@ test('every primary button has the one shared style, in both themes', async ({ p
       if (open) await open()
       // Away from every button: a hovered one takes the hover colour.
       await page.mouse.move(0, 0)
+      // The hover colour fades out (a short transition): measure after it.
+      await page.waitForTimeout(400)
       const { shared, buttons } = await looks()
       expect(buttons.length, url).toBeGreaterThan(0)
       for (const button of buttons) expect(button, `${url} (${scheme})`).toBe(`${button.split(': ')[0]}: ${shared}`)
