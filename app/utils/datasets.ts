@@ -1,5 +1,7 @@
 /** The pure pieces of the datasets pages: file formats, the per-case table's rows, filters and sorting, the histogram. */
-import type { DatasetCase } from '../../engine/datasets/schema'
+import type { OutcomeChange } from '../../engine/datasets/baseline'
+import { excerpt, firstFailedCheck, inputText } from '../../engine/datasets/case-reasons'
+import type { DatasetCase, Verdict } from '../../engine/datasets/schema'
 import type { DatasetReport, ReportResult } from '../../engine/datasets/report'
 
 export type { DatasetCase, DatasetReport, ReportResult }
@@ -37,39 +39,78 @@ export function apiMessage(error: unknown): string {
   return data?.message ?? (error as Error).message ?? String(error)
 }
 
-export type CaseFilter = 'all' | 'failed' | 'errored' | 'regressed' | 'flaky'
-export type CaseSortKey = 'case_id' | 'status' | 'verdict' | 'score' | 'latency_ms' | 'delta'
+export type CaseFilter = 'all' | 'failed' | 'errored' | 'regressed' | 'disagrees' | 'flaky'
+export type CaseSortKey = 'case_id' | 'status' | 'expected' | 'verdict' | 'score' | 'latency_ms' | 'delta'
+export const CASE_FILTERS: readonly CaseFilter[] = ['all', 'failed', 'errored', 'regressed', 'disagrees', 'flaky']
 
-/** A row of the per-case table: one run of one case, with what the baseline says of the case. */
+/** A row of the per-case table: one run of one case, with its case's input and label, and what the baseline says of the case. */
 export interface CaseRow extends ReportResult {
   /** failed: its verdict is not pass; the case's outcome decides `regressed` and `flaky`. */
   flaky: boolean
   regressed: boolean
   delta: number | null
+  /** The case's input as a person reads it (a promptfoo test's vars, not its assertions); '' until the cases are loaded. */
+  input: string
+  /** The case's `expected.verdict`; null when it has none. */
+  expected: Verdict | null
+  /** This run was judged, and not with the verdict the case's label expects. */
+  disagrees: boolean
+  /** A case whose outcome changed against the baseline: whether it now agrees with its label (null without one). */
+  change: OutcomeChange['label']
+  /** Why this verdict: the judge's reason, else the first check that failed, else the error. */
+  why: string
 }
 
-/** The report's results as table rows, marked from its flaky list and a comparison's regressions and deltas. */
-type Against = { regressions: string[], score_deltas: Array<{ case_id: string, delta: number }> }
-export function caseRows(report: DatasetReport, comparison?: Against | null): CaseRow[] {
+/** A row's input is cut past this many characters; its case on the dataset page holds it whole. */
+const ROW_INPUT_LIMIT = 2000
+
+/** Why a run got its verdict, in a few words: the judge's reason, else the first failed check, else the error. */
+export function whyOf(run: ReportResult): string {
+  if (run.status === 'errored') return run.error ?? 'errored'
+  if (run.reason) return run.reason
+  const check = firstFailedCheck(run)
+  return check ? (check.reason ? `${check.name}: ${check.reason}` : check.name) : ''
+}
+
+/** The report's results as table rows, marked from its flaky list, the cases' labels and a comparison's changes and deltas. */
+type Against = { regressions: string[], score_deltas: Array<{ case_id: string, delta: number }>, changes?: OutcomeChange[] }
+export function caseRows(report: DatasetReport, comparison?: Against | null, cases?: readonly DatasetCase[]): CaseRow[] {
   const flaky = new Set(report.flaky)
   const against = comparison ?? report.baseline
   const regressed = new Set(against?.regressions ?? [])
   const deltas = new Map((against?.score_deltas ?? []).map(d => [d.case_id, d.delta]))
-  return report.results.map(r => ({ ...r, flaky: flaky.has(r.case_id), regressed: regressed.has(r.case_id), delta: deltas.get(r.case_id) ?? null }))
+  const changes = new Map((against?.changes ?? []).map(c => [c.case_id, c.label]))
+  const byId = new Map((cases ?? []).map(c => [c.id, c]))
+  return report.results.map((r) => {
+    const item = byId.get(r.case_id)
+    const expected = item?.expected?.verdict ?? null
+    return {
+      ...r,
+      flaky: flaky.has(r.case_id),
+      regressed: regressed.has(r.case_id),
+      delta: deltas.get(r.case_id) ?? null,
+      input: item ? excerpt(inputText(item.input), ROW_INPUT_LIMIT) : '',
+      expected,
+      disagrees: expected !== null && r.status === 'succeeded' && r.verdict !== null && r.verdict !== expected,
+      change: changes.get(r.case_id) ?? null,
+      why: whyOf(r),
+    }
+  })
 }
 
-const matches: Record<CaseFilter, (row: CaseRow) => boolean> = {
-  all: () => true,
+const matches: Record<Exclude<CaseFilter, 'all'>, (row: CaseRow) => boolean> = {
   failed: row => row.status === 'succeeded' && row.verdict !== 'pass',
   errored: row => row.status === 'errored',
   regressed: row => row.regressed,
+  disagrees: row => row.disagrees,
   flaky: row => row.flaky,
 }
+const counted = Object.keys(matches) as Array<keyof typeof matches>
 
 /** How many rows each filter keeps, in one pass. */
 export function filterCounts(rows: readonly CaseRow[]): Record<CaseFilter, number> {
-  const counts: Record<CaseFilter, number> = { all: rows.length, failed: 0, errored: 0, regressed: 0, flaky: 0 }
-  for (const row of rows) for (const f of ['failed', 'errored', 'regressed', 'flaky'] as const) if (matches[f](row)) counts[f]++
+  const counts: Record<CaseFilter, number> = { all: rows.length, failed: 0, errored: 0, regressed: 0, disagrees: 0, flaky: 0 }
+  for (const row of rows) for (const f of counted) if (matches[f](row)) counts[f]++
   return counts
 }
 

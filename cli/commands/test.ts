@@ -5,8 +5,8 @@ import type { JudgeflowConfig } from '../../core/config'
 import type { DatasetRunProgress } from '../../core/datasets'
 import { defaultRegistry, JudgeflowError, readEvaluatorConfigFile, validatedWorkflow } from '../../engine'
 import {
-  checkBaselineReport, datasetReportToHtml, datasetReportToJunit, datasetReportToMarkdown, datasetResultsToCsv, datasetResultsToJsonl,
-  exitCodeOf, formatFromName, parseDatasetFile,
+  changeText, checkBaselineReport, datasetReportToHtml, datasetReportToJunit, datasetReportToMarkdown, datasetResultsToCsv, datasetResultsToJsonl,
+  exitCodeOf, formatFromName, parseDatasetFile, regressionRule,
   type DatasetCase, type DatasetGates, type DatasetReport,
 } from '../../engine/datasets'
 import { filteredCases, numberFlag, RUN_FLAG_OPTIONS, runFlagsOf } from '../test-flags'
@@ -230,7 +230,13 @@ function summary(report: DatasetReport, defaultPassRate: boolean, drawn?: string
   }
   if (failed.length > 3) lines.push(`… and ${failed.length - 3} more failed cases (see --report)`)
   if (report.agreement) lines.push(`judge agreement: κ ${report.agreement.kappa ?? '—'} on ${report.agreement.labelled} labelled cases, accuracy ${percent(report.agreement.accuracy)}`)
-  if (report.baseline) lines.push(`against ${report.baseline.report}: ${report.baseline.regressions.length} regressions, ${report.baseline.fixes.length} fixes (McNemar p = ${report.baseline.mcnemar_p})`)
+  if (report.baseline) {
+    const b = report.baseline
+    lines.push(`against ${b.report}: ${b.regressions.length} regressions, ${b.fixes.length} fixes; ${regressionRule(b)} (McNemar p = ${b.mcnemar_p})`)
+    const changes = new Map(b.changes.map(c => [c.case_id, c]))
+    for (const id of b.regressions.slice(0, 3)) lines.push(`regressed ${id}${changes.has(id) ? `: ${changeText(changes.get(id)!)}` : ''}`)
+    if (b.regressions.length > 3) lines.push(`… and ${b.regressions.length - 3} more regressions (see --report)`)
+  }
   for (const gate of report.gates) {
     const by = gate.gate === 'min_pass_rate' && defaultPassRate ? ' (the default: every case must pass; --min-pass-rate R allows failures)' : ''
     lines.push(`${gate.passed ? 'ok  ' : 'FAIL'} ${gate.gate}: required ${gate.required}${by}, actual ${gate.actual ?? '—'}`)

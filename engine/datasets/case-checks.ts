@@ -33,6 +33,12 @@ export function outputOf(workflow: Workflow, result: RunResult, evaluation?: { g
   return typeof text === 'string' ? cut(text) : undefined
 }
 
+/** The scored evaluator's own reason for its verdict (its feedback), cut like the output; undefined when it gave none. */
+export function reasonOf(evaluation: { feedback?: unknown } | null | undefined): string | undefined {
+  const feedback = evaluation?.feedback
+  return typeof feedback === 'string' && feedback.trim() ? cut(feedback) : undefined
+}
+
 /** The scored evaluator's checks: promptfoo assertions, scorers, or criteria against the pass threshold. */
 export function checksOf(evaluation: Record<string, unknown> | null | undefined): CaseCheck[] | undefined {
   if (!evaluation) return undefined

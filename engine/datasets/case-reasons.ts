@@ -7,6 +7,7 @@ import type { CaseCheck } from './case-checks'
 import type { CaseSummary } from './outcomes'
 import type { ReportResult } from './report'
 import type { DatasetCase } from './schema'
+import { PROMPTFOO_RESERVED_FIELDS } from './promptfoo-fields'
 
 /** An output shown in a failure message or a table cell is cut past this many characters. */
 export const OUTPUT_EXCERPT_LIMIT = 300
@@ -50,11 +51,20 @@ export function checkLines(checks: readonly CaseCheck[] | null): string[] {
   })
 }
 
-/** A short excerpt of a case's input fields, `name: value` joined with `; `. */
+/**
+ * A case's input as a person reads it, `name: value` joined with `; `: the fields a promptfoo
+ * import adds beside the vars (its assertions, threshold, transform and cell) are left out.
+ */
+export function inputText(input: Record<string, unknown>): string {
+  return Object.entries(input)
+    .filter(([key]) => !PROMPTFOO_RESERVED_FIELDS.includes(key))
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join('; ')
+}
+
+/** A short excerpt of a case's input fields (inputText). */
 export function inputExcerpt(item: DatasetCase | undefined, max = 120): string {
-  if (!item) return ''
-  const fields = Object.entries(item.input).map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
-  return excerpt(fields.join('; '), max)
+  return item ? excerpt(inputText(item.input), max) : ''
 }
 
 /** A labelled case's expected verdict, score and reference; empty when it has none. */

@@ -5,7 +5,7 @@ import { buildGraph, topologicalOrder } from '../graph/topology'
 import type { Workflow } from '../schema/workflow'
 import type { CaseRunOutcome, CaseTask } from './runner'
 import type { CaseResult } from './schema'
-import { checksOf, outputOf } from './case-checks'
+import { checksOf, outputOf, reasonOf } from './case-checks'
 
 /** What a finished run of a case tells: its id, result, wall time and tokens. */
 export interface FinishedCaseRun {
@@ -51,7 +51,11 @@ export function caseRunOutcome(task: CaseTask, workflow: Workflow, run: Finished
   }
   const output = outputOf(workflow, result, evaluation)
   const checks = checksOf(evaluation as Record<string, unknown> | null | undefined)
-  const scored: CaseResult = { ...base, status: 'succeeded', verdict, error: null, ...(output === undefined ? {} : { output }), ...(checks ? { checks } : {}) }
+  const reason = reasonOf(evaluation as { feedback?: unknown } | null | undefined)
+  const scored: CaseResult = {
+    ...base, status: 'succeeded', verdict, error: null,
+    ...(output === undefined ? {} : { output }), ...(reason === undefined ? {} : { reason }), ...(checks ? { checks } : {}),
+  }
   if (typeof evaluation?.overall_score === 'number') scored.score = evaluation.overall_score
   if (typeof evaluation?.confidence === 'number') scored.confidence = evaluation.confidence
   if (evaluation?.awaiting_comparison) scored.awaiting_comparison = evaluation.awaiting_comparison

@@ -4,6 +4,7 @@
  * a table of the failed and errored cases (input, expected, output, why), and the flaky cases, each
  * capped.
  */
+import { changeText, regressionRule } from './baseline'
 import { caseReason, excerpt, expectedText, inputExcerpt, telling } from './case-reasons'
 import { summarizeCases } from './outcomes'
 import type { DatasetReport } from './report'
@@ -133,13 +134,18 @@ function baselineSection(report: DatasetReport): string[] {
   const b = report.baseline
   if (!b) return []
   const drops = b.score_deltas.filter(d => d.delta < 0).sort((x, y) => x.delta - y.delta)
+  const changes = new Map((b.changes ?? []).map(c => [c.case_id, c]))
+  const changed = (id: string) => {
+    const change = changes.get(id)
+    return `- ${markdownCode(id)}${change ? `: ${changeText(change)}` : ''}`
+  }
   return [
     `## Against ${markdownText(b.report)}`,
     '',
-    `Regressions (passed before, fail now): ${b.regressions.length}; fixes (failed before, pass now): ${b.fixes.length}; McNemar's exact test on the cases judged both times: p = ${b.mcnemar_p}.`,
+    `Regressions: ${b.regressions.length}, fixes: ${b.fixes.length}; ${regressionRule(b)}. McNemar's exact test on the pass rate over the cases judged both times: p = ${b.mcnemar_p}.`,
     '',
-    ...caseList('Regressions', b.regressions.map(id => `- ${markdownCode(id)}`)),
-    ...caseList('Fixes', b.fixes.map(id => `- ${markdownCode(id)}`)),
+    ...caseList('Regressions', b.regressions.map(changed)),
+    ...caseList('Fixes', b.fixes.map(changed)),
     ...caseList('Largest score drops', drops.map(d => `- ${markdownCode(d.case_id)}: ${d.before} → ${d.after} (${d.delta})`)),
   ]
 }

@@ -15,6 +15,7 @@ import { checkModelConfig, checkTestSettings, checkTopLevel, evaluateOptionsOf, 
 import { buildPromptfooWorkflow, promptsOfProvider, providerModel, type PromptfooProvider } from './promptfoo-workflow'
 import { endpointOf, endpointsOf, gradersIn, type Endpoints } from './promptfoo-endpoints'
 import { datasetCaseSchema, type DatasetCase } from './schema'
+import { ASSERT_FIELD, CELL_FIELD, PROMPTFOO_RESERVED_FIELDS, THRESHOLD_FIELD, TRANSFORM_FIELD } from './promptfoo-fields'
 
 /**
  * A promptfoo config (YAML or JSON) as judgeflow data: its tests become a dataset (vars → input,
@@ -72,12 +73,7 @@ export interface PromptfooImport {
   endpoints?: Endpoints
 }
 
-/** The case input fields the import adds beside the vars: the test's assertions, its threshold, and its cell of the prompts × providers grid. */
-export const ASSERT_FIELD = 'assert'
-export const THRESHOLD_FIELD = 'assert_threshold'
-export const CELL_FIELD = 'cell'
-export const TRANSFORM_FIELD = 'assert_transform'
-const RESERVED_FIELDS = [ASSERT_FIELD, THRESHOLD_FIELD, CELL_FIELD, TRANSFORM_FIELD]
+export { ASSERT_FIELD, CELL_FIELD, THRESHOLD_FIELD, TRANSFORM_FIELD } from './promptfoo-fields'
 
 const listOf = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)]).transform(v => (Array.isArray(v) ? v : [v]) as Array<z.infer<T>>)
 const providerSchema = z.object({
@@ -147,7 +143,7 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   const cases: DatasetCase[] = expanded.map(({ test, i, vars }) => {
     const id = uniqueId(test.description?.trim() || `test-${i + 1}`, ids)
     for (const name of Object.keys(vars)) {
-      if (RESERVED_FIELDS.includes(name)) throw invalid(`test "${id}", vars.${name}: "${name}" is the input field that holds the test's assertions; rename the var`)
+      if (PROMPTFOO_RESERVED_FIELDS.includes(name)) throw invalid(`test "${id}", vars.${name}: "${name}" is the input field that holds the test's assertions; rename the var`)
     }
     const factuality = { ...optionOf(defaults, 'factuality'), ...optionOf(test, 'factuality') }
     const own = testGraders((test.options as { provider?: unknown } | undefined)?.provider, `tests[${i}].options.provider`, notes)

@@ -38,7 +38,7 @@
 import { JudgeflowError } from '../errors'
 import { mean } from '../evaluator/arithmetic'
 import { agreementOf, type Agreement, type LabelledCase } from './agreement'
-import { compareWithBaseline, type BaselineComparison, type BaselineReport } from './baseline'
+import { compareWithBaseline, verdictLabels, type BaselineComparison, type BaselineReport } from './baseline'
 import { evaluateGates, type DatasetGates, type GateResult } from './gates'
 import { gridOf, type ReportGrid } from './grid'
 import { summarizeCases, type CaseRun } from './outcomes'
@@ -63,6 +63,8 @@ export interface ReportResult extends CaseRun {
   tokens?: { input: number, output: number }
   /** The output it was judged on, cut past REPORT_OUTPUT_LIMIT characters; null when the run gave none. */
   output: string | null
+  /** The scored evaluator's reason for its verdict; null when it gave none. Absent in reports written before it was kept. */
+  reason?: string | null
   /** The scored evaluator's checks; null when none ran. */
   checks: CaseCheck[] | null
 }
@@ -145,7 +147,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
   const seed = input.bootstrap?.seed
   const agreement = hasLabels ? agreementOf(labelled, { seed, resamples: input.bootstrap?.kappa_resamples }) : undefined
   const baseline = input.baseline
-    ? compareWithBaseline(summaries, caseIds, input.baseline.results, input.baseline.dataset_run_id ?? input.baseline_label ?? 'baseline')
+    ? compareWithBaseline(summaries, caseIds, input.baseline.results, input.baseline.dataset_run_id ?? input.baseline_label ?? 'baseline', verdictLabels(dataset.cases))
     : undefined
   const passRate = passed + failed === 0 ? null : passed / (passed + failed)
   const meanScore = scores.length ? mean(scores) : null
@@ -209,6 +211,7 @@ function reportResult(r: CaseResult): ReportResult {
     latency_ms: r.latency_ms ?? null,
     error: r.error ?? null,
     output: r.output ?? null,
+    reason: r.reason ?? null,
     checks: r.checks ?? null,
     ...(r.confidence === undefined ? {} : { confidence: r.confidence }),
     ...(r.tokens === undefined ? {} : { tokens: r.tokens }),

@@ -75,6 +75,8 @@ export interface CaseResult {
   error?: string | null
   /** The output it was judged on (cut past REPORT_OUTPUT_LIMIT characters). */
   output?: string
+  /** The scored evaluator's reason for its verdict (its feedback), cut like the output. */
+  reason?: string
   /** The scored evaluator's checks, each with its verdict and reason. */
   checks?: CaseCheck[]
   /** A comparison with the test's other cells (select-best) still to decide (comparisons.ts); the verdict is final once it is gone. */

@@ -113,7 +113,8 @@ test('builds a quality gate from an empty canvas, configures a rubric evaluator,
   const first = judge.getByTestId('evaluator-result').first()
   await expect(first).toContainText('failed')
   await expect(first).toContainText('grade F')
-  await judge.getByText('attempt 2: succeeded').click()
+  // A step run twice opens at its final attempt.
+  await expect(judge.getByText('attempt 2 (final): succeeded')).toBeVisible()
   const second = judge.getByTestId('evaluator-result').last()
   await expect(second).toContainText('passed')
   await expect(second).toContainText('grade A')

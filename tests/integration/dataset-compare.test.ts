@@ -46,4 +46,21 @@ describe('GET /api/dataset-runs/:id/compare', () => {
     expect(await app.api(`/api/dataset-runs/${strict}/compare?baseline=nope`)).toMatchObject({ status: 400, body: { message: 'baseline: "nope" is not a run of the same dataset' } })
     expect((await app.api(`/api/dataset-runs/nope/compare?baseline=${strict}`)).status).toBe(404)
   })
+  it('reads each changed case against its label: pass → fail on a case labelled fail is a fix that now agrees', async () => {
+    const app = await startAppServer()
+    servers.push(app)
+    const labelled = ['id,actual,expected_verdict', 'a,judgeflow runs it,pass', 'b,judgeflow and more,pass', 'c,nothing here,fail', 'd,still nothing,pass'].join('\n')
+    expect((await app.api('/api/datasets', { body: { name: 'labelled', format: 'csv', text: labelled } })).status).toBe(201)
+    const lenient = await finishedRun(app, { dataset: 'labelled', target: { evaluator: evaluator(0) } })
+    const strict = await finishedRun(app, { dataset: 'labelled', target: { evaluator: evaluator(0.5) } })
+
+    const compared = await app.api(`/api/dataset-runs/${strict}/compare?baseline=${lenient}`)
+    expect(compared.body).toMatchObject({
+      regressions: ['d'], fixes: ['c'], mcnemar_p: 0.5,
+      changes: [
+        { case_id: 'c', before: 'passed', after: 'failed', expected: 'fail', label: 'now_agrees' },
+        { case_id: 'd', before: 'passed', after: 'failed', expected: 'pass', label: 'now_disagrees' },
+      ],
+    })
+  })
 })

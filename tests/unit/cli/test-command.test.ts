@@ -40,6 +40,30 @@ describe('judgeflow test', () => {
     expect(again.out).toMatch(/^# Dataset support-questions/)
   })
 
+  it('--no-regressions reads a changed case against its label: pass → fail on a case labelled fail holds, fail → pass on it fails', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-test-'))
+    await cli(['test', gate, '--dataset', dataset, '--report', join(dir, 'now.json')])
+    const now = JSON.parse(readFileSync(join(dir, 'now.json'), 'utf8')) as DatasetReport
+    const labels = new Map(readFileSync(dataset, 'utf8').trim().split('\n').slice(1).map(line => [line.split(',')[0]!, line.split(',').at(-1)!]))
+    const judged = (expected: string, verdict: string) => now.results.find(r => labels.get(r.case_id) === expected && r.verdict === verdict)!.case_id
+    const baselineWith = (id: string, verdict: 'pass' | 'fail') => {
+      const file = join(dir, `base-${id}.json`)
+      writeFileSync(file, JSON.stringify({ ...now, results: now.results.map(r => (r.case_id === id ? { ...r, verdict } : r)) }))
+      return file
+    }
+    // Labelled fail, judged fail now, passed in the baseline: now agrees with its label, a fix.
+    const fixed = judged('fail', 'fail')
+    const held = await cli(['test', gate, '--dataset', dataset, '--baseline', baselineWith(fixed, 'pass'), '--no-regressions', '--min-pass-rate', '0.4'])
+    expect(held.out).toContain('0 regressions, 1 fixes; read against the labels')
+    expect(held.code).toBe(0)
+    // Labelled fail, judged pass now, failed in the baseline: now disagrees with its label, a regression.
+    const broken = judged('fail', 'pass')
+    const failed = await cli(['test', gate, '--dataset', dataset, '--baseline', baselineWith(broken, 'fail'), '--no-regressions', '--min-pass-rate', '0.4'])
+    expect(failed.out).toContain(`regressed ${broken}: failed → passed, now disagrees with the label (fail)`)
+    expect(failed.out).toContain('FAIL no_regressions: required 0, actual 1')
+    expect(failed.code).toBe(1)
+  })
+
   it('exits 2 for invalid input, and when more cases error than --max-errors allows', async () => {
     expect((await cli(['test', gate])).err).toContain('test needs a dataset and either a workflow file or --config')
     expect(await cli(['test', gate, '--dataset', dataset, '--concurrency', '0'])).toMatchObject({ code: 2, err: '--concurrency must be a whole number from 1 to 64, not "0".' })

@@ -43,6 +43,13 @@ describe('caseRunOutcome', () => {
     })
   })
 
+  it('keeps the scored evaluator\'s feedback as the case\'s reason, and none when it gave none', () => {
+    const result = run({ steps: { strict: ok({ passed: false, overall_score: 0.2, feedback: 'The answer names the wrong setting.' }) } })
+    expect(caseRunOutcome(task, workflow, { id: 'r1', result, latency_ms: 1 })).toMatchObject({ result: { verdict: 'fail', reason: 'The answer names the wrong setting.' } })
+    const silent = run({ steps: { strict: ok({ passed: true, overall_score: 0.9, feedback: ' ' }) } })
+    expect(caseRunOutcome(task, workflow, { id: 'r2', result: silent, latency_ms: 1 })).not.toHaveProperty('result.reason')
+  })
+
   it('puts a run the provider refused with 429 back, with its Retry-After, and errors any other failure', () => {
     const limited = run({ status: 'failed', error: { code: 'PROVIDER_ERROR', category: 'provider', message: 'openai:gpt-4o-mini answered HTTP 429: slow down', details: { provider: 'openai', status: 429, retryable: true, retry_after_ms: 2000 } } })
     expect(caseRunOutcome(task, workflow, { id: 'r1', result: limited, latency_ms: 1 })).toEqual({ kind: 'rate_limited', retryAfterMs: 2000, error: 'openai:gpt-4o-mini answered HTTP 429: slow down' })

@@ -44,7 +44,7 @@ describe('a report of cases run twice (fixture.ts)', () => {
   })
   it('lists every run in case order, then by repeat, absent fields null', () => {
     expect(report.results.map(r => `${r.case_id}${r.repeat}`)).toEqual(['a1', 'a2', 'b1', 'b2', 'c1', 'c2', 'd1', 'd2', 'e1', 'e2'])
-    expect(report.results[4]).toEqual({ case_id: 'c', repeat: 1, status: 'errored', verdict: null, score: null, run_id: 'c1', latency_ms: 1000, error: 'provider down: 503 <Service & "Unavailable">', output: null, checks: null })
+    expect(report.results[4]).toEqual({ case_id: 'c', repeat: 1, status: 'errored', verdict: null, score: null, run_id: 'c1', latency_ms: 1000, error: 'provider down: 503 <Service & "Unavailable">', output: null, reason: null, checks: null })
     expect(report.results[0]).toMatchObject({ verdict: 'pass', score: 0.9, confidence: 0.9, error: null })
   })
   it('has no baseline and no gates unless asked', () => {
@@ -108,9 +108,29 @@ describe('against a baseline', () => {
   const baseline = buildDatasetReport({ dataset, target, results: before, dataset_run_id: 'dr-1' })
   const report = buildDatasetReport({ dataset, target, results, baseline, gates: { no_regressions: true, max_errors: 1 } })
 
-  it('lists regressions and fixes, and tests them with McNemar', () => {
-    // c errored now: neither. b = 2 regressions, c = 1 fix: n = 3, 2·(1 + 3)/8 = 1
-    expect(report.baseline).toMatchObject({ report: 'dr-1', regressions: ['b', 'd'], fixes: ['a'], mcnemar_p: 1 })
+  it('judges a labelled case\'s change against its label, and tests the pass-rate change with McNemar', () => {
+    // c errored now: neither. b (labelled fail) passed → failed: now agrees, a fix; d (labelled pass)
+    // passed → failed: now disagrees, a regression; a (labelled pass) failed → passed: a fix.
+    // McNemar on the pass rate: 2 pass → fail, 1 fail → pass: n = 3, 2·(1 + 3)/8 = 1
+    expect(report.baseline).toMatchObject({ report: 'dr-1', regressions: ['d'], fixes: ['a', 'b'], mcnemar_p: 1 })
+    expect(report.baseline!.changes).toEqual([
+      { case_id: 'a', before: 'failed', after: 'passed', expected: 'pass', label: 'now_agrees' },
+      { case_id: 'b', before: 'passed', after: 'failed', expected: 'fail', label: 'now_agrees' },
+      { case_id: 'd', before: 'passed', after: 'failed', expected: 'pass', label: 'now_disagrees' },
+    ])
+  })
+  it('counts fail → pass on a case labelled fail as a regression', () => {
+    const judged = (verdict: 'pass' | 'fail'): CaseResult[] => [{ case_id: 'b', repeat: 1, status: 'succeeded', verdict, score: verdict === 'pass' ? 0.9 : 0.1 }]
+    const then = buildDatasetReport({ dataset, target, results: judged('fail'), dataset_run_id: 'dr-0' })
+    const now = buildDatasetReport({ dataset, target, results: judged('pass'), baseline: then })
+    expect(now.baseline).toMatchObject({ regressions: ['b'], fixes: [], changes: [{ case_id: 'b', label: 'now_disagrees' }] })
+  })
+  it('keeps passed → failed as the regression of a case without a label', () => {
+    const plain = { ...dataset, cases: dataset.cases.map(({ expected: _expected, ...c }) => c) }
+    const then = buildDatasetReport({ dataset: plain, target, results: before, dataset_run_id: 'dr-1' })
+    const now = buildDatasetReport({ dataset: plain, target, results, baseline: then })
+    expect(now.baseline).toMatchObject({ regressions: ['b', 'd'], fixes: ['a'], mcnemar_p: 1 })
+    expect(now.baseline!.changes.map(c => c.label)).toEqual([null, null, null])
   })
   it('gives the score delta of every case scored both times', () => {
     expect(report.baseline!.score_deltas).toEqual([
@@ -122,7 +142,7 @@ describe('against a baseline', () => {
   })
   it('fails the no-regressions gate and names a baseline without a run id by its label', () => {
     expect(report.gates).toEqual([
-      { gate: 'no_regressions', required: 0, actual: 2, passed: false },
+      { gate: 'no_regressions', required: 0, actual: 1, passed: false },
       { gate: 'max_errors', required: 1, actual: 1, passed: true },
     ])
     const unnamed = buildDatasetReport({ dataset, target, results: before })

@@ -39,7 +39,7 @@ describe('the per-case table', () => {
     result('q10', { score: 0.5 }),
     result('q4', { repeat: 1, verdict: 'pass', score: 0.7 }),
     result('q4', { repeat: 2, verdict: 'fail', score: 0.4 }),
-  ], { flaky: ['q4'], baseline: { report: 'b', regressions: ['q2'], fixes: [], mcnemar_p: 1, score_deltas: [{ case_id: 'q2', before: 0.8, after: 0.2, delta: -0.6 }] } })
+  ], { flaky: ['q4'], baseline: { report: 'b', regressions: ['q2'], fixes: [], changes: [], mcnemar_p: 1, score_deltas: [{ case_id: 'q2', before: 0.8, after: 0.2, delta: -0.6 }] } })
 
   it('marks flaky cases, and regressions and deltas from the report’s baseline unless a comparison is given', () => {
     const rows = caseRows(report)
@@ -52,9 +52,31 @@ describe('the per-case table', () => {
 
   it('counts and keeps the failed (judged, not pass), errored, regressed and flaky runs', () => {
     const rows = caseRows(report)
-    expect(filterCounts(rows)).toEqual({ all: 6, failed: 2, errored: 1, regressed: 1, flaky: 2 })
+    expect(filterCounts(rows)).toEqual({ all: 6, failed: 2, errored: 1, regressed: 1, disagrees: 0, flaky: 2 })
     expect(filterAndSort(rows, 'failed', 'case_id', false).map(r => `${r.case_id}#${r.repeat}`)).toEqual(['q2#1', 'q4#2'])
     expect(filterAndSort(rows, 'errored', 'case_id', false).map(r => r.case_id)).toEqual(['q3'])
+  })
+
+  it('shows each case\'s input (a promptfoo test\'s vars, not its assertions), its label, the judge\'s reason, and whether it disagrees', () => {
+    const cases = [
+      { id: 'q1', input: { question: 'Why?', assert: [{ type: 'contains', value: 'x' }], assert_threshold: null, cell: 1 }, expected: { verdict: 'fail' as const } },
+      { id: 'q2', input: { question: 'How?' }, expected: { verdict: 'fail' as const } },
+      { id: 'q3', input: { question: 'When?' }, expected: { verdict: 'pass' as const } },
+    ]
+    const labelled = reportOf([
+      result('q1', { reason: 'It answers the question.' }),
+      result('q2', { verdict: 'fail', checks: [{ name: 'contains', passed: false, score: 0, reason: 'x is missing' }] }),
+      result('q3', { status: 'errored', verdict: null, error: 'provider down' }),
+    ])
+    const rows = caseRows(labelled, { regressions: [], score_deltas: [], changes: [{ case_id: 'q2', before: 'passed', after: 'failed', expected: 'fail', label: 'now_agrees' }] }, cases)
+    expect(rows.map(r => [r.input, r.expected, r.disagrees, r.why, r.change])).toEqual([
+      ['question: Why?', 'fail', true, 'It answers the question.', null],
+      ['question: How?', 'fail', false, 'contains: x is missing', 'now_agrees'],
+      // An errored run was not judged: it neither agrees nor disagrees.
+      ['question: When?', 'pass', false, 'provider down', null],
+    ])
+    expect(filterAndSort(rows, 'disagrees', 'case_id', false).map(r => r.case_id)).toEqual(['q1'])
+    expect(filterCounts(rows).disagrees).toBe(1)
   })
 
   it('sorts ids in natural order, numbers by value, nulls last either way, without touching the input', () => {

@@ -1,0 +1,144 @@
+import { readFileSync } from 'node:fs'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+
+/** Importing an experiment before its workflow, its round's charts in both themes, and one primary button style. */
+const EXPERIMENT_YAML = 'examples/experiment.yaml'
+const REVIEWER_JSON = 'examples/reviewer.json'
+
+async function violations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()
+  return violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`)
+}
+
+type Axes = Record<string, { min: number, max: number, ticks: string[], color: string }>
+const axesOf = async (page: Page, chart: string): Promise<Axes> => JSON.parse((await page.getByTestId(chart).getAttribute('data-axes')) ?? 'null')
+/** A CSS colour variable of the page's theme, as the hex or rgb text it is written in. */
+const themeVar = (page: Page, name: string) => page.evaluate(n => getComputedStyle(document.documentElement).getPropertyValue(n).trim(), name)
+
+/** WCAG contrast ratio of two colours given as #rrggbb. */
+function contrast(a: string, b: string) {
+  const lum = (hex: string) => {
+    const [r, g, bl] = [1, 3, 5].map(i => parseInt(hex.slice(i, i + 2), 16) / 255).map(c => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!
+  }
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p)
+  return (x! + 0.05) / (y! + 0.05)
+}
+
+test('an experiment imported before its target workflow says to import the workflow first and imports it from there', async ({ page }) => {
+  test.setTimeout(60_000)
+  await page.goto('/experiments')
+  await page.getByLabel('Experiment file (JSON or YAML)').setInputFiles(EXPERIMENT_YAML)
+  const missing = page.getByTestId('missing-workflow')
+  await expect(missing).toContainText('Import the workflow “Reviewer” first')
+  await expect(missing).toContainText('target.workflow_id: no workflow has the id or name "Reviewer"')
+  expect(await violations(page)).toEqual([])
+  await page.screenshot({ path: 'test-results/e2e/experiment-missing-workflow-1280x720.png' })
+  const chooser = page.waitForEvent('filechooser')
+  await missing.getByRole('button', { name: 'Import the workflow file (reviewer.json)…' }).click()
+  await (await chooser).setFiles(REVIEWER_JSON)
+  // The workflow is stored, and the experiment with it.
+  await expect(page.getByRole('heading', { name: 'Review prompt' })).toBeVisible()
+  const experiment = await (await page.request.get(`/api/experiments/${page.url().split('/').pop()}`)).json()
+  const workflows = await (await page.request.get('/api/workflows')).json() as Array<{ id: string, name: string }>
+  expect(experiment.target.workflow_id).toBe(workflows.find(w => w.name === 'Reviewer')!.id)
+})
+
+test('the round\'s charts name each document on an integer axis, keep the rounds\' axis to a sensible range, and draw their text in the theme\'s colour', async ({ page }) => {
+  test.setTimeout(90_000)
+  const reviewer = await (await page.request.post('/api/workflows', { data: { ...JSON.parse(readFileSync(REVIEWER_JSON, 'utf8')), name: `Reviewer ${Date.now()}` } })).json()
+  await page.goto('/experiments')
+  await page.getByLabel('Experiment definition').fill(readFileSync(EXPERIMENT_YAML, 'utf8').replace(/workflow_id: Reviewer/, `workflow_id: ${reviewer.id}`))
+  await page.getByRole('button', { name: 'Create experiment' }).click()
+  await expect(page.getByRole('heading', { name: 'Review prompt' })).toBeVisible()
+  await page.getByRole('button', { name: 'Run a round' }).click()
+  await expect(page.getByTestId('recommendation')).toBeVisible({ timeout: 60_000 })
+  await expect(page.getByTestId('chart-spread')).toHaveAttribute('data-axes', /.+/)
+
+  const spread = await axesOf(page, 'chart-spread')
+  // One tick per document, by its id; nothing between them, nothing before the first.
+  expect(spread.x!.ticks).toEqual(['contract', 'api-spec'])
+  expect(spread.x!.min).toBe(0)
+  expect(spread.y!.min).toBe(0)
+  const rounds = await axesOf(page, 'chart-history')
+  expect(rounds.x!.ticks).toEqual(['1'])
+  // One point does not stretch the axis around itself.
+  expect(rounds.y!.min).toBe(0)
+  expect(rounds.y!.max).toBeGreaterThanOrEqual(1)
+  expect(rounds.y!.ticks.every(t => /^-?\d+(\.\d+)?$/.test(t))).toBe(true)
+  for (const axes of [spread, rounds]) expect(axes.x!.color).toBe(await themeVar(page, '--text'))
+  await page.getByTestId('chart-spread').scrollIntoViewIfNeeded()
+  await page.screenshot({ path: 'test-results/e2e/experiment-charts-light-1280x720.png' })
+
+  // The system switches to dark: the charts follow without a reload, in a colour that reads on the dark surface.
+  await page.emulateMedia({ colorScheme: 'dark' })
+  const darkText = await themeVar(page, '--text')
+  await expect.poll(async () => (await axesOf(page, 'chart-spread')).x!.color).toBe(darkText)
+  await expect.poll(async () => (await axesOf(page, 'chart-history')).y!.color).toBe(darkText)
+  expect(contrast(darkText, await themeVar(page, '--surface'))).toBeGreaterThanOrEqual(4.5)
+  expect(await violations(page)).toEqual([])
+  await page.screenshot({ path: 'test-results/e2e/experiment-charts-dark-1280x720.png' })
+})
+
+test('a workflow chosen as the target applies to an experiment file imported after it', async ({ page, request }) => {
+  const summary = await (await request.post('/api/workflows', { data: {
+    name: `Summary writer ${Date.now()}`,
+    nodes: [
+      { id: 'in', type: 'input', config: { fields: { text: { type: 'string', required: true } } } },
+      { id: 'summarize', type: 'llm', config: { model: 'local:heuristic', prompt: 'Summarize {{input.text}}' }, pinned: ['A summary.'] },
+    ],
+    edges: [{ from: 'in', to: 'summarize' }],
+  } })).json()
+  await page.goto('/experiments')
+  await page.getByTestId('experiment-target').selectOption(summary.id)
+  await page.getByLabel('Experiment file (JSON or YAML)').setInputFiles(EXPERIMENT_YAML)
+  await expect(page.getByRole('heading', { name: 'Review prompt' })).toBeVisible()
+  const experiment = await (await request.get(`/api/experiments/${page.url().split('/').pop()}`)).json()
+  // The file's step and field are not in this workflow: its first LLM step and first input field instead.
+  expect(experiment.target).toMatchObject({ workflow_id: summary.id, node: 'summarize', input_field: 'text' })
+})
+
+test('every primary button has the one shared style, in both themes', async ({ page, request }) => {
+  test.setTimeout(60_000)
+  const dataset = await (await request.post('/api/datasets', { data: { name: `buttons ${Date.now()}`, format: 'csv', text: 'id,question\nq1,Why?\n' } })).json()
+  const experiments = await (await request.get('/api/experiments')).json() as Array<{ id: string }>
+  /** Each primary button's look, and the look the shared style gives. */
+  const looks = () => page.evaluate(() => {
+    const probe = document.createElement('button')
+    probe.className = 'primary'
+    document.body.append(probe)
+    const look = (b: Element) => {
+      const s = getComputedStyle(b)
+      return [s.backgroundColor, s.color, s.paddingTop, s.paddingLeft, s.borderTopLeftRadius, s.borderTopWidth, s.fontWeight].join(' ')
+    }
+    const shared = look(probe)
+    probe.remove()
+    return { shared, buttons: [...document.querySelectorAll('button.primary')].map(b => `${b.textContent!.trim()}: ${look(b)}`) }
+  })
+  const pages: Array<[string, (() => Promise<void>)?]> = [
+    ['/experiments'],
+    ['/datasets'],
+    [`/datasets/${dataset.id}`, async () => {
+      await page.getByTestId('run-on-dataset').click()
+      await expect(page.getByRole('dialog', { name: 'Run on a dataset' })).toBeVisible()
+    }],
+    [`/experiments/${experiments[0]!.id}`],
+  ]
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    for (const [url, open] of pages) {
+      await page.goto(url)
+      await page.waitForLoadState('networkidle')
+      if (open) await open()
+      // Away from every button: a hovered one takes the hover colour.
+      await page.mouse.move(0, 0)
+      // The hover colour fades out (a short transition): measure after it.
+      await page.waitForTimeout(400)
+      const { shared, buttons } = await looks()
+      expect(buttons.length, url).toBeGreaterThan(0)
+      for (const button of buttons) expect(button, `${url} (${scheme})`).toBe(`${button.split(': ')[0]}: ${shared}`)
+      await page.screenshot({ path: `test-results/e2e/buttons-${url.split('/')[1]}${url.split('/')[2] ? '-item' : ''}-${scheme}-1280x720.png` })
+    }
+  }
+})

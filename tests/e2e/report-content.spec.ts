@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+
+/** What the reports put on the screen first: the case table's texts, a run's outcome, changes against the labels. */
+const EXAMPLES = new URL('../../examples/', import.meta.url)
+const qualityGate = JSON.parse(readFileSync(new URL('quality-gate.json', EXAMPLES), 'utf8'))
+const SUPPORT_CSV = readFileSync(new URL('datasets/support-questions.csv', EXAMPLES), 'utf8')
+const LABELS = new Map(SUPPORT_CSV.trim().split('\n').slice(1).map(line => [line.split(',')[0]!, line.split(',').at(-1)!]))
+const SUPPORT_ROWS = new Map(SUPPORT_CSV.trim().split('\n').slice(1).map(line => [line.split(',')[0]!, line]))
+
+async function violations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()
+  return violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`)
+}
+
+async function shots(page: Page, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await page.waitForTimeout(150)
+    await page.screenshot({ path: `test-results/e2e/${name}-${scheme}-1280x720.png` })
+    await page.screenshot({ path: `test-results/e2e/${name}-${scheme}-1280x720-full.png`, fullPage: true })
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+/** Starts a dataset run and waits for its end; its id. */
+async function finishedRun(request: APIRequestContext, dataset: string, target: Record<string, unknown>, base = ''): Promise<string> {
+  const started = await request.post(`${base}/api/dataset-runs`, { data: { dataset, target } })
+  expect(started.status()).toBe(202)
+  const { id } = await started.json()
+  await expect.poll(async () => (await (await request.get(`${base}/api/dataset-runs/${id}`)).json()).status, { timeout: 60_000 }).toBe('finished')
+  return id
+}
+
+test('the case table shows each case\'s input, expected and judged verdicts, output and the judge\'s reason, filters the cases that disagree with their label by keyboard, and a case\'s run opens with its outcome first at the final attempt', async ({ page, request }) => {
+  test.setTimeout(120_000)
+  const stamp = Date.now()
+  const workflow = await (await request.post('/api/workflows', { data: { ...qualityGate, name: `Quality gate ${stamp}` } })).json()
+  const dataset = await (await request.post('/api/datasets', { data: { name: `support ${stamp}`, format: 'csv', text: SUPPORT_CSV } })).json()
+  const runId = await finishedRun(request, dataset.id, { workflow_id: workflow.id })
+  const { report } = await (await request.get(`/api/dataset-runs/${runId}`)).json()
+
+  await page.goto(`/dataset-runs/${runId}`)
+  const table = page.getByRole('table', { name: 'Case results' })
+  await expect(table.getByRole('columnheader')).toHaveText([/^case/, 'input', 'expected', 'judged', 'score', 'output', 'reason', 'run'])
+  const row = (id: string) => page.getByTestId('case-row').filter({ has: page.getByText(id, { exact: true }) })
+  await expect(row('reset-1').getByTestId('case-input')).toHaveText(`question: ${SUPPORT_ROWS.get('reset-1')!.split(',')[1]}`)
+  await expect(row('reset-1').getByRole('cell').nth(2)).toHaveText('pass')
+  const first = report.results.find((r: { case_id: string }) => r.case_id === 'reset-1')
+  await expect(row('reset-1').getByRole('cell').nth(3)).toHaveText(first.verdict)
+  await expect(row('reset-1').getByTestId('case-output')).toHaveText(first.output)
+  await expect(row('reset-1').getByTestId('case-reason')).not.toHaveText('—')
+
+  // "disagrees with the label": the runs whose verdict is not their case's label, reached by keyboard.
+  const disagreeing = report.results.filter((r: { case_id: string, verdict: string | null }) => r.verdict !== null && r.verdict !== LABELS.get(r.case_id))
+  expect(disagreeing.length).toBeGreaterThan(0)
+  const filter = page.getByTestId('filter-disagrees')
+  await expect(filter).toHaveText(`disagrees with the label (${disagreeing.length})`)
+  await filter.focus()
+  await page.keyboard.press('Enter')
+  await expect(filter).toHaveAttribute('aria-pressed', 'true')
+  await expect(page.getByTestId('case-row')).toHaveCount(disagreeing.length)
+
+  // The cut texts, whole, below the table.
+  const wrong = disagreeing[0] as { case_id: string, output: string }
+  await page.getByRole('button', { name: `Show all of ${wrong.case_id}` }).click()
+  const detail = page.getByTestId('case-detail')
+  await expect(detail).toContainText(`expected${LABELS.get(wrong.case_id)}`)
+  await expect(detail).toContainText('disagrees with the label')
+  await expect(detail).toContainText(wrong.output)
+  expect(await violations(page)).toEqual([])
+  await page.getByRole('heading', { name: 'Cases', exact: true }).scrollIntoViewIfNeeded()
+  await shots(page, 'report-content-cases')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  expect(await violations(page)).toEqual([])
+  await page.emulateMedia({ colorScheme: 'light' })
+
+  // A case's run: its verdict, the judge's reason and the final output above the steps; the retried step at its final attempt.
+  await page.getByTestId('filter-all').click()
+  await page.getByRole('link', { name: 'Open the run of reset-1' }).click()
+  const outcome = page.getByTestId('run-final')
+  await expect(outcome).toBeVisible()
+  const run = await (await request.get(`/api/runs/${first.run_id}`)).json()
+  await expect(page.getByTestId('run-final-output')).toHaveText(typeof run.output === 'string' ? run.output : JSON.stringify(run.output, null, 2))
+  const judged = run.steps.judge.history.at(-1).output
+  await expect(page.getByTestId('run-reason')).toContainText(`at judge: score ${judged.overall_score.toFixed(2)}`)
+  await expect(page.getByTestId('run-reason')).toContainText(judged.feedback)
+  const steps = page.getByRole('heading', { name: 'Steps', exact: true })
+  expect((await outcome.boundingBox())!.y).toBeLessThan((await steps.boundingBox())!.y)
+  // The quality gate drafts twice: the second draft is the one that passed.
+  expect(run.steps.draft.attempts).toBe(2)
+  await expect(page.getByTestId('attempt-draft-2')).toHaveAttribute('open', '')
+  await expect(page.getByTestId('attempt-draft-1')).not.toHaveAttribute('open', '')
+  await expect(page.getByTestId('attempt-draft-2').locator('summary')).toContainText('attempt 2 (final)')
+  expect(await violations(page)).toEqual([])
+  await shots(page, 'report-content-run')
+})
+
+test('a promptfoo case shows its vars as its input, not its assertions', async ({ page }) => {
+  test.setTimeout(90_000)
+  const app = process.env.E2E_LLM_APP!
+  const config = `description: Greetings
+prompts: ['Say {{answer}}']
+providers: [openai:chat:gpt-4o-mini]
+tests:
+  - vars: { answer: hello }
+    assert: [{ type: icontains, value: hello }]
+`
+  const name = `greetings ${Date.now()}`
+  const imported = await page.request.post(`${app}/api/datasets/import-promptfoo`, { data: { name, config } })
+  expect(imported.status()).toBe(201)
+  const { dataset, workflow } = await imported.json()
+  const saved = await (await page.request.post(`${app}/api/workflows`, { data: { ...workflow, name } })).json()
+  const runId = await finishedRun(page.request, dataset.id, { workflow_id: saved.id }, app)
+  await page.goto(`${app}/dataset-runs/${runId}`)
+  await expect(page.getByTestId('case-input')).toHaveText(['answer: hello'])
+})
+
+test('against a baseline, a changed case says whether it now agrees with its label, and only those that now disagree count as regressions', async ({ page, request }) => {
+  test.setTimeout(90_000)
+  // Judged offline by a scorer: "contains" scores 1 the cases whose text names the product, 0 the others; the threshold decides.
+  const evaluator = (threshold: number) => ({ evaluation_type: 'scorers', pass_threshold: threshold, scorers: [{ type: 'contains', threshold, options: { values: ['judgeflow'] } }] })
+  const csv = ['id,actual,expected_verdict', 'a,judgeflow runs it,pass', 'b,judgeflow and more,pass', 'c,nothing here,fail', 'd,still nothing,pass'].join('\n')
+  const dataset = await (await request.post('/api/datasets', { data: { name: `labelled ${Date.now()}`, format: 'csv', text: csv } })).json()
+  const lenient = await finishedRun(request, dataset.id, { evaluator: evaluator(0) })
+  const strict = await finishedRun(request, dataset.id, { evaluator: evaluator(0.5) })
+
+  await page.goto(`/dataset-runs/${strict}`)
+  await page.getByTestId('baseline-select').selectOption(lenient)
+  await expect(page.getByTestId('comparison-summary')).toContainText('1 regression, 1 fix: read against the labels')
+  // c was labelled fail: pass → fail is a fix; d was labelled pass: the same change is a regression.
+  await expect(page.getByTestId('changed-regressed').getByRole('listitem')).toHaveText(['dpassed → failed now disagrees with the label (pass)'])
+  await expect(page.getByTestId('changed-fixed').getByRole('listitem')).toHaveText(['cpassed → failed now agrees with the label (fail)'])
+  await expect(page.getByTestId('filter-regressed')).toHaveText('regressed (1)')
+  const row = (id: string) => page.getByTestId('case-row').filter({ has: page.getByText(id, { exact: true }) })
+  await expect(row('c').getByTestId('change-badge')).toHaveText('now agrees with the label')
+  await expect(row('d').getByTestId('change-badge')).toHaveText('now disagrees with the label')
+  expect(await violations(page)).toEqual([])
+  await page.getByRole('heading', { name: 'Against a baseline' }).scrollIntoViewIfNeeded()
+  await shots(page, 'report-content-baseline')
+})
