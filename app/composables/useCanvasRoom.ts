@@ -130,6 +130,7 @@ export function useCanvasRoom(canvas: {
     requestAnimationFrame(() => {
       settling = false
       const steps = stepBoxes()
+      checkChrome()
       if (steps.some((a, i) => steps.slice(i + 1).some(b => intersects(a, b)))) canvas.overlap()
       else if (store.selected.length) keepSelectedInView()
       else if (!showsWhole(dimensions.value)) void canvas.fit()
@@ -138,18 +139,29 @@ export function useCanvasRoom(canvas: {
 
   /**
    * The hint and the minimap fade while a step lies under them (the view panned or zoomed there),
-   * so they never hide a step; they are drawn in full again once it moves away.
+   * so they never hide a step; they are drawn in full again once it moves away. Checked a frame
+   * after the view, the canvas or the steps change, not as each step is measured or dragged.
    */
-  const underChrome = computed(() => {
-    if (canvas.dragging.value || !dimensions.value.width) return { hint: false, minimap: false }
-    const { width, height } = dimensions.value
-    const steps = stepBoxes()
-    const covers = (box: Box) => steps.some(step => intersects(step, box))
-    return {
-      hint: !!canvas.hint() && covers(toFlow(width / 2 - HINT_WIDTH / 2, height - HINT_ROOM, HINT_WIDTH, HINT_ROOM)),
-      minimap: canvas.minimapShown.value && covers(toFlow(width - MINIMAP.width - 15, height - MINIMAP.height - 15, MINIMAP.width, MINIMAP.height)),
-    }
-  })
+  const underChrome = shallowRef({ hint: false, minimap: false })
+  let checking = false
+  function checkChrome() {
+    if (checking) return
+    checking = true
+    requestAnimationFrame(() => {
+      checking = false
+      if (canvas.dragging.value || !dimensions.value.width) return
+      const { width, height } = dimensions.value
+      const steps = stepBoxes()
+      const covers = (box: Box) => steps.some(step => intersects(step, box))
+      const next = {
+        hint: !!canvas.hint() && covers(toFlow(width / 2 - HINT_WIDTH / 2, height - HINT_ROOM, HINT_WIDTH, HINT_ROOM)),
+        minimap: canvas.minimapShown.value && covers(toFlow(width - MINIMAP.width - 15, height - MINIMAP.height - 15, MINIMAP.width, MINIMAP.height)),
+      }
+      if (next.hint !== underChrome.value.hint || next.minimap !== underChrome.value.minimap) underChrome.value = next
+    })
+  }
+  watch(() => [viewport.value.x, viewport.value.y, viewport.value.zoom, dimensions.value.width, dimensions.value.height,
+    getNodes.value.length, canvas.dragging.value, canvas.minimapShown.value, canvas.hint()], checkChrome)
 
   return { stepBoxes, chromeBoxes, visibleArea, placeCopy, layoutSizes, stepsResized, underChrome }
 }
