@@ -5,12 +5,17 @@ const MIN_HEIGHT = 120
 const MAX_SHARE = 0.6
 const KEY_STEP = 24
 
+/** Whether the run panel is folded: by itself (while there is no run to show), or as the person last chose. */
+type Fold = 'auto' | 'open' | 'folded'
+
 /**
  * The editor's run panel: its height (dragged on its handle, or the arrow keys there) and whether
  * it is folded to its tab bar; both kept in localStorage, so a reload keeps the person's choice.
+ * Until the person folds or opens it, it is folded while `hasRun` is false: an empty panel would
+ * take a third of the canvas's height at 1280×720.
  */
-export function useRunPanelSize() {
-  const saved = useStorage('judgeflow-run-panel', { height: 200, collapsed: false }, undefined, { mergeDefaults: true })
+export function useRunPanelSize(hasRun: () => boolean) {
+  const saved = useStorage<{ height: number, fold: Fold }>('judgeflow-run-panel', { height: 200, fold: 'auto' }, undefined, { mergeDefaults: true })
   const max = () => Math.max(MIN_HEIGHT, Math.round(window.innerHeight * MAX_SHARE))
   const clamp = (h: number) => Math.min(max(), Math.max(MIN_HEIGHT, Math.round(h)))
 
@@ -38,7 +43,10 @@ export function useRunPanelSize() {
 
   return reactive({
     height: computed(() => clamp(saved.value.height)),
-    collapsed: computed({ get: () => saved.value.collapsed, set: (collapsed: boolean) => { saved.value = { ...saved.value, collapsed } } }),
+    collapsed: computed({
+      get: () => (saved.value.fold === 'auto' ? !hasRun() : saved.value.fold === 'folded'),
+      set: (collapsed: boolean) => { saved.value = { ...saved.value, fold: collapsed ? 'folded' : 'open' } },
+    }),
     min: MIN_HEIGHT,
     max: computed(max),
     drag,

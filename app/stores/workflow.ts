@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { toRaw } from 'vue'
-import { connectionProblem, freshId } from '~/utils/graph'
+import { connectionProblem, copyId, freshId } from '~/utils/graph'
 import { startingName } from '~/utils/step-card'
 import { switchEvaluationType } from '~/utils/evaluation-type-switch'
 import { dataFromConnection, upstreamOf } from '~/utils/references'
@@ -182,19 +182,19 @@ export const useWorkflowStore = defineStore('workflow', {
       const set = new Set(ids)
       return clone({ nodes: this.doc.nodes.filter(n => set.has(n.id)), edges: this.doc.edges.filter(e => set.has(e.from) && set.has(e.to)) })
     },
-    /** Pastes clipboard nodes with fresh ids, shifted so they do not cover the originals. */
-    paste(data: { nodes: DocNode[], edges: DocEdge[] }) {
+    /** Pastes clipboard nodes with ids named after their originals, moved by `shift` (the canvas finds room for them). */
+    paste(data: { nodes: DocNode[], edges: DocEdge[] }, shift: { x: number, y: number } = { x: 40, y: 40 }) {
       if (!data.nodes.length) return
       const taken = new Set(this.doc.nodes.map(n => n.id))
       const ids = new Map<string, string>()
       for (const node of data.nodes) {
-        const id = freshId(node.type, taken)
+        const id = copyId(node.id, taken)
         taken.add(id)
         ids.set(node.id, id)
       }
       this.change((doc) => {
         for (const node of data.nodes) {
-          const position = { x: (node.position?.x ?? 0) + 40, y: (node.position?.y ?? 0) + 40 }
+          const position = { x: (node.position?.x ?? 0) + shift.x, y: (node.position?.y ?? 0) + shift.y }
           doc.nodes.push({ ...clone(node), id: ids.get(node.id)!, position })
         }
         for (const edge of data.edges) doc.edges.push({ ...edge, from: ids.get(edge.from)!, to: ids.get(edge.to)! })

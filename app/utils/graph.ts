@@ -25,6 +25,11 @@ export function freshId(type: string, taken: ReadonlySet<string>): string {
   for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`
 }
 
+/** A copy's id, named after its original: `judge` → `judge_2`, and a copy of `judge_2` → `judge_3`. */
+export function copyId(original: string, taken: ReadonlySet<string>): string {
+  return freshId(original.replace(/_\d+$/, ''), taken)
+}
+
 /**
  * Why an edge cannot be added, or null when it can: a loop of edges, a duplicate, or both branches
  * of one step into the same step (it would run on either branch: connect it after the branching

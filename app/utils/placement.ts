@@ -7,8 +7,32 @@ const GAP = 24
 
 const overlaps = (a: Box, b: Box) =>
   a.x < b.x + b.width + GAP && b.x < a.x + a.width + GAP && a.y < b.y + b.height + GAP && b.y < a.y + a.height + GAP
+/** Whether two boxes share any area (touching edges do not). */
+export const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
 const within = (a: Box, view: Box) =>
   a.x >= view.x && a.y >= view.y && a.x + a.width <= view.x + view.width && a.y + a.height <= view.y + view.height
+
+/** The box around all of `boxes`. */
+export function boundsOf(boxes: readonly Box[]): Box {
+  const x = Math.min(...boxes.map(b => b.x))
+  const y = Math.min(...boxes.map(b => b.y))
+  return { x, y, width: Math.max(...boxes.map(b => b.x + b.width)) - x, height: Math.max(...boxes.map(b => b.y + b.height)) - y }
+}
+
+/**
+ * The area an edge from step `from` to step `to` is drawn in: between the first's right side and
+ * the second's left; a retry's loop (`drop` > 0) runs back under both, `drop` below the lower.
+ */
+export function edgeBox(from: Box, to: Box, drop = 0): Box {
+  const start = { x: from.x + from.width, y: from.y + from.height / 2 }
+  const end = { x: to.x, y: to.y + to.height / 2 }
+  if (drop > 0) {
+    const left = Math.min(end.x, start.x) - drop
+    const top = Math.min(start.y, end.y)
+    return { x: left, y: top, width: Math.max(end.x, start.x) + drop - left, height: Math.max(from.y + from.height, to.y + to.height) + drop - top }
+  }
+  return { x: Math.min(start.x, end.x), y: Math.min(start.y, end.y), width: Math.abs(end.x - start.x), height: Math.max(2, Math.abs(end.y - start.y)) }
+}
 
 /**
  * The spot nearest `preferred` where a step of `size` covers no other step: searched in rings
@@ -55,15 +79,17 @@ function scanView(preferred: Point, size: { width: number, height: number }, tak
  * The viewport showing every step (`bounds`, in flow coordinates) as large as it fits, with
  * `padding` as Vue Flow's fitView takes it, outside the corner (`corner`: width and height from the
  * bottom right) where the minimap sits: the steps either keep left of it or above it, whichever
- * leaves them larger. Never below `minZoom`: a workflow too large for the view at that zoom shows
- * its start (top left) and the rest is panned to, or, given `focus`, is centred on that point.
+ * leaves them larger; beside it, they also keep above `strip` (a hint's height along the bottom).
+ * Never below `minZoom`: a workflow too large for the view at that zoom shows its start (top
+ * left) and the rest is panned to, or, given `focus`, is centred on that point.
  */
 export function fitBeside(
   bounds: Box, canvas: { width: number, height: number }, corner: { width: number, height: number },
-  options: { padding: number, minZoom: number, maxZoom: number, focus?: Point },
+  options: { padding: number, minZoom: number, maxZoom: number, focus?: Point, strip?: number },
 ) {
+  // Beside the corner, the steps also keep above the strip along the bottom (a hint drawn there).
   const areas = [
-    { width: canvas.width - corner.width, height: canvas.height },
+    { width: canvas.width - corner.width, height: canvas.height - (options.strip ?? 0) },
     { width: canvas.width, height: canvas.height - corner.height },
   ]
   const zoomFor = (area: { width: number, height: number }) => Math.min(
@@ -83,4 +109,17 @@ export function fitBeside(
     y: axis(bounds.height, bounds.y, area.height, options.focus?.y),
     zoom,
   }
+}
+
+/**
+ * The least shift that brings `box` (in screen pixels) inside `room`, `margin` from its sides;
+ * a box larger than the room keeps its start (left, top) in it.
+ */
+export function shiftInto(box: Box, room: { width: number, height: number }, margin: number): Point {
+  const axis = (start: number, size: number, space: number) => {
+    if (start < margin) return margin - start
+    if (start + size > space - margin) return Math.max(space - margin - (start + size), margin - start)
+    return 0
+  }
+  return { x: axis(box.x, box.width, room.width), y: axis(box.y, box.height, room.height) }
 }

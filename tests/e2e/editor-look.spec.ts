@@ -118,6 +118,10 @@ test.describe('the editor takes the window', () => {
     test(`at ${size.width}×${size.height} the canvas and the run panel fill the window; the panel resizes, folds, and keeps that over a reload`, async ({ page }) => {
       await page.setViewportSize(size)
       await openTemplate(page, 'quality-gate')
+      // With no run to show, the panel starts folded to its bar; opened, it shows its empty state.
+      await expect(page.getByTestId('runs-empty')).toHaveCount(0)
+      expect((await page.getByRole('region', { name: 'Runs' }).boundingBox())!.height).toBeLessThan(50)
+      await page.getByRole('button', { name: 'Show the run panel' }).click()
       const stage = (await page.locator('.stage').boundingBox())!
       const runs = (await page.getByRole('region', { name: 'Runs' }).boundingBox())!
       // No empty band below the run panel, and the page itself never scrolls.
@@ -169,6 +173,7 @@ test.describe('one visual language', () => {
       await shot(page, `home-${theme}-1440x900`)
       await newWorkflow(page)
       await expect(page.getByTestId('empty-canvas')).toContainText('Add your first step')
+      await page.getByRole('button', { name: 'Show the run panel' }).click()
       await expect(page.getByTestId('runs-empty')).toContainText('Run to see results here')
       await shot(page, `fresh-canvas-${theme}-1440x900`)
       for (const type of ['llm', 'evaluator', 'condition', 'retry', 'output']) await page.getByTestId(`add-${type}`).click()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { connectionProblem, freshId, wouldCycle } from '../../../app/utils/graph'
+import { connectionProblem, copyId, freshId, wouldCycle } from '../../../app/utils/graph'
 
 const edges = [{ from: 'in', to: 'llm' }, { from: 'llm', to: 'check' }, { from: 'check', to: 'ok', when: 'true' }]
 
@@ -21,5 +21,12 @@ describe('connections the editor refuses, with the reason', () => {
   it('names new nodes by type, numbering repeats', () => {
     expect(freshId('llm', new Set(['llm', 'llm_2']))).toBe('llm_3')
     expect(freshId('output', new Set())).toBe('output')
+  })
+
+  it('names a copy after its original, numbering from the original\'s name', () => {
+    expect(copyId('judge', new Set(['judge']))).toBe('judge_2')
+    expect(copyId('judge', new Set(['judge', 'judge_2']))).toBe('judge_3')
+    expect(copyId('judge_2', new Set(['judge', 'judge_2']))).toBe('judge_3')
+    expect(copyId('judge', new Set(['draft']))).toBe('judge')
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fitBeside, freeSpot } from '../../../app/utils/placement'
+import { edgeBox, fitBeside, freeSpot, shiftInto } from '../../../app/utils/placement'
 
 const size = { width: 180, height: 70 }
 const view = { x: 0, y: 0, width: 1000, height: 600 }
@@ -73,5 +73,31 @@ describe('placing a new step where the rings miss the only gap', () => {
     const size = { width: 180, height: 144 }
     const spot = freeSpot({ x: 763, y: 160 }, size, taken, canvas)
     expect(spot.x >= 0 && spot.y >= 0 && spot.x + size.width <= 762 && spot.y + size.height <= 416).toBe(true)
+  })
+})
+
+describe('keeping chrome and edges clear', () => {
+  it('keeps the steps above a hint along the bottom when they sit beside the minimap', () => {
+    const canvas = { width: 800, height: 500 }
+    const tall = { x: 0, y: 0, width: 300, height: 1300 }
+    const v = fitBeside(tall, canvas, { width: 180, height: 120 }, { padding: 0.1, minZoom: 0.2, maxZoom: 1.5, strip: 44 })
+    expect(v.y + (tall.y + tall.height) * v.zoom).toBeLessThanOrEqual(canvas.height - 44)
+  })
+
+  it('gives an edge the area between its steps, and a loop the area under them', () => {
+    const a = { x: 0, y: 0, width: 100, height: 50 }
+    const b = { x: 200, y: 100, width: 100, height: 50 }
+    expect(edgeBox(a, b)).toEqual({ x: 100, y: 25, width: 100, height: 100 })
+    const loop = edgeBox(b, a, 48)
+    expect(loop.y + loop.height).toBe(150 + 48)
+    expect(loop.x).toBeLessThan(0)
+    expect(loop.x + loop.width).toBeGreaterThan(300)
+  })
+
+  it('shifts a box into the room by as little as shows it, its start first when it cannot fit', () => {
+    const room = { width: 800, height: 400 }
+    expect(shiftInto({ x: 100, y: 100, width: 100, height: 50 }, room, 16)).toEqual({ x: 0, y: 0 })
+    expect(shiftInto({ x: 750, y: -20, width: 100, height: 50 }, room, 16)).toEqual({ x: -66, y: 36 })
+    expect(shiftInto({ x: 100, y: 0, width: 1000, height: 50 }, room, 16)).toEqual({ x: -84, y: 16 })
   })
 })

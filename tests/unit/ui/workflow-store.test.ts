@@ -67,6 +67,18 @@ describe('the editor store: connections that carry data, new steps, evaluation t
     edges: [{ from: 'in', to: 'draft' }, { from: 'judge', to: 'again' }],
   }
 
+  it('pastes copies named after their originals, moved by the shift the canvas gives', () => {
+    const store = useWorkflowStore()
+    store.load('w1', 1, { ...gate, nodes: gate.nodes.map((n, i) => ({ ...n, position: { x: i * 200, y: 100 } })) })
+    const copied = store.copy(['draft', 'judge'])
+    store.paste(copied, { x: 0, y: 180 })
+    expect(store.nodeById('draft_2')).toMatchObject({ type: 'llm', position: { x: 200, y: 280 } })
+    expect(store.nodeById('judge_2')).toMatchObject({ type: 'evaluator', position: { x: 400, y: 280 } })
+    expect(store.selected).toEqual(['draft_2', 'judge_2'])
+    store.paste(store.copy(['judge_2']))
+    expect(store.nodeById('judge_3')).toMatchObject({ position: { x: 440, y: 320 } })
+  })
+
   it('fills an evaluator\'s content and context when an LLM step is connected to it, in the same undo step', () => {
     const store = useWorkflowStore()
     store.load('w1', 1, gate)
