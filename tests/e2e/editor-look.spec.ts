@@ -257,6 +257,9 @@ test.describe('the evaluator form', () => {
       expect(types).toEqual(expect.arrayContaining(['scoring', 'criteria', 'comparison', 'rubric', 'metrics', 'scorers', 'trace']))
       for (const name of types) {
         await type.selectOption(name)
+        // A type that does not use some of the step's settings asks before removing them.
+        const confirm = page.getByRole('dialog', { name: /^Switch to / })
+        if (await confirm.waitFor({ timeout: 1_000 }).then(() => true, () => false)) await confirm.getByRole('button', { name: 'Remove and switch' }).click()
         await expect(type).toHaveValue(name)
         await expect(side.getByRole('heading', { name: 'Judge · Evaluator' })).toBeVisible()
         expect(await side.evaluate(el => el.scrollWidth - el.clientWidth), `${name}: no sideways scroll`).toBeLessThanOrEqual(0)

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 
@@ -28,21 +30,26 @@ function contrast(a: string, b: string) {
 
 test('an experiment imported before its target workflow says to import the workflow first and imports it from there', async ({ page }) => {
   test.setTimeout(60_000)
+  // The example, naming a workflow no other test stores (the suite's database is shared).
+  const name = `Reviewer ${Date.now()}`
+  const folder = mkdtempSync(join(tmpdir(), 'judgeflow-experiment-'))
+  writeFileSync(join(folder, 'experiment.yaml'), readFileSync(EXPERIMENT_YAML, 'utf8').replace(/workflow_id: Reviewer/, `workflow_id: ${name}`))
+  writeFileSync(join(folder, 'reviewer.json'), JSON.stringify({ ...JSON.parse(readFileSync(REVIEWER_JSON, 'utf8')), name }))
   await page.goto('/experiments')
-  await page.getByLabel('Experiment file (JSON or YAML)').setInputFiles(EXPERIMENT_YAML)
+  await page.getByLabel('Experiment file (JSON or YAML)').setInputFiles(join(folder, 'experiment.yaml'))
   const missing = page.getByTestId('missing-workflow')
-  await expect(missing).toContainText('Import the workflow “Reviewer” first')
-  await expect(missing).toContainText('target.workflow_id: no workflow has the id or name "Reviewer"')
+  await expect(missing).toContainText(`Import the workflow “${name}” first`)
+  await expect(missing).toContainText(`target.workflow_id: no workflow has the id or name "${name}"`)
   expect(await violations(page)).toEqual([])
   await page.screenshot({ path: 'test-results/e2e/experiment-missing-workflow-1280x720.png' })
   const chooser = page.waitForEvent('filechooser')
   await missing.getByRole('button', { name: 'Import the workflow file (reviewer.json)…' }).click()
-  await (await chooser).setFiles(REVIEWER_JSON)
+  await (await chooser).setFiles(join(folder, 'reviewer.json'))
   // The workflow is stored, and the experiment with it.
   await expect(page.getByRole('heading', { name: 'Review prompt' })).toBeVisible()
   const experiment = await (await page.request.get(`/api/experiments/${page.url().split('/').pop()}`)).json()
   const workflows = await (await page.request.get('/api/workflows')).json() as Array<{ id: string, name: string }>
-  expect(experiment.target.workflow_id).toBe(workflows.find(w => w.name === 'Reviewer')!.id)
+  expect(experiment.target.workflow_id).toBe(workflows.find(w => w.name === name)!.id)
 })
 
 test('the round\'s charts name each document on an integer axis, keep the rounds\' axis to a sensible range, and draw their text in the theme\'s colour', async ({ page }) => {

@@ -5,7 +5,7 @@ import type { Locator, Page } from '@playwright/test'
  * beyond the canvas's edge: zoom out with the canvas's button, as a person would, until every
  * locator is inside the canvas.
  */
-async function zoomOutUntilVisible(page: Page, locators: Locator[]) {
+export async function zoomOutUntilVisible(page: Page, locators: Locator[]) {
   const pane = (await page.locator('.vue-flow').first().boundingBox())!
   const inside = (b: { x: number, y: number, width: number, height: number } | null) =>
     !!b && b.x >= pane.x && b.y >= pane.y && b.x + b.width <= pane.x + pane.width && b.y + b.height <= pane.y + pane.height

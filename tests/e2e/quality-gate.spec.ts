@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { DEFAULT_GRADES } from '../../engine/evaluator/arithmetic'
-import { chooseModel, completeReference, connect, newWorkflow, setField } from './helpers'
+import { chooseModel, completeReference, connect, newWorkflow, setField, zoomOutUntilVisible } from './helpers'
 
 const WEAK = 'I am not sure. Maybe look at the documentation.'
 const GOOD = 'To reset your password: 1. Open Settings and choose "Forgot password". 2. Enter your email address. 3. Follow the link in the email to set a new password.'
@@ -70,6 +70,8 @@ test('builds a quality gate from an empty canvas, configures a rubric evaluator,
   await completeReference(page, 'Value', '{{steps.evaluator.pa', 'steps.evaluator.passed')
   await page.getByLabel('Operator', { exact: true }).selectOption('eq')
   await setField(page, 'Compare with', 'true')
+  // The settings column narrows the canvas: zoom out, as a person would, to reach the steps beyond it.
+  await zoomOutUntilVisible(page, [page.getByTestId('node-retry'), page.getByTestId('node-output'), page.getByTestId('node-output_2')])
   await page.getByTestId('node-retry').click()
   await page.getByLabel('Step to re-run', { exact: true }).selectOption('llm')
   await setField(page, 'Max attempts', '3')
