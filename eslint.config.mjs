@@ -30,10 +30,11 @@ const BROWSER_SAFE = [
   'engine/evaluation-types/specs.generated.ts', 'engine/evaluation-types/schemas.generated.ts', 'engine/evaluation-types/config-schema.ts',
   'engine/evaluation-types/llm-params.ts', 'engine/evaluation-types/inputs.ts', 'engine/evaluation-types/outputs.ts', 'engine/scorers/compares.ts',
   'engine/scorers/presets.ts', 'engine/executor/references.ts', 'engine/executor/truncated.ts', 'engine/evaluator/metric-suite-toml.ts',
+  'engine/steps/step-meta.ts',
 ]
 /** Of those, the evaluation types' page and the output declarations the `{{` completion reads, free of zod too. */
 const ZOD_FREE = [
-  'engine/steps/outputs.ts', 'engine/steps/*/outputs.ts', 'engine/steps/output-declarations.ts',
+  'engine/steps/step-meta.ts', 'engine/steps/outputs.ts', 'engine/steps/*/outputs.ts', 'engine/steps/output-declarations.ts',
   'engine/evaluation-types/*/spec.ts', 'engine/evaluation-types/specs.ts', 'engine/evaluation-types/specs.generated.ts', 'engine/evaluation-types/outputs.ts',
 ]
 
@@ -89,6 +90,20 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [{ regex: '^((\\.\\./)+|~~/)db(/.*)?$', message: 'The server never imports db/: use useJudgeflow().store, and the row types core/store.ts exports.' }],
+      }],
+    },
+  },
+  {
+    // The editor's page loads no schemas: they (and every evaluation type's checks behind them) run in the validation worker.
+    files: ['app/**/*.ts', 'app/**/*.vue', 'components/**/*.vue', 'pages/**/*.vue'],
+    ignores: ['app/utils/validate.ts', 'app/workers/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{
+          regex: 'engine/(steps/specs|steps/[a-z]+/spec|schema/evaluator|schema/workflow|evaluation-types/config-schema|evaluation-types/inputs)$',
+          allowTypeImports: true,
+          message: 'The page loads no step or evaluator schemas (they bring zod and every evaluation type\'s checks): use engine/steps/step-meta.ts, or validate in the worker (app/utils/validate.ts).',
+        }],
       }],
     },
   },

@@ -1,10 +1,8 @@
 /** A step form's fields as text and back: what is typed, read as the field's kind. Pure, tested on its own. */
-import { stepSpecs } from '../../engine/steps/specs'
-
-const specs = stepSpecs()
+import { stepMeta } from '../../engine/steps/step-meta'
 
 /** A step type as people read it ("LLM", "Evaluator"). */
-export const typeLabel = (type: string) => specs.get(type)?.label ?? type
+export const typeLabel = (type: string) => stepMeta(type)?.label ?? type
 
 const parseJson = (raw: string, otherwise: unknown): unknown => {
   try {
@@ -74,6 +72,6 @@ export function pinFromOutput(type: string, output: unknown): Pinned | undefined
 
 /** The fields a step's form marks required: those its schema requires, less what a step with pinned outputs may leave out. */
 export function requiredFields(node: { type: string, pinned?: readonly unknown[] }, required: readonly string[] = []): Set<string> {
-  const optional = node.pinned?.length ? specs.get(node.type)?.pinnedOptional ?? [] : []
+  const optional = node.pinned?.length ? stepMeta(node.type)?.pinnedOptional ?? [] : []
   return new Set(required.filter(field => !optional.includes(field)))
 }

@@ -2,13 +2,14 @@ import { z } from 'zod'
 import { strictObject } from '../../schema/unknown-keys'
 import { defineStepSpec } from '../types'
 import { conditionOutputs } from './outputs'
+import { builtinStepMeta } from '../step-meta'
 
 export const conditionOperators = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'matches', 'truthy'] as const
 export type ConditionOperator = (typeof conditionOperators)[number]
 
 export const conditionSpec = defineStepSpec({
   type: 'condition',
-  label: 'Condition',
+  label: builtinStepMeta.condition.label,
   description: 'Compares two values and takes the "true" or "false" branch.',
   configSchema: strictObject({
     left: z.unknown(),

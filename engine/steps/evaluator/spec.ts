@@ -7,6 +7,7 @@ import { JudgeflowError } from '../../errors'
 import type { ConfigProblem } from '../../evaluation-types/checks'
 import { givenByStep, missingInputs } from '../../evaluation-types/inputs'
 import { evaluatorOutputs } from './outputs'
+import { builtinStepMeta } from '../step-meta'
 
 /** The evaluator's config plus what it judges; `config_file` (JSON or TOML) is read at each evaluation. */
 export const evaluatorStepConfigSchema = z.object({
@@ -117,7 +118,7 @@ export function evaluatorRunProblems(config: Record<string, unknown>): ConfigPro
 
 export const evaluatorSpec = defineStepSpec({
   type: 'evaluator',
-  label: 'Evaluator',
+  label: builtinStepMeta.evaluator.label,
   description: 'Judges LLM output (scoring, criteria, rubric, comparison or a metric suite) and decides pass or fail.',
   configSchema: evaluatorStepConfigSchema,
   fromGraph: contentFromGraph,

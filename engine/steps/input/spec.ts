@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { strictObject } from '../../schema/unknown-keys'
 import { defineStepSpec, type StepConfig } from '../types'
 import { inputOutputs } from './outputs'
+import { builtinStepMeta } from '../step-meta'
 
 export const inputFieldSchema = strictObject({
   type: z.enum(['string', 'number', 'boolean', 'object', 'array', 'any']).default('any'),
@@ -12,7 +13,7 @@ export const inputFieldSchema = strictObject({
 
 export const inputSpec = defineStepSpec({
   type: 'input',
-  label: 'Input',
+  label: builtinStepMeta.input.label,
   description: 'Starts the flow with the run input; optional fields declare and check its variables.',
   configSchema: strictObject({
     /** The run input's fields, by name. */

@@ -3,10 +3,11 @@ import { modelRefSchema } from '../../schema/common'
 import { strictObject } from '../../schema/unknown-keys'
 import { defineStepSpec } from '../types'
 import { llmOutputs } from './outputs'
+import { builtinStepMeta } from '../step-meta'
 
 export const llmSpec = defineStepSpec({
   type: 'llm',
-  label: 'LLM',
+  label: builtinStepMeta.llm.label,
   description: 'Sends a prompt to a model and returns its text, token usage and latency.',
   configSchema: strictObject({
     model: modelRefSchema.refine(model => !model.startsWith('local:'), 'local: models are offline judges for evaluator steps, not text models'),
@@ -31,7 +32,7 @@ export const llmSpec = defineStepSpec({
     /** `false` bypasses the response cache for this step, `true` caches even at a temperature above 0. */
     cache: z.boolean().optional(),
   }),
-  pinnedOptional: ['model'],
+  pinnedOptional: builtinStepMeta.llm.pinnedOptional,
   textField: 'text',
   outputs: llmOutputs,
 })

@@ -3,12 +3,13 @@ import { nodeIdSchema } from '../../schema/workflow'
 import { strictObject } from '../../schema/unknown-keys'
 import { defineStepSpec } from '../types'
 import { retryOutputs } from './outputs'
+import { builtinStepMeta } from '../step-meta'
 
 export const MAX_RETRY_ATTEMPTS = 20
 
 export const retrySpec = defineStepSpec({
   type: 'retry',
-  label: 'Retry',
+  label: builtinStepMeta.retry.label,
   description: 'Runs its target and everything after it again, up to max_attempts runs; then takes "exhausted".',
   configSchema: strictObject({
     /** The node to run again, with everything downstream of it. */

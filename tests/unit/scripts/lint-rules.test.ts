@@ -7,7 +7,7 @@ const eslint = new ESLint({ cwd: process.cwd() })
 
 async function messages(code: string, filePath: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath })
-  return result!.messages.filter(m => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax').map(m => m.message)
+  return result!.messages.filter(m => m.ruleId === 'no-restricted-imports' || m.ruleId === '@typescript-eslint/no-restricted-imports' || m.ruleId === 'no-restricted-syntax').map(m => m.message)
 }
 
 describe('lint rules for the project layout', () => {
@@ -26,6 +26,17 @@ describe('lint rules for the project layout', () => {
     expect(await messages(`import { z } from 'zod'\nimport { join } from 'node:path'\nexport const y = [z, join]\n`, 'engine/evaluator/probe.ts')).toEqual([])
     // The engine rule still holds in browser-safe modules.
     expect(await messages(`import { x } from '../../db'\nexport const y = x\n`, 'engine/graph/probe.ts')).toEqual([expect.stringContaining('engine/')])
+  }, 60_000)
+
+  it('the editor\'s page loads no step or evaluator schema; the validation worker does', async () => {
+    const planted = `import { stepSpecs } from '../../engine/steps/specs'\nexport const y = stepSpecs\n`
+    expect(await messages(planted, 'app/utils/probe.ts')).toEqual([expect.stringContaining('The page loads no step or evaluator schemas')])
+    const component = `<script setup lang="ts">\nimport { evaluatorConfigSchema } from '~~/engine/schema/evaluator'\n\ndefineExpose({ evaluatorConfigSchema })\n</script>\n`
+    expect(await messages(component, 'components/editor/Probe.vue'))
+      .toEqual([expect.stringContaining('The page loads no step or evaluator schemas')])
+    // A type, erased from the bundle, and the worker's own imports are fine.
+    expect(await messages(`import type { Criterion } from '~~/engine/schema/evaluator'\nexport type Y = Criterion\n`, 'app/utils/probe.ts')).toEqual([])
+    expect(await messages(planted, 'app/utils/validate.ts')).toEqual([])
   }, 60_000)
 
   it('the server never imports db/', async () => {
