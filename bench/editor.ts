@@ -143,7 +143,12 @@ async function timeToInteractive(browser: Browser, url: string, nodeId: string):
     await allNodesRendered(page)
     await page.locator(nodeSelector(nodeId)).click()
     const opened = await page.waitForFunction(
-      id => document.querySelector('aside[aria-label="Step settings"] h2 code')?.textContent === id && performance.now(),
+      // The header names the step: "<name> · <type>" with its id beside, or "<id> · <type>" when it has no name.
+      (id) => {
+        const heading = document.querySelector('aside[aria-label="Step settings"] h2')
+        const shown = heading?.querySelector('code')?.textContent ?? heading?.textContent?.split(' · ')[0]?.trim()
+        return shown === id && performance.now()
+      },
       nodeId, { polling: 'raf' })
     return opened.jsonValue() as Promise<number>
   })
