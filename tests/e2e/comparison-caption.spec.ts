@@ -1,13 +1,9 @@
 import { expect, test } from '@playwright/test'
+import { runTemplate } from './helpers'
 
 test('a comparison\'s result card in the settings column reads its ranking caption on one line across the card', async ({ page }) => {
   test.setTimeout(60_000)
-  await page.goto('/')
-  await page.getByTestId('template-ab-test').click()
-  await expect(page.getByTestId('node-judge')).toBeVisible()
-  await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await page.getByRole('button', { name: 'Start run' }).click()
-  await expect(page.getByTestId('run-status')).toHaveText('succeeded', { timeout: 15_000 })
+  await runTemplate(page, 'ab-test')
 
   await page.getByTestId('node-judge').click()
   const card = page.getByRole('complementary', { name: 'Step settings' }).getByTestId('step-run-data').getByTestId('evaluator-result')

@@ -1,16 +1,11 @@
 import { expect, test } from '@playwright/test'
-import { newWorkflow } from './helpers'
+import { newWorkflow, runTemplate } from './helpers'
 
 test.use({ viewport: { width: 1440, height: 900 } })
 
 test('the editor keeps to the window: no hidden text below it, the palette\'s wheel stays there, the comparison reads in its cards', async ({ page }) => {
   test.setTimeout(60_000)
-  await page.goto('/')
-  await page.getByTestId('template-ab-test').click()
-  await expect(page.getByTestId('node-judge')).toBeVisible()
-  await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await page.getByRole('button', { name: 'Start run' }).click()
-  await expect(page.getByTestId('run-status')).toHaveText('succeeded', { timeout: 15_000 })
+  await runTemplate(page, 'ab-test')
   const judge = page.getByTestId('inspect-judge')
   await judge.getByText('attempt 1: succeeded').click()
   const ab = judge.getByTestId('ab-view')

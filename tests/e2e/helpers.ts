@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
 
 /**
  * The fitted view keeps steps readable rather than fitting a wide workflow, so a step can lie
@@ -72,4 +72,14 @@ export async function newWorkflow(page: Page, name = 'Test workflow') {
   await field.fill(name)
   await field.press('Enter')
   await page.waitForURL(/\/workflows\/[\w-]+$/)
+}
+
+/** Opens a template as a new workflow from the gallery and runs it from the toolbar until it succeeds. */
+export async function runTemplate(page: Page, template: string) {
+  await page.goto('/')
+  await page.getByTestId(`template-${template}`).click()
+  await expect(page.getByTestId('node-judge')).toBeVisible()
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await page.getByRole('button', { name: 'Start run' }).click()
+  await expect(page.getByTestId('run-status')).toHaveText('succeeded', { timeout: 15_000 })
 }
