@@ -1,6 +1,7 @@
 import { cpSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'esbuild'
+import { EARLY_SCRIPT } from './app/utils/early-requests'
 
 // The design card puts pages/ and components/ at the top level; app/ keeps app.vue, layouts, composables and stores.
 export default defineNuxtConfig({
@@ -18,15 +19,16 @@ export default defineNuxtConfig({
       title: 'judgeflow',
       htmlAttrs: { lang: 'en' },
       meta: [{ name: 'viewport', content: 'width=device-width, initial-scale=1' }],
-      // A dataset run's report is asked for as the page starts, while the app's code loads
-      // (app/utils/prefetch.ts takes the answer); the CSP allows it by its hash.
-      script: [{
-        tagPosition: 'head',
-        innerHTML: '{const m=/^\\/dataset-runs\\/([\\w-]+)\\/?$/.exec(location.pathname);'
-          + 'if(m){const url="/api/dataset-runs/"+m[1];window.__judgeflowEarly={url,response:fetch(url).catch(()=>null)}}}',
-      }],
+      // The page's first API requests are asked for as the page starts, while the app's code loads
+      // (app/utils/early-requests.ts); app/utils/prefetch.ts takes the answers.
+      script: [{ tagPosition: 'head', innerHTML: EARLY_SCRIPT }],
     },
   },
+  // The validation worker is a module worker: what it loads only to grade (parsers, validators) stays in chunks of its own.
+  vite: { worker: { format: 'es' } },
+  // A link loads its page's code when pointed at or focused, not as soon as it is on screen: the
+  // editor's header links would otherwise load and run other pages' code while a workflow opens.
+  experimental: { defaults: { nuxtLink: { prefetchOn: { visibility: false, interaction: true } } } },
   nitro: {
     hooks: {
       async compiled(nitro) {

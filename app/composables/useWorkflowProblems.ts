@@ -12,13 +12,21 @@ export function useWorkflowProblems() {
   const warnings = shallowRef<Warning[]>([])
   let worker: Worker | undefined
   let sent = 0
+  /** The answer shown, as JSON: the same answer again (a step moved) leaves the canvas as it is. */
+  let shown = '[[],[]]'
+
+  function show(next: Problem[], nextWarnings: Warning[]) {
+    const key = JSON.stringify([next, nextWarnings])
+    if (key === shown) return
+    shown = key
+    problems.value = next
+    warnings.value = nextWarnings
+  }
 
   function start(): Worker {
     const started = new Worker(new URL('../workers/validate.worker.ts', import.meta.url), { type: 'module', name: 'judgeflow-validate' })
     started.onmessage = (event: MessageEvent<{ seq: number, problems: Problem[], warnings: Warning[] }>) => {
-      if (event.data.seq !== sent) return
-      problems.value = event.data.problems
-      warnings.value = event.data.warnings
+      if (event.data.seq === sent) show(event.data.problems, event.data.warnings)
     }
     return started
   }
@@ -27,8 +35,7 @@ export function useWorkflowProblems() {
   function validate(doc: unknown | null) {
     if (doc === null) {
       sent++
-      problems.value = []
-      warnings.value = []
+      show([], [])
       return
     }
     worker ??= start()

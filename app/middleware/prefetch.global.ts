@@ -1,8 +1,7 @@
+import { earlyRequests } from '~/utils/early-requests'
 import { prefetch } from '~/utils/prefetch'
 
 // The editor's data, and a dataset run's report, are on their way while the page's code loads.
 export default defineNuxtRouteMiddleware((to) => {
-  if (!import.meta.client) return
-  if (to.name === 'workflows-id') prefetch([`/api/workflows/${String(to.params.id)}`, '/api/steps', '/api/models'])
-  else if (to.name === 'dataset-runs-id') prefetch([`/api/dataset-runs/${String(to.params.id)}`])
+  if (import.meta.client) prefetch(earlyRequests(to.path))
 })

@@ -6,17 +6,18 @@ const started = new Map<string, Promise<unknown>>()
 // Plain URLs: the typed-route inference of $fetch is too deep for URLs built at run time.
 const get = $fetch as unknown as (url: string) => Promise<unknown>
 
-// Asked by the page's inline script (nuxt.config.ts) before any code loaded; taken once.
+// Asked by the page's inline script (EARLY_SCRIPT) before any code loaded, by URL; each taken once.
 declare global {
-  interface Window { __judgeflowEarly?: { url: string, response: Promise<Response | null> } }
+  interface Window { __judgeflowEarly?: Record<string, Promise<Response | null>> }
 }
 
 /** The inline script's answer for `url` when it asked for it, parsed; anything but a 2xx is asked again, so errors read as usual. */
 function early(url: string): Promise<unknown> | undefined {
   const asked = window.__judgeflowEarly
-  if (asked?.url !== url) return undefined
-  delete window.__judgeflowEarly
-  return asked.response.then(response => (response?.ok ? response.json() : get(url)))
+  const response = asked && Object.hasOwn(asked, url) ? asked[url] : undefined
+  if (!response) return undefined
+  delete asked![url]
+  return response.then(answer => (answer?.ok ? answer.json() : get(url)))
 }
 
 export function prefetch(urls: string[]) {

@@ -34,8 +34,8 @@ function outputPaths(node: WorkflowDoc['nodes'][number]): Array<{ path: string, 
   return out
 }
 
-/** The nodes reached from `start` by following edges one way (`start` not included unless on a cycle). */
-function reached(doc: WorkflowDoc, start: string, direction: 'up' | 'down'): Set<string> {
+/** Each node's neighbours one way along the edges: those it leads to (`down`) or comes from (`up`). */
+function adjacency(doc: WorkflowDoc, direction: 'up' | 'down'): Map<string, string[]> {
   const next = new Map<string, string[]>()
   for (const edge of doc.edges) {
     const [key, value] = direction === 'up' ? [edge.to, edge.from] : [edge.from, edge.to]
@@ -43,6 +43,11 @@ function reached(doc: WorkflowDoc, start: string, direction: 'up' | 'down'): Set
     if (list) list.push(value)
     else next.set(key, [value])
   }
+  return next
+}
+
+/** The nodes reached from `start` along `next` (`start` not included unless on a cycle). */
+function reached(next: Map<string, string[]>, start: string): Set<string> {
   const seen = new Set<string>()
   const stack = [start]
   while (stack.length) {
@@ -58,7 +63,7 @@ function reached(doc: WorkflowDoc, start: string, direction: 'up' | 'down'): Set
 
 /** Nodes with a path of edges to `nodeId`: the only steps whose outputs it can read. */
 export function upstreamOf(doc: WorkflowDoc, nodeId: string): string[] {
-  const seen = reached(doc, nodeId, 'up')
+  const seen = reached(adjacency(doc, 'up'), nodeId)
   return doc.nodes.filter(n => seen.has(n.id)).map(n => n.id)
 }
 
@@ -68,13 +73,15 @@ export function upstreamOf(doc: WorkflowDoc, nodeId: string): string[] {
  * feedback in the draft's prompt); the first reads nothing. As the engine's reference check says.
  */
 export function loopedInto(doc: WorkflowDoc, nodeId: string): string[] {
-  const before = reached(doc, nodeId, 'up')
+  const up = adjacency(doc, 'up')
+  const down = adjacency(doc, 'down')
+  const before = reached(up, nodeId)
   const looped = new Set<string>()
   for (const retry of doc.nodes) {
     const field = LOOP_TARGET_FIELDS[retry.type]
     const target = field ? retry.config[field] : undefined
-    if (typeof target !== 'string' || (target !== nodeId && !reached(doc, target, 'down').has(nodeId))) continue
-    for (const id of [retry.id, ...reached(doc, retry.id, 'up')]) if (!before.has(id)) looped.add(id)
+    if (typeof target !== 'string' || (target !== nodeId && !reached(down, target).has(nodeId))) continue
+    for (const id of [retry.id, ...reached(up, retry.id)]) if (!before.has(id)) looped.add(id)
   }
   return doc.nodes.filter(n => looped.has(n.id)).map(n => n.id)
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
+import { stringify } from 'yaml'
 
 const EXAMPLES = new URL('../../examples/', import.meta.url)
 const qualityGate = JSON.parse(readFileSync(new URL('quality-gate.json', EXAMPLES), 'utf8'))
@@ -173,6 +174,13 @@ test('"Run on dataset" from the editor’s toolbar and from an evaluator step’
   expect(config).toMatchObject({ evaluation_type: 'criteria', model: 'local:heuristic' })
   expect(config.content).toBeUndefined()
   await dialog.getByTestId('run-dataset').selectOption((await answered.json()).id)
+  // The config may be written as YAML too: a broken one is refused naming the field, and nothing starts.
+  const configField = dialog.getByTestId('run-evaluator-config')
+  await configField.fill('evaluation_type: [criteria\nmodel: local:heuristic')
+  await dialog.getByTestId('start-dataset-run').click()
+  await expect(dialog.getByRole('alert')).toHaveText(/^evaluator: .*YAML/i)
+  await expect(dialog.getByTestId('dataset-run-status')).toHaveCount(0)
+  await configField.fill(stringify(config))
   await dialog.getByTestId('start-dataset-run').click()
   await expect(dialog.getByTestId('dataset-run-status')).toHaveText(/^finished: 2 of 2/, { timeout: 60_000 })
   await dialog.getByTestId('open-dataset-report').click()

@@ -106,3 +106,32 @@ test('the scorers\' Try it takes plain text as well as JSON', async ({ page }) =
   await tryIt.scrollIntoViewIfNeeded()
   await page.screenshot({ path: 'test-results/e2e/evaluator-try-scorers-text.png' })
 })
+
+test('an assertions evaluator shows its assertions as YAML, says what is wrong with a broken edit, and keeps a good one', async ({ page, request }) => {
+  const created = await request.post('/api/workflows', { data: {
+    name: `Assertions form ${Date.now()}`,
+    nodes: [
+      { id: 'in', type: 'input', config: { fields: { answer: { type: 'string' } } } },
+      { id: 'judge', type: 'evaluator', config: { evaluation_type: 'assertions', content: '{{input.answer}}', assert: [{ type: 'icontains', value: 'hello' }] } },
+    ],
+    edges: [{ from: 'in', to: 'judge' }],
+  } })
+  expect(created.status()).toBe(201)
+  const { id } = await created.json()
+  await page.goto(`/workflows/${id}`)
+  await page.getByTestId('node-judge').click()
+  // The form, and the YAML parser with it, load once an assertions evaluator is opened.
+  const assertions = page.getByLabel('Assertions', { exact: true })
+  await expect(assertions).toHaveValue('- type: icontains\n  value: hello')
+
+  await assertions.fill('- type: icontains\n  value: [hello')
+  await assertions.press('Tab')
+  await expect(page.getByText(/^Not valid YAML:/)).toBeVisible()
+  await assertions.fill('- type: icontains\n  value: hello\n- type: regex\n  value: "^H"')
+  await assertions.press('Tab')
+  await expect(page.getByText(/^Not valid YAML:/)).toHaveCount(0)
+  await page.keyboard.press('Control+s')
+  await expect(page.getByRole('status').first()).toContainText('Saved version')
+  const { definition } = await (await request.get(`/api/workflows/${id}`)).json()
+  expect(definition.nodes.find((n: { id: string }) => n.id === 'judge').config.assert).toEqual([{ type: 'icontains', value: 'hello' }, { type: 'regex', value: '^H' }])
+})

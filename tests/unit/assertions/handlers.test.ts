@@ -3,7 +3,7 @@ import { assertionProblems, ASSERTION_HANDLERS } from '../../../engine/assertion
 import { runAssertions } from '../../../engine/assertions/run'
 import { splitList } from '../../../engine/assertions/text'
 import { isRefusal } from '../../../engine/assertions/response'
-import { bleu, rougeN } from '../../../engine/assertions/overlap'
+import { bleu, rougeN } from '../../../engine/assertions/overlap-scores'
 import type { Assertion } from '../../../engine/assertions/types'
 
 const grade = (output: unknown, list: Assertion[], threshold?: number) => runAssertions(list, { output, vars: {} }, {}, threshold)
