@@ -39,7 +39,7 @@ const ZOD_FREE = [
 ]
 
 /** The application around the engine: the app layer, the stores, the server, the CLI and the web app. */
-const APPLICATION = ['core/**/*.ts', 'db/**/*.ts', 'server/**/*.ts', 'cli/**/*.ts', 'shared/**/*.ts', 'app/**/*.ts', 'app/**/*.vue', 'pages/**/*.vue']
+const APPLICATION = ['core/**/*.ts', 'db/**/*.ts', 'server/**/*.ts', 'cli/**/*.ts', 'shared/**/*.ts', 'app/**/*.ts', 'app/**/*.vue', 'pages/**/*.vue', 'components/**/*.vue']
 const READS_ENV = {
   selector: 'MemberExpression[object.name=\'process\'][property.name=\'env\']',
   message: 'Settings are read from the environment in core/config.ts alone (loadConfig, processEnv): take them from the config you are given.',
@@ -95,7 +95,7 @@ export default tseslint.config(
   },
   {
     // The editor's page loads no schemas: they (and every evaluation type's checks behind them) run in the validation worker.
-    files: ['app/**/*.ts', 'app/**/*.vue', 'components/**/*.vue', 'pages/**/*.vue'],
+    files: ['app/**/*.ts', 'app/**/*.vue', 'components/**/*.vue', 'pages/**/*.vue', 'components/**/*.vue'],
     ignores: ['app/utils/validate.ts', 'app/workers/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {

@@ -55,6 +55,8 @@ describe('lint rules for the project layout', () => {
     for (const file of ['core/probe.ts', 'server/utils/probe.ts', 'cli/commands/probe.ts', 'db/probe.ts', 'app/utils/probe.ts', 'core/config.ts']) {
       expect(await messages(`export function f() {\n  throw new Error('no')\n}\n`, file), file).toEqual([expect.stringContaining('JudgeflowError')])
     }
+    const component = `<script setup lang="ts">\nfunction f() {\n  throw new Error('no')\n}\ndefineExpose({ f })\n</script>\n`
+    expect(await messages(component, 'components/editor/Probe.vue')).toEqual([expect.stringContaining('JudgeflowError')])
     // An assertion's plain Error is its failed check, with promptfoo's message.
     expect(await messages(`export function f() {\n  throw new Error('no')\n}\n`, 'engine/assertions/probe.ts')).toEqual([])
   }, 60_000)
