@@ -1,3 +1,5 @@
+import { RUN_EVENT_TYPES } from '~~/engine/executor/event-types'
+
 /** Follows a run over Server-Sent Events: each step's latest status and attempt, and the event log. */
 export interface RunEventView {
   id: number
@@ -10,13 +12,11 @@ export interface RunEventView {
   result?: { status: string, verdict: string | null }
 }
 
-const RUN_EVENTS = ['run.started', 'step.started', 'step.succeeded', 'step.failed', 'step.skipped', 'step.cancelled', 'step.retrying', 'run.finished'] as const
-
 export function useRunStream() {
   const statuses = ref<Record<string, { status: string, attempt: number, duration_ms?: number }>>({})
   const events = ref<RunEventView[]>([])
   const finished = ref<RunEventView['result'] | null>(null)
-  const stream = useEventStream(RUN_EVENTS, (type, event: RunEventView) => {
+  const stream = useEventStream(RUN_EVENT_TYPES, (type, event: RunEventView) => {
     apply(event)
     if (type === 'run.finished') stream.close()
   })

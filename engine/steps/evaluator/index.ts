@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { parseReference } from '../../executor/references'
-import { DEFAULT_CONFIG_DIR, evaluate, evaluatorModels, findEvaluationType, readEvaluatorConfigFile, resolveEvaluatorConfig } from '../../evaluator'
+import { DEFAULT_CONFIG_DIR, evaluate, evaluatorModels, readEvaluatorConfigFile, resolveEvaluatorConfig } from '../../evaluator'
 import { modelRefOf } from '../../evaluator/config'
 import { JudgeflowError } from '../../errors'
 import { defineStep } from '../types'
@@ -29,22 +29,19 @@ function candidateIds(raw: unknown): string[] {
 export const evaluatorStep = defineStep({
   ...evaluatorSpec,
   modelOf(config) {
-    const type = findEvaluationType(config.evaluation_type)
-    if (type && !type.usesJudge) return []
-    if (type?.models && !config.config_file) {
-      // Every model the type calls (a metric suite's, its built-in default included), so a missing key stops the run before it starts.
-      try {
-        return evaluatorModels(resolveEvaluatorConfig(splitStepConfig(config).evaluator, 'local:heuristic')).filter(m => !m.startsWith('local:'))
-      }
-      catch {
-        // An invalid suite is reported by validation and by the run, naming its fields.
-      }
+    const { evaluator, configFile } = splitStepConfig(config)
+    const remote = (models: Array<string | undefined>) => models.filter((m): m is string => !!m && m.includes(':') && !m.startsWith('local:'))
+    // A config file is read when the step runs: until then, the judge the step itself names.
+    if (configFile) return remote([modelRefOf(config.model as string | undefined, config.provider as string | undefined)])
+    // Every model the evaluation will call (a metric suite's, its built-in default included), by the
+    // evaluator's own rule, so a missing key stops the run before it starts.
+    try {
+      return remote(evaluatorModels(resolveEvaluatorConfig(evaluator, 'local:heuristic')))
     }
-    const fallback = config.llm_default as { model?: string, provider?: string } | undefined
-    const models = [modelRefOf(config.model as string | undefined, config.provider as string | undefined), modelRefOf(fallback?.model, fallback?.provider)]
-    const metrics = (config.metrics as Array<{ model?: string, provider?: string }> | undefined) ?? []
-    for (const metric of metrics) models.push(modelRefOf(metric.model, metric.provider))
-    return models.filter((m): m is string => !!m && m.includes(':') && !m.startsWith('local:'))
+    catch {
+      // An invalid config is reported by validation and by the run, naming its fields.
+      return []
+    }
   },
   async run({ config, node, providers, evaluation, signal, cache }) {
     const { data: { content, context, reference, candidates, actual, expected, original, trace }, configFile, evaluator } = splitStepConfig(config)
