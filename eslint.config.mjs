@@ -39,7 +39,7 @@ const ZOD_FREE = [
 ]
 
 /** The application around the engine: the app layer, the stores, the server, the CLI and the web app. */
-const APPLICATION = ['core/**/*.ts', 'db/**/*.ts', 'server/**/*.ts', 'cli/**/*.ts', 'shared/**/*.ts', 'app/**/*.ts', 'app/**/*.vue', 'pages/**/*.vue', 'components/**/*.vue']
+const APPLICATION = ['core/**/*.ts', 'main/**/*.ts', 'db/**/*.ts', 'server/**/*.ts', 'cli/**/*.ts', 'shared/**/*.ts', 'app/**/*.ts', 'app/**/*.vue', 'pages/**/*.vue', 'components/**/*.vue']
 const READS_ENV = {
   selector: 'MemberExpression[object.name=\'process\'][property.name=\'env\']',
   message: 'Settings are read from the environment in core/config.ts alone (loadConfig, processEnv): take them from the config you are given.',
@@ -90,6 +90,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [{ regex: '^((\\.\\./)+|~~/)db(/.*)?$', message: 'The server never imports db/: use useJudgeflow().store, and the row types core/store.ts exports.' }],
+      }],
+    },
+  },
+  {
+    // The application layer owns the store contract and its rows; it opens no database itself (main/ does).
+    files: ['core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ regex: '^(\\.\\./)+(db|main)(/.*)?$', message: 'core/ imports nothing from db/ (or main/): the stores implement its contract (core/store.ts, core/rows.ts), and main/ hands it one.' }],
       }],
     },
   },

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createJudgeflow, loadConfig, type Judgeflow } from '../core'
+import { openJudgeflow } from '../main'
 import { createSqliteStore, openDatabase } from '../db'
 import { startPostgres } from '../tests/support/postgres'
 import { startWorker, type WorkerProcess } from '../tests/support/workers'
@@ -64,7 +65,7 @@ export async function benchQueueWorkers(): Promise<void> {
     const rates = new Map<number, number>()
     for (const count of [1, 2, 4]) {
       const url = await postgres.database()
-      const web = createJudgeflow(loadConfig({ ...env, JUDGEFLOW_DATABASE_URL: url }))
+      const web = openJudgeflow(loadConfig({ ...env, JUDGEFLOW_DATABASE_URL: url }))
       const workers: WorkerProcess[] = []
       try {
         workers.push(...await Promise.all(Array.from({ length: count }, () => startWorker(url, env, ['--concurrency', String(PER_WORKER)]))))

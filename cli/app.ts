@@ -1,4 +1,5 @@
-import { createJudgeflow, type Judgeflow, type JudgeflowConfig } from '../core'
+import type { Judgeflow, JudgeflowConfig } from '../core'
+import { openJudgeflow } from '../main'
 
 /**
  * The app a command works with: its runs kept in the database at `dbPath`, or in memory for the
@@ -7,7 +8,7 @@ import { createJudgeflow, type Judgeflow, type JudgeflowConfig } from '../core'
 export async function openApp(config: JudgeflowConfig, dbPath?: string): Promise<Judgeflow> {
   // The CLI's commands keep to SQLite (in memory unless --db or JUDGEFLOW_DB), whatever JUDGEFLOW_DATABASE_URL says.
   // The person's own suite runs their own code, as promptfoo runs it; the server needs JUDGEFLOW_ALLOW_CODE.
-  const app = createJudgeflow({ ...config, db: { ...config.db, url: undefined, path: dbPath ?? ':memory:' }, code: { ...config.code, allow: true } })
+  const app = openJudgeflow({ ...config, db: { ...config.db, url: undefined, path: dbPath ?? ':memory:' }, code: { ...config.code, allow: true } })
   try {
     await app.loadCustomModules()
   }

@@ -1,11 +1,9 @@
 import { createScriptRunner } from '../engine/sandbox'
-import { createSqliteStore, openDatabase } from '../db'
-import { createPgRunQueue, createPostgresStore } from '../db/pg'
 import {
   createProviders, createTraceCache, defaultRegistry, EvaluationPool, loadMetricsFolder, loadScorersFolder, MetricRegistry, refusingWhenQueued, ScorerRegistry,
   type EvaluationServices, type Providers, type StepRegistry, type VectorCache,
 } from '../engine'
-import { DEFAULT_DB_PATH, type JudgeflowConfig } from './config'
+import type { JudgeflowConfig } from './config'
 import { DatasetRuns } from './datasets'
 import { Rounds } from './rounds'
 import { scheduleRetention, type RetentionSchedule } from './retention'
@@ -14,18 +12,18 @@ import { RunService } from './runs/run-service'
 import type { Store } from './store'
 
 export interface JudgeflowOptions {
-  /** Where everything is kept: unless given, the PostgreSQL database at `config.db.url` when set, else the SQLite database at `config.db.path`. */
-  store?: Store
+  /**
+   * Where everything is kept. The application layer does not open databases: `openJudgeflow`
+   * (main/) opens the one the configuration names and passes it here.
+   */
+  store: Store
   /** The step types runs may use (the built-ins unless given). */
   steps?: StepRegistry
   /** This process's name as a lease holder (tests). */
   owner?: string
   /** Whether this app prunes its store on the retention schedule (config.retention); true unless false. */
   retention?: boolean
-  /**
-   * Where started runs execute: unless given, a pg-boss queue when the store is opened from
-   * `config.db.url` (PostgreSQL), else this process.
-   */
+  /** Where started runs execute: this process unless given (`openJudgeflow` gives PostgreSQL's pg-boss queue). */
   queue?: RunQueue
 }
 
@@ -77,9 +75,8 @@ export interface Judgeflow {
   close(graceMs?: number): Promise<void>
 }
 
-export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptions = {}): Judgeflow {
-  const store = options.store ?? openStore(config)
-  const queue = options.queue ?? (!options.store && config.db.url ? createPgRunQueue(config.db.url) : undefined)
+export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptions): Judgeflow {
+  const { store, queue } = options
   const registry = options.steps ?? defaultRegistry
   const metrics = new MetricRegistry()
   const scorers = new ScorerRegistry()
@@ -128,10 +125,4 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
       await pool?.close()
     },
   }
-}
-
-/** The PostgreSQL store when JUDGEFLOW_DATABASE_URL is set, else the SQLite file (JUDGEFLOW_DB). */
-export function openStore(config: JudgeflowConfig): Store {
-  if (config.db.url) return createPostgresStore(config.db.url)
-  return createSqliteStore(openDatabase(config.db.path ?? DEFAULT_DB_PATH, config.db))
 }

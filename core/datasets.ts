@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
-import type { DatasetRunCaseRow, DatasetRunRow, RunRow, StepRunRow } from '../db'
+import type { DatasetRunCaseRow, DatasetRunRow, RunRow, StepRunRow } from './rows'
 import { JudgeflowError, validatedWorkflow, type RunResult, type StepRegistry, type StepSummary, type Workflow } from '../engine'
 import {
   buildDatasetReport, caseRunOutcome, checkBaselineReport, withGrader, comparisonRun, OutcomeCounts, runCases, selectionsOf, settleComparisons,

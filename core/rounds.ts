@@ -1,4 +1,4 @@
-import type { ExperimentRoundRow } from '../db'
+import type { ExperimentRoundRow } from './rows'
 import { JudgeflowError, type Providers, type SerializedError } from '../engine'
 import { parseStored } from './stored'
 import { experimentSchema, type Experiment, type Judgment, type RoundSummary } from '../engine/experiments'

@@ -3,14 +3,14 @@
  * experiments, settings and the LLM response cache. `db/` is the SQLite implementation
  * (`createSqliteStore`); another (PostgreSQL) satisfies the same interface. Every method may
  * answer with a promise, and the application layer awaits each: SQLite answers at once, a
- * networked database later. The row shapes are the ones the SQLite schema defines.
+ * networked database later. The row shapes are this layer's own (core/rows.ts); both stores return them.
  */
 import type { Journal, ResponseCache, ResponseLimits, RunEvent } from '../engine'
 import type {
   DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases, ExperimentRoundRow, ExperimentRow, Lease, NewRun, RunEventRow, RunLease, RunRow,
   ClaimOneOptions, PruneResult, RetentionPolicy, RunSummaryRow, RunView, StepRunRow, StoredValueRef, Takeover, TakeoverOptions,
   WorkflowRow, WorkflowWithDefinition,
-} from '../db/rows'
+} from './rows'
 
 export type {
   RunView, StoredValueRef, DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases,

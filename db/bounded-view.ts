@@ -1,6 +1,8 @@
 import { and, asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm'
 import { PREVIEW_CHARS, type ResponseLimits, type TruncatedValue } from '../engine/executor/truncated'
-import type { RunRow, StepRunRow } from './repositories/runs'
+import type { StepRunRow } from './repositories/runs'
+import type { RunView, StoredValueRef } from '../core/rows'
+export type { BoundedRun, RunView, StoredValueRef } from '../core/rows'
 
 /**
  * A run as one answer carries it (GET /api/runs/:id). Each stored input and output is carried
@@ -9,13 +11,6 @@ import type { RunRow, StepRunRow } from './repositories/runs'
  * with its size and the start of its JSON. Both stores read sizes and previews in SQL first, then
  * only the values chosen, so an answer never loads more than the limits, however large the run.
  */
-
-export type BoundedRun = Omit<RunRow, 'input' | 'output'> & { input: unknown, output: unknown }
-
-export interface RunView {
-  run: BoundedRun
-  steps: StepRunRow[]
-}
 
 /** What the first read gives of a stored value: its size in characters of JSON and its start. */
 export interface ValueSize {
@@ -118,13 +113,6 @@ export async function viewRun(d: ViewDialect, id: string, limits: ResponseLimits
     },
     steps: assembleSteps(steps, values, chosen),
   }
-}
-
-/** One stored value whole: a step's input or output at an attempt, or the run's own; undefined when there is no such row. */
-export interface StoredValueRef {
-  field: 'input' | 'output'
-  nodeId?: string
-  attempt?: number
 }
 
 export async function readStoredValue(d: ViewDialect, runId: string, ref: StoredValueRef): Promise<{ value: unknown } | undefined> {

@@ -1,27 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import { UNFINISHED_STATUSES } from './repositories/run-leases'
-
-/** What a prune removes; every field unset leaves that part alone. */
-export interface RetentionPolicy {
-  /** The clock of this prune (epoch ms). */
-  now: number
-  /** Finished runs that ended (or, never started, were created) longer ago than this are deleted. */
-  maxAgeMs?: number
-  /** Each workflow keeps its newest runs up to this number; finished runs beyond it are deleted. */
-  keepPerWorkflow?: number
-  /** The LLM response cache keeps at most this many entries, those used most recently. */
-  cacheMaxEntries?: number
-  /** Rows deleted per transaction (500 by default): the database is free again between two batches. */
-  batchSize?: number
-}
-
-export interface PruneResult {
-  /** Runs deleted, with their steps and events. */
-  runs: number
-  /** Lease rows of processes whose lease expired and that hold no unfinished run. */
-  leaseOwners: number
-  cacheEntries: number
-}
+import type { RetentionPolicy, PruneResult } from '../core/rows'
+export type { RetentionPolicy, PruneResult } from '../core/rows'
 
 /** How the prune reaches one database: read rows, and run statements in one transaction (the rows each changed). */
 export interface RetentionDb {

@@ -1,37 +1,9 @@
 import { JudgeflowError } from '../engine'
 import type { Db } from './client'
-import { claimRun, getRunLease, lastCommittedStepAt, listOtherHolders, listUnfinishedLeasesOf, recordResume, UNFINISHED_STATUSES, type Holder, type Lease, type RunLease } from './repositories/run-leases'
-import { getRun, type RunRow } from './repositories/runs'
-
-export interface Takeover {
-  run: RunRow
-  /** Set when the run must not be resumed again: the reason to mark it failed. */
-  giveUp?: string
-}
-
-/** A started run's resumes so far: in a row without a new committed step, and when its last committed step was at the last resume. */
-export interface ResumeProgress {
-  resumesWithoutProgress: number
-  lastStepAtResume: number | null
-}
-
-/** What the application decides for a started run taken over: resume it (counting this resume), or give it up, saying why. */
-export type ResumeDecision = { resumesWithoutProgress: number } | { giveUp: string }
-
-export interface TakeoverOptions {
-  owner: string
-  now: number
-  lease: Lease
-  /**
-   * Whether a started run taken over resumes, from its resumes so far and the time of its last
-   * committed step (null: none): the application layer's rule, asked inside the claim's transaction.
-   */
-  resume: (run: ResumeProgress, lastStepAt: number | null) => ResumeDecision
-  /** Whether the lease may be taken (expired, or its holder gone): the application layer knows processes. */
-  isFree: (holder: Holder) => boolean
-  /** Runs this process already has. */
-  skip: (runId: string) => boolean
-}
+import { claimRun, getRunLease, lastCommittedStepAt, listOtherHolders, listUnfinishedLeasesOf, recordResume, UNFINISHED_STATUSES, type Holder, type RunLease } from './repositories/run-leases'
+import { getRun } from './repositories/runs'
+import type { ClaimOneOptions, Takeover, TakeoverOptions } from '../core/rows'
+export type { Takeover, ResumeProgress, ResumeDecision, TakeoverOptions, ClaimOneOptions } from '../core/rows'
 
 /**
  * Claims the unfinished runs no live process holds — their lease expired, or their holder is
@@ -48,12 +20,6 @@ export function claimOrphanedRuns(db: Db, options: TakeoverOptions): Takeover[] 
     if (takeover) taken.push(takeover)
   }
   return taken
-}
-
-/** What claiming one queued run needs: as a takeover, and the process that queued it (which may not be running it). */
-export interface ClaimOneOptions extends Omit<TakeoverOptions, 'skip'> {
-  /** The process that stored the run and queued it: a run still queued under its name is free to take. */
-  from?: string
 }
 
 /**

@@ -16,7 +16,7 @@ rmSync(dist, { recursive: true, force: true })
 
 await build({
   absWorkingDir: root,
-  entryPoints: { 'cli': 'cli/main.ts', 'index': 'core/library.ts', 'evaluation-worker': 'engine/evaluator/worker/entry.ts' },
+  entryPoints: { 'cli': 'cli/main.ts', 'index': 'main/library.ts', 'evaluation-worker': 'engine/evaluator/worker/entry.ts' },
   outdir: dist,
   // One folder: every chunk finds `./migrations` and `./evaluation-worker.js` beside itself.
   chunkNames: 'chunks-[hash]',

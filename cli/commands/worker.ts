@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
-import { createJudgeflow, type JudgeflowConfig, type ResumeOutcome } from '../../core'
+import type { JudgeflowConfig, ResumeOutcome } from '../../core'
+import { openJudgeflow } from '../../main'
 import { JudgeflowError } from '../../engine'
 import { evaluationWorkerEntry } from '../evaluation-workers'
 import type { Io } from '../io'
@@ -34,7 +35,7 @@ export async function workerCommand(args: string[], io: Io, config: JudgeflowCon
     signals.once('SIGTERM', () => resolve('SIGTERM'))
     signals.once('SIGINT', () => resolve('SIGINT'))
   })
-  const app = createJudgeflow(config)
+  const app = openJudgeflow(config)
   try {
     await app.loadCustomModules()
     if (!app.startEvaluationWorkers(evaluationWorkerEntry())) io.err('judgeflow worker: JUDGEFLOW_EVAL_WORKERS is 0: offline evaluations run on the main thread, without a time limit')

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
-import { UNFINISHED_STATUSES, type Holder, type ResumeDecision, type ResumeProgress } from '../../db'
+import { isUnfinishedStatus, type Holder, type ResumeDecision, type ResumeProgress } from '../rows'
 import type { Lease, LeaseRepository } from '../store'
 
 export const DEFAULT_LEASE_MS = 15_000
@@ -148,7 +148,7 @@ export class LeaseKeeper {
     if (!lapsed) return
     for (const id of this.options.held()) {
       const row = await this.leases.get(id)
-      if (row && row.leaseOwner !== this.options.owner && UNFINISHED_STATUSES.includes(row.status)) this.options.lost(id)
+      if (row && row.leaseOwner !== this.options.owner && isUnfinishedStatus(row.status)) this.options.lost(id)
     }
   }
 }

@@ -1,8 +1,8 @@
 import { Execution, finalRunStatuses, JudgeflowError, prepareInput, serializeError, validatedWorkflow, type EvaluationServices, type Providers, type RunOptions, type RunResult, type StepRegistry, type StorageLimits, type Workflow } from '../../engine'
-import type { ResumeDecision, ResumeProgress, RunEventRow, RunRow } from '../../db'
+import type { ResumeDecision, ResumeProgress, RunEventRow, RunRow } from '../rows'
 import type { MaybePromise, Store } from '../store'
 import { withDeadline } from './deadline'
-import { UNFINISHED_STATUSES } from '../../db'
+import { isUnfinishedStatus } from '../rows'
 import { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES, LeaseKeeper, leaseIsFree, newLeaseOwner, resumeDecision } from './leases'
 import { endEvent, reportWriteFailure, RunWriter } from './run-writer'
 import type { RunJob, RunQueue } from './run-queue'
@@ -194,7 +194,7 @@ export class RunService {
       // A stream here following one of them gets its last events before the rows go.
       await Promise.all(unfinished.map(id => this.catchUp(id)))
       const statuses = unfinished.length ? await store.runs.statuses(unfinished) : new Map<string, string>()
-      const stillRunning = [...ids.filter(id => this.active.has(id)), ...unfinished.filter(id => UNFINISHED_STATUSES.includes(statuses.get(id) ?? ''))]
+      const stillRunning = [...ids.filter(id => this.active.has(id)), ...unfinished.filter(id => isUnfinishedStatus(statuses.get(id) ?? ''))]
       return stillRunning.length ? { stillRunning } : { removed: await remove() }
     }
     finally {
@@ -265,7 +265,7 @@ export class RunService {
     catch (error) {
       // Another live process holds it (a worker): it cancels the run when asked, and says so; a holder that does not answer is refused as before.
       const lease = queue && (error as JudgeflowError).code === 'NOT_CANCELLABLE' ? await store.leases.get(runId) : null
-      if (!queue || !lease || !UNFINISHED_STATUSES.includes(lease.status) || !(await queue.requestCancel(runId))) throw error
+      if (!queue || !lease || !isUnfinishedStatus(lease.status) || !(await queue.requestCancel(runId))) throw error
       return 'cancelling'
     }
     if (!await this.writes.finish(runId, endEvent('interrupted', { code: 'CANCELLED', category: 'user', message: reason }))) {

@@ -1,5 +1,5 @@
 import type { RunEvent, RunResult } from '../../engine'
-import type { RunEventRow } from '../../db'
+import type { RunEventRow } from '../rows'
 import type { RunFinished, RunRepository } from '../store'
 
 type Listener = (event: RunEventRow) => void

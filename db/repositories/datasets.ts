@@ -3,14 +3,8 @@ import { randomUUID } from 'node:crypto'
 import type { Db } from '../client'
 import { datasetRunCases, datasetRuns, datasets, datasetVersions } from '../schema'
 import { prepared } from '../prepared'
-
-export type DatasetRow = typeof datasets.$inferSelect
-export type DatasetRunRow = typeof datasetRuns.$inferSelect
-export type DatasetRunCaseRow = typeof datasetRunCases.$inferSelect
-export interface DatasetWithCases extends DatasetRow {
-  version: number
-  cases: unknown[]
-}
+import type { DatasetRow, DatasetRunRow, DatasetRunCaseRow, DatasetWithCases } from '../../core/rows'
+export type { DatasetRow, DatasetRunRow, DatasetRunCaseRow, DatasetWithCases } from '../../core/rows'
 
 export function listDatasets(db: Db): DatasetRow[] {
   return db.select().from(datasets).orderBy(desc(datasets.updatedAt)).all()

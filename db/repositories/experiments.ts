@@ -2,9 +2,8 @@ import { and, asc, desc, eq, inArray } from 'drizzle-orm'
 import { randomUUID } from 'node:crypto'
 import type { Db } from '../client'
 import { experimentRounds, experiments } from '../schema'
-
-export type ExperimentRow = typeof experiments.$inferSelect
-export type ExperimentRoundRow = typeof experimentRounds.$inferSelect
+import type { ExperimentRow, ExperimentRoundRow } from '../../core/rows'
+export type { ExperimentRow, ExperimentRoundRow } from '../../core/rows'
 
 export function listExperiments(db: Db): ExperimentRow[] {
   return db.select().from(experiments).orderBy(desc(experiments.updatedAt)).all()

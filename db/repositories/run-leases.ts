@@ -3,25 +3,11 @@ import type { Db } from '../client'
 import { leaseOwners, runs, stepRuns } from '../schema'
 import { prepared } from '../prepared'
 import { unfinishedRunStatuses } from '../../engine/schema/workflow'
+import type { Lease, RunLease, Holder } from '../../core/rows'
+export type { Lease, RunLease, Holder } from '../../core/rows'
 
 /** The statuses of a run some process is executing or is about to execute (the engine's list). */
 export const UNFINISHED_STATUSES: string[] = [...unfinishedRunStatuses]
-
-export interface Lease {
-  owner: string
-  expiresAt: number
-}
-
-/** A run, the process that holds it and until when that process's lease holds (null: no process, or no lease row). */
-export interface RunLease {
-  id: string
-  status: string
-  leaseOwner: string | null
-  leaseExpiresAt: number | null
-}
-
-/** A lease holder as the takeover judges it. */
-export type Holder = Pick<RunLease, 'leaseOwner' | 'leaseExpiresAt'>
 
 /** Holds `lease.owner`'s lease until `lease.expiresAt`: one row per process, whatever the number of runs it holds. */
 export function renewLease(db: Db, lease: Lease): void {

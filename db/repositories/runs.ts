@@ -3,22 +3,8 @@ import type { Db } from '../client'
 import { runEvents, runs, stepRuns } from '../schema'
 import { prepared } from '../prepared'
 import { UNFINISHED_STATUSES } from './run-leases'
-
-export type RunRow = typeof runs.$inferSelect
-export type StepRunRow = typeof stepRuns.$inferSelect
-export type RunEventRow = typeof runEvents.$inferSelect
-
-export interface NewRun {
-  id?: string
-  workflowId?: string | null
-  workflowVersion?: number | null
-  definition: Record<string, unknown>
-  input?: unknown
-  options?: Record<string, unknown>
-  status?: 'queued' | 'running'
-  /** The process that takes it on (its lease, renewed by its heartbeat, is its row in `lease_owners`). */
-  owner?: string
-}
+import type { RunRow, StepRunRow, RunEventRow, NewRun, RunSummaryRow } from '../../core/rows'
+export type { RunRow, StepRunRow, RunEventRow, NewRun, RunSummaryRow } from '../../core/rows'
 
 export function createRun(db: Db, run: NewRun, now = Date.now()): RunRow {
   const row = {
@@ -47,8 +33,6 @@ export function createRun(db: Db, run: NewRun, now = Date.now()): RunRow {
 export function getRun(db: Db, id: string): RunRow | null {
   return prepared(db, 'runs.get', () => db.select().from(runs).where(eq(runs.id, sql.placeholder('id'))).prepare()).get({ id }) ?? null
 }
-
-export type RunSummaryRow = Omit<RunRow, 'definition' | 'input' | 'output'>
 
 /** The workflow's runs without their definition, input and output: a list stays small however large runs are. */
 export function listRuns(db: Db, workflowId: string, options: { limit?: number, before?: number } = {}): RunSummaryRow[] {

@@ -4,12 +4,8 @@ import type { Db } from '../client'
 import { workflows, workflowVersions } from '../schema'
 import { prepared } from '../prepared'
 import { getSetting, setSetting } from './settings'
-
-export type WorkflowRow = typeof workflows.$inferSelect
-export interface WorkflowWithDefinition extends WorkflowRow {
-  version: number
-  definition: Record<string, unknown>
-}
+import type { WorkflowRow, WorkflowWithDefinition } from '../../core/rows'
+export type { WorkflowRow, WorkflowWithDefinition } from '../../core/rows'
 
 interface Definition { name: string, description?: string, [key: string]: unknown }
 

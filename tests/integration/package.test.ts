@@ -50,7 +50,7 @@ afterAll(async () => {
 describe('judgeflow installed from its tarball', () => {
   it('ships compiled code, the built app and the examples, not the sources or the tests', () => {
     expect(existsSync(join(installed, 'dist/cli.js'))).toBe(true)
-    expect(existsSync(join(installed, 'dist/types/core/library.d.ts'))).toBe(true)
+    expect(existsSync(join(installed, 'dist/types/main/library.d.ts'))).toBe(true)
     expect(existsSync(join(installed, '.output/server/index.mjs'))).toBe(true)
     expect(existsSync(join(installed, 'examples/quality-gate.json'))).toBe(true)
     for (const left of ['cli/main.ts', 'engine', 'tests', 'bench', 'nuxt.config.ts']) expect(existsSync(join(installed, left)), left).toBe(false)

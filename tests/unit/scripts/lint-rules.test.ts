@@ -44,6 +44,14 @@ describe('lint rules for the project layout', () => {
     expect(await messages(`import type { RunRow } from '../../core'\nexport type Y = RunRow\n`, 'server/utils/probe.ts')).toEqual([])
   }, 60_000)
 
+  it('core/ imports no database code: the stores implement its contract, and main/ opens one', async () => {
+    for (const from of ['../db', '../../db/pg', '../main']) {
+      expect(await messages(`import { x } from '${from}'\nexport const y = x\n`, 'core/runs/probe.ts'), from).toEqual([expect.stringContaining('core/ imports nothing from db/')])
+    }
+    expect(await messages(`import type { RunRow } from '../../db'\nexport type Y = RunRow\n`, 'core/runs/probe.ts')).toEqual([expect.stringContaining('core/ imports nothing from db/')])
+    expect(await messages(`import { createSqliteStore } from '../db'\nexport const y = createSqliteStore\n`, 'main/probe.ts')).toEqual([])
+  }, 60_000)
+
   it('process.env is read in core/config.ts alone', async () => {
     for (const file of ['engine/providers/probe.ts', 'core/probe.ts', 'server/utils/probe.ts', 'cli/commands/probe.ts', 'db/probe.ts', 'app/utils/probe.ts']) {
       expect(await messages(`export const key = process.env.OPENAI_API_KEY\n`, file), file).toEqual([expect.stringContaining('core/config.ts alone')])

@@ -3,7 +3,10 @@ import { evaluatorStep } from '../../../engine/steps/evaluator'
 import { METRIC_DEFAULT_MODEL } from '../../../engine/evaluation-types/metrics/spec'
 
 // The models whose keys a run checks before it starts: the evaluator's own rule of which models it calls.
-const modelsOf = (config: Record<string, unknown>) => evaluatorStep.modelOf!(config as never)
+function modelsOf(config: Record<string, unknown>): string[] {
+  const models = evaluatorStep.modelOf!(config as never) ?? []
+  return typeof models === 'string' ? [models] : [...models]
+}
 
 describe('the models an evaluator step calls', () => {
   it('is the judge it names, and none for the offline judge or a type that calls no model', () => {

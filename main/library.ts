@@ -3,8 +3,8 @@
  * the registries and providers — plus a dataset run without the app: a workflow over cases,
  * returning the report the CLI's `judgeflow test` writes.
  */
-import { createJudgeflow } from './app'
-import { loadConfig, type JudgeflowConfig } from './config'
+import { loadConfig, type JudgeflowConfig } from '../core/config'
+import { openJudgeflow } from '.'
 import { JudgeflowError } from '../engine/errors'
 import { formatFromName, parseDatasetFile, type DatasetFormat } from '../engine/datasets/files'
 import type { DatasetCase } from '../engine/datasets/schema'
@@ -40,7 +40,7 @@ export interface RunDatasetOptions {
  */
 export async function runDataset(options: RunDatasetOptions): Promise<DatasetReport> {
   const config = options.config ?? loadConfig()
-  const app = createJudgeflow({ ...config, db: { ...config.db, url: undefined, path: ':memory:' } })
+  const app = openJudgeflow({ ...config, db: { ...config.db, url: undefined, path: ':memory:' } })
   try {
     const name = options.name ?? String(options.workflow.name ?? 'dataset')
     const dataset = await app.store.datasets.create(name, options.cases)

@@ -1,0 +1,25 @@
+/**
+ * The composition root: opens the database the configuration names and hands it to the
+ * application layer (core/), which knows stores only by their contract (core/store.ts). The
+ * server, the CLI and the library start judgeflow from here; nothing else imports both layers.
+ */
+import { createJudgeflow, DEFAULT_DB_PATH, type Judgeflow, type JudgeflowConfig, type JudgeflowOptions, type Store } from '../core'
+import { createSqliteStore, openDatabase } from '../db'
+import { createPgRunQueue, createPostgresStore } from '../db/pg'
+
+/** The PostgreSQL store when JUDGEFLOW_DATABASE_URL is set, else the SQLite file (JUDGEFLOW_DB). */
+export function openStore(config: JudgeflowConfig): Store {
+  if (config.db.url) return createPostgresStore(config.db.url)
+  return createSqliteStore(openDatabase(config.db.path ?? DEFAULT_DB_PATH, config.db))
+}
+
+/**
+ * One judgeflow on the configuration's database: unless a store is given, the PostgreSQL database
+ * at `config.db.url` with its pg-boss run queue (runs execute on the worker processes), else the
+ * SQLite database at `config.db.path` (runs execute in this process).
+ */
+export function openJudgeflow(config: JudgeflowConfig, options: Partial<JudgeflowOptions> = {}): Judgeflow {
+  const store = options.store ?? openStore(config)
+  const queue = options.queue ?? (!options.store && config.db.url ? createPgRunQueue(config.db.url) : undefined)
+  return createJudgeflow(config, { ...options, store, queue })
+}
