@@ -89,7 +89,10 @@ export default tseslint.config(
     files: ['server/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [{ regex: '^((\\.\\./)+|~~/)db(/.*)?$', message: 'The server never imports db/: use useJudgeflow().store, and the row types core/store.ts exports.' }],
+        patterns: [
+          { regex: '^((\\.\\./)+|~~/)db(/.*)?$', message: 'The server never imports db/: use useJudgeflow().store, and the row types core/store.ts exports.' },
+          { regex: '^(\\.\\./){3,}', message: 'Import from the project root with ~~/ (e.g. ~~/engine, ~~/server/utils/http), not by climbing three or more folders.' },
+        ],
       }],
     },
   },

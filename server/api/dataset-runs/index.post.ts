@@ -1,4 +1,4 @@
-import { datasetRunRequestSchema } from '../../../core/datasets'
+import { datasetRunRequestSchema } from '~~/core/datasets'
 import { useJudgeflow } from '../../utils/context'
 import { presentDatasetRun } from '../../utils/datasets'
 import { readBodyWith } from '../../utils/http'

@@ -1,4 +1,4 @@
-import { JudgeflowError } from '../../../engine'
+import { JudgeflowError } from '~~/engine'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, routeId } from '../../utils/http'
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { JudgeflowError } from '../../../engine'
-import { datasetNameSchema } from '../../../engine/datasets'
+import { JudgeflowError } from '~~/engine'
+import { datasetNameSchema } from '~~/engine/datasets'
 import { judgeflowConfig } from '../../utils/config'
 import { useJudgeflow } from '../../utils/context'
 import { presentDatasetSummary } from '../../utils/datasets'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { JudgeflowError } from '../../../engine'
-import { datasetNameSchema } from '../../../engine/datasets'
+import { JudgeflowError } from '~~/engine'
+import { datasetNameSchema } from '~~/engine/datasets'
 import { useJudgeflow } from '../../utils/context'
 import { casesOf, checkCasesBody, datasetCasesBody, presentDatasetSummary } from '../../utils/datasets'
 import { readBodyWith } from '../../utils/http'

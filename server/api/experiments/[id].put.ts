@@ -1,4 +1,4 @@
-import { experimentSchema } from '../../../engine/experiments'
+import { experimentSchema } from '~~/engine/experiments'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, readBodyWith, routeId } from '../../utils/http'
 

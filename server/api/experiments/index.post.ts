@@ -1,5 +1,5 @@
-import { findTargetWorkflow } from '../../../core'
-import { experimentSchema } from '../../../engine/experiments'
+import { findTargetWorkflow } from '~~/core'
+import { experimentSchema } from '~~/engine/experiments'
 import { useJudgeflow } from '../../utils/context'
 import { readBodyWith } from '../../utils/http'
 

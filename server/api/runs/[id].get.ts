@@ -1,5 +1,5 @@
-import { retentionNote } from '../../../core'
-import { RESPONSE_LIMITS } from '../../../engine'
+import { retentionNote } from '~~/core'
+import { RESPONSE_LIMITS } from '~~/engine'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, routeId } from '../../utils/http'
 import { presentRun } from '../../utils/present'

@@ -1,5 +1,5 @@
-import { STOP_WAIT_MS } from '../../../core'
-import { JudgeflowError } from '../../../engine'
+import { STOP_WAIT_MS } from '~~/core'
+import { JudgeflowError } from '~~/engine'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, routeId } from '../../utils/http'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { workflowSchema } from '../../../engine'
+import { workflowSchema } from '~~/engine'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, readBodyWith, routeId } from '../../utils/http'
 import { presentWorkflow } from '../../utils/present'

@@ -1,4 +1,4 @@
-import { workflowSchema } from '../../../engine'
+import { workflowSchema } from '~~/engine'
 import { useJudgeflow } from '../../utils/context'
 import { readBodyWith } from '../../utils/http'
 import { presentWorkflow } from '../../utils/present'

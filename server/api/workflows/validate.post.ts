@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { validateWorkflow } from '../../../engine'
+import { validateWorkflow } from '~~/engine'
 import { useJudgeflow } from '../../utils/context'
 import { readBodyWith } from '../../utils/http'
 

@@ -1,6 +1,6 @@
-import { JudgeflowError } from '../../../../engine'
-import { useJudgeflow } from '../../../utils/context'
-import { notFound, routeId } from '../../../utils/http'
+import { JudgeflowError } from '~~/engine'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, routeId } from '~~/server/utils/http'
 
 /** Cancels a dataset run going on: no case starts after, those in flight are cancelled; it ends with what was done. */
 export default defineEventHandler(async (event) => {

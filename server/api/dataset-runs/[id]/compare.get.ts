@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { JudgeflowError } from '../../../../engine'
-import { compareWithBaseline, summarizeCases, verdictLabels, type DatasetCase, type DatasetReport } from '../../../../engine/datasets'
-import { useJudgeflow } from '../../../utils/context'
-import { notFound, readQueryWith, routeId } from '../../../utils/http'
+import { JudgeflowError } from '~~/engine'
+import { compareWithBaseline, summarizeCases, verdictLabels, type DatasetCase, type DatasetReport } from '~~/engine/datasets'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, readQueryWith, routeId } from '~~/server/utils/http'
 
 const querySchema = z.object({ baseline: z.string().min(1, 'is required: the id of an earlier dataset run of the same dataset') })
 const headline = (id: string, r: DatasetReport) => ({

@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { JudgeflowError } from '../../../../engine'
-import { HTML_REPORT_POLICY, type DatasetCase } from '../../../../engine/datasets'
-import { useJudgeflow } from '../../../utils/context'
-import { notFound, readQueryWith, routeId } from '../../../utils/http'
-import { REPORT_FILES, reportFileName } from '../../../utils/report-files'
+import { JudgeflowError } from '~~/engine'
+import { HTML_REPORT_POLICY, type DatasetCase } from '~~/engine/datasets'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, readQueryWith, routeId } from '~~/server/utils/http'
+import { REPORT_FILES, reportFileName } from '~~/server/utils/report-files'
 
 const querySchema = z.object({ format: z.enum(['json', 'markdown', 'junit', 'html', 'csv', 'jsonl']).default('json') })
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { toCsv, toJsonl, type DatasetCase } from '../../../../engine/datasets'
-import { useJudgeflow } from '../../../utils/context'
-import { notFound, readQueryWith, routeId } from '../../../utils/http'
+import { toCsv, toJsonl, type DatasetCase } from '~~/engine/datasets'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, readQueryWith, routeId } from '~~/server/utils/http'
 
 const querySchema = z.object({ format: z.enum(['jsonl', 'csv']).default('jsonl'), version: z.coerce.number().int().min(1).optional() })
 

@@ -1,6 +1,6 @@
-import { useJudgeflow } from '../../../utils/context'
-import { presentDatasetRun } from '../../../utils/datasets'
-import { routeId } from '../../../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { presentDatasetRun } from '~~/server/utils/datasets'
+import { routeId } from '~~/server/utils/http'
 
 /** The dataset's runs, newest first, without their reports. */
 export default defineEventHandler(async (event) => {

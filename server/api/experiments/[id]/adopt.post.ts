@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { JudgeflowError } from '../../../../engine'
-import { useJudgeflow } from '../../../utils/context'
-import { experimentOf } from '../../../utils/experiments'
-import { readBodyWith, routeId } from '../../../utils/http'
+import { JudgeflowError } from '~~/engine'
+import { useJudgeflow } from '~~/server/utils/context'
+import { experimentOf } from '~~/server/utils/experiments'
+import { readBodyWith, routeId } from '~~/server/utils/http'
 
 /** Makes a variant the current best: the next round compares the others with it (from its recorded judgments). */
 export default defineEventHandler(async (event) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { retentionNote } from '../../../../core'
-import { useJudgeflow } from '../../../utils/context'
-import { jsonAnswer, notFound, readParamsWith, routeId } from '../../../utils/http'
+import { retentionNote } from '~~/core'
+import { useJudgeflow } from '~~/server/utils/context'
+import { jsonAnswer, notFound, readParamsWith, routeId } from '~~/server/utils/http'
 
 const paramsSchema = z.object({ field: z.enum(['input', 'output']) })
 

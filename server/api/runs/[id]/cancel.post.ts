@@ -1,5 +1,5 @@
-import { useJudgeflow } from '../../../utils/context'
-import { notFound, routeId } from '../../../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, routeId } from '~~/server/utils/http'
 
 /**
  * Cancels a queued or running run (running steps get the abort signal; 202). A run the database

@@ -1,7 +1,7 @@
-import { retentionNote, type RunEventRow } from '../../../../core'
-import { useJudgeflow } from '../../../utils/context'
-import { notFound, routeId } from '../../../utils/http'
-import { openEventStream, streamTurn } from '../../../utils/sse'
+import { retentionNote, type RunEventRow } from '~~/core'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, routeId } from '~~/server/utils/http'
+import { openEventStream, streamTurn } from '~~/server/utils/sse'
 
 /**
  * The run's events as Server-Sent Events: replays what was stored after Last-Event-ID

@@ -1,5 +1,5 @@
-import { useJudgeflow } from '../../../utils/context'
-import { notFound, routeId } from '../../../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, routeId } from '~~/server/utils/http'
 
 /** The workflow file, as `judgeflow run` and import take it. */
 export default defineEventHandler(async (event) => {

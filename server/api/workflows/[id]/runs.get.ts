@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { useJudgeflow } from '../../../utils/context'
-import { notFound, readQueryWith, routeId } from '../../../utils/http'
-import { presentRunSummary } from '../../../utils/present'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, readQueryWith, routeId } from '~~/server/utils/http'
+import { presentRunSummary } from '~~/server/utils/present'
 
 const querySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { runOptionsSchema } from '../../../../engine'
-import { useJudgeflow } from '../../../utils/context'
-import { notFound, readBodyWith, routeId } from '../../../utils/http'
+import { runOptionsSchema } from '~~/engine'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, readBodyWith, routeId } from '~~/server/utils/http'
 
 const bodySchema = z.object({
   input: z.record(z.string(), z.unknown()).default({}),

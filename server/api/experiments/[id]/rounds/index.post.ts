@@ -1,5 +1,5 @@
-import { startRound } from '../../../../utils/experiments'
-import { routeId } from '../../../../utils/http'
+import { startRound } from '~~/server/utils/experiments'
+import { routeId } from '~~/server/utils/http'
 
 /** Starts a round: its runs go on in the background; follow it at .../rounds/<number>/events. */
 export default defineEventHandler(async (event) => {

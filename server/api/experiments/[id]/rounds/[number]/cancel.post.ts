@@ -1,6 +1,6 @@
-import { useJudgeflow } from '../../../../../utils/context'
-import { saveRound } from '../../../../../utils/experiments'
-import { notFound, routeId } from '../../../../../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { saveRound } from '~~/server/utils/experiments'
+import { notFound, routeId } from '~~/server/utils/http'
 
 /** Cancels a round still going: its runs are cancelled (or marked interrupted when no process holds them). */
 export default defineEventHandler(async (event) => {

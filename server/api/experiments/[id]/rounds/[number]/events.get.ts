@@ -1,6 +1,6 @@
-import { useJudgeflow } from '../../../../../utils/context'
-import { notFound, routeId } from '../../../../../utils/http'
-import { openEventStream, streamTurn } from '../../../../../utils/sse'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, routeId } from '~~/server/utils/http'
+import { openEventStream, streamTurn } from '~~/server/utils/sse'
 
 /**
  * A round's progress as Server-Sent Events (`progress` while it goes on, then `round.finished`),

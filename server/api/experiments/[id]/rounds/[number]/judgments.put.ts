@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { JudgeflowError } from '../../../../../../engine'
-import { judgmentProblems, judgmentSchema, type Judgment } from '../../../../../../engine/experiments'
-import { useJudgeflow } from '../../../../../utils/context'
-import { experimentOf, historyOf, reportFor } from '../../../../../utils/experiments'
-import { badRequest, notFound, readBodyWith, routeId } from '../../../../../utils/http'
+import { JudgeflowError } from '~~/engine'
+import { judgmentProblems, judgmentSchema, type Judgment } from '~~/engine/experiments'
+import { useJudgeflow } from '~~/server/utils/context'
+import { experimentOf, historyOf, reportFor } from '~~/server/utils/experiments'
+import { badRequest, notFound, readBodyWith, routeId } from '~~/server/utils/http'
 
 /**
  * A person's corrections: the round's judgments replaced (each with its reason) and its report
