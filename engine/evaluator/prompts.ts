@@ -42,10 +42,22 @@ export function numbered(heading: string, steps: readonly string[]): string {
 /** The feedback fields of an answer, asked for only with `include_feedback`. */
 export const feedbackFields = { feedback: z.string(), suggestions: z.array(z.string()) }
 
-/** The JSON schema the judge answers in (structured output), from the zod schema of its answer. */
+/** Range keywords left out of the schema sent: not every provider's structured output accepts them. */
+const UNSENT_KEYWORDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'])
+const withoutRanges = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(withoutRanges)
+  if (!node || typeof node !== 'object') return node
+  return Object.fromEntries(Object.entries(node).filter(([key]) => !UNSENT_KEYWORDS.has(key)).map(([key, value]) => [key, withoutRanges(value)]))
+}
+
+/**
+ * The JSON schema the judge answers in (structured output), from the zod schema of its answer:
+ * the one schema of that answer, which also checks it when it comes back. Its ranges (a score from
+ * 0 to 100) are said in the prompt and held by that check, not sent.
+ */
 export function judgeJsonSchema(name: string, answer: z.ZodType): { name: string, schema: Record<string, unknown> } {
   const { $schema: _dialect, ...schema } = z.toJSONSchema(answer)
-  return { name, schema }
+  return { name, schema: withoutRanges(schema) as Record<string, unknown> }
 }
 
 /** Sent after an invalid answer: what was wrong, and a request for the JSON alone. */

@@ -1,16 +1,15 @@
-import { z } from 'zod'
 import { JudgeflowError } from '../../errors'
 import type { EvaluatorResult, MetricScore } from '../../schema/evaluator'
 import { HEURISTIC_CONFIDENCE_CAP } from '../../evaluator/heuristic'
 import { clamp01, confidenceOf, marginOf, passes, roundScore } from '../../evaluator/arithmetic'
 import { askJudge, mapLimit, type Validation } from '../../evaluator/judge'
-import { metricPrompt, METRIC_JSON_SCHEMA } from './prompts'
+import { metricAnswerSchema, metricPrompt, METRIC_JSON_SCHEMA } from './prompts'
 import { isHeuristic, limitOf, requireText, type EvaluationContext } from '../../evaluator/context'
 import type { ResolvedMetric } from '../../evaluator/metrics/resolve'
 import { baseResult } from '../result'
 
 function validateMetric(json: unknown): Validation<{ score: number, evaluator_comment: string }> {
-  const parsed = z.object({ score: z.number().min(0).max(100), evaluator_comment: z.string() }).safeParse(json)
+  const parsed = metricAnswerSchema.loose().safeParse(json)
   if (parsed.success) return { ok: true, value: parsed.data }
   const score = (json as { score?: unknown } | null)?.score
   return { ok: false, problem: score === undefined ? 'score is missing' : typeof score !== 'number' || score < 0 || score > 100 ? `score ${JSON.stringify(score)} is not a number from 0 to 100` : 'evaluator_comment is missing' }
