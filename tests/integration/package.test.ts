@@ -93,7 +93,8 @@ describe('judgeflow installed from its tarball', () => {
 
   it('npx judgeflow serve starts the shipped app at once, its database in the working directory', async () => {
     const port = await freePort()
-    const child = spawn('npx', ['--no-install', 'judgeflow', 'serve'], { cwd: project, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] })
+    // A process group of its own: npx does not pass a signal on to judgeflow, so the whole group is stopped at the end.
+    const child = spawn('npx', ['--no-install', 'judgeflow', 'serve'], { cwd: project, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     let output = ''
     child.stdout.on('data', (chunk) => { output += chunk })
     child.stderr.on('data', (chunk) => { output += chunk })
@@ -115,7 +116,14 @@ describe('judgeflow installed from its tarball', () => {
       expect(second.stderr.trim()).toBe(`judgeflow: refusing to start: port ${port} on 127.0.0.1 is in use by another process: stop it or set PORT to a free port.`)
     }
     finally {
-      child.kill('SIGTERM')
+      const exited = child.exitCode === null && child.signalCode === null ? new Promise(resolve => child.once('exit', resolve)) : undefined
+      try {
+        process.kill(-child.pid!, 'SIGTERM')
+      }
+      catch {
+        // The group has ended already.
+      }
+      await exited
     }
   }, 120_000)
 
