@@ -1,24 +1,31 @@
 import type { DatasetRow, DatasetRunCaseRow, DatasetRunRow, ExperimentRoundRow, ExperimentRow, RunEventRow, RunRow, StepRunRow, WorkflowRow } from '../core/rows'
-import type { datasetRunCases, datasetRuns, datasets, experimentRounds, experiments, runEvents, runs, stepRuns, workflows } from './schema'
+import type * as sqliteTables from './schema'
 
 /**
- * The rows the application layer defines (core/rows.ts) are exactly the rows of these tables: a
- * column added, dropped or retyped on one side and not the other fails to compile here. (The
- * PostgreSQL tables are checked against the same rows in db/pg/row-types.ts.)
+ * The rows the application layer defines (core/rows.ts) are exactly the rows of the tables, in
+ * both stores: a column added, dropped or retyped on one side and not the other fails to compile
+ * here (SQLite) or in db/pg/row-types.ts (PostgreSQL).
  */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+type Row<T> = T extends { $inferSelect: infer R } ? R : never
 
-export const sqliteRowsMatch: {
-  workflows: Same<WorkflowRow, typeof workflows.$inferSelect>
-  runs: Same<RunRow, typeof runs.$inferSelect>
-  stepRuns: Same<StepRunRow, typeof stepRuns.$inferSelect>
-  runEvents: Same<RunEventRow, typeof runEvents.$inferSelect>
-  experiments: Same<ExperimentRow, typeof experiments.$inferSelect>
-  experimentRounds: Same<ExperimentRoundRow, typeof experimentRounds.$inferSelect>
-  datasets: Same<DatasetRow, typeof datasets.$inferSelect>
-  datasetRuns: Same<DatasetRunRow, typeof datasetRuns.$inferSelect>
-  datasetRunCases: Same<DatasetRunCaseRow, typeof datasetRunCases.$inferSelect>
-} = {
+/** For a store's tables, whether each table's row is the application layer's row of it. */
+export interface RowsMatch<Tables extends Record<keyof typeof ALL_ROWS_MATCH, unknown>> {
+  workflows: Same<WorkflowRow, Row<Tables['workflows']>>
+  runs: Same<RunRow, Row<Tables['runs']>>
+  stepRuns: Same<StepRunRow, Row<Tables['stepRuns']>>
+  runEvents: Same<RunEventRow, Row<Tables['runEvents']>>
+  experiments: Same<ExperimentRow, Row<Tables['experiments']>>
+  experimentRounds: Same<ExperimentRoundRow, Row<Tables['experimentRounds']>>
+  datasets: Same<DatasetRow, Row<Tables['datasets']>>
+  datasetRuns: Same<DatasetRunRow, Row<Tables['datasetRuns']>>
+  datasetRunCases: Same<DatasetRunCaseRow, Row<Tables['datasetRunCases']>>
+}
+
+/** What a store whose rows all match is: every entry true. */
+export const ALL_ROWS_MATCH = {
   workflows: true, runs: true, stepRuns: true, runEvents: true, experiments: true, experimentRounds: true,
   datasets: true, datasetRuns: true, datasetRunCases: true,
-}
+} as const
+
+export const sqliteRowsMatch: RowsMatch<typeof sqliteTables> = ALL_ROWS_MATCH
