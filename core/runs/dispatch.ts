@@ -1,0 +1,199 @@
+import { JudgeflowError, prepareInput, serializeError, validatedWorkflow } from '../../engine'
+import type { ResumeDecision, ResumeProgress, RunRow } from '../rows'
+import { DEFAULT_MAX_RESUMES, leaseIsFree, resumeDecision, type LeaseKeeper } from './leases'
+import { CANCELLED_BEFORE_START, preparedRun, type LocalRuns, type Prepared } from './local-runs'
+import type { RunJob } from './run-queue'
+import { endEvent, reportWriteFailure, type RunWriter } from './run-writer'
+import type { ResumeOutcome, RunServiceDeps, StartRun } from './types'
+import type { ValidatedWorkflows } from './validated-workflows'
+
+export interface DispatchDeps extends Pick<RunServiceDeps, 'store' | 'registry' | 'providers' | 'queue' | 'maxResumes'> {
+  owner: string
+  local: LocalRuns
+  leases: LeaseKeeper
+  writes: RunWriter
+  validated: ValidatedWorkflows
+  /** Runs executing at once here (named in a refusal). */
+  limit: number
+  /** Runs waiting for a slot at most; beyond, a start is refused (HTTP 429) instead of piling up. */
+  maxQueued: number
+  now: () => number
+  /** Whether this process is stopping. */
+  closed: () => boolean
+  /** Whether the workflow is being deleted: no run of it starts. */
+  closing: (workflowId: string) => boolean
+}
+
+/** A job whose run this process is claiming: a cancel arriving meanwhile is kept, and the run ends cancelled once claimed. */
+export interface Claim {
+  cancelled: boolean
+  done: Promise<void>
+}
+
+/**
+ * Where a run executes: a started run is stored, then executed in this process's own queue
+ * (SQLite) or handed to the shared queue (pg-boss) that workers take jobs from; a job's run, or
+ * one left by a process that is gone, is claimed before it executes, so none runs twice.
+ */
+export class Dispatch {
+  /** Starts under way (checked, not yet queued), so a workflow's deletion can wait for them. */
+  private readonly starts = new Set<{ workflowId: string | null, settled: Promise<unknown> }>()
+  private readonly claiming = new Map<string, Claim>()
+  /** Whether this process, checked against both stores inside their claim, resumes a run it takes over or gives it up. */
+  private readonly resumeRule: (run: ResumeProgress, lastStepAt: number | null) => ResumeDecision
+
+  constructor(private readonly deps: DispatchDeps) {
+    this.resumeRule = (run, lastStepAt) => resumeDecision(run, lastStepAt, deps.maxResumes ?? DEFAULT_MAX_RESUMES)
+  }
+
+  /** Checks the definition, input and keys (throwing a user error), stores the run and schedules it. */
+  async start(request: StartRun): Promise<RunRow> {
+    const { local, queue, leases, limit, maxQueued } = this.deps
+    const waiting = local.waitingCount + this.starts.size
+    if (waiting >= maxQueued) {
+      throw new JudgeflowError('TOO_MANY_RUNS', `${waiting} runs are already waiting for one of the ${limit} run slots (JUDGEFLOW_MAX_QUEUED_RUNS); try again when some have finished.`)
+    }
+    if (request.workflowId && this.deps.closing(request.workflowId)) {
+      throw new JudgeflowError('CONFLICT', `workflow "${request.workflowId}" is being deleted: no new run of it can start.`)
+    }
+    const queued = this.prepare(request).then(async ({ run, workflow, input }) => {
+      if (queue) {
+        await queue.enqueue({ runId: run.id, from: this.deps.owner })
+        return run
+      }
+      local.wait({ run: preparedRun(run), workflow, input })
+      leases.keepBeating(true)
+      return run
+    })
+    // Counted from here, so starts arriving together cannot all pass the check before any is queued.
+    const start = { workflowId: request.workflowId ?? null, settled: queued.catch(() => undefined) }
+    this.starts.add(start)
+    try {
+      return await queued
+    }
+    finally {
+      this.starts.delete(start)
+    }
+  }
+
+  /** Stores the run and executes it to its end in this process (the CLI's path). */
+  async runToEnd(request: StartRun) {
+    const { run, workflow, input } = await this.prepare(request)
+    this.deps.leases.keepBeating(true)
+    return { run, result: await this.deps.local.launch({ run: preparedRun(run), workflow, input }, false) }
+  }
+
+  /** Resolves once the workflow's starts under way have been stored and scheduled, or refused. */
+  async startsSettled(workflowId: string): Promise<void> {
+    await Promise.all([...this.starts].filter(s => s.workflowId === workflowId).map(s => s.settled))
+  }
+
+  /** The job whose run this process is claiming now, if any. */
+  claimOf(runId: string): Claim | undefined {
+    return this.claiming.get(runId)
+  }
+
+  /**
+   * Takes over runs left queued or running by a process that is gone (their lease expired, or
+   * their holder no longer exists): running ones resume from their committed steps; one that
+   * cannot run any more is marked interrupted, and one that keeps failing to resume is marked
+   * failed, each with the reason.
+   */
+  async resumeUnfinished(): Promise<ResumeOutcome> {
+    const outcome: ResumeOutcome = { resumed: [], interrupted: [], failed: [] }
+    if (this.deps.closed()) return outcome
+    const { store, leases, local, owner } = this.deps
+    await leases.ensure()
+    const now = this.deps.now()
+    const claimed = await store.leases.claimOrphans({
+      owner, now, lease: leases.next(), isFree: lease => leaseIsFree(lease, owner, now),
+      resume: this.resumeRule, skip: runId => local.has(runId) || this.claiming.has(runId),
+    })
+    for (const { run, giveUp } of claimed) {
+      if (giveUp) {
+        void this.end(run.id, 'failed', { code: 'RESUME_LIMIT', category: 'system', message: giveUp })
+        outcome.failed.push(run.id)
+        continue
+      }
+      const prepared = this.prepareStored(run, 'the run could not be resumed after a restart')
+      if ('ending' in prepared) {
+        outcome.interrupted.push(run.id)
+        continue
+      }
+      outcome.resumed.push(run.id)
+      if (run.status === 'queued') local.wait(prepared)
+      else void local.launch(prepared, true)
+    }
+    return outcome
+  }
+
+  /**
+   * Executes runs from the shared queue, `concurrency` at a time, until the queue stops working
+   * (this process is a worker). A job's run is claimed first: one another process holds or that
+   * has ended is left alone, so a job taken twice runs nothing twice.
+   */
+  async work(concurrency: number): Promise<void> {
+    const { queue } = this.deps
+    if (!queue) throw new JudgeflowError('INVALID_CONFIG', 'runs are executed from a queue only on PostgreSQL (JUDGEFLOW_DATABASE_URL)', { category: 'system' })
+    this.deps.leases.keepBeating(true)
+    await queue.work(concurrency, job => this.executeJob(job))
+  }
+
+  private async executeJob(job: RunJob): Promise<void> {
+    if (this.deps.closed() || this.deps.local.has(job.runId) || this.claiming.has(job.runId)) return
+    const claim: Claim = { cancelled: false, done: Promise.resolve() }
+    this.claiming.set(job.runId, claim)
+    const claiming = this.claimJob(job, claim).finally(() => this.claiming.delete(job.runId))
+    claim.done = claiming.then(() => {}, () => {})
+    const launched = await claiming
+    await launched?.done
+  }
+
+  /** Claims the job's run; once it is launched here, its execution to wait for. */
+  private async claimJob({ runId, from }: RunJob, claim: Claim): Promise<{ done: Promise<unknown> } | undefined> {
+    const { store, leases, owner } = this.deps
+    await leases.ensure()
+    const now = this.deps.now()
+    const takeover = await store.leases.claimQueued(runId, {
+      owner, now, lease: leases.next(), from,
+      isFree: lease => leaseIsFree(lease, owner, now), resume: this.resumeRule,
+    })
+    if (!takeover) return
+    const { run, giveUp } = takeover
+    if (claim.cancelled) return void await this.end(run.id, 'cancelled', CANCELLED_BEFORE_START)
+    if (giveUp) return void await this.end(run.id, 'failed', { code: 'RESUME_LIMIT', category: 'system', message: giveUp })
+    const prepared = this.prepareStored(run, 'the run could not be started by a worker')
+    if ('ending' in prepared) return void await prepared.ending
+    // Taken just as this process began to stop: left to the takeover once the drain lets go of the lease.
+    if (this.deps.closed()) return
+    return { done: this.deps.local.launch(prepared, run.status !== 'queued') }
+  }
+
+  /** Checks a stored run's definition and input again; one that no longer passes is ended interrupted, saying `whenFails` and why. */
+  private prepareStored(run: RunRow, whenFails: string): Prepared | { ending: Promise<unknown> } {
+    try {
+      const workflow = validatedWorkflow(run.definition, this.deps.registry)
+      return { run, workflow, input: prepareInput(workflow, { ...this.deps, input: run.input }) }
+    }
+    catch (error) {
+      return { ending: this.end(run.id, 'interrupted', { ...serializeError(error), message: `${whenFails}: ${(error as Error).message}` }) }
+    }
+  }
+
+  /** Ends a run this process has just claimed (a write that fails is reported, not thrown). */
+  private end(runId: string, status: Parameters<typeof endEvent>[0], error: Parameters<typeof endEvent>[1]): Promise<unknown> {
+    return this.deps.writes.finish(runId, endEvent(status, error)).catch(reportWriteFailure)
+  }
+
+  private async prepare(request: StartRun) {
+    const { validated, leases, store, owner } = this.deps
+    const workflow = validated.get(request.definition, request.workflowId, request.workflowVersion)
+    const input = prepareInput(workflow, { ...this.deps, input: request.input })
+    await leases.ensure()
+    const run = await store.runs.create({
+      id: request.id, workflowId: request.workflowId, workflowVersion: request.workflowVersion, definition: request.definition,
+      input, options: request.options ?? {}, status: 'queued', owner,
+    })
+    return { run, workflow, input }
+  }
+}
