@@ -220,6 +220,19 @@ describe.each(storeFactories)('run leases ($name)', ({ open }) => {
     expect((await here.resumeUnfinished()).resumed).toEqual([])
     await expect(here.cancelOrInterrupt(run.id)).rejects.toMatchObject({ code: 'NOT_CANCELLABLE', message: `run "${run.id}" is interrupted and cannot be cancelled` })
   })
+
+  it('ends the same way a run a dataset run or a round cancels: one path, false only while a live process holds it', async () => {
+    store = await open()
+    const clock = { now: T0 }
+    const run = await leftRunning('another-host:1:gone', T0 + LEASE_MS)
+    const here = service(clock)
+    expect(await here.cancelAnywhere(run.id)).toBe(false)
+    expect(await store.runs.get(run.id)).toMatchObject({ status: 'running' })
+    clock.now = T0 + LEASE_MS
+    expect(await here.cancelAnywhere(run.id)).toBe(true)
+    expect(await store.runs.get(run.id)).toMatchObject({ status: 'interrupted' })
+    expect(await here.cancelAnywhere(run.id)).toBe(false)
+  })
 })
 
 describe('claiming a run (SQLite)', () => {
