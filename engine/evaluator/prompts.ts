@@ -39,25 +39,57 @@ export function numbered(heading: string, steps: readonly string[]): string {
   return [heading, ...steps.map((step, i) => `${i + 1}. ${step}`)].join('\n')
 }
 
-/** The feedback fields of an answer, asked for only with `include_feedback`. */
-export const feedbackFields = { feedback: z.string(), suggestions: z.array(z.string()) }
+/** The feedback fields of an answer, asked for only with `include_feedback`; an answer may leave them out. */
+export const feedbackFields = { feedback: z.string().optional(), suggestions: z.array(z.string()).optional() }
 
 /** Range keywords left out of the schema sent: not every provider's structured output accepts them. */
 const UNSENT_KEYWORDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'])
-const withoutRanges = (node: unknown): unknown => {
-  if (Array.isArray(node)) return node.map(withoutRanges)
+
+/**
+ * The schema as sent: without ranges, and every object asking for each of its fields and no other
+ * (strict structured output requires both). Property names are data (a criterion may be called
+ * "maximum"), never keywords.
+ */
+const asSent = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(asSent)
   if (!node || typeof node !== 'object') return node
-  return Object.fromEntries(Object.entries(node).filter(([key]) => !UNSENT_KEYWORDS.has(key)).map(([key, value]) => [key, withoutRanges(value)]))
+  const sent: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(node)) {
+    if (UNSENT_KEYWORDS.has(key)) continue
+    sent[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as object).map(([name, inner]) => [name, asSent(inner)])) : asSent(value)
+  }
+  const { type, properties } = node as { type?: unknown, properties?: object }
+  if (type === 'object' && properties) {
+    sent.required = Object.keys(properties)
+    sent.additionalProperties = false
+  }
+  return sent
 }
 
 /**
  * The JSON schema the judge answers in (structured output), from the zod schema of its answer:
- * the one schema of that answer, which also checks it when it comes back. Its ranges (a score from
- * 0 to 100) are said in the prompt and held by that check, not sent.
+ * the one schema of that answer, which also checks it when it comes back (`checkAnswer`). What is
+ * sent asks for every field, with no other and without ranges; the check holds the ranges (a score
+ * from 0 to 1) and lets an answer leave out what the schema marks optional (a reason, the
+ * feedback) or add keys of its own.
  */
 export function judgeJsonSchema(name: string, answer: z.ZodType): { name: string, schema: Record<string, unknown> } {
   const { $schema: _dialect, ...schema } = z.toJSONSchema(answer)
-  return { name, schema: withoutRanges(schema) as Record<string, unknown> }
+  return { name, schema: asSent(schema) as Record<string, unknown> }
+}
+
+/**
+ * Checks a judge's answer against its schema: the answer parsed, or the first problem in words,
+ * `say` naming it for the field at its path (the value found there, undefined when missing), else
+ * the path and zod's message.
+ */
+export function checkAnswer<S extends z.ZodType>(schema: S, json: unknown, say: (path: readonly PropertyKey[], value: unknown) => string | undefined):
+  { ok: true, value: z.output<S> } | { ok: false, problem: string } {
+  const parsed = schema.safeParse(json)
+  if (parsed.success) return { ok: true, value: parsed.data }
+  const issue = parsed.error.issues[0]!
+  const value = issue.path.reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key] : undefined), json)
+  return { ok: false, problem: say(issue.path, value) ?? `the JSON does not have the requested shape (${issue.path.join('.') || 'root'}: ${issue.message})` }
 }
 
 /** Sent after an invalid answer: what was wrong, and a request for the JSON alone. */

@@ -1,10 +1,10 @@
-import { z } from 'zod'
 import { JudgeflowError } from '../../errors'
 import type { EvaluatorResult, RankedCandidate } from '../../schema/evaluator'
 import { HEURISTIC_CONFIDENCE_CAP } from '../../evaluator/heuristic'
 import { clamp01, confidenceOf, marginOf, mean, passes, roundScore, weightedAverage } from '../../evaluator/arithmetic'
 import { askJudge, mapLimit, type Validation } from '../../evaluator/judge'
-import { comparisonJsonSchema, comparisonPrompt } from './prompts'
+import { comparisonAnswerSchema, comparisonJsonSchema, comparisonPrompt } from './prompts'
+import { checkAnswer } from '../../evaluator/prompts'
 import { isHeuristic, limitOf, type EvaluationContext } from '../../evaluator/context'
 import { baseResult } from '../result'
 import type { ResolvedEvaluatorConfig } from '../../evaluator/config'
@@ -42,28 +42,26 @@ const labelOf = (position: number) => String.fromCharCode(65 + position)
 
 type OrderVerdict = { scores: Record<string, Record<string, number>>, reasons: Record<string, string>, feedback: string, suggestions: string[] }
 
-function validateOrder(labels: readonly string[], names: readonly string[]) {
+/** Checks the judge's JSON against the answer's schema: every candidate shown, each scored on every criterion from 0 to 1. */
+function validateOrder(labels: readonly string[], names: readonly string[], includeFeedback: boolean) {
+  const schema = comparisonAnswerSchema(labels, names, includeFeedback)
   return (json: unknown): Validation<OrderVerdict> => {
-    const parsed = z.object({
-      candidates: z.record(z.string(), z.object({ criteria_scores: z.record(z.string(), z.unknown()), reason: z.string().optional() })),
-      feedback: z.string().optional(),
-      suggestions: z.array(z.string()).optional(),
-    }).safeParse(json)
-    if (!parsed.success) return { ok: false, problem: 'the JSON does not have the requested shape (candidates → criteria_scores)' }
+    const checked = checkAnswer(schema, json, (path, value) => {
+      if (path[0] !== 'candidates') return undefined
+      if (path.length === 2 && value === undefined) return `candidate ${String(path[1])} is missing`
+      if (path.length === 4 && path[2] === 'criteria_scores') return `candidate ${String(path[1])}: criterion "${String(path[3])}" is ${JSON.stringify(value) ?? 'missing'}, not a number from 0.0 to 1.0`
+      return undefined
+    })
+    if (!checked.ok) return checked
+    const { candidates, feedback, suggestions } = checked.value
     const scores: OrderVerdict['scores'] = {}
     const reasons: Record<string, string> = {}
     for (const label of labels) {
-      const entry = parsed.data.candidates[label]
-      if (!entry) return { ok: false, problem: `candidate ${label} is missing` }
-      scores[label] = {}
-      for (const name of names) {
-        const value = entry.criteria_scores[name]
-        if (typeof value !== 'number' || value < 0 || value > 1) return { ok: false, problem: `candidate ${label}: criterion "${name}" is ${JSON.stringify(value) ?? 'missing'}, not a number from 0.0 to 1.0` }
-        scores[label][name] = value
-      }
+      const entry = candidates[label]!
+      scores[label] = Object.fromEntries(names.map(name => [name, entry.criteria_scores[name] as number]))
       reasons[label] = entry.reason ?? ''
     }
-    return { ok: true, value: { scores, reasons, feedback: parsed.data.feedback ?? '', suggestions: parsed.data.suggestions ?? [] } }
+    return { ok: true, value: { scores, reasons, feedback: typeof feedback === 'string' ? feedback : '', suggestions: Array.isArray(suggestions) ? suggestions as string[] : [] } }
   }
 }
 
@@ -96,7 +94,7 @@ export async function evaluateComparison(ctx: EvaluationContext, candidates: Can
           context: input.context, candidates: shown, criteria: config.criteria!, weights: config.weights, includeFeedback: config.include_feedback,
         }),
         jsonSchema: comparisonJsonSchema(labels, names, config.include_feedback),
-        validate: validateOrder(labels, names),
+        validate: validateOrder(labels, names, config.include_feedback),
         temperature: config.temperature, maxTokens: config.max_tokens, maxRetries: config.max_retries, cache: config.cache,
         cacheSalt: sample ? `sample ${sample}` : undefined, signal: ctx.signal, what: `the comparison (order ${labels.join('')})`,
       }, ctx.stats)

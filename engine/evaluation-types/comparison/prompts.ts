@@ -34,16 +34,20 @@ export function comparisonPrompt(input: ComparisonPromptInput): Prompt {
   return { system: JUDGE_SYSTEM, user: sections.join('\n\n') }
 }
 
-/** The judge's answer: each candidate (by label) with a score per criterion and a reason, and feedback when asked for. */
+/**
+ * The judge's answer: each candidate (by label) with a score from 0 to 1 per criterion and a reason,
+ * and feedback when asked for. Sent asking for every field (`judgeJsonSchema`); as a check, a reason
+ * or the feedback may be missing and extra keys are ignored.
+ */
 export function comparisonAnswerSchema(labels: readonly string[], names: readonly string[], includeFeedback = true) {
-  const candidate = () => z.strictObject({
-    criteria_scores: z.strictObject(Object.fromEntries(names.map(name => [name, z.number()]))),
-    reason: z.string(),
-  })
-  return z.strictObject({
-    candidates: z.strictObject(Object.fromEntries(labels.map(label => [label, candidate()]))),
+  const candidate = z.object({
+    criteria_scores: z.object(Object.fromEntries(names.map(name => [name, z.number().min(0).max(1)])) as Record<string, z.ZodNumber>).loose(),
+    reason: z.string().optional(),
+  }).loose()
+  return z.object({
+    candidates: z.object(Object.fromEntries(labels.map(label => [label, candidate])) as Record<string, typeof candidate>).loose(),
     ...(includeFeedback ? feedbackFields : {}),
-  })
+  }).loose()
 }
 
 export function comparisonJsonSchema(labels: readonly string[], names: readonly string[], includeFeedback = true) {

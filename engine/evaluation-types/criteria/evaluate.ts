@@ -1,9 +1,9 @@
-import { z } from 'zod'
 import type { Criterion, EvaluatorResult } from '../../schema/evaluator'
 import { HEURISTIC_CONFIDENCE_CAP } from '../../evaluator/heuristic'
 import { agreementFromSd, clamp01, confidenceOf, gradeFor, marginOf, mean, passes, roundScore, sampleSd, weightedAverage } from '../../evaluator/arithmetic'
 import { askJudge, mapLimit, type Validation } from '../../evaluator/judge'
-import { criteriaJsonSchema, criteriaPrompt } from './prompts'
+import { checkAnswer } from '../../evaluator/prompts'
+import { criteriaAnswerCheck, criteriaJsonSchema, criteriaPrompt } from './prompts'
 import { isHeuristic, limitOf, requireText, type EvaluationContext } from '../../evaluator/context'
 import { baseResult } from '../result'
 
@@ -14,29 +14,27 @@ interface GroupVerdict {
   suggestions: string[]
 }
 
-const scoreSchema = z.number().min(0).max(1)
-
-const verdictShape = z.object({
-  criteria_scores: z.record(z.string(), z.unknown()),
-  criteria_reasons: z.record(z.string(), z.string()).optional(),
-  feedback: z.string().optional(),
-  suggestions: z.array(z.string()).optional(),
-})
-
-/** Checks the judge's JSON: every criterion present, each score in [0, 1]. */
-export function validateVerdict(names: readonly string[]) {
+/** Checks the judge's JSON against the answer's schema: every criterion present, each score in [0, 1]. */
+export function validateVerdict(names: readonly string[], includeFeedback = true) {
+  const schema = criteriaAnswerCheck(names, includeFeedback)
   return (json: unknown): Validation<GroupVerdict> => {
-    const shape = verdictShape.safeParse(json)
-    if (!shape.success) return { ok: false, problem: `the JSON does not have the requested shape (${shape.error.issues[0]!.path.join('.') || 'root'}: ${shape.error.issues[0]!.message})` }
-    const scores: Record<string, number> = {}
-    for (const name of names) {
-      const value = shape.data.criteria_scores[name]
-      if (value === undefined) return { ok: false, problem: `criterion "${name}" is missing from criteria_scores` }
-      const parsed = scoreSchema.safeParse(value)
-      if (!parsed.success) return { ok: false, problem: `criterion "${name}" has score ${JSON.stringify(value)}, which is not a number from 0.0 to 1.0` }
-      scores[name] = parsed.data
+    const checked = checkAnswer(schema, json, (path, value) => {
+      if (path[0] !== 'criteria_scores' || path.length !== 2) return undefined
+      return value === undefined
+        ? `criterion "${String(path[1])}" is missing from criteria_scores`
+        : `criterion "${String(path[1])}" has score ${JSON.stringify(value)}, which is not a number from 0.0 to 1.0`
+    })
+    if (!checked.ok) return checked
+    const { criteria_scores: scores, criteria_reasons: reasons = {}, feedback, suggestions } = checked.value
+    return {
+      ok: true,
+      value: {
+        criteria_scores: Object.fromEntries(names.map(name => [name, scores[name] as number])),
+        criteria_reasons: Object.fromEntries(names.flatMap(name => (typeof reasons[name] === 'string' ? [[name, reasons[name]]] : []))),
+        feedback: typeof feedback === 'string' ? feedback : '',
+        suggestions: Array.isArray(suggestions) ? suggestions as string[] : [],
+      },
     }
-    return { ok: true, value: { criteria_scores: scores, criteria_reasons: shape.data.criteria_reasons ?? {}, feedback: shape.data.feedback ?? '', suggestions: shape.data.suggestions ?? [] } }
   }
 }
 
@@ -59,7 +57,7 @@ async function judgeGroup(ctx: EvaluationContext, group: readonly Criterion[], s
       weights: config.weights, grades: config.grades, includeFeedback: config.include_feedback,
     }),
     jsonSchema: criteriaJsonSchema(names, config.include_feedback),
-    validate: validateVerdict(names),
+    validate: validateVerdict(names, config.include_feedback),
     temperature: config.temperature,
     maxTokens: config.max_tokens,
     maxRetries: config.max_retries,

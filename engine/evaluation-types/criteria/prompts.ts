@@ -38,26 +38,45 @@ export function criteriaPrompt(input: CriteriaPromptInput): Prompt {
   return { system: JUDGE_SYSTEM, user: sections.join('\n\n') }
 }
 
-/** The judge's answer: a score and a reason for each criterion, and feedback when asked for. */
+/**
+ * The judge's answer: a score from 0 to 1 and a reason for each criterion, and feedback when asked
+ * for. Sent asking for every field (`judgeJsonSchema`); as a check, a reason or the feedback may be
+ * missing and an answer may score more criteria than asked (the others are ignored).
+ */
 export function criteriaAnswerSchema(names: readonly string[], includeFeedback = true) {
-  const perCriterion = (value: z.ZodType) => z.strictObject(Object.fromEntries(names.map(name => [name, value])))
-  return z.strictObject({ criteria_scores: perCriterion(z.number()), criteria_reasons: perCriterion(z.string()), ...(includeFeedback ? feedbackFields : {}) })
+  const perCriterion = <T extends z.ZodType>(value: T) => z.object(Object.fromEntries(names.map(name => [name, value])) as Record<string, T>).loose()
+  return z.object({
+    criteria_scores: perCriterion(z.number().min(0).max(1)),
+    criteria_reasons: perCriterion(z.string().optional()).optional(),
+    ...(includeFeedback ? feedbackFields : {}),
+  }).loose()
 }
 
 // Turning zod into JSON Schema costs more than the rest of a judge call's preparation, and a run
-// asks with the same criteria case after case: one schema per distinct set, kept (a bounded few).
-const jsonSchemas = new Map<string, ReturnType<typeof judgeJsonSchema>>()
-const KEPT_JSON_SCHEMAS = 256
+// asks with the same criteria case after case: one answer schema and its JSON Schema per distinct
+// set, kept (a bounded few).
+const answers = new Map<string, { schema: ReturnType<typeof criteriaAnswerSchema>, sent: ReturnType<typeof judgeJsonSchema> }>()
+const KEPT_ANSWERS = 256
+
+function criteriaAnswer(names: readonly string[], includeFeedback: boolean) {
+  const key = JSON.stringify([names, includeFeedback])
+  let answer = answers.get(key)
+  if (!answer) {
+    if (answers.size >= KEPT_ANSWERS) answers.delete(answers.keys().next().value!)
+    const schema = criteriaAnswerSchema(names, includeFeedback)
+    answers.set(key, answer = { schema, sent: deepFreeze(judgeJsonSchema('evaluation', schema)) })
+  }
+  return answer
+}
 
 /** The JSON Schema of the judge's answer, made once per set of criterion names; frozen, as callers share it. */
 export function criteriaJsonSchema(names: readonly string[], includeFeedback = true): ReturnType<typeof judgeJsonSchema> {
-  const key = JSON.stringify([names, includeFeedback])
-  let schema = jsonSchemas.get(key)
-  if (!schema) {
-    if (jsonSchemas.size >= KEPT_JSON_SCHEMAS) jsonSchemas.delete(jsonSchemas.keys().next().value!)
-    jsonSchemas.set(key, schema = deepFreeze(judgeJsonSchema('evaluation', criteriaAnswerSchema(names, includeFeedback))))
-  }
-  return schema
+  return criteriaAnswer(names, includeFeedback).sent
+}
+
+/** The schema the judge's answer is checked with: the one its JSON Schema was made from. */
+export function criteriaAnswerCheck(names: readonly string[], includeFeedback = true): ReturnType<typeof criteriaAnswerSchema> {
+  return criteriaAnswer(names, includeFeedback).schema
 }
 
 function deepFreeze<T>(value: T): T {

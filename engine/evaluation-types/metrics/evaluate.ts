@@ -9,7 +9,7 @@ import type { ResolvedMetric } from '../../evaluator/metrics/resolve'
 import { baseResult } from '../result'
 
 function validateMetric(json: unknown): Validation<{ score: number, evaluator_comment: string }> {
-  const parsed = metricAnswerSchema.loose().safeParse(json)
+  const parsed = metricAnswerSchema.safeParse(json)
   if (parsed.success) return { ok: true, value: parsed.data }
   const score = (json as { score?: unknown } | null)?.score
   return { ok: false, problem: score === undefined ? 'score is missing' : typeof score !== 'number' || score < 0 || score > 100 ? `score ${JSON.stringify(score)} is not a number from 0 to 100` : 'evaluator_comment is missing' }

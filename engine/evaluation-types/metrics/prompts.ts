@@ -15,6 +15,6 @@ export function metricPrompt(systemInstruction: string, input: { user_query?: st
 }
 
 /** The judge's answer for one metric, as asked for (METRIC_JSON_SCHEMA) and as checked (keys beyond it are let through). */
-export const metricAnswerSchema = z.strictObject({ score: z.number().min(0).max(100), evaluator_comment: z.string() })
+export const metricAnswerSchema = z.object({ score: z.number().min(0).max(100), evaluator_comment: z.string() }).loose()
 
 export const METRIC_JSON_SCHEMA = judgeJsonSchema('metric_score', metricAnswerSchema)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fence, judgeJsonSchema } from '../../../engine/evaluator/prompts'
-import { comparisonPrompt } from '../../../engine/evaluation-types/comparison/prompts'
-import { criteriaAnswerSchema, criteriaJsonSchema, criteriaPrompt } from '../../../engine/evaluation-types/criteria/prompts'
+import { comparisonJsonSchema, comparisonPrompt } from '../../../engine/evaluation-types/comparison/prompts'
+import { criteriaAnswerCheck, criteriaAnswerSchema, criteriaJsonSchema, criteriaPrompt } from '../../../engine/evaluation-types/criteria/prompts'
 import { metricAnswerSchema, metricPrompt, METRIC_JSON_SCHEMA } from '../../../engine/evaluation-types/metrics/prompts'
 import { DEFAULT_GRADES } from '../../../engine'
 
@@ -56,9 +56,34 @@ describe('a judge answer\'s one schema', () => {
       name: 'metric_score',
       schema: { type: 'object', properties: { score: { type: 'number' }, evaluator_comment: { type: 'string' } }, required: ['score', 'evaluator_comment'], additionalProperties: false },
     })
-    const check = metricAnswerSchema.loose()
+    const check = metricAnswerSchema
     expect(check.safeParse({ score: 100, evaluator_comment: 'ok', extra: 1 }).success).toBe(true)
     expect(check.safeParse({ score: 101, evaluator_comment: 'too high' }).success).toBe(false)
     expect(check.safeParse({ score: -1, evaluator_comment: 'too low' }).success).toBe(false)
+  })
+
+  it('asks for every criterion\'s score and reason, with nothing else, and checks with the same schema, which lets a reason or feedback be missing', () => {
+    const object = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false })
+    // A criterion may be named like a JSON Schema keyword: it stays a property.
+    const names = ['maximum', 'accuracy']
+    expect(criteriaJsonSchema(names)).toEqual({
+      name: 'evaluation',
+      schema: object({
+        criteria_scores: object({ maximum: { type: 'number' }, accuracy: { type: 'number' } }),
+        criteria_reasons: object({ maximum: { type: 'string' }, accuracy: { type: 'string' } }),
+        feedback: { type: 'string' },
+        suggestions: { type: 'array', items: { type: 'string' } },
+      }),
+    })
+    const check = criteriaAnswerCheck(names)
+    expect(check.safeParse({ criteria_scores: { maximum: 1, accuracy: 0, other: 0.5 } }).success).toBe(true)
+    expect(check.safeParse({ criteria_scores: { maximum: 1 } }).success).toBe(false)
+    expect(check.safeParse({ criteria_scores: { maximum: 1.2, accuracy: 0 } }).success).toBe(false)
+  })
+
+  it('asks for each candidate in the order shown, strictly, without the score range', () => {
+    const { schema } = comparisonJsonSchema(['A', 'B'], ['overall'], false)
+    const candidate = { type: 'object', properties: { criteria_scores: { type: 'object', properties: { overall: { type: 'number' } }, required: ['overall'], additionalProperties: false }, reason: { type: 'string' } }, required: ['criteria_scores', 'reason'], additionalProperties: false }
+    expect(schema).toEqual({ type: 'object', properties: { candidates: { type: 'object', properties: { A: candidate, B: candidate }, required: ['A', 'B'], additionalProperties: false } }, required: ['candidates'], additionalProperties: false })
   })
 })
