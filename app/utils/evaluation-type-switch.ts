@@ -1,5 +1,5 @@
-import { fieldsOfSpec, TYPE_OWNED_FIELDS } from '../../engine/evaluation-types/spec'
-import { formSpecFor } from '../../engine/evaluation-types/specs'
+import { fieldsOfSpec } from '../../engine/evaluation-types/spec'
+import { formSpecFor, TYPE_OWNED_FIELDS } from '../../engine/evaluation-types/specs'
 
 /**
  * The settings of an evaluator step that switching it to type `to` would remove: those set on it

@@ -2,6 +2,9 @@
  * How the step forms name their fields for people, and how the schemas' problems read as sentences
  * beside those fields. Pure (no Vue), tested on its own.
  */
+import { EVALUATION_INPUTS } from '../../engine/evaluation-types/fields'
+import { ownConfigFields } from '../../engine/evaluation-types/specs'
+
 export interface FieldText {
   label: string
   help?: string
@@ -25,14 +28,6 @@ const FIELDS: Record<string, FieldText> = {
   'reason': { label: 'Reason', help: 'Why the flow retries, shown in the run\'s events.' },
   'verdict': { label: 'Verdict', help: 'Whether reaching this output means the run passed or failed.' },
   'output.value': { label: 'Value', help: 'What the run returns when it ends here.' },
-  'content': { label: 'Text to judge', help: 'Usually the text of the LLM step before this one.' },
-  'context': { label: 'Context', help: 'What the text answers, such as the question (optional).' },
-  'reference': { label: 'Reference answer', help: 'A known good answer to compare with (optional).' },
-  'actual': { label: 'Actual output', help: 'The output to score.' },
-  'expected': { label: 'Expected output', help: 'What the output should be.' },
-  'original': { label: 'Original data', help: 'The data before the edit, for scorers that compare with it.' },
-  'trace': { label: 'Reasoning trace', help: 'The agent\'s steps to score.' },
-  'candidates': { label: 'Candidates' },
   'fields': { label: 'Run input fields' },
   'pinned': { label: 'Pinned outputs' },
   'pass_threshold': { label: 'Pass threshold' },
@@ -61,9 +56,13 @@ const humanize = (key: string) => {
   return words.charAt(0).toUpperCase() + words.slice(1)
 }
 
-/** A field's label and help: its own words, else the schema's description, else its key in words. */
+/**
+ * A field's label and help: its own words (an evaluator's inputs and its types' own settings say
+ * theirs in engine/evaluation-types), else the schema's description, else its key in words.
+ */
 export function fieldText(stepType: string, key: string, description?: string): FieldText {
-  const known = FIELDS[`${stepType}.${key}`] ?? FIELDS[key]
+  const evaluator = stepType === 'evaluator' ? ownConfigFields.get(key) : undefined
+  const known: FieldText | undefined = FIELDS[`${stepType}.${key}`] ?? evaluator ?? FIELDS[key] ?? (EVALUATION_INPUTS as Record<string, FieldText>)[key]
   return { label: known?.label ?? humanize(key), help: known?.help ?? description }
 }
 

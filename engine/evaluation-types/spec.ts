@@ -6,17 +6,19 @@
  */
 import type { OutputFields } from '../steps/outputs'
 
-/** The evaluator step's fields holding what is evaluated (each a text or a {{reference}}). */
-export type EvaluationInputField = 'content' | 'context' | 'reference' | 'actual' | 'expected' | 'original' | 'trace'
+import { EVALUATION_INPUT_NAMES, type EvaluationInputField } from './fields'
+
+/** The evaluator step's fields holding what is evaluated (each a text or a {{reference}}): engine/evaluation-types/fields.ts. */
+export type { EvaluationInputField }
 
 /** The parts of the evaluator form (components/editor/EvaluatorForm.vue), which places them. */
 export type FormSection = 'judge' | 'candidates' | 'criteria' | 'metrics' | 'scorers' | 'trace' | 'threshold' | 'feedback' | 'rubric' | 'assertions'
 
 /**
- * The config fields each form section edits. A type's own settings are the fields of its sections
- * plus its `inputs`: the editor keeps the others aside while another type is chosen, so that what
- * is saved holds the chosen type's settings only (tests/unit/evaluator/evaluation-types.test.ts
- * checks every type's schema fields are here).
+ * The config fields each form section edits. A type's own settings are the fields of its sections,
+ * the fields it describes itself (`settings` in its spec) and its `inputs`: the editor keeps the
+ * others aside while another type is chosen, so that what is saved holds the chosen type's settings
+ * only (tests/unit/evaluator/evaluation-types.test.ts checks every type's schema fields are one of these).
  */
 export const FORM_SECTION_FIELDS: Readonly<Record<FormSection, readonly string[]>> = {
   judge: ['model', 'provider'],
@@ -31,15 +33,32 @@ export const FORM_SECTION_FIELDS: Readonly<Record<FormSection, readonly string[]
   assertions: ['assert', 'threshold', 'vars', 'latency_ms', 'cost_usd', 'embedding_model', 'transform', 'provider_transform'],
 }
 
-/** The step's config fields that belong to one type or another (the rest, such as temperature, every type takes). */
-export const TYPE_OWNED_FIELDS: ReadonlySet<string> = new Set([
+/**
+ * The config fields of sections, and the inputs a type may read: fields that belong to one type or
+ * another (with the types' own settings, `TYPE_OWNED_FIELDS` in specs.ts).
+ */
+export const SECTION_AND_INPUT_FIELDS: ReadonlySet<string> = new Set([
   ...Object.values(FORM_SECTION_FIELDS).flat(),
-  'content', 'context', 'reference', 'actual', 'expected', 'original', 'trace',
+  ...EVALUATION_INPUT_NAMES.filter(name => name !== 'candidates'),
 ])
 
-/** The step config fields a type uses: its sections' fields and the step fields it reads. */
-export function fieldsOfSpec(spec: Pick<EvaluationTypeSpec, 'sections' | 'inputs'>): Set<string> {
-  return new Set([...spec.sections.flatMap(section => FORM_SECTION_FIELDS[section]), ...spec.inputs])
+/** The step config fields a type uses: its sections' fields, its own described fields and the step fields it reads. */
+export function fieldsOfSpec(spec: Pick<EvaluationTypeSpec, 'sections' | 'inputs' | 'settings'>): Set<string> {
+  return new Set([...spec.sections.flatMap(section => FORM_SECTION_FIELDS[section]), ...Object.keys(spec.settings ?? {}), ...spec.inputs])
+}
+
+/**
+ * A config field of a type's own, which no section of the form edits: the form shows it under the
+ * type's settings with this label and help, with a control of its kind, and names it in problems.
+ */
+export interface ConfigFieldDescriptor {
+  label: string
+  help: string
+  /** A number (`integer`: a whole one), a line of text, a checkbox, or one of `options`. */
+  control: 'number' | 'integer' | 'text' | 'boolean' | 'choice'
+  options?: readonly string[]
+  min?: number
+  max?: number
 }
 
 export interface EvaluationTypeSpec<T extends string = string> {
@@ -56,6 +75,8 @@ export interface EvaluationTypeSpec<T extends string = string> {
   /** Whether, with no candidates listed, it ranks the texts of the steps wired into it, each named by its step's id. */
   candidatesFromGraph?: boolean
   sections: readonly FormSection[]
+  /** Its own config fields that no section edits (its schema.ts has each), in the order the form shows them. */
+  settings?: Readonly<Record<string, ConfigFieldDescriptor>>
   /** Its place in the editor's list of types (the lowest first); the types' numbers differ. */
   order: number
   /**

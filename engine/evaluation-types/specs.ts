@@ -3,7 +3,7 @@
  * zod: the editor's components read these. The types are the folders of engine/evaluation-types,
  * listed by `npm run generate:evaluation-types` in specs.generated.ts (docs: DEVELOPERS.md, "Adding things").
  */
-import type { EvaluationTypeSpec } from './spec'
+import { SECTION_AND_INPUT_FIELDS, type ConfigFieldDescriptor, type EvaluationTypeSpec } from './spec'
 import { typeSpecs } from './specs.generated'
 import { scoringSpec } from './scoring/spec'
 
@@ -28,3 +28,11 @@ export function evaluationTypeSpec(type: unknown): EvaluationTypeSpec<Evaluation
 export function formSpecFor(type: unknown): EvaluationTypeSpec<EvaluationType> {
   return evaluationTypeSpec(type) ?? scoringSpec
 }
+
+/** Each type's own described config fields (`settings` in its spec), by name. */
+export const ownConfigFields: ReadonlyMap<string, ConfigFieldDescriptor> = new Map(
+  evaluationTypeSpecs.flatMap(spec => Object.entries((spec as EvaluationTypeSpec).settings ?? {})),
+)
+
+/** The step's config fields that belong to one type or another (the rest, such as temperature, every type takes). */
+export const TYPE_OWNED_FIELDS: ReadonlySet<string> = new Set([...SECTION_AND_INPUT_FIELDS, ...ownConfigFields.keys()])

@@ -1,6 +1,7 @@
 import type { AssertionGrade, AwaitingComparison } from '../assertions/types'
 import { z } from 'zod'
 import type { ScorerResult } from './scorers'
+import { EVALUATION_INPUT_ALIASES, EVALUATION_INPUT_NAMES, EVALUATION_INPUTS, type EvaluationInputName } from '../evaluation-types/fields'
 import { deterministicTypes, evaluationTypes, METRIC_DEFAULT_MODEL, type EvaluationType } from './evaluation-types'
 
 /**
@@ -18,20 +19,21 @@ export const candidateSchema = z.union([
   z.object({ id: z.string().optional(), text: z.string() }),
 ])
 
-/** The evaluator input's aliases (the agent-output evaluator's names) and the fields they stand for. */
-export const EVALUATION_INPUT_ALIASES = { user_query: 'context', submission: 'content' } as const
+export { EVALUATION_INPUT_ALIASES }
+
+/** A value of each kind of input (engine/evaluation-types/fields.ts). */
+const inputValue = {
+  'text': z.string().optional(),
+  'json': z.unknown().optional(),
+  'json-or-text': z.unknown().optional(),
+  'candidates': z.array(candidateSchema).optional(),
+} as const
+type InputShape = { [K in EvaluationInputName]: (typeof inputValue)[(typeof EVALUATION_INPUTS)[K]['value']] }
+type AliasShape = { [A in keyof typeof EVALUATION_INPUT_ALIASES]: InputShape[(typeof EVALUATION_INPUT_ALIASES)[A]] }
 
 const evaluationInputFields = z.object({
-  content: z.string().optional(),
-  context: z.string().optional(),
-  reference: z.string().optional(),
-  candidates: z.array(candidateSchema).optional(),
-  actual: z.unknown().optional(),
-  expected: z.unknown().optional(),
-  original: z.unknown().optional(),
-  trace: z.unknown().optional(),
-  user_query: z.string().optional(),
-  submission: z.string().optional(),
+  ...Object.fromEntries(EVALUATION_INPUT_NAMES.map(name => [name, inputValue[EVALUATION_INPUTS[name].value]])) as InputShape,
+  ...Object.fromEntries(Object.entries(EVALUATION_INPUT_ALIASES).map(([alias, name]) => [alias, inputValue[EVALUATION_INPUTS[name].value]])) as AliasShape,
   /** The caller's team, handed back in the result as given; it plays no part in judging. */
   team_id: z.string().max(200).optional(),
 })
@@ -40,11 +42,14 @@ const evaluationInputFields = z.object({
 export const EVALUATION_INPUT_FIELDS = Object.keys(evaluationInputFields.shape).filter(field => field !== 'team_id') as Array<Exclude<keyof typeof evaluationInputFields.shape, 'team_id'>>
 
 /** What is evaluated. An alias (EVALUATION_INPUT_ALIASES) gives its field when the field itself is not given. */
-export const evaluationInputSchema = evaluationInputFields.transform(({ user_query, submission, ...rest }) => ({
-  ...rest,
-  content: rest.content ?? submission,
-  context: rest.context ?? user_query,
-}))
+export const evaluationInputSchema = evaluationInputFields.transform((given) => {
+  const input: Record<string, unknown> = { ...given }
+  for (const [alias, name] of Object.entries(EVALUATION_INPUT_ALIASES)) {
+    input[name] ??= input[alias]
+    delete input[alias]
+  }
+  return input as Omit<typeof given, keyof typeof EVALUATION_INPUT_ALIASES>
+})
 export type EvaluationInput = z.output<typeof evaluationInputSchema>
 
 export interface MetricScore {

@@ -6,8 +6,11 @@ import { resolveEvaluatorConfig } from '../../evaluator/config'
 import { JudgeflowError } from '../../errors'
 import type { ConfigProblem } from '../../evaluation-types/checks'
 import { givenByStep, missingInputs } from '../../evaluation-types/inputs'
+import { splitStepConfig } from '../../evaluation-types/fields'
 import { evaluatorOutputs } from './outputs'
 import { builtinStepMeta } from '../step-meta'
+
+export { splitStepConfig }
 
 /** The evaluator's config plus what it judges; `config_file` (JSON or TOML) is read at each evaluation. */
 export const evaluatorStepConfigSchema = z.object({
@@ -36,19 +39,6 @@ export const evaluatorStepConfigSchema = z.object({
   }
 })
 export type EvaluatorStepConfig = z.infer<typeof evaluatorStepConfigSchema>
-
-/**
- * A step's config in its two parts: what is judged, and the evaluator config. In a step, `trace`
- * is the data to score; the evaluator's trace settings go under `trace_options`.
- */
-export function splitStepConfig(value: Record<string, unknown>) {
-  const { content, context, reference, candidates, actual, expected, original, trace, config_file, trace_options, ...own } = value
-  return {
-    data: { content, context, reference, candidates, actual, expected, original, trace },
-    configFile: config_file as string | undefined,
-    evaluator: { ...own, ...(trace_options ? { trace: trace_options } : {}) } as Record<string, unknown>,
-  }
-}
 
 /** Whether the step judges one text: by its type, or (type in a config file) possibly. */
 export function judgesContent(config: Record<string, unknown>): boolean {

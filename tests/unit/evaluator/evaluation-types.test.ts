@@ -2,10 +2,13 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { contentTypes, deterministicTypes, evaluationTypes, evaluationTypeSpecs, formSpecFor } from '../../../engine/schema/evaluation-types'
+import { contentTypes, deterministicTypes, evaluationTypes, evaluationTypeSpecs, formSpecFor, type EvaluationType } from '../../../engine/schema/evaluation-types'
 import { evaluationTypeFields, sharedFields } from '../../../engine/evaluation-types/config-schema'
 import { evaluationTypeDefinition, evaluationTypeDefinitions } from '../../../engine/evaluation-types/registry'
-import { fieldsOfSpec, TYPE_OWNED_FIELDS, type FormSection } from '../../../engine/evaluation-types/spec'
+import { fieldsOfSpec, SECTION_AND_INPUT_FIELDS, type EvaluationTypeSpec, type FormSection } from '../../../engine/evaluation-types/spec'
+import { EVALUATION_INPUTS } from '../../../engine/evaluation-types/fields'
+import { fieldText } from '../../../app/utils/field-labels'
+import { TYPE_OWNED_FIELDS } from '../../../engine/evaluation-types/specs'
 import { createProviders, evaluate, evaluatorConfigSchema } from '../../../engine'
 import { renderLists, staleLists, typeFolders } from '../../../scripts/evaluation-types'
 
@@ -14,6 +17,7 @@ const typesDir = join(root, 'engine/evaluation-types')
 const form = readFileSync(join(root, 'components/editor/EvaluatorForm.vue'), 'utf8')
 const panel = readFileSync(join(root, 'components/editor/NodePanel.vue'), 'utf8')
 const providers = createProviders({ env: {} })
+const BUILT_IN: string[] = ['scoring', 'criteria', 'comparison', 'rubric', 'metrics', 'scorers', 'trace', 'assertions']
 
 describe('evaluation type registry', () => {
   it('has one folder per type, each with a definition in all three lists, in the same order', () => {
@@ -33,7 +37,8 @@ describe('evaluation type registry', () => {
     expect(staleLists(), 'run `npm run generate:evaluation-types`').toEqual([])
     // The editor's order is each spec's own number.
     expect(new Set(evaluationTypeSpecs.map(spec => spec.order)).size).toBe(evaluationTypes.length)
-    expect(evaluationTypes).toEqual(['scoring', 'criteria', 'comparison', 'rubric', 'metrics', 'scorers', 'trace', 'assertions'])
+    // The built-in types keep their places; a new one goes where its number puts it.
+    expect(evaluationTypes.filter(type => BUILT_IN.includes(type))).toEqual(BUILT_IN)
   })
 
   it('writes a new folder into each of the three lists, and refuses a folder without its modules', () => {
@@ -80,21 +85,30 @@ describe('evaluation type registry', () => {
     }
   })
 
-  it('names, for the editor, every config field of each type among the fields of its form sections', () => {
-    for (const spec of evaluationTypeSpecs) {
+  it('names, for the editor, every config field of each type among the fields of its form sections or its own described settings', () => {
+    for (const spec of evaluationTypeSpecs as readonly EvaluationTypeSpec[]) {
       // A step's trace settings are its `trace_options` (its `trace` is the data scored).
-      const own = Object.keys(evaluationTypeFields[spec.type]).map(key => (key === 'trace' ? 'trace_options' : key))
+      const own = Object.keys(evaluationTypeFields[spec.type as EvaluationType]).map(key => (key === 'trace' ? 'trace_options' : key))
       for (const key of own) {
         expect(fieldsOfSpec(spec).has(key), `${spec.type}: ${key}`).toBe(true)
         expect(TYPE_OWNED_FIELDS.has(key), key).toBe(true)
       }
+      // A setting it describes is a field of its schema, with words for people, and no section's nor input's.
+      for (const [key, setting] of Object.entries(spec.settings ?? {})) {
+        expect(own, `${spec.type}: ${key}`).toContain(key)
+        expect(setting.label.length * setting.help.length, `${spec.type}: ${key}`).toBeGreaterThan(0)
+        expect(SECTION_AND_INPUT_FIELDS.has(key), `${spec.type}: ${key}`).toBe(false)
+        expect(fieldText('evaluator', key), key).toEqual({ label: setting.label, help: setting.help })
+      }
+      // What it reads is labelled from the one table of inputs.
+      for (const input of spec.inputs) expect(fieldText('evaluator', input).label, input).toBe(EVALUATION_INPUTS[input].label)
       for (const key of Object.keys(sharedFields)) if (!['model', 'provider', 'pass_threshold', 'include_feedback'].includes(key)) expect(TYPE_OWNED_FIELDS.has(key), key).toBe(false)
     }
   })
 
   it('derives the editor tables and the type lists from the specs', () => {
-    expect(contentTypes).toEqual(['scoring', 'criteria', 'rubric', 'metrics', 'assertions'])
-    expect(deterministicTypes).toEqual(['scorers', 'trace'])
+    expect(contentTypes.filter(type => BUILT_IN.includes(type))).toEqual(['scoring', 'criteria', 'rubric', 'metrics', 'assertions'])
+    expect(deterministicTypes.filter(type => BUILT_IN.includes(type))).toEqual(['scorers', 'trace'])
     expect(formSpecFor(undefined).type).toBe('scoring')
     expect(formSpecFor('trace').inputs).toEqual(['trace'])
     expect(panel).toContain('formSpecFor(props.node.config.evaluation_type).inputs')
