@@ -1,7 +1,12 @@
 import { cpSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'esbuild'
+import type { Nitro } from 'nitropack'
 import { EARLY_SCRIPT } from './app/utils/early-requests'
+import { PAGE_CHUNKS, pageChunksPlugin } from './scripts/page-chunks'
+
+/** The server's build, which takes the chunks the client's build names (see `hooks`). */
+let server: Nitro | undefined
 
 // The design card puts pages/ and components/ at the top level; app/ keeps app.vue, layouts, composables and stores.
 export default defineNuxtConfig({
@@ -29,7 +34,19 @@ export default defineNuxtConfig({
   // A link loads its page's code when pointed at or focused, not as soon as it is on screen: the
   // editor's header links would otherwise load and run other pages' code while a workflow opens.
   experimental: { defaults: { nuxtLink: { prefetchOn: { visibility: false, interaction: true } } } },
+  // The HTML of a page named in PRELOADED_PAGES (scripts/page-chunks.ts) preloads its code:
+  // the client's build names the chunks, the server's serves them (server/plugins/route-preloads.ts).
+  hooks: {
+    'nitro:init'(nitro) {
+      server = nitro
+    },
+    'vite:extendConfig'(config, { isClient }) {
+      if (isClient) config.plugins!.push(pageChunksPlugin((pages) => { server!.options.virtual[PAGE_CHUNKS] = `export default ${JSON.stringify(pages)}` }))
+    },
+  },
   nitro: {
+    // Until the client's build names them (and in development), no page preloads.
+    virtual: { [PAGE_CHUNKS]: 'export default []' },
     hooks: {
       async compiled(nitro) {
         const { rootDir, output } = nitro.options

@@ -3,8 +3,11 @@
  * before any of the app's code has loaded (`EARLY_SCRIPT`, in nuxt.config.ts), and by the router's
  * middleware on a navigation inside the app. `$1` is the path's id.
  */
+/** The workflow editor's path (its id in the first group). */
+export const EDITOR_PATH = /^\/workflows\/([\w-]+)\/?$/
+
 const EARLY_REQUESTS: ReadonlyArray<{ path: RegExp, urls: readonly string[] }> = [
-  { path: /^\/workflows\/([\w-]+)\/?$/, urls: ['/api/workflows/$1', '/api/steps', '/api/models'] },
+  { path: EDITOR_PATH, urls: ['/api/workflows/$1', '/api/steps', '/api/models'] },
   { path: /^\/dataset-runs\/([\w-]+)\/?$/, urls: ['/api/dataset-runs/$1'] },
 ]
 

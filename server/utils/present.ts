@@ -1,9 +1,31 @@
 import type { RunEventRow, RunRow, RunSummaryRow, StepRunRow, WorkflowWithDefinition } from '../../core'
 import { boundEvent, isTruncated, missingKeyWarnings, validateWorkflow, type Providers, type RunEvent, type StepRegistry } from '../../engine'
 
+type Checked = { problems: ReturnType<typeof validateWorkflow>['problems'], warnings: ReturnType<typeof missingKeyWarnings> }
+
+/**
+ * The problems and warnings of the workflow versions answered lately, by id, version and time of
+ * the last save: a version's definition never changes, nor do this server's steps and keys, and
+ * checking 200 steps took longer than the rest of opening them.
+ */
+const checkedVersions = new Map<string, Checked>()
+const CHECKED_KEPT = 100
+
+function checkedVersion(workflow: WorkflowWithDefinition, app: { registry: StepRegistry, providers: Providers }): Checked {
+  const key = JSON.stringify([workflow.id, workflow.version, workflow.updatedAt])
+  let checked = checkedVersions.get(key)
+  if (!checked) {
+    const { problems, workflow: valid } = validateWorkflow(workflow.definition, app.registry)
+    checked = { problems, warnings: valid ? missingKeyWarnings(valid, app) : [] }
+    if (checkedVersions.size >= CHECKED_KEPT) checkedVersions.delete(checkedVersions.keys().next().value!)
+    checkedVersions.set(key, checked)
+  }
+  return checked
+}
+
 /** A workflow with its problems, and the keys its run would miss on this server (warnings: pinning or a key fixes them). */
 export function presentWorkflow(workflow: WorkflowWithDefinition, app: { registry: StepRegistry, providers: Providers }) {
-  const { problems, workflow: checked } = validateWorkflow(workflow.definition, app.registry)
+  const { problems, warnings } = checkedVersion(workflow, app)
   return {
     id: workflow.id,
     name: workflow.name,
@@ -14,7 +36,7 @@ export function presentWorkflow(workflow: WorkflowWithDefinition, app: { registr
     updated_at: workflow.updatedAt,
     definition: workflow.definition,
     problems,
-    warnings: checked ? missingKeyWarnings(checked, app) : [],
+    warnings,
   }
 }
 

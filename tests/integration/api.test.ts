@@ -71,6 +71,15 @@ describe.each(serverStores)('on $name', (store) => {
       expect(saved.body.problems.map((p: { path: string }) => p.path)).toEqual(['nodes.x.config.model', 'nodes.x.config.prompt'])
       const checked = await server.api('/api/workflows/validate', { body: draft })
       expect(checked.body.ok).toBe(false)
+      // Read again, the version's problems are the same; once saved fixed, the new version has none.
+      const read = await server.api(`/api/workflows/${saved.body.id}`)
+      expect(read.body.problems).toEqual(saved.body.problems)
+      const fixed = { ...draft, nodes: [{ id: 'x', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Say hi' } }] }
+      const put = await server.api(`/api/workflows/${saved.body.id}`, { method: 'PUT', body: fixed })
+      expect(put.status).toBe(200)
+      expect(put.body.problems).toEqual([])
+      expect((await server.api(`/api/workflows/${saved.body.id}`)).body.problems).toEqual([])
+      expect((await server.api(`/api/workflows/${saved.body.id}?version=1`)).body.problems).toEqual(saved.body.problems)
     })
 
     it('validate names each unknown key by its path and the nearest known key, at every depth', async () => {

@@ -1,0 +1,23 @@
+import { expect, test } from '@playwright/test'
+
+test('the editor\'s HTML preloads the code that draws the workflow, so it loads beside the app\'s entry instead of after it', async ({ page, request }) => {
+  const created = await request.post('/api/workflows', { data: { name: 'preloaded', nodes: [{ id: 'in', type: 'input' }, { id: 'out', type: 'output' }], edges: [{ from: 'in', to: 'out' }] } })
+  const { id } = await created.json() as { id: string }
+  const html = await (await request.get(`/workflows/${id}`)).text()
+  const preloaded = new Set([...html.matchAll(/<link rel="modulepreload" as="script" crossorigin href="([^"]+)">/g)].map(m => m[1]!))
+  // The entry and, beside it, the editor's own chunks.
+  expect(preloaded.size).toBeGreaterThan(2)
+  // Another page's HTML preloads the entry alone.
+  expect([...(await (await request.get('/datasets')).text()).matchAll(/rel="modulepreload"/g)]).toHaveLength(1)
+
+  const requested: string[] = []
+  page.on('request', (r) => {
+    // Modules fetched to run (prefetches of other pages' code, idle and unhurried, are not).
+    if (r.resourceType() === 'script') requested.push(new URL(r.url()).pathname)
+  })
+  await page.goto(`/workflows/${id}`)
+  await expect(page.locator('.vue-flow__node')).toHaveCount(2)
+  // Every script the page needed to draw the workflow was preloaded by its HTML.
+  const unpreloaded = [...new Set(requested)].filter(path => !preloaded.has(path))
+  expect(unpreloaded).toEqual([])
+})
