@@ -9,6 +9,9 @@ import { unfinishedRunStatuses } from '../engine/schema/workflow'
 /** Whether a run with this status has yet to finish (queued or running): what leases and takeovers hold on to. */
 export const isUnfinishedStatus = (status: string): boolean => (unfinishedRunStatuses as readonly string[]).includes(status)
 
+/** A step's statuses once it is committed for good: a resumed run replays these, and progress is the latest of them. */
+export const committedStepStatuses = ['succeeded', 'failed', 'skipped'] as const
+
 export interface WorkflowRow {
   id: string
   name: string

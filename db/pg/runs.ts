@@ -1,6 +1,7 @@
 import type pg from 'pg'
 import { and, asc, desc, eq, exists, getTableColumns, gt, inArray, isNull, lt, max, or, sql } from 'drizzle-orm'
 import type { ClaimOptions, LeaseRepository, RunRepository } from '../../core/store'
+import { committedStepStatuses } from '../../core/rows'
 import type { RunRow } from '../repositories/runs'
 import { UNFINISHED_STATUSES, type Lease, type RunLease } from '../repositories/run-leases'
 import { eventRows, journalOf } from '../run-recorder'
@@ -144,7 +145,7 @@ export function pgLeases(db: PgDb, ready: Promise<void>): LeaseRepository {
     if (!run) return null
     if (run.status === 'queued') return { run }
     const [last] = await tx.select({ at: max(stepRuns.finishedAt) }).from(stepRuns)
-      .where(and(eq(stepRuns.runId, run.id), inArray(stepRuns.status, ['succeeded', 'failed', 'skipped'])))
+      .where(and(eq(stepRuns.runId, run.id), inArray(stepRuns.status, committedStepStatuses)))
     const lastStepAt = last?.at === null || last?.at === undefined ? null : Number(last.at)
     const decision = options.resume(run, lastStepAt)
     if ('giveUp' in decision) return { run, giveUp: decision.giveUp }

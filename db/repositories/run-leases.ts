@@ -3,7 +3,7 @@ import type { Db } from '../client'
 import { leaseOwners, runs, stepRuns } from '../schema'
 import { prepared } from '../prepared'
 import { unfinishedRunStatuses } from '../../engine/schema/workflow'
-import type { Lease, RunLease, Holder } from '../../core/rows'
+import { committedStepStatuses, type Lease, type RunLease, type Holder } from '../../core/rows'
 export type { Lease, RunLease, Holder } from '../../core/rows'
 
 /** The statuses of a run some process is executing or is about to execute (the engine's list). */
@@ -63,7 +63,7 @@ export function claimRun(db: Db, id: string, lease: Lease, now: number, goneOwne
 /** When the run's latest committed step finished (a replayed step keeps its time, a new one does not). */
 export function lastCommittedStepAt(db: Db, runId: string): number | null {
   const row = db.select({ at: max(stepRuns.finishedAt) }).from(stepRuns)
-    .where(and(eq(stepRuns.runId, runId), inArray(stepRuns.status, ['succeeded', 'failed', 'skipped']))).get()
+    .where(and(eq(stepRuns.runId, runId), inArray(stepRuns.status, committedStepStatuses))).get()
   return row?.at ?? null
 }
 
