@@ -1,4 +1,4 @@
-import { finalRunStatuses, type RunResult } from '../../engine'
+import { finalRunStatuses, type JudgeflowError, type RunResult } from '../../engine'
 import type { RunEventRow, RunRow } from '../rows'
 import type { MaybePromise } from '../store'
 import { Cancellation, STOP_WAIT_MS } from './cancellation'
@@ -89,9 +89,15 @@ export class RunService {
     return this.cancellation.cancel(runId)
   }
 
-  /** The same cancel, for a caller that only needs to know whether the run is ending (a dataset run or a round stopping). */
+  /**
+   * The same cancel, for a caller that only needs to know whether the run is ending (a dataset run or a
+   * round stopping): false when it cannot be cancelled; any other failure (the database's) is thrown.
+   */
   cancelAnywhere(runId: string): Promise<boolean> {
-    return this.cancellation.cancel(runId).then(() => true, () => false)
+    return this.cancellation.cancel(runId).then(() => true, (error: unknown) => {
+      if ((error as JudgeflowError).code === 'NOT_CANCELLABLE') return false
+      throw error
+    })
   }
 
   /** See `Cancellation.deleteWorkflowWith`: ends the workflow's runs wherever they are, then calls `remove`. */
