@@ -78,6 +78,36 @@ export function judgeJsonSchema(name: string, answer: z.ZodType): { name: string
   return { name, schema: asSent(schema) as Record<string, unknown> }
 }
 
+interface KeptAnswer<S> { schema: S, sent: ReturnType<typeof judgeJsonSchema> }
+
+/**
+ * An answer's schema and its JSON Schema (frozen, as callers share it), made once per distinct
+ * `args` and kept (a bounded few): turning zod into JSON Schema costs more than the rest of a judge
+ * call's preparation, and a run asks the same question case after case.
+ */
+export function keptAnswers<A extends unknown[], S extends z.ZodType>(name: string, make: (...args: A) => S): (...args: A) => KeptAnswer<S> {
+  const kept = new Map<string, KeptAnswer<S>>()
+  return (...args) => {
+    const key = JSON.stringify(args)
+    let answer = kept.get(key)
+    if (!answer) {
+      if (kept.size >= KEPT_ANSWERS) kept.delete(kept.keys().next().value!)
+      const schema = make(...args)
+      kept.set(key, answer = { schema, sent: deepFreeze(judgeJsonSchema(name, schema)) })
+    }
+    return answer
+  }
+}
+const KEPT_ANSWERS = 256
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const inner of Object.values(value)) deepFreeze(inner)
+  }
+  return value
+}
+
 /**
  * Checks a judge's answer against its schema: the answer parsed, or the first problem in words,
  * `say` naming it for the field at its path (the value found there, undefined when missing), else

@@ -3,7 +3,7 @@ import type { EvaluatorResult, RankedCandidate } from '../../schema/evaluator'
 import { HEURISTIC_CONFIDENCE_CAP } from '../../evaluator/heuristic'
 import { clamp01, confidenceOf, marginOf, mean, passes, roundScore, weightedAverage } from '../../evaluator/arithmetic'
 import { askJudge, mapLimit, type Validation } from '../../evaluator/judge'
-import { comparisonAnswerSchema, comparisonJsonSchema, comparisonPrompt } from './prompts'
+import { comparisonAnswerCheck, comparisonJsonSchema, comparisonPrompt } from './prompts'
 import { checkAnswer } from '../../evaluator/prompts'
 import { isHeuristic, limitOf, type EvaluationContext } from '../../evaluator/context'
 import { baseResult } from '../result'
@@ -44,7 +44,7 @@ type OrderVerdict = { scores: Record<string, Record<string, number>>, reasons: R
 
 /** Checks the judge's JSON against the answer's schema: every candidate shown, each scored on every criterion from 0 to 1. */
 function validateOrder(labels: readonly string[], names: readonly string[], includeFeedback: boolean) {
-  const schema = comparisonAnswerSchema(labels, names, includeFeedback)
+  const schema = comparisonAnswerCheck(labels, names, includeFeedback)
   return (json: unknown): Validation<OrderVerdict> => {
     const checked = checkAnswer(schema, json, (path, value) => {
       if (path[0] !== 'candidates') return undefined

@@ -1,7 +1,7 @@
 /** comparison: every candidate scored per criterion in one answer (snapshot-tested). */
 import { z } from 'zod'
 import type { Criterion } from '../../schema/evaluator'
-import { criteriaList, feedbackFields, fence, judgeJsonSchema, JUDGE_SYSTEM, numbered, type Prompt } from '../../evaluator/prompts'
+import { criteriaList, feedbackFields, fence, judgeJsonSchema, JUDGE_SYSTEM, keptAnswers, numbered, type Prompt } from '../../evaluator/prompts'
 
 export interface ComparisonPromptInput {
   context?: string
@@ -50,6 +50,14 @@ export function comparisonAnswerSchema(labels: readonly string[], names: readonl
   }).loose()
 }
 
-export function comparisonJsonSchema(labels: readonly string[], names: readonly string[], includeFeedback = true) {
-  return judgeJsonSchema('comparison', comparisonAnswerSchema(labels, names, includeFeedback))
+const comparisonAnswer = keptAnswers('comparison', (labels: readonly string[], names: readonly string[], includeFeedback: boolean) => comparisonAnswerSchema(labels, names, includeFeedback))
+
+/** The JSON Schema of the judge's answer, made once per labels and criteria; frozen, as callers share it. */
+export function comparisonJsonSchema(labels: readonly string[], names: readonly string[], includeFeedback = true): ReturnType<typeof judgeJsonSchema> {
+  return comparisonAnswer(labels, names, includeFeedback).sent
+}
+
+/** The schema the judge's answer is checked with: the one its JSON Schema was made from. */
+export function comparisonAnswerCheck(labels: readonly string[], names: readonly string[], includeFeedback = true): ReturnType<typeof comparisonAnswerSchema> {
+  return comparisonAnswer(labels, names, includeFeedback).schema
 }

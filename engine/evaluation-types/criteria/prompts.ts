@@ -1,7 +1,7 @@
 /** scoring, criteria and rubric: one response, scored per criterion (snapshot-tested). */
 import { z } from 'zod'
 import type { Criterion, RubricGrade } from '../../schema/evaluator'
-import { criteriaList, feedbackFields, fence, judgeJsonSchema, JUDGE_SYSTEM, numbered, rubricList, type Prompt } from '../../evaluator/prompts'
+import { criteriaList, feedbackFields, fence, judgeJsonSchema, JUDGE_SYSTEM, keptAnswers, numbered, rubricList, type Prompt } from '../../evaluator/prompts'
 
 export interface CriteriaPromptInput {
   content: string
@@ -52,22 +52,7 @@ export function criteriaAnswerSchema(names: readonly string[], includeFeedback =
   }).loose()
 }
 
-// Turning zod into JSON Schema costs more than the rest of a judge call's preparation, and a run
-// asks with the same criteria case after case: one answer schema and its JSON Schema per distinct
-// set, kept (a bounded few).
-const answers = new Map<string, { schema: ReturnType<typeof criteriaAnswerSchema>, sent: ReturnType<typeof judgeJsonSchema> }>()
-const KEPT_ANSWERS = 256
-
-function criteriaAnswer(names: readonly string[], includeFeedback: boolean) {
-  const key = JSON.stringify([names, includeFeedback])
-  let answer = answers.get(key)
-  if (!answer) {
-    if (answers.size >= KEPT_ANSWERS) answers.delete(answers.keys().next().value!)
-    const schema = criteriaAnswerSchema(names, includeFeedback)
-    answers.set(key, answer = { schema, sent: deepFreeze(judgeJsonSchema('evaluation', schema)) })
-  }
-  return answer
-}
+const criteriaAnswer = keptAnswers('evaluation', (names: readonly string[], includeFeedback: boolean) => criteriaAnswerSchema(names, includeFeedback))
 
 /** The JSON Schema of the judge's answer, made once per set of criterion names; frozen, as callers share it. */
 export function criteriaJsonSchema(names: readonly string[], includeFeedback = true): ReturnType<typeof judgeJsonSchema> {
@@ -77,12 +62,4 @@ export function criteriaJsonSchema(names: readonly string[], includeFeedback = t
 /** The schema the judge's answer is checked with: the one its JSON Schema was made from. */
 export function criteriaAnswerCheck(names: readonly string[], includeFeedback = true): ReturnType<typeof criteriaAnswerSchema> {
   return criteriaAnswer(names, includeFeedback).schema
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const inner of Object.values(value)) deepFreeze(inner)
-  }
-  return value
 }
