@@ -41,7 +41,7 @@ export default defineNuxtConfig({
       server = nitro
     },
     'vite:extendConfig'(config, { isClient }) {
-      if (isClient) config.plugins!.push(pageChunksPlugin((pages) => { server!.options.virtual[PAGE_CHUNKS] = `export default ${JSON.stringify(pages)}` }))
+      if (isClient) config.plugins!.push(pageChunksPlugin(() => server!.options.rootDir, (pages) => { server!.options.virtual[PAGE_CHUNKS] = `export default ${JSON.stringify(pages)}` }))
     },
   },
   nitro: {

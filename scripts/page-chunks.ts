@@ -41,17 +41,13 @@ export function pageChunks(bundle: OutputBundle, root: string): PageChunks[] {
   })
 }
 
-/** Tells `found` the chunks of each preloaded page once the client's build has written them. */
-export function pageChunksPlugin(found: (pages: PageChunks[]) => void): Plugin {
-  let root = ''
+/** Tells `found` the chunks of each preloaded page once the client's build has written them; `root` is the project's folder. */
+export function pageChunksPlugin(root: () => string, found: (pages: PageChunks[]) => void): Plugin {
   return {
     name: 'judgeflow:page-chunks',
     apply: 'build',
-    configResolved(config) {
-      root = config.root.replace(/\/app\/?$/, '')
-    },
     generateBundle(_options, bundle) {
-      found(pageChunks(bundle, root))
+      found(pageChunks(bundle, root()))
     },
   }
 }
