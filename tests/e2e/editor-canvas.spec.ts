@@ -80,3 +80,35 @@ test('on a fresh canvas, steps added one after another stay in view, none over a
   await expectNothingCovered(page)
   await page.screenshot({ path: 'test-results/e2e/editor-fresh-canvas-steps.png' })
 })
+
+test('dragging a step moves it and selects it on the drop: its settings open then, not while it moves; the move is saved', async ({ page }) => {
+  await page.goto('/')
+  await page.getByTestId('template-quality-gate').click()
+  await expect(page).toHaveURL(/\/workflows\/[^/]+$/)
+  const id = page.url().split('/').pop()!
+  const positionOf = async (node: string) => {
+    const { definition } = await (await page.request.get(`/api/workflows/${id}`)).json() as { definition: { nodes: { id: string, position?: { x: number, y: number } }[] } }
+    return definition.nodes.find(n => n.id === node)!.position!
+  }
+  const saved = await positionOf('judge')
+  const settings = page.getByRole('complementary', { name: 'Step settings' })
+  await expect(settings).toHaveCount(0)
+  const card = page.locator('.vue-flow__node[data-id="judge"]')
+  const before = (await card.boundingBox())!
+  await page.mouse.move(before.x + before.width / 2, before.y + 10)
+  await page.mouse.down()
+  await page.mouse.move(before.x + before.width / 2 + 40, before.y + 70, { steps: 6 })
+  // Mid-drag: the card follows the pointer, and the canvas keeps its room (no settings column yet).
+  await expect.poll(async () => (await card.boundingBox())!.y).toBeGreaterThan(before.y + 40)
+  await expect(settings).toHaveCount(0)
+  await expect(card).not.toHaveClass(/selected/)
+  await page.mouse.up()
+  await expect(card).toHaveClass(/selected/)
+  await expect(settings.getByRole('heading', { level: 2 })).toContainText('judge')
+  // The move is part of the document, saved as the step's position.
+  await page.keyboard.press('Control+s')
+  await expect(page.getByRole('status').first()).toContainText('Saved version 2')
+  const moved = await positionOf('judge')
+  expect(moved.y - saved.y).toBeGreaterThan(40)
+  expect(moved.x - saved.x).toBeGreaterThan(20)
+})
