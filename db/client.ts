@@ -7,7 +7,8 @@ import * as schema from './schema'
 import { JudgeflowError } from '../engine/errors'
 import { besideModule } from './beside-module'
 
-export type Db = BetterSQLite3Database<typeof schema>
+/** The database, with its better-sqlite3 connection (`$client`) for the statements run directly (prepared.ts). */
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database }
 
 export interface DbHandle {
   db: Db

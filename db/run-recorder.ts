@@ -4,25 +4,26 @@ import { boundEvent } from '../engine/executor/truncated'
 import type { Db } from './client'
 import { runEvents, stepRuns } from './schema'
 import { listStepRuns, type RunEventRow, type StepRunRow } from './repositories/runs'
-import { prepared } from './prepared'
+import { direct } from './prepared'
 
 const STEP_COLUMNS = ['status', 'input', 'output', 'branch', 'error', 'reason', 'rerun', 'usage', 'cached', 'pinned', 'startedAt', 'finishedAt', 'durationMs'] as const
 type StepPlaceholders = Record<(typeof STEP_COLUMNS)[number], ReturnType<typeof sql.placeholder>>
 
+// Direct statements: these two run for every event of every run.
 function statements(db: Db) {
-  return prepared(db, 'run-recorder', () => ({
-    insertEvent: db.insert(runEvents).values({
+  return {
+    insertEvent: direct(db, 'run-recorder.event', () => db.insert(runEvents).values({
       runId: sql.placeholder('runId'), type: sql.placeholder('type'), nodeId: sql.placeholder('nodeId'),
       attempt: sql.placeholder('attempt'), data: sql.placeholder('data'), at: sql.placeholder('at'),
-    }).returning({ id: runEvents.id }).prepare(),
-    upsertStep: db.insert(stepRuns).values({
+    }).returning({ id: runEvents.id })),
+    upsertStep: direct(db, 'run-recorder.step', () => db.insert(stepRuns).values({
       runId: sql.placeholder('runId'), nodeId: sql.placeholder('nodeId'), attempt: sql.placeholder('attempt'),
       ...Object.fromEntries(STEP_COLUMNS.map(column => [column, sql.placeholder(column)])) as StepPlaceholders,
     }).onConflictDoUpdate({
       target: [stepRuns.runId, stepRuns.nodeId, stepRuns.attempt],
       set: Object.fromEntries(STEP_COLUMNS.map(column => [column, sql.raw(`excluded.${stepRuns[column].name}`)])),
-    }).prepare(),
-  }))
+    })),
+  }
 }
 
 /**

@@ -46,13 +46,19 @@ export class Dispatch {
     this.resumeRule = (run, lastStepAt) => resumeDecision(run, lastStepAt, deps.maxResumes ?? DEFAULT_MAX_RESUMES)
   }
 
-  /** Checks the definition, input and keys (throwing a user error), stores the run and schedules it. */
-  async start(request: StartRun): Promise<RunRow> {
-    const { local, queue, leases, limit, maxQueued } = this.deps
+  /** Throws TOO_MANY_RUNS when the waiting list is full: a start would be refused whatever it asks. */
+  refuseWhenFull(): void {
+    const { local, limit, maxQueued } = this.deps
     const waiting = local.waitingCount + this.starts.size
     if (waiting >= maxQueued) {
       throw new JudgeflowError('TOO_MANY_RUNS', `${waiting} runs are already waiting for one of the ${limit} run slots (JUDGEFLOW_MAX_QUEUED_RUNS); try again when some have finished.`)
     }
+  }
+
+  /** Checks the definition, input and keys (throwing a user error), stores the run and schedules it. */
+  async start(request: StartRun): Promise<RunRow> {
+    const { local, queue, leases } = this.deps
+    this.refuseWhenFull()
     if (request.workflowId && this.deps.closing(request.workflowId)) {
       throw new JudgeflowError('CONFLICT', `workflow "${request.workflowId}" is being deleted: no new run of it can start.`)
     }

@@ -65,6 +65,14 @@ export class RunService {
     deps.queue?.onCancel(runId => this.cancel(runId))
   }
 
+  /**
+   * Throws TOO_MANY_RUNS when no start can be taken now. A caller under load asks this first, so a
+   * refusal costs no body parsed and no workflow read (`start` checks it again).
+   */
+  refuseWhenFull(): void {
+    this.dispatch.refuseWhenFull()
+  }
+
   /** Checks the definition, input and keys (throwing a user error), stores the run and schedules it. */
   start(request: StartRun): Promise<RunRow> {
     return this.dispatch.start(request)

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import type { Db } from '../client'
 import { runEvents, runs, stepRuns } from '../schema'
-import { prepared } from '../prepared'
+import { direct, prepared } from '../prepared'
 import { UNFINISHED_STATUSES } from './run-leases'
 import type { RunRow, StepRunRow, RunEventRow, NewRun, RunSummaryRow } from '../../core/rows'
 export type { RunRow, StepRunRow, RunEventRow, NewRun, RunSummaryRow } from '../../core/rows'
@@ -56,8 +56,8 @@ export function markRunStarted(db: Db, id: string, owner: string, now = Date.now
 
 /** Whether `owner` holds the run now: the check a fenced write makes in its own transaction. */
 export function holdsRun(db: Db, id: string, owner: string): boolean {
-  return prepared(db, 'runs.holds', () => db.select({ id: runs.id }).from(runs)
-    .where(and(eq(runs.id, sql.placeholder('id')), eq(runs.leaseOwner, sql.placeholder('owner')))).prepare()).get({ id, owner }) !== undefined
+  return direct(db, 'runs.holds', () => db.select({ id: runs.id }).from(runs)
+    .where(and(eq(runs.id, sql.placeholder('id')), eq(runs.leaseOwner, sql.placeholder('owner'))))).get({ id, owner }) !== undefined
 }
 
 export function finishRun(

@@ -211,6 +211,11 @@ describe('small things', () => {
     const refused = answers.find(a => a.status === 429)
     expect(refused).toBeDefined()
     expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThan(0)
+    // While the waiting list is full, a start is refused before its body is read or its workflow
+    // looked up: a refusal under load costs no parsing, and says what to wait for.
+    const early = await server.api(`/api/workflows/${created.body.id}/runs`, { body: { input: 'not an object' } })
+    expect(early.status).toBe(429)
+    expect(early.body.message).toMatch(/runs are already waiting .*JUDGEFLOW_MAX_QUEUED_RUNS/)
   })
 })
 

@@ -10,8 +10,10 @@ const bodySchema = z.object({
 
 /** Starts a run of the current version and answers at once; the run goes on in the background. */
 export default defineEventHandler(async (event) => {
-  const { input, options } = await readBodyWith(event, bodySchema)
   const { store, runs } = useJudgeflow()
+  // A full waiting list refuses (429, Retry-After) before the body is read or the workflow looked up.
+  runs.refuseWhenFull()
+  const { input, options } = await readBodyWith(event, bodySchema)
   const workflow = await store.workflows.get(routeId(event))
   if (!workflow) notFound('workflow', routeId(event))
   const run = await runs.start({ definition: workflow.definition, workflowId: workflow.id, workflowVersion: workflow.version, input, options })
