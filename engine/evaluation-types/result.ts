@@ -1,5 +1,14 @@
 import type { EvaluatorResult } from '../schema/evaluator'
 import { isHeuristic, type EvaluationContext } from '../evaluator/context'
+import type { JudgeStats } from '../evaluator/judge'
+
+/** The result's account of the judge: its model and what its calls came to. */
+export function judgeOf(model: string, stats: JudgeStats): EvaluatorResult['judge'] {
+  return {
+    model, heuristic: isHeuristic(model), calls: stats.calls, cached_calls: stats.cached_calls, reasks: stats.reasks,
+    repaired: stats.repaired, structured_output: stats.structured ?? null,
+  }
+}
 
 /** The fields every evaluation type reports the same way. */
 export function baseResult(ctx: EvaluationContext): Pick<EvaluatorResult, 'evaluation_type' | 'pass_threshold' | 'judge' | 'usage' | 'latency_ms'> {
@@ -7,7 +16,7 @@ export function baseResult(ctx: EvaluationContext): Pick<EvaluatorResult, 'evalu
   return {
     evaluation_type: config.evaluation_type,
     pass_threshold: config.pass_threshold,
-    judge: { model: config.model, heuristic: isHeuristic(config.model), calls: stats.calls, cached_calls: stats.cached_calls, reasks: stats.reasks },
+    judge: judgeOf(config.model, stats),
     usage: { ...stats.usage },
     latency_ms: 0,
   }

@@ -11,6 +11,7 @@ import { defaultScorerRegistry, type ScorerRegistry } from '../scorers/registry'
 import { DEFAULT_TRACE_CACHE, sharedTraceCache, type NoveltyMemory } from '../trace'
 import type { EvaluationRunner } from './worker/runner'
 import { evaluationTypeDefinition } from '../evaluation-types/registry'
+import { judgeOf } from '../evaluation-types/result'
 import type { EvaluationTypeDefinition } from '../evaluation-types/types'
 import { givenValues, missingInputs } from '../evaluation-types/inputs'
 
@@ -108,7 +109,7 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
   const result = await definition.evaluate(ctx, prepared)
   return {
     ...result,
-    judge: { ...result.judge, calls: ctx.stats.calls, cached_calls: ctx.stats.cached_calls, reasks: ctx.stats.reasks },
+    judge: judgeOf(result.judge.model, ctx.stats),
     usage: { ...ctx.stats.usage },
     latency_ms: Math.round((performance.now() - started) * 100) / 100,
     ...teamOf(input),

@@ -1,5 +1,6 @@
 import { JudgeflowError } from '../errors'
-import type { ChatMessage, ChatResponse, Providers } from '../providers/types'
+import type { ChatMessage, ChatResponse, Providers, StructuredOutput } from '../providers/types'
+import { readJsonAnswer } from '../text/json-answer'
 import type { Prompt } from './prompts'
 import { reaskMessage } from './prompts'
 
@@ -7,6 +8,10 @@ export interface JudgeStats {
   calls: number
   cached_calls: number
   reasks: number
+  /** Answers read only after a repair (a fenced block, prose around it, single quotes, trailing commas). */
+  repaired: number
+  /** How the last answer was held to its schema (a server without JSON Schema is asked in JSON mode or plain text). */
+  structured?: StructuredOutput
   usage: { input_tokens: number, output_tokens: number }
 }
 
@@ -19,7 +24,7 @@ export function recordCall(stats: JudgeStats, response: Pick<ChatResponse, 'cach
 }
 
 export function newStats(): JudgeStats {
-  return { calls: 0, cached_calls: 0, reasks: 0, usage: { input_tokens: 0, output_tokens: 0 } }
+  return { calls: 0, cached_calls: 0, reasks: 0, repaired: 0, usage: { input_tokens: 0, output_tokens: 0 } }
 }
 
 export type Validation<T> = { ok: true, value: T } | { ok: false, problem: string }
@@ -41,18 +46,25 @@ export interface JudgeRequest<T> {
   what: string
 }
 
+/** How much of a judge's last answer an error quotes. */
+const QUOTED_ANSWER_CHARS = 300
+
 /**
- * Asks an LLM judge for structured output and validates it. An invalid answer (unparseable JSON,
- * a missing criterion, a score out of range) is re-asked, telling the judge what was wrong, within
- * the retry budget; then the evaluation fails. It never turns into a pass.
+ * Asks an LLM judge for structured output and validates it. An answer not held to the schema by
+ * the server is read from its text, repaired only of what is wrapped or misspelt around a
+ * complete answer (readJsonAnswer). An invalid answer (unreadable JSON, a missing criterion, a
+ * score out of range) is re-asked, telling the judge what was wrong, within the retry budget;
+ * then the evaluation fails with an error naming the model and quoting what it returned. It
+ * never turns into a pass or a score of 0.
  */
 export async function askJudge<T>(providers: Providers, model: string, request: JudgeRequest<T>, stats: JudgeStats): Promise<T> {
   const messages: ChatMessage[] = [{ role: 'user', content: request.prompt.user }]
   let problem = ''
+  let lastText = ''
   for (let attempt = 0; attempt <= request.maxRetries; attempt++) {
     if (attempt > 0) stats.reasks++
-    let json: unknown
     let text = ''
+    let answer: ReturnType<typeof answerOf>
     try {
       const response = await providers.complete(model, {
         system: request.prompt.system,
@@ -62,38 +74,47 @@ export async function askJudge<T>(providers: Providers, model: string, request: 
         json_schema: request.jsonSchema,
         cache: request.cache,
         cache_salt: request.cacheSalt,
-        cacheable: answer => request.validate(answer.json ?? parseOrUndefined(answer.text)).ok,
+        cacheable: (cached) => {
+          const read = answerOf(cached)
+          return read.ok && request.validate(read.value).ok
+        },
       }, { signal: request.signal, maxRetries: request.maxProviderRetries })
       recordCall(stats, response)
-      text = response.text
-      json = response.json ?? parseOrUndefined(text)
-      if (json === undefined) throw new JudgeflowError('PROVIDER_RESPONSE_INVALID', 'the answer is not valid JSON')
+      if (response.structured) stats.structured = response.structured
+      lastText = text = response.text
+      answer = answerOf(response)
     }
     catch (error) {
       if (!(error instanceof JudgeflowError) || error.code !== 'PROVIDER_RESPONSE_INVALID') throw wrap(error, request.what, model)
       // The provider answered, but with nothing usable: that is a call, and worth a re-ask.
-      if (!text) stats.calls++
+      stats.calls++
       problem = error.message
-      messages.push({ role: 'assistant', content: text || '(no usable answer)' }, { role: 'user', content: reaskMessage(problem) })
+      messages.push({ role: 'assistant', content: '(no usable answer)' }, { role: 'user', content: reaskMessage(problem) })
       continue
     }
-    const checked = request.validate(json)
-    if (checked.ok) return checked.value
+    if (!answer.ok) {
+      problem = answer.problem
+      messages.push({ role: 'assistant', content: text || '(an empty answer)' }, { role: 'user', content: reaskMessage(`${problem}: answer with the JSON object only`) })
+      continue
+    }
+    const checked = request.validate(answer.value)
+    if (checked.ok) {
+      if (answer.repairs.length) stats.repaired++
+      return checked.value
+    }
     problem = checked.problem
     messages.push({ role: 'assistant', content: text }, { role: 'user', content: reaskMessage(problem) })
   }
   const asked = request.maxRetries + 1
-  throw new JudgeflowError('PROVIDER_RESPONSE_INVALID', `The judge ${model} gave no valid answer for ${request.what} in ${asked} ${asked === 1 ? 'try' : 'tries'}: ${problem}.`, { category: 'provider' })
+  const quoted = lastText.length > QUOTED_ANSWER_CHARS ? `${lastText.slice(0, QUOTED_ANSWER_CHARS)}…` : lastText
+  throw new JudgeflowError('PROVIDER_RESPONSE_INVALID', `The judge ${model} gave no valid answer for ${request.what} in ${asked} ${asked === 1 ? 'try' : 'tries'}: ${problem}. Its last answer: ${lastText ? JSON.stringify(quoted) : '(none)'}`, {
+    category: 'provider', details: { model, answer: quoted },
+  })
 }
 
-function parseOrUndefined(text: string): unknown {
-  const trimmed = text.trim().replace(/^```(?:json)?\s*|\s*```$/g, '')
-  try {
-    return JSON.parse(trimmed)
-  }
-  catch {
-    return undefined
-  }
+/** The answer's JSON: as the provider parsed it, else read from its text (with the repairs made). */
+function answerOf(response: Pick<ChatResponse, 'json' | 'text'>) {
+  return response.json !== undefined ? { ok: true as const, value: response.json, repairs: [] } : readJsonAnswer(response.text)
 }
 
 function wrap(error: unknown, what: string, model: string): unknown {

@@ -1,36 +1,54 @@
 import type OpenAI from 'openai'
 import { JudgeflowError } from '../errors'
 import { lazySdkClient } from './sdk'
-import type { ProviderAdapter } from './types'
+import { refusesStructuredOutput, withSchemaInPrompt } from './structured'
+import type { ChatRequest, ProviderAdapter, StructuredOutput } from './types'
 
 /** OpenAI Chat Completions, or any compatible server (Ollama, vLLM, LM Studio, llama.cpp) via OPENAI_BASE_URL. */
 export function createOpenAIAdapter(env: Record<string, string | undefined>): ProviderAdapter {
   const getClient = lazySdkClient(async () => (await import('openai')).default, env, 'OPENAI')
+  /** Models whose server refused a way of structured output: the way that worked instead. */
+  const structuredFor = new Map<string, OpenAIStructured>()
   return {
     id: 'openai',
     keyVariable: 'OPENAI_API_KEY',
     async send(model, request, { signal }) {
-      const messages: OpenAI.Chat.ChatCompletionMessageParam[] = []
-      if (request.system) messages.push({ role: 'system', content: request.system })
-      messages.push(...request.messages)
-      const completion = await (await getClient()).chat.completions.create({
-        model,
-        messages,
-        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-        ...(request.max_tokens === undefined ? {} : { max_tokens: request.max_tokens }),
-        ...(request.json_schema
-          ? { response_format: { type: 'json_schema', json_schema: { name: request.json_schema.name, schema: request.json_schema.schema, strict: true } } }
-          : request.response_format ? { response_format: request.response_format as unknown as OpenAI.Chat.ChatCompletionCreateParams['response_format'] } : {}),
-      }, { signal })
-      const choice = completion.choices?.[0]
-      if (!choice) throw new JudgeflowError('PROVIDER_RESPONSE_INVALID', `openai:${model} returned no choices`, { category: 'provider' })
-      if (choice.message.refusal) throw new JudgeflowError('PROVIDER_RESPONSE_INVALID', `openai:${model} refused: ${choice.message.refusal}`, { category: 'provider' })
-      const text = choice.message.content ?? ''
-      return {
-        text,
-        ...(request.json_schema ? { json: parseJson(text, `openai:${model}`) } : {}),
-        model: completion.model || model,
-        usage: { input_tokens: completion.usage?.prompt_tokens ?? 0, output_tokens: completion.usage?.completion_tokens ?? 0 },
+      const ask = async (structured?: OpenAIStructured) => {
+        const schema = request.json_schema
+        const messages: OpenAI.Chat.ChatCompletionMessageParam[] = []
+        const system = schema && structured !== 'json_schema' ? withSchemaInPrompt(request.system, schema) : request.system
+        if (system) messages.push({ role: 'system', content: system })
+        messages.push(...request.messages)
+        const completion = await (await getClient()).chat.completions.create({
+          model,
+          messages,
+          ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+          ...(request.max_tokens === undefined ? {} : { max_tokens: request.max_tokens }),
+          ...responseFormat(request, structured),
+        }, { signal })
+        const choice = completion.choices?.[0]
+        if (!choice) throw new JudgeflowError('PROVIDER_RESPONSE_INVALID', `openai:${model} returned no choices`, { category: 'provider' })
+        if (choice.message.refusal) throw new JudgeflowError('PROVIDER_RESPONSE_INVALID', `openai:${model} refused: ${choice.message.refusal}`, { category: 'provider' })
+        const text = choice.message.content ?? ''
+        return {
+          text,
+          ...(schema ? { json: strictJson(text), structured } : {}),
+          model: completion.model || model,
+          usage: { input_tokens: completion.usage?.prompt_tokens ?? 0, output_tokens: completion.usage?.completion_tokens ?? 0 },
+        }
+      }
+      if (!request.json_schema) return ask()
+      // A server that refuses JSON Schema (many local ones) is asked in JSON mode, then in plain
+      // text with the schema in the prompt; the way that worked is kept for the model's next calls.
+      for (let structured = structuredFor.get(model) ?? 'json_schema'; ;) {
+        try {
+          return await ask(structured)
+        }
+        catch (error) {
+          const next = FALLBACK[structured]
+          if (!next || !refusesStructuredOutput(error)) throw error
+          structuredFor.set(model, structured = next)
+        }
       }
     },
     async embed(model, texts, { signal }) {
@@ -44,11 +62,24 @@ export function createOpenAIAdapter(env: Record<string, string | undefined>): Pr
   }
 }
 
-export function parseJson(text: string, modelRef: string): unknown {
+type OpenAIStructured = Exclude<StructuredOutput, 'tool'>
+
+/** The request's `response_format`: the judge's schema as the server is asked to hold it, else an LLM step's own. */
+function responseFormat(request: ChatRequest, structured?: OpenAIStructured): Pick<OpenAI.Chat.ChatCompletionCreateParams, 'response_format'> {
+  const schema = request.json_schema
+  if (schema && structured === 'json_schema') return { response_format: { type: 'json_schema', json_schema: { name: schema.name, schema: schema.schema, strict: true } } }
+  if (schema && structured === 'json_object') return { response_format: { type: 'json_object' } }
+  if (!schema && request.response_format) return { response_format: request.response_format as unknown as OpenAI.Chat.ChatCompletionCreateParams['response_format'] }
+  return {}
+}
+const FALLBACK: Record<OpenAIStructured, OpenAIStructured | undefined> = { json_schema: 'json_object', json_object: 'text', text: undefined }
+
+/** The answer as JSON when it is JSON as it is; otherwise the judge reads (and repairs) the text. */
+function strictJson(text: string): unknown {
   try {
     return JSON.parse(text)
   }
   catch {
-    throw new JudgeflowError('PROVIDER_RESPONSE_INVALID', `${modelRef} returned text that is not valid JSON: ${text.slice(0, 200)}`, { category: 'provider' })
+    return undefined
   }
 }

@@ -20,10 +20,19 @@ export interface ChatRequest {
   cacheable?: (response: ChatResponse) => boolean
 }
 
+/**
+ * How an answer asked for with `json_schema` was held to it: the provider's schema-bound output
+ * (OpenAI JSON Schema, an Anthropic tool call), else JSON mode, else a plain-text answer with the
+ * schema in the prompt, for servers that refuse the better ones.
+ */
+export type StructuredOutput = 'json_schema' | 'tool' | 'json_object' | 'text'
+
 export interface ChatResponse {
   text: string
-  /** The parsed structured output when `json_schema` was asked for. */
+  /** The parsed structured output when `json_schema` was asked for and the answer is JSON as it is (else read from `text`). */
   json?: unknown
+  /** With `json_schema`: how the answer was held to it. */
+  structured?: StructuredOutput
   model: string
   usage: { input_tokens: number, output_tokens: number }
   latency_ms: number

@@ -1,3 +1,4 @@
+import type { StructuredOutput } from '../providers/types'
 import type { AssertionGrade, AwaitingComparison } from '../assertions/types'
 import { z } from 'zod'
 import type { ScorerResult } from './scorers'
@@ -82,7 +83,19 @@ export interface EvaluatorResult {
   criteria_reasons: Record<string, string>
   evaluation_type: EvaluationType
   pass_threshold: number
-  judge: { model: string, heuristic: boolean, calls: number, cached_calls: number, reasks: number }
+  /**
+   * `repaired`: answers read only after repairing the JSON around them; `structured_output`: how
+   * the last answer was held to its schema (null when no judge was called).
+   */
+  judge: {
+    model: string
+    heuristic: boolean
+    calls: number
+    cached_calls: number
+    reasks: number
+    repaired: number
+    structured_output: StructuredOutput | null
+  }
   usage: { input_tokens: number, output_tokens: number }
   latency_ms: number
   /** Samples: each sample's overall score and their standard deviation. */

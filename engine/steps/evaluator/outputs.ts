@@ -32,6 +32,8 @@ export function commonEvaluatorFields(scoreKeys: readonly string[] | undefined):
       calls: output('number', 'judge calls made'),
       cached_calls: output('number', 'calls answered from the cache'),
       reasks: output('number', 'answers asked again for a valid shape'),
+      repaired: output('number', 'answers read after repairing the JSON around them (a fenced block, prose, single quotes, trailing commas)'),
+      structured_output: output(['string', 'null'], 'how the last answer was held to its schema: json_schema, tool, json_object or text (null: no judge called)'),
     }, 'the judge and its calls'),
     usage: objectOf({
       input_tokens: output('number', 'tokens sent'),
