@@ -42,6 +42,7 @@ export async function benchEvaluator() {
     const candidates = ['one answer', 'another answer', 'a third answer', 'a fourth answer']
     const single: number[] = []
     const comparison: number[] = []
+    const panel: number[] = []
     for (let i = 0; i < 6; i++) {
       let t0 = performance.now()
       await evaluate({ evaluation_type: 'scoring', model: 'openai:gpt-4o-mini', cache: false }, input, { providers: real })
@@ -49,8 +50,12 @@ export async function benchEvaluator() {
       t0 = performance.now()
       await evaluate({ evaluation_type: 'comparison', model: 'openai:gpt-4o-mini', cache: false }, { context: input.context, candidates }, { providers: real })
       comparison.push(performance.now() - t0)
+      t0 = performance.now()
+      await evaluate({ evaluation_type: 'scoring', judges: ['openai:gpt-4o-mini', 'openai:gpt-4.1-mini', 'openai:gpt-4o'], cache: false }, input, { providers: real })
+      panel.push(performance.now() - t0)
     }
     report({ name: '4-candidate comparison wall time relative to one judge call (200 ms fake judge latency)', value: median(comparison) / median(single), unit: '×', target: '<= 3' })
+    report({ name: '3-judge panel wall time relative to one judge (scoring, 200 ms fake judge latency)', value: median(panel) / median(single), unit: '×', target: '<= 1.2' })
   }
   finally {
     await fake.stop()

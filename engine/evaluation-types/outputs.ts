@@ -20,6 +20,14 @@ export const SAMPLES_FIELD: OutputField = objectOf({
   sd: output('number', 'their standard deviation'),
 }, 'each sample\'s overall score and their spread', { optional: 'when samples > 1' })
 
+export const PANEL_FIELD: OutputField = objectOf({
+  aggregate: output('string', 'how the verdicts were combined: majority or mean'),
+  judges: output('array', 'each judge\'s model, overall score and verdict', {
+    items: objectOf({ model: output('string', 'the judge'), overall_score: output('number', 'its overall score'), passed: output('boolean', 'its verdict') }, 'one judge'),
+  }),
+  agreement: output('number', 'the share of pairs of judges with the same verdict'),
+}, 'the judge panel\'s judges and their agreement', { optional: 'with judges (a panel)' })
+
 /** The four factors of trace scoring, the keys of its `criteria_scores`. */
 export const TRACE_FACTORS = ['complexity', 'novelty', 'tool_diversity', 'outcome_confidence'] as const
 

@@ -31,6 +31,10 @@ export const sharedFields = {
   sequential: z.boolean().optional(),
   /** `false` asks the judge anew even for an identical input. */
   cache: z.boolean().optional(),
+  /** A judge panel: each `provider:model` asked the same question in parallel (instead of `model`). */
+  judges: z.array(z.string().min(1)).min(2, 'a panel has at least 2 judges').max(7, 'a panel has at most 7 judges').optional(),
+  /** How a panel's verdict is reached: `majority` of the judges' verdicts (a tie fails) or the `mean` score. */
+  panel: z.strictObject({ aggregate: z.enum(['majority', 'mean']).default('majority') }).optional(),
 }
 
 /** One type's config: `evaluation_type`, the shared settings and its own fields `S` (its schema.ts), after parsing. */

@@ -21,7 +21,7 @@ export type FormSection = 'judge' | 'candidates' | 'criteria' | 'metrics' | 'sco
  * only (tests/unit/evaluator/evaluation-types.test.ts checks every type's schema fields are one of these).
  */
 export const FORM_SECTION_FIELDS: Readonly<Record<FormSection, readonly string[]>> = {
-  judge: ['model', 'provider'],
+  judge: ['model', 'provider', 'judges', 'panel'],
   candidates: ['compare_inputs'],
   criteria: ['criteria'],
   metrics: ['metrics', 'llm_default', 'default_model', 'default_provider', 'enabled_metrics', 'metric_weights'],

@@ -35,6 +35,26 @@ function misplacedFields(raw: Record<string, unknown>, type: string, problems: C
   }
 }
 
+/** The evaluation types a judge panel (`judges`) judges so far. */
+export const PANEL_TYPES: readonly string[] = ['criteria', 'scoring']
+
+/** `judges` and `panel`: a panel of distinct `provider:model` judges, instead of `model`, on a type that has panels. */
+function checkPanel(config: EvaluatorConfig, usesJudge: boolean, problems: ConfigProblem[]): void {
+  if (config.panel && !config.judges) problems.push({ path: 'panel', message: 'applies to a judge panel: list its models in "judges"' })
+  if (!config.judges) return
+  if (!usesJudge || !PANEL_TYPES.includes(config.evaluation_type)) {
+    problems.push({ path: 'judges', message: `a judge panel is not available for evaluation_type "${config.evaluation_type}" (only ${PANEL_TYPES.join(', ')}); name one judge in "model"` })
+    return
+  }
+  if (config.model || config.provider) problems.push({ path: 'model', message: 'give one judge in "model" or a panel in "judges", not both' })
+  const seen = new Set<string>()
+  config.judges.forEach((judge, i) => {
+    if (!/^[a-z][a-z0-9_-]*:\S/.test(judge)) problems.push({ path: `judges[${i}]`, message: `must be "provider:model", e.g. "openai:gpt-4o-mini", not "${judge}"` })
+    if (seen.has(judge)) problems.push({ path: `judges[${i}]`, message: `"${judge}" appears more than once` })
+    seen.add(judge)
+  })
+}
+
 /**
  * Validates an evaluator config before any call and resolves its defaults. Every problem is
  * reported at once, each naming its field. Browser-safe: the editor's validation worker runs it
@@ -54,6 +74,7 @@ export function resolveEvaluatorConfig(raw: unknown, defaultModel: string): Reso
   const model = definition.usesJudge ? modelRefOf(config.model, config.provider) ?? own?.declared ?? own?.fallback ?? defaultModel : 'local:deterministic'
   const modelField = !config.model && own?.declared ? own.field : 'model'
   if (definition.usesJudge && !/^[a-z][a-z0-9_-]*:\S/.test(model)) problems.push({ path: modelField, message: `must be "provider:model", e.g. "openai:gpt-4o-mini", not "${model}"` })
+  checkPanel(config, definition.usesJudge, problems)
   misplacedFields(raw as Record<string, unknown>, config.evaluation_type, problems)
   const { criteria = [], grades = [] } = definition.resolve?.(config, problems) ?? {}
   const names = new Set<string>()

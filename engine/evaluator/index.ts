@@ -12,6 +12,7 @@ import { DEFAULT_TRACE_CACHE, sharedTraceCache, type NoveltyMemory } from '../tr
 import type { EvaluationRunner } from './worker/runner'
 import { evaluationTypeDefinition } from '../evaluation-types/registry'
 import { judgeOf } from '../evaluation-types/result'
+import { judgeAsPanel } from './panel'
 import type { EvaluationTypeDefinition } from '../evaluation-types/types'
 import { givenValues, missingInputs } from '../evaluation-types/inputs'
 
@@ -56,6 +57,12 @@ export function prepareEvaluation(rawConfig: unknown, deps: Pick<EvaluateDeps, '
   const prepared: unknown = definition.prepare?.(config, { metrics: deps.metrics ?? defaultMetrics, scorers: deps.scorers ?? defaultScorerRegistry })
   if (!definition.usesJudge) return { config, definition, prepared }
   if (definition.checkModels) definition.checkModels(config, prepared, deps.providers)
+  else if (config.judges) {
+    for (const judge of config.judges) {
+      checkHeuristicModel(judge)
+      if (!isHeuristic(judge)) deps.providers.check(judge, 'the evaluator\'s judge panel', 'Set it in the environment, or choose another judge model ("local:heuristic" judges offline).')
+    }
+  }
   else {
     checkHeuristicModel(config.model)
     if (!isHeuristic(config.model)) deps.providers.check(config.model, 'the evaluator', 'Set it in the environment, or choose another judge model ("local:heuristic" judges offline).')
@@ -67,6 +74,7 @@ export function prepareEvaluation(rawConfig: unknown, deps: Pick<EvaluateDeps, '
 export function evaluatorModels(config: ResolvedEvaluatorConfig, registry: MetricRegistry = defaultMetrics): string[] {
   const definition = evaluationTypeDefinition(config.evaluation_type)
   if (!definition.usesJudge) return []
+  if (config.judges) return [...config.judges]
   if (!definition.models) return [config.model]
   return definition.models(config, definition.prepare?.(config, { metrics: registry, scorers: defaultScorerRegistry }))
 }
@@ -74,6 +82,7 @@ export function evaluatorModels(config: ResolvedEvaluatorConfig, registry: Metri
 /** Whether the evaluation makes no LLM call: every part is the heuristic judge, a scorer, trace scoring or a metric computed in code. */
 export function isOfflineEvaluation(definition: EvaluationTypeDefinition<any, any>, config: ResolvedEvaluatorConfig, prepared: unknown): boolean {
   if (definition.offline) return definition.offline(config, prepared)
+  if (config.judges) return config.judges.every(isHeuristic)
   return !definition.usesJudge || isHeuristic(config.model)
 }
 
@@ -106,7 +115,9 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
     traceCache: deps.traceCache ?? sharedTraceCache(), trace: deps.trace ?? { limits: DEFAULT_TRACE_CACHE },
     signal: deps.signal, candidateIds: deps.candidateIds, scripts: deps.scripts,
   }
-  const result = await definition.evaluate(ctx, prepared)
+  const result = config.judges
+    ? await judgeAsPanel(ctx, config.judges, config.panel?.aggregate ?? 'majority', async panelist => definition.evaluate(panelist, prepared))
+    : await definition.evaluate(ctx, prepared)
   return {
     ...result,
     judge: judgeOf(result.judge.model, ctx.stats),
@@ -133,3 +144,4 @@ export { EvaluationPool, type EvaluationPoolOptions } from './worker/pool'
 export { DEFAULT_MAX_QUEUED_EVALUATIONS, QUEUE_LIMIT_VARIABLE, refusingWhenQueued, type QueueingRunner } from './worker/queue-limit'
 export type { TraceSettings } from './context'
 export * from './arithmetic'
+export { pairAgreement, panelPasses, type PanelAggregate, type PanelResult } from './panel'

@@ -69,6 +69,15 @@ export interface RankedCandidate {
   scores_by_order: number[]
 }
 
+export type PanelAggregate = 'majority' | 'mean'
+
+export interface PanelResult {
+  aggregate: PanelAggregate
+  judges: { model: string, overall_score: number, passed: boolean }[]
+  /** The share of pairs of judges that reached the same verdict (1: unanimous). */
+  agreement: number
+}
+
 export interface EvaluatorResult {
   passed: boolean
   /** 0–1, computed by judgeflow from the criteria scores and weights. */
@@ -100,6 +109,8 @@ export interface EvaluatorResult {
   latency_ms: number
   /** Samples: each sample's overall score and their standard deviation. */
   samples?: { overall_scores: number[], sd: number }
+  /** A judge panel (`judges`): each judge's score and verdict, how they were combined, and their agreement. */
+  panel?: PanelResult
   /** Comparison. */
   ranking?: RankedCandidate[]
   winner?: string | null

@@ -31,11 +31,13 @@ function judged(name: string, judge: Record<string, unknown>) {
   }
 }
 
-export interface CorpusEntry { name: string, workflow: Record<string, any>, input: Record<string, unknown> }
+/** `calls`: it calls a model of the fake server, so it runs only with providers that have its key. */
+export interface CorpusEntry { name: string, workflow: Record<string, any>, input: Record<string, unknown>, calls?: boolean }
 
 /**
  * Every template and example workflow, with an input it runs on, and a workflow per evaluation type
- * the examples do not cover (and per optional field: samples, a metric suite's warnings): all offline.
+ * the examples do not cover (and per optional field: samples, a metric suite's warnings, a judge
+ * panel): all offline but the panels, which call a model beside the offline judge (`calls`).
  */
 export function workflowCorpus(): CorpusEntry[] {
   const inputs: Record<string, Record<string, unknown>> = {
@@ -53,9 +55,12 @@ export function workflowCorpus(): CorpusEntry[] {
     judged('scoring', { evaluation_type: 'scoring', model: 'local:heuristic', samples: 2 }),
     judged('criteria with samples', { evaluation_type: 'criteria', model: 'local:heuristic', samples: 2, criteria: [{ name: 'relevance' }, { name: 'clarity' }] }),
     judged('rubric', { ...rubric, samples: 2 }),
+    // Judge panels: the offline judge beside a model of the fake server (a run without its key fails before judging).
+    judged('criteria panel', { evaluation_type: 'criteria', judges: ['local:heuristic', 'openai:gpt-4o-mini'], criteria: [{ name: 'relevance' }, { name: 'clarity' }] }),
+    judged('scoring panel', { evaluation_type: 'scoring', judges: ['local:heuristic', 'openai:gpt-4o-mini'], panel: { aggregate: 'mean' } }),
     judged('metrics', { evaluation_type: 'metrics', model: 'local:heuristic' }),
     judged('metrics with an instruction', { evaluation_type: 'metrics', model: 'local:heuristic', metrics: [{ name: 'LLMPlain', system_instruction: 'Is it polite?' }] }),
     judged('trace', { evaluation_type: 'trace', trace: '{{input.trace}}', trace_options: { fresh_cache: true } }),
-  ].map(workflow => ({ name: `evaluator ${workflow.name}`, workflow, input: { trace: financeTrace } }))
+  ].map(workflow => ({ name: `evaluator ${workflow.name}`, workflow, input: { trace: financeTrace }, calls: JSON.stringify(workflow.nodes.find(n => n.id === 'judge')!.config).includes('openai:') }))
   return [...fromTemplates, ...fromExamples, ...perType]
 }

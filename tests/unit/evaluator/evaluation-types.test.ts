@@ -102,7 +102,7 @@ describe('evaluation type registry', () => {
       }
       // What it reads is labelled from the one table of inputs.
       for (const input of spec.inputs) expect(fieldText('evaluator', input).label, input).toBe(EVALUATION_INPUTS[input].label)
-      for (const key of Object.keys(sharedFields)) if (!['model', 'provider', 'pass_threshold', 'include_feedback'].includes(key)) expect(TYPE_OWNED_FIELDS.has(key), key).toBe(false)
+      for (const key of Object.keys(sharedFields)) if (!['model', 'provider', 'judges', 'panel', 'pass_threshold', 'include_feedback'].includes(key)) expect(TYPE_OWNED_FIELDS.has(key), key).toBe(false)
     }
   })
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createProviders, defaultRegistry, runWorkflow, stepSpecs, validateWorkflow, type RunEvent } from '../../../engine'
 import { typesOf, type OutputField } from '../../../engine/steps/outputs'
 import { builtinStepOutputs } from '../../../engine/steps/output-declarations'
-import { FakeLLM } from '../../support/fake-llm'
+import { FakeLLM, lastUserText } from '../../support/fake-llm'
 import { workflowCorpus } from '../../support/workflow-corpus'
 
 const specs = stepSpecs()
@@ -39,7 +39,8 @@ async function checkRuns(providers: ReturnType<typeof createProviders>, unpin: b
   const problems: string[] = []
   const seen = new Map<string, Set<string>>()
   const declared = new Map<string, Set<string>>()
-  for (const { name, workflow, input } of workflowCorpus()) {
+  for (const { name, workflow, input, calls } of workflowCorpus()) {
+    if (calls && !unpin) continue
     const events: RunEvent[] = []
     const nodes = (workflow.nodes as Array<Record<string, any>>).map(node => (unpin && node.type === 'llm' ? { ...node, pinned: undefined } : node))
     // Unpinned, a workflow that reads fields only its pins give (a judge's `passed`) is refused before it runs.
@@ -73,6 +74,13 @@ describe('every step type declares what it outputs', () => {
 
   it('each step of every template and example outputs exactly its declared fields, of their types', async () => {
     const pinned = await checkRuns(createProviders({ env: {} }), false)
+    // Called, a judge (a panel's model) gets a verdict on the criteria its schema names; other calls an echo.
+    fake.onRequest((request) => {
+      const names = request.body.response_format?.json_schema?.schema?.properties?.criteria_scores?.required as string[] | undefined
+      if (!names) return { text: `echo: ${lastUserText(request).slice(0, 80)}` }
+      const each = <T>(value: T) => Object.fromEntries(names.map(name => [name, value]))
+      return { json: { criteria_scores: each(0.8), criteria_reasons: each('ok'), feedback: 'ok', suggestions: [] } }
+    })
     const called = await checkRuns(createProviders({ env: fake.env(), retry: { baseDelayMs: 1, maxDelayMs: 5 } }), true)
     expect([...pinned.problems, ...called.problems]).toEqual([])
     // Every field a type declares is output by some run (an optional one too): none is declared in vain.
