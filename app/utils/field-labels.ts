@@ -39,6 +39,8 @@ const FIELDS: Record<string, FieldText> = {
   'compare_inputs': { label: 'Candidates' },
   'evaluation_type': { label: 'Evaluation type' },
   'evaluator.model': { label: 'Judge model' },
+  'judges': { label: 'Judges', help: 'A panel: each model is asked the same question at once.' },
+  'panel': { label: 'Panel verdict', help: 'How the judges\' verdicts combine: their majority (a tie fails) or their mean score.' },
   'llm_default': { label: 'Default metric model' },
   'preset': { label: 'Scorer preset' },
   'trace_options': { label: 'Trace scoring' },
@@ -101,6 +103,7 @@ const ROWS: Record<string, { noun: string, fields: Record<string, string> }> = {
   'rubric.grades': { noun: 'Grade', fields: { grade: 'name', min_score: 'min score', description: 'description' } },
   'metrics': { noun: 'Metric', fields: { name: 'name', weight: 'weight', model: 'model' } },
   'scorers': { noun: 'Scorer', fields: { type: 'type', weight: 'weight', options: 'options' } },
+  'judges': { noun: 'Judge', fields: {} },
 }
 
 /** Where in a field a problem is: `criteria[0].name` → "Criterion 1: the name", `fields.question.type` → "Run input fields question type". */

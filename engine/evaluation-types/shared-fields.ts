@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { llmParams } from './llm-params'
+import { MAX_PANEL_JUDGES } from './spec'
 
 /** What every type takes. */
 export const sharedFields = {
@@ -32,7 +33,7 @@ export const sharedFields = {
   /** `false` asks the judge anew even for an identical input. */
   cache: z.boolean().optional(),
   /** A judge panel: each `provider:model` asked the same question in parallel (instead of `model`). */
-  judges: z.array(z.string().min(1)).min(2, 'a panel has at least 2 judges').max(7, 'a panel has at most 7 judges').optional(),
+  judges: z.array(z.string().min(1)).min(2, 'a panel has at least 2 judges').max(MAX_PANEL_JUDGES, `a panel has at most ${MAX_PANEL_JUDGES} judges`).optional(),
   /** How a panel's verdict is reached: `majority` of the judges' verdicts (a tie fails) or the `mean` score. */
   panel: z.strictObject({ aggregate: z.enum(['majority', 'mean']).default('majority') }).optional(),
 }

@@ -33,6 +33,12 @@ export const FORM_SECTION_FIELDS: Readonly<Record<FormSection, readonly string[]
   assertions: ['assert', 'threshold', 'vars', 'latency_ms', 'cost_usd', 'embedding_model', 'transform', 'provider_transform'],
 }
 
+/** The evaluation types a judge panel (`judges`) judges so far: the form offers a panel for these only. */
+export const PANEL_TYPES: readonly string[] = ['criteria', 'scoring']
+
+/** The most judges a panel has. */
+export const MAX_PANEL_JUDGES = 7
+
 /**
  * The config fields of sections, and the inputs a type may read: fields that belong to one type or
  * another (with the types' own settings, `TYPE_OWNED_FIELDS` in specs.ts).

@@ -5,6 +5,7 @@ import { invalidConfig, checkWeights, modelRefOf, type ConfigProblem } from '../
 import { evaluationTypeChecks } from '../evaluation-types/config-schema'
 import type { EvaluationTypeChecks } from '../evaluation-types/parts'
 import { evaluationTypeSpec, evaluationTypes } from '../evaluation-types/specs'
+import { PANEL_TYPES } from '../evaluation-types/spec'
 
 export { checkWeights, invalidConfig, modelRefOf, type ConfigProblem }
 
@@ -34,9 +35,6 @@ function misplacedFields(raw: Record<string, unknown>, type: string, problems: C
     if (given) problems.push({ path: given, message: `is only used by evaluation_type "${owner}"` })
   }
 }
-
-/** The evaluation types a judge panel (`judges`) judges so far. */
-export const PANEL_TYPES: readonly string[] = ['criteria', 'scoring']
 
 /** `judges` and `panel`: a panel of distinct `provider:model` judges, instead of `model`, on a type that has panels. */
 function checkPanel(config: EvaluatorConfig, usesJudge: boolean, problems: ConfigProblem[]): void {

@@ -1,0 +1,50 @@
+import { expect, test } from '@playwright/test'
+
+test('a judge panel is set up in the evaluator form: two judges, another added, the verdict rule; saved; back to one judge keeps the first', async ({ page }) => {
+  await page.goto('/')
+  await page.getByTestId('template-quality-gate').click()
+  await expect(page).toHaveURL(/\/workflows\/[^/]+$/)
+  const id = page.url().split('/').pop()!
+  await page.locator('.vue-flow__node[data-id="judge"]').click()
+  const settings = page.getByRole('complementary', { name: 'Step settings' })
+  await settings.getByLabel('Judge model').selectOption('local:heuristic')
+
+  await settings.getByRole('radio', { name: 'A panel of judges' }).check()
+  // The model chosen is the panel's first judge; the second is to be named.
+  await expect(settings.getByLabel('Judge 1', { exact: true })).toHaveValue('local:heuristic')
+  await settings.getByLabel('Judge 2', { exact: true }).selectOption('__other__')
+  await settings.getByLabel('Judge 2 name').fill('openai:llama3.1')
+  await settings.getByLabel('Judge 2 name').press('Tab')
+  await expect(settings.getByRole('button', { name: 'Remove judge 1' })).toBeDisabled()
+  await settings.getByRole('button', { name: 'Add judge' }).click()
+  // No model left to offer: the new judge is to be named, and said so.
+  await expect(settings.getByText('Judge 3 is required.').first()).toBeVisible()
+  await settings.getByLabel('Judge 3', { exact: true }).selectOption('__other__')
+  await settings.getByLabel('Judge 3 name').fill('openai:qwen2.5')
+  await settings.getByLabel('Judge 3 name').press('Tab')
+  await settings.getByLabel('Panel verdict').selectOption('mean')
+  await expect(page.getByText('0 problems')).toBeVisible()
+  await page.screenshot({ path: 'test-results/e2e/judge-panel-form.png' })
+
+  await page.keyboard.press('Control+s')
+  await expect(page.getByRole('status').first()).toContainText('Saved version 2')
+  const saved = async () => {
+    const { definition } = await (await page.request.get(`/api/workflows/${id}`)).json() as { definition: { nodes: { id: string, config: Record<string, unknown> }[] } }
+    return definition.nodes.find(n => n.id === 'judge')!.config
+  }
+  const config = await saved()
+  expect(config).toMatchObject({ judges: ['local:heuristic', 'openai:llama3.1', 'openai:qwen2.5'], panel: { aggregate: 'mean' } })
+  expect(config.model).toBeUndefined()
+
+  // A removed judge goes; back to one judge, the first judge is the model and the panel's settings go.
+  await settings.getByRole('button', { name: 'Remove judge 2' }).click()
+  await expect(settings.getByLabel('Judge 2', { exact: true })).toHaveValue('__other__')
+  await settings.getByRole('radio', { name: 'One judge' }).check()
+  await expect(settings.getByLabel('Judge model')).toHaveValue('local:heuristic')
+  await page.keyboard.press('Control+s')
+  await expect(page.getByRole('status').first()).toContainText('Saved version 3')
+  const single = await saved()
+  expect(single).toMatchObject({ model: 'local:heuristic' })
+  expect(single.judges).toBeUndefined()
+  expect(single.panel).toBeUndefined()
+})
