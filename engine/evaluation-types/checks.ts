@@ -13,6 +13,11 @@ export function invalidConfig(problems: ConfigProblem[], what = 'evaluator confi
   return new JudgeflowError('INVALID_CONFIG', `Invalid ${what}: ${text}${/[.?!]$/.test(text) ? '' : '.'}`, { details: problems })
 }
 
+/** Whether a model is named as `provider:model`. */
+export function isModelRef(model: string): boolean {
+  return /^[a-z][a-z0-9_-]*:\S/.test(model)
+}
+
 /** `provider:model`, or `provider` + a bare model name. */
 export function modelRefOf(model: string | undefined, provider: string | undefined): string | undefined {
   if (!model) return undefined

@@ -1,7 +1,7 @@
 import { formatPath } from '../graph/path'
 import { evaluatorConfigSchema, type EvaluatorConfig } from '../schema/evaluator'
 import type { Criterion, RubricGrade } from '../schema/evaluator'
-import { invalidConfig, checkWeights, modelRefOf, type ConfigProblem } from '../evaluation-types/checks'
+import { invalidConfig, checkWeights, isModelRef, modelRefOf, type ConfigProblem } from '../evaluation-types/checks'
 import { evaluationTypeChecks } from '../evaluation-types/config-schema'
 import type { EvaluationTypeChecks } from '../evaluation-types/parts'
 import { evaluationTypeSpec, evaluationTypes } from '../evaluation-types/specs'
@@ -47,7 +47,7 @@ function checkPanel(config: EvaluatorConfig, usesJudge: boolean, problems: Confi
   if (config.model || config.provider) problems.push({ path: 'model', message: 'give one judge in "model" or a panel in "judges", not both' })
   const seen = new Set<string>()
   config.judges.forEach((judge, i) => {
-    if (!/^[a-z][a-z0-9_-]*:\S/.test(judge)) problems.push({ path: `judges[${i}]`, message: `must be "provider:model", e.g. "openai:gpt-4o-mini", not "${judge}"` })
+    if (!isModelRef(judge)) problems.push({ path: `judges[${i}]`, message: `must be "provider:model", e.g. "openai:gpt-4o-mini", not "${judge}"` })
     if (seen.has(judge)) problems.push({ path: `judges[${i}]`, message: `"${judge}" appears more than once` })
     seen.add(judge)
   })
@@ -71,7 +71,7 @@ export function resolveEvaluatorConfig(raw: unknown, defaultModel: string): Reso
   const own = definition.judgeDefault?.(config)
   const model = definition.usesJudge ? modelRefOf(config.model, config.provider) ?? own?.declared ?? own?.fallback ?? defaultModel : 'local:deterministic'
   const modelField = !config.model && own?.declared ? own.field : 'model'
-  if (definition.usesJudge && !/^[a-z][a-z0-9_-]*:\S/.test(model)) problems.push({ path: modelField, message: `must be "provider:model", e.g. "openai:gpt-4o-mini", not "${model}"` })
+  if (definition.usesJudge && !isModelRef(model)) problems.push({ path: modelField, message: `must be "provider:model", e.g. "openai:gpt-4o-mini", not "${model}"` })
   checkPanel(config, definition.usesJudge, problems)
   misplacedFields(raw as Record<string, unknown>, config.evaluation_type, problems)
   const { criteria = [], grades = [] } = definition.resolve?.(config, problems) ?? {}

@@ -56,17 +56,13 @@ export function prepareEvaluation(rawConfig: unknown, deps: Pick<EvaluateDeps, '
   const definition = evaluationTypeDefinition(config.evaluation_type)
   const prepared: unknown = definition.prepare?.(config, { metrics: deps.metrics ?? defaultMetrics, scorers: deps.scorers ?? defaultScorerRegistry })
   if (!definition.usesJudge) return { config, definition, prepared }
+  const checkJudge = (model: string, usedBy: string) => {
+    checkHeuristicModel(model)
+    if (!isHeuristic(model)) deps.providers.check(model, usedBy, 'Set it in the environment, or choose another judge model ("local:heuristic" judges offline).')
+  }
   if (definition.checkModels) definition.checkModels(config, prepared, deps.providers)
-  else if (config.judges) {
-    for (const judge of config.judges) {
-      checkHeuristicModel(judge)
-      if (!isHeuristic(judge)) deps.providers.check(judge, 'the evaluator\'s judge panel', 'Set it in the environment, or choose another judge model ("local:heuristic" judges offline).')
-    }
-  }
-  else {
-    checkHeuristicModel(config.model)
-    if (!isHeuristic(config.model)) deps.providers.check(config.model, 'the evaluator', 'Set it in the environment, or choose another judge model ("local:heuristic" judges offline).')
-  }
+  else if (config.judges) for (const judge of config.judges) checkJudge(judge, 'the evaluator\'s judge panel')
+  else checkJudge(config.model, 'the evaluator')
   return { config, definition, prepared }
 }
 

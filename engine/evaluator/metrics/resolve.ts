@@ -1,5 +1,5 @@
 import type { EvaluatorConfigOf, MetricConfig } from '../../schema/evaluator'
-import { checkWeights, invalidConfig, modelRefOf, type ConfigProblem } from '../../evaluation-types/checks'
+import { checkWeights, invalidConfig, isModelRef, modelRefOf, type ConfigProblem } from '../../evaluation-types/checks'
 import type { ResolvedEvaluatorConfig } from '../config'
 import { noDefaultModel, providerDefaultModel } from '../../providers/models'
 import { builtinMetrics, DEFAULT_METRICS, type MetricDefinition, type MetricRegistry } from './registry'
@@ -124,7 +124,7 @@ export function resolveMetrics(config: MetricsConfig, registry: MetricRegistry):
       problems.push({ path: config.default_provider ? 'default_provider' : 'provider', message: noDefaultModel(topProvider) })
     }
     const model = own ?? shared ?? config.model
-    if (!computed && !/^[a-z][a-z0-9_-]*:\S/.test(model)) problems.push({ path: `${own ? path : shared ? 'llm_default' : 'metrics'}.model`, message: `must be "provider:model", e.g. "anthropic:claude-sonnet-4-5-20250929", not "${model}"` })
+    if (!computed && !isModelRef(model)) problems.push({ path: `${own ? path : shared ? 'llm_default' : 'metrics'}.model`, message: `must be "provider:model", e.g. "anthropic:claude-sonnet-4-5-20250929", not "${model}"` })
     const instruction = m.system_instruction ?? fallback.system_instruction ?? definition.systemInstruction ?? ''
     return {
       name: m.name,
