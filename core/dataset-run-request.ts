@@ -27,6 +27,8 @@ export const datasetRunRequestSchema = z.object({
     min_kappa: z.number().min(-1).max(1).optional(),
     no_regressions: z.boolean().optional(),
     max_errors: z.number().int().min(0).optional(),
+    /** The largest share of flaky cases allowed; needs `repeat` of 2 or more. */
+    max_flaky: z.number().min(0).max(1).optional(),
   }).strict().optional(),
   /** An earlier dataset run of the same dataset to compare with. */
   baseline_run_id: z.string().min(1).optional(),
@@ -43,7 +45,9 @@ export const datasetRunRequestSchema = z.object({
   delay_ms: z.number().int().min(0).max(MAX_CASE_DELAY_MS).optional(),
   /** `false`: every LLM call of the run is made anew. */
   cache: z.boolean().optional(),
-}).strict().refine(r => !(r.baseline_run_id && r.baseline_report), { error: 'give baseline_run_id or baseline_report, not both', path: ['baseline_report'] })
+}).strict()
+  .refine(r => !(r.baseline_run_id && r.baseline_report), { error: 'give baseline_run_id or baseline_report, not both', path: ['baseline_report'] })
+  .refine(r => r.gates?.max_flaky === undefined || r.repeat > 1, { error: 'needs repeat of 2 or more: a case run once cannot be flaky', path: ['gates', 'max_flaky'] })
 export type DatasetRunRequest = z.input<typeof datasetRunRequestSchema>
 
 /** The request's options as the dataset run keeps them (the baseline report checked, only what the report reads of it). */

@@ -41,6 +41,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       'baseline': { type: 'string' },
       'no-regressions': { type: 'boolean' },
       'max-errors': { type: 'string' },
+      'max-flaky': { type: 'string' },
       'report': { type: 'string' },
       'junit': { type: 'string' },
       'html': { type: 'string' },
@@ -81,6 +82,8 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     if (!values.baseline) throw new JudgeflowError('INVALID_INPUT', '--no-regressions needs --baseline <report.json>: the report of an earlier run of the same dataset.')
     gates.no_regressions = true
   }
+  const maxFlaky = share('max-flaky')
+  if (maxFlaky !== undefined) gates.max_flaky = maxFlaky
   const baselineFile = values.baseline ? readJsonFile(values.baseline, 'baseline report', config.maxJsonDepth) : undefined
   const run = runFlagsOf(values)
 
@@ -104,6 +107,10 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   const name = parsed.name ?? basename(values.dataset!).replace(/\.[^.]+$/, '')
   if (values.baseline) checkBaselineReport(baselineFile, { name, caseIds: parsed.cases.map(c => c.id) }, `The baseline report "${values.baseline}"`)
   const chosen = filteredCases(values, { name, cases: parsed.cases }, config.maxJsonDepth)
+  const repeat = whole('repeat', 1, 20) ?? promptfoo?.run.repeat
+  if (maxFlaky !== undefined && (repeat ?? 1) < 2) {
+    throw new JudgeflowError('INVALID_INPUT', '--max-flaky needs --repeat N with N of 2 or more: a case run once cannot be flaky.')
+  }
   // A workflow with problems is refused, every problem listed, before the dataset is kept or any case runs.
   if (target.definition) validatedWorkflow(target.definition, defaultRegistry)
 
@@ -129,7 +136,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       concurrency: run.concurrency ?? promptfoo?.run.concurrency,
       delay_ms: run.delay_ms ?? promptfoo?.run.delay_ms,
       cache: run.cache ?? promptfoo?.run.cache,
-      repeat: whole('repeat', 1, 20) ?? promptfoo?.run.repeat,
+      repeat,
       score_step: values['score-step'],
       gates,
       ...(baselineFile ? { baseline_report: baselineFile as Record<string, unknown>, baseline_label: basename(values.baseline!) } : {}),
@@ -229,6 +236,10 @@ function summary(report: DatasetReport, defaultPassRate: boolean, drawn?: string
     lines.push(`failed ${r.case_id}${check ? `: ${check.name}: ${(check.reason ?? '').split('\n')[0]!.slice(0, 200)}` : ''}`)
   }
   if (failed.length > 3) lines.push(`… and ${failed.length - 3} more failed cases (see --report)`)
+  if (report.pass_all_repeats !== undefined) {
+    const spread = report.results.reduce((most, r) => Math.max(most, r.score_sd ?? 0), 0)
+    lines.push(`repeats: pass^N ${percent(report.pass_all_repeats)} (every repeat passed), pass@N ${percent(report.pass_any_repeat ?? null)} (a repeat passed), ${report.flaky.length} flaky; largest score SD ${spread}`)
+  }
   if (report.agreement) lines.push(`judge agreement: κ ${report.agreement.kappa ?? '—'} on ${report.agreement.labelled} labelled cases, accuracy ${percent(report.agreement.accuracy)}`)
   if (report.baseline) {
     const b = report.baseline

@@ -3,15 +3,20 @@
  * figure; its `actual` is the report's (rounded) one. A gate with nothing to measure (no judged
  * case for `min_pass_rate`, no κ for `min_kappa`, no baseline for `no_regressions`) has a null
  * `actual` and fails.
+ *
+ * `max_flaky` holds the share of flaky cases (repeats.ts) to at most the given share; it needs
+ * repeats, and a run asking for it with one is refused before it starts.
  */
 import { round4 } from './stats'
 
-export type GateName = 'min_pass_rate' | 'min_kappa' | 'no_regressions' | 'max_errors'
+export type GateName = 'min_pass_rate' | 'min_kappa' | 'no_regressions' | 'max_flaky' | 'max_errors'
 
 export interface DatasetGates {
   min_pass_rate?: number
   min_kappa?: number
   no_regressions?: boolean
+  /** The largest share of flaky cases allowed (0–1). */
+  max_flaky?: number
   /** Errored cases allowed; 0 unless given. */
   max_errors?: number
 }
@@ -29,6 +34,8 @@ export interface GateFigures {
   /** Null without a baseline. */
   regressions: number | null
   errored: number
+  /** Flaky cases / cases with two or more succeeded runs; null when none has. */
+  flaky_share?: number | null
 }
 
 const EPSILON = 1e-9
@@ -47,6 +54,10 @@ export function evaluateGates(gates: DatasetGates, figures: GateFigures): GateRe
   }
   if (gates.no_regressions) {
     results.push({ gate: 'no_regressions', required: 0, actual: figures.regressions, passed: figures.regressions === 0 })
+  }
+  if (gates.max_flaky !== undefined) {
+    const actual = figures.flaky_share ?? null
+    results.push({ gate: 'max_flaky', required: gates.max_flaky, actual: roundOrNull(actual), passed: actual !== null && actual <= gates.max_flaky + EPSILON })
   }
   const maxErrors = gates.max_errors ?? 0
   results.push({ gate: 'max_errors', required: maxErrors, actual: figures.errored, passed: figures.errored <= maxErrors })

@@ -61,6 +61,9 @@ function figures(report: DatasetReport): string {
     ['pass rate', `${pct(report.pass_rate)}${report.pass_rate_ci ? ` (95 % CI ${pct(report.pass_rate_ci[0])}–${pct(report.pass_rate_ci[1])})` : ''}`],
     ['mean score', num(report.mean_score)],
     ['flaky cases', String(report.flaky.length)],
+    ...(report.pass_all_repeats === undefined
+      ? []
+      : [['pass^N (every repeat passed)', pct(report.pass_all_repeats)], ['pass@N (a repeat passed)', pct(report.pass_any_repeat ?? null)]] as Array<[string, string]>),
     ['latency p50 / p95', `${num(report.latency_ms.p50)} ms / ${num(report.latency_ms.p95)} ms`],
     ['tokens in / out', `${report.tokens.input} / ${report.tokens.output}`],
   ]

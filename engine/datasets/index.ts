@@ -1,6 +1,7 @@
 export * from './schema'
 export * from './stats'
 export * from './outcomes'
+export * from './repeats'
 export * from './agreement'
 export * from './baseline'
 export * from './gates'

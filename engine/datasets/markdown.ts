@@ -14,7 +14,7 @@ import { round4, type Interval } from './stats'
 /** The most cases a list shows before "… and N more". */
 export const LIST_CAP = 20
 
-const GATE_LABELS = { min_pass_rate: 'pass rate ≥', min_kappa: 'κ ≥', no_regressions: 'regressions ≤', max_errors: 'errored cases ≤' } as const
+const GATE_LABELS = { min_pass_rate: 'pass rate ≥', min_kappa: 'κ ≥', no_regressions: 'regressions ≤', max_flaky: 'flaky share ≤', max_errors: 'errored cases ≤' } as const
 
 /** Text safe inside a table cell or a list item: Markdown's punctuation escaped, on one line. */
 export function markdownText(text: string): string {
@@ -61,6 +61,9 @@ export function datasetReportToMarkdown(report: DatasetReport, cases?: readonly 
     row(['pass rate', report.pass_rate === null ? '—' : `${pct(report.pass_rate)}${ci(report.pass_rate_ci, pct)}`]),
     row(['mean score', `${num(report.mean_score)}${ci(report.mean_score_ci)}`]),
     row(['flaky cases', report.flaky.length]),
+    ...(report.pass_all_repeats === undefined
+      ? []
+      : [row(['pass^N (every repeat passed)', pctOrDash(report.pass_all_repeats)]), row(['pass@N (a repeat passed)', pctOrDash(report.pass_any_repeat ?? null)])]),
     row(['latency p50 / p95', `${num(report.latency_ms.p50)} ms / ${num(report.latency_ms.p95)} ms`]),
     row(['latency total', `${(report.latency_ms.total / 1000).toFixed(1)} s`]),
     row(['tokens in / out', `${report.tokens.input} / ${report.tokens.output}`]),
@@ -73,6 +76,8 @@ export function datasetReportToMarkdown(report: DatasetReport, cases?: readonly 
   ]
   return `${lines.join('\n').trimEnd()}\n`
 }
+
+const pctOrDash = (x: number | null) => (x === null ? '—' : pct(x))
 
 function gatesSection(report: DatasetReport): string[] {
   if (!report.gates.length) return []

@@ -11,6 +11,8 @@
  * - A case's score is the mean of its runs' scores; mean_score is the mean of those over the cases
  *   that have one (errored cases left out); mean_score_ci: bootstrap percentile interval, 2,000
  *   resamples of cases, seeded (the same data give the same interval).
+ * - pass_all_repeats (pass^N), pass_any_repeat (pass@N), and each result's score_sd, score_min and
+ *   score_max (its case's spread over its repeats): see repeats.ts; present when a case ran more than once.
  * - by_tag: per tag, the cases carrying it, those passed, and passed / (passed + failed).
  * - latency_ms: p50 and p95 (nearest rank) over every run that reported one, and their total;
  *   tokens: totals over every run.
@@ -42,6 +44,7 @@ import { compareWithBaseline, verdictLabels, type BaselineComparison, type Basel
 import { evaluateGates, type DatasetGates, type GateResult } from './gates'
 import { gridOf, type ReportGrid } from './grid'
 import { summarizeCases, type CaseRun } from './outcomes'
+import { repeatFigures, type ScoreSpread } from './repeats'
 import type { CaseResult, DatasetCase, DatasetTarget, Verdict } from './schema'
 import type { CaseCheck } from './case-checks'
 import { bootstrapMeanInterval, kappaOf, nearestRank, round4, roundInterval, wilsonInterval, type BootstrapOptions, type Interval } from './stats'
@@ -67,6 +70,10 @@ export interface ReportResult extends CaseRun {
   reason?: string | null
   /** The scored evaluator's checks; null when none ran. */
   checks: CaseCheck[] | null
+  /** Its case's spread over the repeats (repeats.ts): present when two or more of the case's runs have a score. */
+  score_sd?: number
+  score_min?: number
+  score_max?: number
 }
 
 export interface DatasetReport {
@@ -84,6 +91,10 @@ export interface DatasetReport {
   mean_score_ci: Interval | null
   by_tag: Record<string, TagStats>
   flaky: string[]
+  /** pass^N: share of judged cases whose every repeat passed (repeats.ts); present when a case ran more than once. */
+  pass_all_repeats?: number | null
+  /** pass@N: share of judged cases with a passing repeat; present with pass_all_repeats. */
+  pass_any_repeat?: number | null
   latency_ms: { p50: number | null, p95: number | null, total: number }
   tokens: { input: number, output: number }
   agreement?: Agreement
@@ -153,6 +164,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
   const meanScore = scores.length ? mean(scores) : null
   const meanOptions: BootstrapOptions = { seed, resamples: input.bootstrap?.mean_resamples }
   const grid = gridOf(dataset.cases)
+  const repeats = repeatFigures(summaries)
 
   return {
     dataset: { id: dataset.id, name: dataset.name, version: dataset.version },
@@ -172,6 +184,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
       pass_rate: t.passed + t.failed ? round4(t.passed / (t.passed + t.failed)) : null,
     }])),
     flaky,
+    ...(repeats.repeated ? { pass_all_repeats: repeats.pass_all_repeats, pass_any_repeat: repeats.pass_any_repeat } : {}),
     ...runTotals(results),
     ...(agreement ? { agreement } : {}),
     ...(baseline ? { baseline } : {}),
@@ -181,9 +194,10 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
           kappa: agreement ? kappaOf(agreement.confusion) : null,
           regressions: baseline ? baseline.regressions.length : null,
           errored,
+          flaky_share: repeats.flaky_share,
         })
       : [],
-    results: caseIds.flatMap(id => (summaries.get(id)?.runs ?? []).map(reportResult)),
+    results: caseIds.flatMap(id => (summaries.get(id)?.runs ?? []).map(r => reportResult(r, repeats.spreads.get(id)))),
     ...(grid ? { grid } : {}),
   }
 }
@@ -200,7 +214,7 @@ function runTotals(results: readonly CaseResult[]): Pick<DatasetReport, 'latency
   return { latency_ms: { p50: nearestRank(sorted, 50), p95: nearestRank(sorted, 95), total }, tokens: { input, output } }
 }
 
-function reportResult(r: CaseResult): ReportResult {
+function reportResult(r: CaseResult, spread: ScoreSpread | undefined): ReportResult {
   return {
     case_id: r.case_id,
     repeat: r.repeat,
@@ -215,5 +229,6 @@ function reportResult(r: CaseResult): ReportResult {
     checks: r.checks ?? null,
     ...(r.confidence === undefined ? {} : { confidence: r.confidence }),
     ...(r.tokens === undefined ? {} : { tokens: r.tokens }),
+    ...spread,
   }
 }

@@ -140,3 +140,29 @@ test('against a baseline, a changed case says whether it now agrees with its lab
   await page.getByRole('heading', { name: 'Against a baseline' }).scrollIntoViewIfNeeded()
   await shots(page, 'report-content-baseline')
 })
+
+test('a run with repeats shows pass^N and pass@N, each case\'s score spread, and its flaky gate', async ({ page, request }) => {
+  test.setTimeout(90_000)
+  const evaluator = { evaluation_type: 'scorers', pass_threshold: 0.5, scorers: [{ type: 'contains', threshold: 0.5, options: { values: ['judgeflow'] } }] }
+  const csv = ['id,actual', 'a,judgeflow runs it', 'b,judgeflow and more', 'c,nothing here', 'd,judgeflow again'].join('\n')
+  const dataset = await (await request.post('/api/datasets', { data: { name: `repeated ${Date.now()}`, format: 'csv', text: csv } })).json()
+  const refused = await request.post('/api/dataset-runs', { data: { dataset: dataset.id, target: { evaluator }, gates: { max_flaky: 0 } } })
+  expect(refused.status()).toBe(400)
+  expect((await refused.json()).message).toContain('gates.max_flaky: needs repeat of 2 or more')
+  const started = await request.post('/api/dataset-runs', { data: { dataset: dataset.id, target: { evaluator }, repeat: 3, gates: { max_flaky: 0, min_pass_rate: 0 } } })
+  expect(started.status()).toBe(202)
+  const { id } = await started.json()
+  await expect.poll(async () => (await (await request.get(`/api/dataset-runs/${id}`)).json()).status, { timeout: 60_000 }).toBe('finished')
+
+  await page.goto(`/dataset-runs/${id}`)
+  // A scorer gives the same verdict and score each time: 3 of 4 cases passed every repeat, none flaky, no spread.
+  await expect(page.getByTestId('repeats')).toContainText('Every repeat passed75.0 %')
+  await expect(page.getByTestId('repeats')).toContainText('a repeat passed: 75.0 %')
+  await expect(page.getByTestId('flaky')).toContainText('0')
+  await expect(page.getByRole('list', { name: 'Gates' })).toContainText('✓ max_flaky: required 0, actual 0')
+  await expect(page.getByTestId('case-row')).toHaveCount(12)
+  await expect(page.getByTestId('score-spread').first()).toHaveText('±0.00')
+  await expect(page.getByTestId('case-row').first().getByRole('cell').nth(4)).toHaveAttribute('title', 'this case over its repeats: SD 0.000, from 1.000 to 1.000')
+  expect(await violations(page)).toEqual([])
+  await shots(page, 'report-content-repeats')
+})

@@ -159,3 +159,51 @@ tests:
     expect(run.err.split('\n').at(-1)).toBe('9/9 case runs · cases: 1 passed · 1 failed · 1 errored')
   })
 })
+
+describe('judgeflow test over repeats of a judge that wavers', () => {
+  /** The judge passes "hello you" every other call; it fails "go away" each time, with a score that moves. */
+  function wavering() {
+    let greets = 0
+    let away = 0
+    fake.onRequest((request) => {
+      const text = lastUserText(request)
+      if (text.includes('hello you')) return { json: ++greets % 2 ? { reason: 'greets', pass: true, score: 0.9 } : { reason: 'curt', pass: false, score: 0.3 } }
+      return { json: { reason: 'no greeting', pass: false, score: [0.1, 0.3, 0.2][away++ % 3] } }
+    })
+  }
+
+  it('asks the judge anew for every repeat, gives pass^N, pass@N and the spread, and fails --max-flaky', async () => {
+    const dir = files()
+    wavering()
+    const report = join(dir, 'r.json')
+    const run = await cli(['test', '--config', join(dir, 'judge.json'), '--dataset', join(dir, 'answers.jsonl'), '--repeat', '3', '--concurrency', '1', '--max-flaky', '0.4', '--min-pass-rate', '0', '--report', report], fake.env())
+    // Two cases × three repeats: six real calls, none answered from the response cache.
+    expect(graderModels()).toHaveLength(6)
+    expect(run.code).toBe(1)
+    expect(run.out).toContain('repeats: pass^N 0.0 % (every repeat passed), pass@N 50.0 % (a repeat passed), 1 flaky')
+    expect(run.out).toContain('FAIL max_flaky: required 0.4, actual 0.5')
+    const written = JSON.parse(readFileSync(report, 'utf8')) as DatasetReport
+    expect(written).toMatchObject({ pass_all_repeats: 0, pass_any_repeat: 0.5, flaky: ['a1'] })
+    const away = written.results.filter(r => r.case_id === 'a2')
+    expect(away.map(r => r.score)).toEqual([0.1, 0.3, 0.2])
+    // SD of 0.1, 0.3, 0.2 (n − 1): 0.1.
+    expect(away[0]).toMatchObject({ score_sd: 0.1, score_min: 0.1, score_max: 0.3 })
+    expect(written.gates.find(g => g.gate === 'max_flaky')).toEqual({ gate: 'max_flaky', required: 0.4, actual: 0.5, passed: false })
+  })
+
+  it('holds --max-flaky when the share is within it', async () => {
+    const dir = files()
+    wavering()
+    const run = await cli(['test', '--config', join(dir, 'judge.json'), '--dataset', join(dir, 'answers.jsonl'), '--repeat', '2', '--max-flaky', '0.5', '--min-pass-rate', '0'], fake.env())
+    expect(run.out).toContain('ok   max_flaky: required 0.5, actual 0.5')
+    expect(run.code).toBe(0)
+  })
+
+  it('refuses --max-flaky without repeats before any case runs', async () => {
+    const dir = files()
+    const run = await cli(['test', '--config', join(dir, 'judge.json'), '--dataset', join(dir, 'answers.jsonl'), '--max-flaky', '0.1'], fake.env())
+    expect(run.code).toBe(2)
+    expect(run.err).toContain('--max-flaky needs --repeat N with N of 2 or more')
+    expect(fake.requests).toHaveLength(0)
+  })
+})

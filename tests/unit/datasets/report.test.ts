@@ -56,6 +56,41 @@ describe('a report of cases run twice (fixture.ts)', () => {
   })
 })
 
+describe('what the repeats say (fixture.ts: each case run twice)', () => {
+  const report = buildDatasetReport({ dataset, target, results })
+
+  it('gives pass^N (every repeat passed) and pass@N (a repeat passed) over the judged cases', () => {
+    // Judged: a (pass, pass), b (pass, fail), d (fail, fail), e (pass, pass); c errored, f never ran.
+    expect(report.pass_all_repeats).toBe(0.5)
+    expect(report.pass_any_repeat).toBe(0.75)
+    expect(report.pass_all_repeats).toBe(report.pass_rate)
+  })
+  it('puts each case\'s score spread (sample SD, min, max) on its results, only where two runs have a score', () => {
+    const spreadOf = (id: string) => report.results.filter(r => r.case_id === id).map(r => [r.score_sd, r.score_min, r.score_max])
+    // a: 0.9, 0.8 → √((0.05² + 0.05²) / 1) = 0.0707
+    expect(spreadOf('a')).toEqual([[0.0707, 0.8, 0.9], [0.0707, 0.8, 0.9]])
+    // b: 0.7, 0.4 → √(2 · 0.15²) = 0.2121
+    expect(spreadOf('b')[0]).toEqual([0.2121, 0.4, 0.7])
+    expect(spreadOf('e')[0]).toEqual([0, 0.95, 0.95])
+    // c: one run errored, one scored: no spread.
+    expect(spreadOf('c')).toEqual([[undefined, undefined, undefined], [undefined, undefined, undefined]])
+  })
+  it('leaves the repeat figures out of a run without repeats', () => {
+    const once = buildDatasetReport({ dataset, target, results: results.filter(r => r.repeat === 1) })
+    expect(once).not.toHaveProperty('pass_all_repeats')
+    expect(once).not.toHaveProperty('pass_any_repeat')
+    expect(once.results.some(r => 'score_sd' in r)).toBe(false)
+  })
+  it('gates the share of flaky cases among those with two succeeded runs', () => {
+    // a, b, d, e ran twice without error, b flaky: 1 / 4. c had one succeeded run: it could not be flaky.
+    const gated = (max_flaky: number) => buildDatasetReport({ dataset, target, results, gates: { max_flaky, max_errors: 1 } }).gates[0]
+    expect(gated(0.25)).toEqual({ gate: 'max_flaky', required: 0.25, actual: 0.25, passed: true })
+    expect(gated(0.2)).toEqual({ gate: 'max_flaky', required: 0.2, actual: 0.25, passed: false })
+    const once = buildDatasetReport({ dataset, target, results: results.filter(r => r.repeat === 1), gates: { max_flaky: 1 } })
+    expect(once.gates[0]).toEqual({ gate: 'max_flaky', required: 1, actual: null, passed: false })
+  })
+})
+
 describe('agreement with the labels', () => {
   const { agreement } = buildDatasetReport({ dataset, target, results })
 
