@@ -240,7 +240,11 @@ function summary(report: DatasetReport, defaultPassRate: boolean, drawn?: string
     const spread = report.results.reduce((most, r) => Math.max(most, r.score_sd ?? 0), 0)
     lines.push(`repeats: pass^N ${percent(report.pass_all_repeats)} (every repeat passed), pass@N ${percent(report.pass_any_repeat ?? null)} (a repeat passed), ${report.flaky.length} flaky; largest score SD ${spread}`)
   }
-  if (report.agreement) lines.push(`judge agreement: κ ${report.agreement.kappa ?? '—'} on ${report.agreement.labelled} labelled cases, accuracy ${percent(report.agreement.accuracy)}`)
+  const agreement = report.agreement
+  if (agreement?.labelled) lines.push(`judge agreement: κ ${agreement.kappa ?? '—'} on ${agreement.labelled} labelled cases, accuracy ${percent(agreement.accuracy)}`)
+  if (agreement?.judges) {
+    lines.push(`judges agree: Fleiss' κ ${agreement.judges_kappa ?? '—'} over ${agreement.judges.runs} runs of ${agreement.judges.models.join(', ')}, pairs agreeing ${percent(agreement.judges.pair_agreement)}`)
+  }
   if (report.baseline) {
     const b = report.baseline
     lines.push(`against ${b.report}: ${b.regressions.length} regressions, ${b.fixes.length} fixes; ${regressionRule(b)} (McNemar p = ${b.mcnemar_p})`)

@@ -1,10 +1,11 @@
 /**
  * How far the judge agrees with people, on the labelled cases (those with `expected.verdict` or
- * `expected.score`) that did not error. Formulas in the comment at the top of report.ts.
+ * `expected.score`) that did not error, and a judge panel's judges with one another. Formulas in
+ * the comment at the top of report.ts.
  */
 import { passes } from '../evaluator/arithmetic'
-import type { Expected, Verdict } from './schema'
-import { bootstrapKappaInterval, cohenKappa, confusionCode, round4, roundInterval, spearman, type BootstrapOptions, type Confusion, type Interval } from './stats'
+import type { CasePanel, Expected, Verdict } from './schema'
+import { bootstrapKappaInterval, cohenKappa, confusionCode, fleissKappa, round4, roundInterval, spearman, type BootstrapOptions, type Confusion, type Interval } from './stats'
 
 export interface LabelledCase {
   expected: Expected
@@ -21,7 +22,21 @@ export interface ReliabilityBand {
   accuracy: number
 }
 
+/** How far a judge panel's judges agreed with one another over a dataset run. */
+export interface JudgesAgreement {
+  /** The panel's models, as the runs named them. */
+  models: string[]
+  /** The runs a panel judged (succeeded, two or more judges). */
+  runs: number
+  /** The mean over those runs of the share of pairs of judges with the same verdict. */
+  pair_agreement: number
+}
+
 export interface Agreement {
+  /** Fleiss' κ of the panel's verdicts over the runs it judged; null without a panel or with nothing to agree on. */
+  judges_kappa?: number | null
+  /** The panel's pair agreement; present when a panel judged. */
+  judges?: JudgesAgreement
   labelled: number
   accuracy: number | null
   baseline_accuracy: number | null
@@ -119,4 +134,27 @@ export function reliabilityOf(cases: readonly LabelledCase[]): ReliabilityBand[]
     if (c.verdict === c.expected.verdict) right[band]!++
   }
   return CONFIDENCE_BANDS.flatMap((confidence, i) => (counts[i] ? [{ confidence, cases: counts[i]!, accuracy: round4(right[i]! / counts[i]!) }] : []))
+}
+
+/** The runs' panel verdicts: Fleiss' κ over them and the mean pair agreement; null when no run had a panel of two or more. */
+export function judgesAgreementOf(
+  runs: ReadonlyArray<{ status: string, panel?: CasePanel | null }>,
+): { judges_kappa: number | null, judges: JudgesAgreement } | null {
+  const subjects: Array<[number, number]> = []
+  const models = new Set<string>()
+  let pairs = 0
+  for (const run of runs) {
+    const judges = run.panel?.judges
+    if (run.status !== 'succeeded' || !judges || judges.length < 2) continue
+    let passes = 0
+    for (const j of judges) { models.add(j.model); if (j.passed) passes++ }
+    subjects.push([passes, judges.length - passes])
+    pairs += run.panel!.agreement
+  }
+  if (!subjects.length) return null
+  const kappa = fleissKappa(subjects)
+  return {
+    judges_kappa: kappa === null ? null : round4(kappa),
+    judges: { models: [...models], runs: subjects.length, pair_agreement: round4(pairs / subjects.length) },
+  }
 }

@@ -4,7 +4,7 @@ import type { RunResult } from '../executor/types'
 import { buildGraph, topologicalOrder } from '../graph/topology'
 import type { Workflow } from '../schema/workflow'
 import type { CaseRunOutcome, CaseTask } from './runner'
-import type { CaseResult } from './schema'
+import type { CaseResult, CasePanel } from './schema'
 import { checksOf, outputOf, reasonOf } from './case-checks'
 
 /** What a finished run of a case tells: its id, result, wall time and tokens. */
@@ -42,7 +42,14 @@ export function caseRunOutcome(task: CaseTask, workflow: Workflow, run: Finished
     return { kind: 'result', result: { ...base, error: error?.message ?? `the run ended ${result.status}` } }
   }
   const step = scoredStep(workflow, result, options.scoreStep)
-  type Evaluation = { passed?: unknown, overall_score?: unknown, confidence?: unknown, graded_output?: unknown, awaiting_comparison?: AwaitingComparison }
+  type Evaluation = {
+    passed?: unknown
+    overall_score?: unknown
+    confidence?: unknown
+    graded_output?: unknown
+    awaiting_comparison?: AwaitingComparison
+    panel?: CasePanel
+  }
   const evaluation = step ? result.steps[step]!.output as Evaluation | null : undefined
   const verdict = result.verdict ?? (typeof evaluation?.passed === 'boolean' ? (evaluation.passed ? 'pass' : 'fail') : undefined)
   if (!verdict) {
@@ -58,6 +65,10 @@ export function caseRunOutcome(task: CaseTask, workflow: Workflow, run: Finished
   }
   if (typeof evaluation?.overall_score === 'number') scored.score = evaluation.overall_score
   if (typeof evaluation?.confidence === 'number') scored.confidence = evaluation.confidence
+  if (evaluation?.panel && Array.isArray(evaluation.panel.judges)) {
+    const { judges, agreement } = evaluation.panel
+    scored.panel = { judges: judges.map(j => ({ model: j.model, passed: j.passed, overall_score: j.overall_score })), agreement }
+  }
   if (evaluation?.awaiting_comparison) scored.awaiting_comparison = evaluation.awaiting_comparison
   return { kind: 'result', result: scored }
 }

@@ -113,6 +113,15 @@ function tagsSection(report: DatasetReport): string[] {
 function agreementSection(report: DatasetReport): string[] {
   const a = report.agreement
   if (!a) return []
+  const judges = a.judges
+    ? [
+        '## Agreement between judges',
+        '',
+        `- ${a.judges.models.map(markdownCode).join(', ')} over ${a.judges.runs} runs: Fleiss' κ ${num(a.judges_kappa ?? null)}, pairs agreeing ${pct(a.judges.pair_agreement)}`,
+        '',
+      ]
+    : []
+  if (!a.labelled) return judges
   const c = a.confusion
   const best = a.threshold_sweep.find(s => s.threshold === a.recommended_threshold)
   return [
@@ -132,6 +141,7 @@ function agreementSection(report: DatasetReport): string[] {
     ...(a.reliability.length
       ? [row(['confidence', 'cases', 'accuracy']), row(['---', '---:', '---:']), ...a.reliability.map(b => row([`[${b.confidence[0]}, ${b.confidence[1]}${b.confidence[1] === 1 ? ']' : ')'}`, b.cases, b.accuracy])), '']
       : []),
+    ...judges,
   ]
 }
 

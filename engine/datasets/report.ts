@@ -16,7 +16,8 @@
  * - by_tag: per tag, the cases carrying it, those passed, and passed / (passed + failed).
  * - latency_ms: p50 and p95 (nearest rank) over every run that reported one, and their total;
  *   tokens: totals over every run.
- * - agreement (present when some case has expected.verdict or expected.score), over the labelled
+ * - agreement (present when some case has expected.verdict or expected.score, or a judge panel
+ *   judged; without labels, `labelled` is 0 and the label figures null or empty), over the labelled
  *   cases that did not error, the judged verdict being the case's as above:
  *   confusion `<expected>_<judged>`; accuracy = (pass_pass + fail_fail) / n;
  *   baseline_accuracy = the majority expected verdict's share;
@@ -32,20 +33,23 @@
  *   over the cases with both; recommended_threshold: the t of the highest κ, ties going to the t
  *   closest to 0.5 (then the lower);
  *   reliability: accuracy in confidence bands [0, 0.2), [0.2, 0.4), [0.4, 0.6), [0.6, 0.8),
- *   [0.8, 1.0] (a case's confidence is its runs' mean); bands without cases are left out.
+ *   [0.8, 1.0] (a case's confidence is its runs' mean); bands without cases are left out;
+ *   with a judge panel, over every succeeded run it judged (each run a subject, each judge a
+ *   rater): judges_kappa, Fleiss' κ (stats.ts), and judges.pair_agreement, the runs' mean share of
+ *   pairs of judges with the same verdict.
  * - baseline: see baseline.ts; gates and exit codes: see gates.ts; grid (a promptfoo suite's
  *   tests × prompts × providers): see grid.ts.
  * - Rates, scores, κ and intervals are rounded to 4 decimals, p-values to 4 significant digits.
  */
 import { JudgeflowError } from '../errors'
 import { mean } from '../evaluator/arithmetic'
-import { agreementOf, type Agreement, type LabelledCase } from './agreement'
+import { agreementOf, judgesAgreementOf, type Agreement, type LabelledCase } from './agreement'
 import { compareWithBaseline, verdictLabels, type BaselineComparison, type BaselineReport } from './baseline'
 import { evaluateGates, type DatasetGates, type GateResult } from './gates'
 import { gridOf, type ReportGrid } from './grid'
 import { summarizeCases, type CaseRun } from './outcomes'
 import { repeatFigures, type ScoreSpread } from './repeats'
-import type { CaseResult, DatasetCase, DatasetTarget, Verdict } from './schema'
+import type { CasePanel, CaseResult, DatasetCase, DatasetTarget, Verdict } from './schema'
 import type { CaseCheck } from './case-checks'
 import { bootstrapMeanInterval, kappaOf, nearestRank, round4, roundInterval, wilsonInterval, type BootstrapOptions, type Interval } from './stats'
 
@@ -70,6 +74,8 @@ export interface ReportResult extends CaseRun {
   reason?: string | null
   /** The scored evaluator's checks; null when none ran. */
   checks: CaseCheck[] | null
+  /** The scored evaluator's judge panel, when it had one. */
+  panel?: CasePanel
   /** Its case's spread over the repeats (repeats.ts): present when two or more of the case's runs have a score. */
   score_sd?: number
   score_min?: number
@@ -156,7 +162,10 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
   }
 
   const seed = input.bootstrap?.seed
-  const agreement = hasLabels ? agreementOf(labelled, { seed, resamples: input.bootstrap?.kappa_resamples }) : undefined
+  const judges = judgesAgreementOf(results)
+  const agreement = hasLabels || judges
+    ? { ...agreementOf(labelled, { seed, resamples: input.bootstrap?.kappa_resamples }), ...judges }
+    : undefined
   const baseline = input.baseline
     ? compareWithBaseline(summaries, caseIds, input.baseline.results, input.baseline.dataset_run_id ?? input.baseline_label ?? 'baseline', verdictLabels(dataset.cases))
     : undefined
@@ -229,6 +238,7 @@ function reportResult(r: CaseResult, spread: ScoreSpread | undefined): ReportRes
     checks: r.checks ?? null,
     ...(r.confidence === undefined ? {} : { confidence: r.confidence }),
     ...(r.tokens === undefined ? {} : { tokens: r.tokens }),
+    ...(r.panel === undefined ? {} : { panel: r.panel }),
     ...spread,
   }
 }

@@ -55,6 +55,12 @@ import type { AwaitingComparison } from '../assertions/types'
 
 export type CaseRunStatus = (typeof caseRunStatuses)[number]
 
+/** What a run's judge panel said: each judge's model, verdict and score; the share of pairs of judges that agreed. */
+export interface CasePanel {
+  judges: Array<{ model: string, passed: boolean, overall_score: number }>
+  agreement: number
+}
+
 /** One run of one case (a case runs `repeat` times). */
 export interface CaseResult {
   case_id: string
@@ -79,6 +85,8 @@ export interface CaseResult {
   reason?: string
   /** The scored evaluator's checks, each with its verdict and reason. */
   checks?: CaseCheck[]
+  /** The scored evaluator's judge panel: each judge's verdict and score, and the share of pairs that agreed. */
+  panel?: CasePanel
   /** A comparison with the test's other cells (select-best) still to decide (comparisons.ts); the verdict is final once it is gone. */
   awaiting_comparison?: AwaitingComparison
 }

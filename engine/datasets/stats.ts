@@ -143,6 +143,30 @@ export function cohenKappa(pp: number, pf: number, fp: number, ff: number): numb
   return (po - pe) / (1 - pe)
 }
 
+/**
+ * Fleiss' κ of several raters' pass/fail verdicts on each subject: `subjects[i]` = [passes, fails]
+ * of subject i's raters (two or more each; subjects with fewer are left out). With nᵢ raters on
+ * subject i: Pᵢ = (passesᵢ(passesᵢ − 1) + failsᵢ(failsᵢ − 1)) / (nᵢ(nᵢ − 1)), P̄ their mean,
+ * p_pass = Σ passesᵢ / Σ nᵢ, P̄e = p_pass² + (1 − p_pass)², κ = (P̄ − P̄e) / (1 − P̄e). Null with no
+ * subject, or when P̄e = 1 (every rater gave every subject one and the same verdict).
+ */
+export function fleissKappa(subjects: ReadonlyArray<readonly [number, number]>): number | null {
+  let agreementSum = 0, counted = 0, passes = 0, ratings = 0
+  for (const [pass, fail] of subjects) {
+    const n = pass + fail
+    if (n < 2) continue
+    agreementSum += (pass * (pass - 1) + fail * (fail - 1)) / (n * (n - 1))
+    counted++
+    passes += pass
+    ratings += n
+  }
+  if (!counted) return null
+  const pPass = passes / ratings
+  const chance = pPass ** 2 + (1 - pPass) ** 2
+  if (chance >= 1 - 1e-12) return null
+  return (agreementSum / counted - chance) / (1 - chance)
+}
+
 export const kappaOf = (c: Confusion) => cohenKappa(c.pass_pass, c.pass_fail, c.fail_pass, c.fail_fail)
 
 /** The code of a labelled case in a κ bootstrap: 0 pass_pass, 1 pass_fail, 2 fail_pass, 3 fail_fail. */

@@ -166,3 +166,30 @@ test('a run with repeats shows pass^N and pass@N, each case\'s score spread, and
   expect(await violations(page)).toEqual([])
   await shots(page, 'report-content-repeats')
 })
+
+test('a judge panel\'s dataset run shows the agreement between its judges, and each case run\'s judges', async ({ page }) => {
+  test.setTimeout(90_000)
+  const app = process.env.E2E_LLM_APP!
+  const evaluator = {
+    evaluation_type: 'criteria', judges: ['openai:panel-yes', 'openai:panel-split', 'openai:panel-no'], pass_threshold: 0.7,
+    criteria: [{ name: 'names the product', description: 'The text names the product', weight: 1 }],
+  }
+  const csv = ['id,actual', 'a,judgeflow runs it', 'b,nothing here', 'c,judgeflow again'].join('\n')
+  const dataset = await (await page.request.post(`${app}/api/datasets`, { data: { name: `panel ${Date.now()}`, format: 'csv', text: csv } })).json()
+  const runId = await finishedRun(page.request, dataset.id, { evaluator }, app)
+  await page.goto(`${app}/dataset-runs/${runId}`)
+  // a and c: yes and split pass, no fails; b: only yes passes. Pᵢ = 1/3 each, p_pass = 5/9 → κ = (1/3 − 41/81) / (40/81) = −0.35.
+  await expect(page.getByRole('heading', { name: 'Agreement between judges' })).toBeVisible()
+  const judges = page.getByTestId('judges-agreement')
+  await expect(judges).toContainText('Between the panel’s judges (Fleiss’ κ)-0.35')
+  await expect(judges).toContainText('over 3 runs · pairs agreeing 33.3 %')
+  await expect(judges).toContainText('openai:panel-yes, openai:panel-split, openai:panel-no')
+  await expect(page.getByTestId('confusion')).toHaveCount(0)
+  await page.getByRole('button', { name: 'Show all of b' }).click()
+  await expect(page.getByTestId('case-judges').getByRole('listitem')).toHaveText([
+    '✓ pass openai:panel-yes, score 0.900', '✗ fail openai:panel-split, score 0.200', '✗ fail openai:panel-no, score 0.200',
+  ])
+  expect(await violations(page)).toEqual([])
+  await page.getByRole('heading', { name: 'Agreement between judges' }).scrollIntoViewIfNeeded()
+  await shots(page, 'report-content-panel')
+})

@@ -207,3 +207,31 @@ describe('judgeflow test over repeats of a judge that wavers', () => {
     expect(fake.requests).toHaveLength(0)
   })
 })
+
+describe('judgeflow test with a judge panel whose judges disagree', () => {
+  it('reports each run\'s judges, Fleiss\' κ between them beside the agreement with the labels', async () => {
+    const dir = files()
+    const panel = {
+      evaluation_type: 'criteria', judges: ['openai:judge-a', 'openai:judge-b', 'openai:judge-c'], pass_threshold: 0.7,
+      criteria: [{ name: 'greeting', description: 'Greets the reader', weight: 1 }],
+    }
+    writeFileSync(join(dir, 'panel.json'), JSON.stringify(panel))
+    const labelled = [['hello you', 'pass'], ['go away', 'fail']].map(([content, verdict], i) => JSON.stringify({ id: `a${i + 1}`, input: { content }, expected: { verdict } })).join('\n')
+    writeFileSync(join(dir, 'labelled.jsonl'), `${labelled}\n`)
+    // a passes everything, c nothing, b only a greeting.
+    fake.onRequest((request) => {
+      const model = request.body.model as string
+      const score = model === 'judge-a' || (model === 'judge-b' && lastUserText(request).includes('hello you')) ? 0.9 : 0.2
+      return { json: { criteria_scores: { greeting: score }, criteria_reasons: { greeting: 'r' }, feedback: `${model} says ${score}`, suggestions: [] } }
+    })
+    const report = join(dir, 'panel-report.json')
+    const run = await cli(['test', '--config', join(dir, 'panel.json'), '--dataset', join(dir, 'labelled.jsonl'), '--report', report], fake.env())
+    expect(fake.requests.map(r => r.body.model).sort()).toEqual(['judge-a', 'judge-a', 'judge-b', 'judge-b', 'judge-c', 'judge-c'])
+    // a1: a and b pass, c fails → pass; a2: a passes, b and c fail → fail. Pᵢ = 1/3 each, p_pass = 1/2 → κ = −1/3.
+    expect(run.out).toContain('judge agreement: κ 1 on 2 labelled cases, accuracy 100.0 %')
+    expect(run.out).toContain('judges agree: Fleiss\' κ -0.3333 over 2 runs of openai:judge-a, openai:judge-b, openai:judge-c, pairs agreeing 33.3 %')
+    const written = JSON.parse(readFileSync(report, 'utf8')) as DatasetReport
+    expect(written.agreement).toMatchObject({ kappa: 1, judges_kappa: -0.3333, judges: { runs: 2, pair_agreement: 0.333 } })
+    expect(written.results.map(r => r.panel!.judges.map(j => j.passed))).toEqual([[true, true, false], [true, false, false]])
+  })
+})

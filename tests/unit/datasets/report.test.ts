@@ -91,6 +91,33 @@ describe('what the repeats say (fixture.ts: each case run twice)', () => {
   })
 })
 
+describe('a judge panel\'s agreement', () => {
+  const panelRun = (case_id: string, repeat: number, verdicts: boolean[]): CaseResult => ({
+    case_id, repeat, status: 'succeeded', verdict: verdicts.filter(Boolean).length * 2 > verdicts.length ? 'pass' : 'fail', score: 0.5,
+    panel: { judges: verdicts.map((passed, i) => ({ model: `openai:judge-${i}`, passed, overall_score: passed ? 0.9 : 0.2 })), agreement: verdicts.length === 3 && new Set(verdicts).size === 2 ? 0.333 : 1 },
+  })
+  const unlabelled = { ...dataset, cases: dataset.cases.map(({ expected: _, ...c }) => c) }
+  const panelResults = [panelRun('a', 1, [true, true, true]), panelRun('b', 1, [true, true, false]), panelRun('d', 1, [false, false, false]), panelRun('e', 1, [true, false, false])]
+
+  it('gives Fleiss\' κ and the pairs agreeing over the runs the panel judged, without labels too', () => {
+    const report = buildDatasetReport({ dataset: unlabelled, target, results: panelResults })
+    // Pᵢ = 1, 1/3, 1, 1/3 → P̄ = 2/3; p_pass = 6/12 → κ = 1/3.
+    expect(report.agreement).toMatchObject({
+      labelled: 0, kappa: null, judges_kappa: 0.3333,
+      judges: { models: ['openai:judge-0', 'openai:judge-1', 'openai:judge-2'], runs: 4, pair_agreement: 0.6665 },
+    })
+    expect(report.results[1]!.panel!.judges.map(j => j.passed)).toEqual([true, true, false])
+  })
+  it('sits beside the agreement with people when the cases are labelled', () => {
+    const report = buildDatasetReport({ dataset, target, results: panelResults })
+    expect(report.agreement).toMatchObject({ labelled: 3, judges_kappa: 0.3333, judges: { runs: 4 } })
+    expect(report.agreement!.kappa).not.toBeNull()
+  })
+  it('has no agreement at all without labels or a panel', () => {
+    expect(buildDatasetReport({ dataset: unlabelled, target, results })).not.toHaveProperty('agreement')
+  })
+})
+
 describe('agreement with the labels', () => {
   const { agreement } = buildDatasetReport({ dataset, target, results })
 

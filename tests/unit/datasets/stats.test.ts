@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  fleissKappa,
   averageRanks, bootstrapKappaInterval, IndexSampler, bootstrapMeanInterval, cohenKappa, confusionCode, mcnemarExact, mulberry32,
   nearestRank, percentileInterval, spearman, wilsonInterval,
 } from '../../../engine/datasets/stats'
@@ -63,6 +64,25 @@ describe('Cohen\'s κ = (po − pe) / (1 − pe)', () => {
     expect(cohenKappa(5, 0, 5, 0)).toBe(0)
     expect(cohenKappa(7, 0, 0, 0)).toBeNull()
     expect(cohenKappa(0, 0, 0, 0)).toBeNull()
+  })
+})
+
+describe('Fleiss\' κ of a panel\'s pass/fail verdicts', () => {
+  it('matches the formula worked by hand', () => {
+    // Three judges on four runs: Pᵢ = 1, 1/3, 1, 1/3 → P̄ = 2/3; p_pass = 6/12 → P̄e = 0.5; κ = (2/3 − 0.5) / 0.5 = 1/3.
+    expect(fleissKappa([[3, 0], [2, 1], [0, 3], [1, 2]])).toBeCloseTo(1 / 3, 12)
+    // Two raters reduce to Scott's π: agreeing on 3 of 4, pooled p_pass = 5/8 → pₑ = 0.625² + 0.375² = 0.53125,
+    // (0.75 − 0.53125) / 0.46875 = 7/15.
+    expect(fleissKappa([[2, 0], [0, 2], [2, 0], [1, 1]])).toBeCloseTo(7 / 15, 12)
+  })
+  it('is 1 for unanimous judges on mixed runs, below 0 when they split more than chance, null with nothing to agree on', () => {
+    expect(fleissKappa([[3, 0], [0, 3]])).toBe(1)
+    // Every run split 1–1: P̄ = 0, P̄e = 0.5 → −1.
+    expect(fleissKappa([[1, 1], [1, 1]])).toBe(-1)
+    expect(fleissKappa([[3, 0], [3, 0]])).toBeNull()
+    expect(fleissKappa([])).toBeNull()
+    // A run with one judge says nothing of agreement and is left out.
+    expect(fleissKappa([[1, 0], [3, 0], [0, 3]])).toBe(1)
   })
 })
 
