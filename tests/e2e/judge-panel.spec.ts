@@ -48,3 +48,42 @@ test('a judge panel is set up in the evaluator form: two judges, another added, 
   expect(single.judges).toBeUndefined()
   expect(single.panel).toBeUndefined()
 })
+
+test('a run of a judge panel shows each judge\'s verdict and score, the pairs agreeing and how the judges answered, in the run inspector', async ({ page }) => {
+  test.setTimeout(60_000)
+  // This app's OpenAI endpoint is the fake LLM server: panel-yes scores 0.9, panel-split 0.9 when the text names judgeflow, panel-no 0.2.
+  const app = process.env.E2E_LLM_APP!
+  const created = await page.request.post(`${app}/api/workflows`, { data: {
+    name: `Panel ${Date.now()}`,
+    nodes: [
+      { id: 'in', type: 'input', config: { fields: { answer: { type: 'string' } } }, position: { x: 0, y: 0 } },
+      { id: 'judge', type: 'evaluator', position: { x: 280, y: 0 }, config: {
+        evaluation_type: 'criteria', judges: ['openai:panel-yes', 'openai:panel-split', 'openai:panel-no'], pass_threshold: 0.7,
+        criteria: [{ name: 'names the product', description: 'The text names the product', weight: 1 }], content: '{{input.answer}}',
+      } },
+    ],
+    edges: [{ from: 'in', to: 'judge' }],
+  } })
+  expect(created.status()).toBe(201)
+  const { id } = await created.json()
+  const started = await page.request.post(`${app}/api/workflows/${id}/runs`, { data: { input: { answer: 'nothing to see' } } })
+  const run = (await started.json()).id
+  await expect.poll(async () => (await (await page.request.get(`${app}/api/runs/${run}`)).json()).status, { timeout: 30_000 }).toBe('succeeded')
+
+  await page.goto(`${app}/runs/${run}`)
+  // Opened by keyboard: the attempt's summary takes the focus and Enter.
+  await page.getByTestId('attempt-judge-1').locator('summary').focus()
+  await page.keyboard.press('Enter')
+  const card = page.getByTestId('evaluator-result')
+  await expect(card).toBeVisible()
+  await expect(card.getByTestId('panel-result').locator('caption')).toHaveText('Panel · majority · pairs agreeing 33 %')
+  await expect(card.getByTestId('panel-result').locator('tr')).toHaveText([
+    '✓ passopenai:panel-yes0.900', '✗ failopenai:panel-split0.200', '✗ failopenai:panel-no0.200',
+  ])
+  await expect(card).toContainText('failed')
+  await expect(card.getByTestId('judge-line')).toHaveText('answered in JSON Schema')
+  await card.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: 'test-results/e2e/judge-panel-result.png' })
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.screenshot({ path: 'test-results/e2e/judge-panel-result-dark.png' })
+})
