@@ -33,8 +33,8 @@ export const FORM_SECTION_FIELDS: Readonly<Record<FormSection, readonly string[]
   assertions: ['assert', 'threshold', 'vars', 'latency_ms', 'cost_usd', 'embedding_model', 'transform', 'provider_transform'],
 }
 
-/** The evaluation types a judge panel (`judges`) judges so far: the form offers a panel for these only. */
-export const PANEL_TYPES: readonly string[] = ['criteria', 'scoring']
+/** The evaluation types a judge panel (`judges`) judges: the form offers a panel for these only. */
+export const PANEL_TYPES: readonly string[] = ['criteria', 'scoring', 'rubric', 'comparison', 'metrics']
 
 /** The most judges a panel has. */
 export const MAX_PANEL_JUDGES = 7

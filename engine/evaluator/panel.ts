@@ -3,18 +3,26 @@
  * combined. `majority`: the panel passes when more than half its judges pass (a tie fails);
  * `mean`: the panel passes when the mean of the judges' overall scores reaches the threshold.
  * Either way the panel's scores are the judges' means, and its agreement, the share of pairs of
- * judges with the same verdict, lowers the confidence.
+ * judges with the same verdict, lowers the confidence. A rubric's grade is the band of the panel's
+ * mean score; a metric suite's metrics are each the judges' mean.
+ *
+ * A comparison: each judge ranks the candidates in both orders (its own position consistency);
+ * the panel's ranking is by each candidate's mean score over the judges. `majority`: the winner is
+ * the candidate more than half the judges named winner, else none (a tie); `mean`: the top of the
+ * panel's ranking unless it ties. The agreement is the share of pairs of judges that named the
+ * same winner (or both none), and the position consistency the judges' mean.
  */
-import type { EvaluatorResult, PanelAggregate, PanelResult } from '../schema/evaluator'
+import type { EvaluatorResult, PanelAggregate, PanelResult, RankedCandidate } from '../schema/evaluator'
 import type { StructuredOutput } from '../providers/types'
-import { confidenceOf, marginOf } from './arithmetic'
+import { candidatesOf } from '../evaluation-types/comparison/evaluate'
+import { confidenceOf, gradeFor, marginOf, passes } from './arithmetic'
 import type { EvaluationContext } from './context'
 import { newStats, type JudgeStats } from './judge'
 
 export type { PanelAggregate, PanelResult }
 
-/** The share of pairs with the same verdict. */
-export function pairAgreement(verdicts: readonly boolean[]): number {
+/** The share of pairs with the same verdict (or the same winner). */
+export function pairAgreement(verdicts: readonly unknown[]): number {
   let pairs = 0
   let agreeing = 0
   for (let i = 0; i < verdicts.length; i++) {
@@ -49,6 +57,7 @@ export async function judgeAsPanel(
   const stats: JudgeStats[] = judges.map(() => newStats())
   const results = await Promise.all(judges.map((model, i) => judge({ ...ctx, config: { ...ctx.config, model }, stats: stats[i]! })))
   addStats(ctx.stats, stats)
+  if (results[0]!.ranking) return comparisonPanel(ctx, judges, aggregate, results)
   const threshold = ctx.config.pass_threshold
   const verdicts = results.map(r => r.passed)
   const overall = round(mean(results.map(r => r.overall_score)))
@@ -71,10 +80,85 @@ export async function judgeAsPanel(
     passed,
     overall_score: overall,
     criteria_scores: criteriaScores,
+    grade: ctx.config.grades?.length ? gradeFor(overall, ctx.config.grades) : voice.grade,
     confidence: confidenceOf(factors),
     confidence_factors: factors,
     judge: { ...voice.judge, model: judges.join(', ') },
+    ...(voice.metrics ? metricMeans(results, voice) : {}),
     panel: { aggregate, judges: results.map((r, i) => ({ model: judges[i]!, overall_score: r.overall_score, passed: r.passed })), agreement },
+  }
+}
+
+/** A metric suite's panel: each metric's score the judges' mean (0–100), its comment the panel's voice's. */
+function metricMeans(results: readonly EvaluatorResult[], voice: EvaluatorResult): Pick<EvaluatorResult, 'metrics' | 'evaluation_result'> {
+  const metrics = voice.metrics!.map(m => ({ ...m, score: round(mean(results.map(r => r.metrics!.find(x => x.metric_name === m.metric_name)!.score))) }))
+  const overall = round(mean(results.map(r => r.evaluation_result!.overall_score)))
+  return { metrics, evaluation_result: { metrics, overall_score: overall } }
+}
+
+/** Scores closer than this count as a tie, as in a single judge's comparison. */
+const TIE = 0.02
+
+function comparisonPanel(
+  ctx: EvaluationContext, judges: readonly string[], aggregate: PanelAggregate, results: readonly EvaluatorResult[],
+): EvaluatorResult & { panel: PanelResult } {
+  const ids = results[0]!.ranking!.map(r => r.id)
+  const entryOf = (result: EvaluatorResult, id: string) => result.ranking!.find(r => r.id === id)!
+  const ranking: RankedCandidate[] = ids.map((id) => {
+    const entries = results.map(r => entryOf(r, id))
+    const names = Object.keys(entries[0]!.criteria_scores)
+    return {
+      id,
+      rank: 0,
+      overall_score: round(mean(entries.map(e => e.overall_score))),
+      criteria_scores: Object.fromEntries(names.map(n => [n, round(mean(entries.map(e => e.criteria_scores[n] ?? 0)))])),
+      // Judge after judge, each in its orders.
+      scores_by_order: entries.flatMap(e => e.scores_by_order ?? []),
+    }
+  })
+  const sorted = [...ranking].sort((a, b) => b.overall_score - a.overall_score)
+  sorted.forEach((entry, i) => { entry.rank = i > 0 && sorted[i - 1]!.overall_score - entry.overall_score < TIE ? sorted[i - 1]!.rank : i + 1 })
+  const top = sorted[0]!
+  const winners = results.map(r => r.winner ?? null)
+  let winner: string | null
+  if (aggregate === 'majority') {
+    const votes = new Map<string, number>()
+    for (const w of winners) if (w !== null) votes.set(w, (votes.get(w) ?? 0) + 1)
+    winner = [...votes].find(([, n]) => n * 2 > judges.length)?.[0] ?? null
+  }
+  else {
+    winner = sorted[1] && sorted[1].rank === top.rank ? null : top.id
+  }
+  const best = winner === null ? top : sorted.find(r => r.id === winner)!
+  const threshold = ctx.config.pass_threshold
+  const verdicts = results.map(r => r.passed)
+  const passed = aggregate === 'majority' ? panelPasses('majority', verdicts, 0, threshold) : passes(best.overall_score, threshold)
+  const agreement = pairAgreement(winners)
+  const consistency = round(mean(results.map(r => r.position_consistency ?? 1)))
+  const factors = {
+    agreement: round(agreement * consistency),
+    margin: marginOf(best.overall_score, threshold),
+    validity: round(mean(results.map(r => r.confidence_factors.validity))),
+    judge: Math.min(...results.map(r => r.confidence_factors.judge)),
+  }
+  const voice = results.find(r => (r.winner ?? null) === winner) ?? results[0]!
+  return {
+    ...voice,
+    passed,
+    overall_score: best.overall_score,
+    criteria_scores: best.criteria_scores,
+    confidence: confidenceOf(factors),
+    confidence_factors: factors,
+    ranking: sorted,
+    winner,
+    best_output: candidatesOf(ctx as Parameters<typeof candidatesOf>[0], ctx.candidateIds).find(c => c.id === best.id)?.text ?? null,
+    position_consistency: consistency,
+    judge: { ...voice.judge, model: judges.join(', ') },
+    panel: {
+      aggregate,
+      judges: results.map((r, i) => ({ model: judges[i]!, overall_score: r.overall_score, passed: r.passed, winner: r.winner ?? null })),
+      agreement,
+    },
   }
 }
 

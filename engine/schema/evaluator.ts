@@ -73,8 +73,9 @@ export type PanelAggregate = 'majority' | 'mean'
 
 export interface PanelResult {
   aggregate: PanelAggregate
-  judges: { model: string, overall_score: number, passed: boolean }[]
-  /** The share of pairs of judges that reached the same verdict (1: unanimous). */
+  /** A comparison's judges also name their `winner` (null: a tie). */
+  judges: { model: string, overall_score: number, passed: boolean, winner?: string | null }[]
+  /** The share of pairs of judges that reached the same verdict, or for a comparison named the same winner (1: unanimous). */
   agreement: number
 }
 

@@ -22,5 +22,6 @@ export const metricsType = defineEvaluationType<EvaluatorConfigOf<'metrics'>, Re
   },
   models: (_config, metrics) => metrics.filter(m => !m.definition.score).map(m => m.model),
   offline: (_config, metrics) => metrics.every(m => m.definition.score !== undefined || isHeuristic(m.model)),
-  evaluate: (ctx, metrics) => evaluateMetrics(ctx, metrics),
+  // In a panel, each judge (the panelist's model) is asked for every metric a model judges.
+  evaluate: (ctx, metrics) => evaluateMetrics(ctx, ctx.config.judges ? metrics.map(m => (m.definition.score ? m : { ...m, model: ctx.config.model!, model_source: 'config' })) : metrics),
 })

@@ -41,5 +41,19 @@ export const metricsChecks: EvaluationTypeChecks<ConfigOf<'metrics', typeof metr
   },
   resolve(config, problems) {
     if (config.model && config.default_model) problems.push({ path: 'default_model', message: 'give the model once: as model or as default_model, not both' })
+    if (config.judges) panelModels(config, problems)
   },
+}
+
+/** A panel judges every LLM-judged metric with each of its judges: a model named elsewhere in the suite would be overruled, so it is refused. */
+function panelModels(config: ConfigOf<'metrics', typeof metricsFields>, problems: Array<{ path: string, message: string }>): void {
+  const message = 'a judge panel asks each of its judges for every metric: remove this, or name one judge in "model" instead of the panel'
+  config.metrics?.forEach((m, i) => {
+    if (m.model) problems.push({ path: `metrics[${i}].model`, message })
+    if (m.provider) problems.push({ path: `metrics[${i}].provider`, message })
+  })
+  if (config.llm_default?.model) problems.push({ path: 'llm_default.model', message })
+  if (config.llm_default?.provider) problems.push({ path: 'llm_default.provider', message })
+  if (config.default_model) problems.push({ path: 'default_model', message })
+  if (config.default_provider) problems.push({ path: 'default_provider', message })
 }
