@@ -45,6 +45,8 @@ export const datasetRunRequestSchema = z.object({
   delay_ms: z.number().int().min(0).max(MAX_CASE_DELAY_MS).optional(),
   /** `false`: every LLM call of the run is made anew. */
   cache: z.boolean().optional(),
+  /** A budget in US dollars: once the case runs have cost this much, no other case starts (those not started are reported as not run). */
+  max_cost_usd: z.number().positive('must be more than 0').max(1_000_000).optional(),
 }).strict()
   .refine(r => !(r.baseline_run_id && r.baseline_report), { error: 'give baseline_run_id or baseline_report, not both', path: ['baseline_report'] })
   .refine(r => r.gates?.max_flaky === undefined || r.repeat > 1, { error: 'needs repeat of 2 or more: a case run once cannot be flaky', path: ['gates', 'max_flaky'] })
@@ -64,6 +66,7 @@ export interface StoredOptions {
   grader?: string
   delay_ms?: number
   cache?: boolean
+  max_cost_usd?: number
 }
 
 /** The cases a run takes: those of `case_ids` (all unless given), with `vars` set on each one's input. */

@@ -5,7 +5,7 @@ import { JudgeflowError, validatedWorkflow, type RunResult, type StepRegistry, t
 import {
   buildDatasetReport, caseRunOutcome, checkBaselineReport, withGrader, comparisonRun, OutcomeCounts, runCases, selectionsOf, settleComparisons,
   type CaseResult, type ComparisonGroup, type ComparisonOutcome, type CaseRun, type CaseRunOutcome, type CaseTask,
-  type DatasetCase, type DatasetReport,
+  type CaseTokens, type DatasetCase, type DatasetReport,
 } from '../engine/datasets'
 import { datasetRunRequestSchema, selectedCases, type DatasetRunRequest, type StoredOptions } from './dataset-run-request'
 import { EVALUATION_INPUT_ALIASES, EVALUATION_INPUT_FIELDS } from '../engine/schema/evaluator'
@@ -292,6 +292,15 @@ export class DatasetRuns {
       }
     }
     for (const result of results) counts.add(result)
+    // The budget: what the case runs have cost so far (resumed runs included); none starts once it is spent.
+    const budget = options.max_cost_usd
+    let spent = results.reduce((sum, r) => sum + (r.cost_usd ?? 0), 0)
+    let unpriced: string | null = null
+    const overBudget = (): string | null => {
+      if (budget === undefined) return null
+      if (unpriced) return `not run: the cost of run ${unpriced} is not known (a model without a price), so the budget of $${budget} cannot be held`
+      return spent >= budget ? `not run: the budget of $${budget} was reached ($${round6(spent)} spent)` : null
+    }
     Object.assign(progress, { total: cases.length * options.repeat }, countsOf(counts))
     this.tell(progress)
     // Repeats measure how the answers vary: each asks the model anew.
@@ -303,6 +312,8 @@ export class DatasetRuns {
       let runId = underWay.get(k)
       underWay.delete(k)
       if (!runId || !(await store.runs.get(runId))) {
+        const stop = overBudget()
+        if (stop) return { kind: 'result', result: { ...task, status: 'cancelled', error: stop } }
         runId ??= randomUUID()
         const saved: Omit<DatasetRunCaseRow, 'updatedAt'> = { datasetRunId: row.id, caseId: task.case_id, repeat: task.repeat, status: 'running', runId, result: null }
         await store.datasets.saveRunCase(saved)
@@ -321,8 +332,15 @@ export class DatasetRuns {
       }
       const ended = await this.followRun(runId, abort)
       const steps = await store.runs.steps(runId)
-      const finishedRun = { id: runId, result: runResultOf(ended, steps), latency_ms: ended.durationMs ?? 0, tokens: tokensOf(steps) }
-      return caseRunOutcome(task, target.workflow, finishedRun, { scoreStep: options.score_step })
+      const runCost = spendingOf(steps, target.workflow)
+      const finishedRun = {
+        id: runId, result: runResultOf(ended, steps), latency_ms: ended.durationMs ?? 0, tokens: runCost.tokens, cost_usd: runCost.cost_usd,
+      }
+      const outcome = caseRunOutcome(task, target.workflow, finishedRun, { scoreStep: options.score_step })
+      // Counted as soon as the run ends, before its result is written: the next case checks the budget against it.
+      if (runCost.cost_usd === null) unpriced ??= runId
+      else spent += runCost.cost_usd
+      return outcome
     }
 
     const save = (result: CaseResult) => store.datasets.saveRunCase({
@@ -386,11 +404,14 @@ export class DatasetRuns {
       baseline: baselineRow ? (baselineRow.report ?? undefined) as DatasetReport | undefined : options.baseline,
       baseline_label: options.baseline_label,
       dataset_run_id: row.id,
+      ...(budget === undefined ? {} : { max_cost_usd: budget }),
     })
     progress.status = signal.aborted ? 'cancelled' : 'finished'
     await store.datasets.updateRun(row.id, { status: progress.status, report: report as unknown as Record<string, unknown>, finishedAt: Date.now() })
   }
 }
+
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6
 
 function countsOf(counts: OutcomeCounts): Pick<DatasetRunProgress, 'done' | 'passed' | 'failed' | 'errored'> {
   return { done: counts.runs, passed: counts.passed, failed: counts.failed, errored: counts.errored }
@@ -432,13 +453,29 @@ export function runResultOf(run: RunRow, steps: readonly StepRunRow[]): RunResul
   }
 }
 
-/** Tokens over every attempt of every step. */
-function tokensOf(steps: readonly StepRunRow[]): { input: number, output: number } {
-  let input = 0
-  let output = 0
+/**
+ * Tokens and cost over every attempt of every step: the evaluator steps' as the judge's, the
+ * others' (LLM steps) as generation. The cost is each step's `cost_usd`; null when a step that
+ * used tokens has none (a model without a known price).
+ */
+export function spendingOf(
+  steps: readonly StepRunRow[], workflow: { nodes: ReadonlyArray<{ id: string, type: string }> },
+): { tokens: CaseTokens, cost_usd: number | null } {
+  const types = new Map(workflow.nodes.map(n => [n.id, n.type]))
+  const generation = { input: 0, output: 0 }
+  const judge = { input: 0, output: 0 }
+  let cost: number | null = 0
   for (const step of steps) {
-    input += step.usage?.input_tokens ?? 0
-    output += step.usage?.output_tokens ?? 0
+    const usage = step.usage
+    if (!usage || (!usage.input_tokens && !usage.output_tokens)) continue
+    const into = types.get(step.nodeId) === 'evaluator' ? judge : generation
+    into.input += usage.input_tokens ?? 0
+    into.output += usage.output_tokens ?? 0
+    const stepCost = (step.output as { cost_usd?: unknown } | null)?.cost_usd
+    cost = cost === null || typeof stepCost !== 'number' ? null : cost + stepCost
   }
-  return { input, output }
+  return {
+    tokens: { input: generation.input + judge.input, output: generation.output + judge.output, generation, judge },
+    cost_usd: cost === null ? null : Math.round(cost * 1e8) / 1e8,
+  }
 }

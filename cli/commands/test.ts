@@ -42,6 +42,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       'no-regressions': { type: 'boolean' },
       'max-errors': { type: 'string' },
       'max-flaky': { type: 'string' },
+      'max-cost': { type: 'string' },
       'report': { type: 'string' },
       'junit': { type: 'string' },
       'html': { type: 'string' },
@@ -82,6 +83,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     if (!values.baseline) throw new JudgeflowError('INVALID_INPUT', '--no-regressions needs --baseline <report.json>: the report of an earlier run of the same dataset.')
     gates.no_regressions = true
   }
+  const maxCost = numberFlag(values['max-cost'], 'max-cost', { min: 0.000001, max: 1_000_000 })
   const maxFlaky = share('max-flaky')
   if (maxFlaky !== undefined) gates.max_flaky = maxFlaky
   const baselineFile = values.baseline ? readJsonFile(values.baseline, 'baseline report', config.maxJsonDepth) : undefined
@@ -137,6 +139,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       delay_ms: run.delay_ms ?? promptfoo?.run.delay_ms,
       cache: run.cache ?? promptfoo?.run.cache,
       repeat,
+      ...(maxCost === undefined ? {} : { max_cost_usd: maxCost }),
       score_step: values['score-step'],
       gates,
       ...(baselineFile ? { baseline_report: baselineFile as Record<string, unknown>, baseline_label: basename(values.baseline!) } : {}),
@@ -236,6 +239,16 @@ function summary(report: DatasetReport, defaultPassRate: boolean, drawn?: string
     lines.push(`failed ${r.case_id}${check ? `: ${check.name}: ${(check.reason ?? '').split('\n')[0]!.slice(0, 200)}` : ''}`)
   }
   if (failed.length > 3) lines.push(`… and ${failed.length - 3} more failed cases (see --report)`)
+  if (report.cost_usd !== undefined) {
+    const tokens = report.tokens
+    const apart = tokens.generation && tokens.judge ? ` (generation ${tokens.generation.input}+${tokens.generation.output}, judge ${tokens.judge.input}+${tokens.judge.output} tokens)` : ''
+    lines.push(`cost: ${report.cost_usd === null ? 'not known (a model without a price)' : `$${report.cost_usd}`}${apart}`)
+  }
+  if (report.not_run?.length) {
+    const budget = report.gates.find(g => g.gate === 'max_cost_usd')
+    const why = budget ? `the budget of $${budget.required} was reached, or a run's cost was not known (--max-cost)` : 'the run was cut short'
+    lines.push(`NOT RUN ${report.not_run.length} of ${report.cases} cases: ${why}; they are not passes (exit 2)`)
+  }
   if (report.pass_all_repeats !== undefined) {
     const spread = report.results.reduce((most, r) => Math.max(most, r.score_sd ?? 0), 0)
     lines.push(`repeats: pass^N ${percent(report.pass_all_repeats)} (every repeat passed), pass@N ${percent(report.pass_any_repeat ?? null)} (a repeat passed), ${report.flaky.length} flaky; largest score SD ${spread}`)

@@ -4,7 +4,7 @@ import type { RunResult } from '../executor/types'
 import { buildGraph, topologicalOrder } from '../graph/topology'
 import type { Workflow } from '../schema/workflow'
 import type { CaseRunOutcome, CaseTask } from './runner'
-import type { CaseResult, CasePanel } from './schema'
+import type { CaseResult, CasePanel, CaseTokens } from './schema'
 import { checksOf, outputOf, reasonOf } from './case-checks'
 
 /** What a finished run of a case tells: its id, result, wall time and tokens. */
@@ -12,7 +12,8 @@ export interface FinishedCaseRun {
   id: string
   result: RunResult
   latency_ms: number
-  tokens?: { input: number, output: number }
+  tokens?: CaseTokens
+  cost_usd?: number | null
 }
 
 /**
@@ -33,7 +34,10 @@ export function scoredStep(workflow: Workflow, result: RunResult, scoreStep?: st
  * failure, a cancelled run, or a run with no verdict at all: `errored`, never a pass.
  */
 export function caseRunOutcome(task: CaseTask, workflow: Workflow, run: FinishedCaseRun, options: { scoreStep?: string } = {}): CaseRunOutcome {
-  const base: CaseResult = { ...task, status: 'errored', run_id: run.id, latency_ms: Math.round(run.latency_ms), ...(run.tokens ? { tokens: run.tokens } : {}) }
+  const base: CaseResult = {
+    ...task, status: 'errored', run_id: run.id, latency_ms: Math.round(run.latency_ms),
+    ...(run.tokens ? { tokens: run.tokens } : {}), ...(run.cost_usd === undefined ? {} : { cost_usd: run.cost_usd }),
+  }
   const { result } = run
   if (result.status !== 'succeeded') {
     const error = result.error ?? firstStepError(result)

@@ -9,7 +9,7 @@
  */
 import { round4 } from './stats'
 
-export type GateName = 'min_pass_rate' | 'min_kappa' | 'no_regressions' | 'max_flaky' | 'max_errors'
+export type GateName = 'min_pass_rate' | 'min_kappa' | 'no_regressions' | 'max_flaky' | 'max_cost_usd' | 'max_errors'
 
 export interface DatasetGates {
   min_pass_rate?: number
@@ -36,6 +36,10 @@ export interface GateFigures {
   errored: number
   /** Flaky cases / cases with two or more succeeded runs; null when none has. */
   flaky_share?: number | null
+  /** A budget's figures: the budget, what the runs cost (null: not known) and the cases it left not run. */
+  max_cost_usd?: number
+  cost_usd?: number | null
+  not_run?: number
 }
 
 const EPSILON = 1e-9
@@ -59,6 +63,10 @@ export function evaluateGates(gates: DatasetGates, figures: GateFigures): GateRe
     const actual = figures.flaky_share ?? null
     results.push({ gate: 'max_flaky', required: gates.max_flaky, actual: roundOrNull(actual), passed: actual !== null && actual <= gates.max_flaky + EPSILON })
   }
+  if (figures.max_cost_usd !== undefined) {
+    // The budget holds when every case ran: a case it left is never a pass.
+    results.push({ gate: 'max_cost_usd', required: figures.max_cost_usd, actual: figures.cost_usd ?? null, passed: figures.cost_usd != null && !figures.not_run })
+  }
   const maxErrors = gates.max_errors ?? 0
   results.push({ gate: 'max_errors', required: maxErrors, actual: figures.errored, passed: figures.errored <= maxErrors })
   return results
@@ -76,10 +84,13 @@ export function gatesHold(report: GatedReport): boolean {
 
 /**
  * `judgeflow test`'s exit code: 2 when errored cases exceed `max_errors` (0 when the report has no
- * such gate), since the figures then rest on too few cases; else 1 when a gate fails; else 0.
+ * such gate) or the `max_cost_usd` gate fails (the budget left cases not run), since the figures
+ * then rest on too few cases; else 1 when a gate fails; else 0.
  */
 export function exitCodeOf(report: GatedReport): 0 | 1 | 2 {
   const maxErrors = report.gates.find(g => g.gate === 'max_errors')?.required ?? 0
   if (report.errored > maxErrors) return 2
+  // The budget left cases not run: the figures rest on fewer cases than were asked for.
+  if (report.gates.some(g => g.gate === 'max_cost_usd' && !g.passed)) return 2
   return gatesHold(report) ? 0 : 1
 }

@@ -66,6 +66,8 @@ function figures(report: DatasetReport): string {
       : [['pass^N (every repeat passed)', pct(report.pass_all_repeats)], ['pass@N (a repeat passed)', pct(report.pass_any_repeat ?? null)]] as Array<[string, string]>),
     ['latency p50 / p95', `${num(report.latency_ms.p50)} ms / ${num(report.latency_ms.p95)} ms`],
     ['tokens in / out', `${report.tokens.input} / ${report.tokens.output}`],
+    ...(report.cost_usd === undefined ? [] : [['cost (USD)', report.cost_usd === null ? 'not known' : String(report.cost_usd)]] as Array<[string, string]>),
+    ...(report.not_run?.length ? [['not run', String(report.not_run.length)]] as Array<[string, string]> : []),
   ]
   return `<table class="figures">${rows.map(([k, v]) => `<tr><th>${htmlText(k)}</th><td class="num">${htmlText(v)}</td></tr>`).join('')}</table>`
 }

@@ -81,6 +81,8 @@ export function datasetReportToJunit(report: DatasetReport): string {
     ...(report.pass_rate === null ? [] : [property('pass_rate', report.pass_rate)]),
     ...(kappa === null ? [] : [property('kappa', kappa)]),
     ...(report.agreement?.judges_kappa == null ? [] : [property('judges_kappa', report.agreement.judges_kappa)]),
+    ...(report.cost_usd == null ? [] : [property('cost_usd', report.cost_usd)]),
+    ...(report.not_run?.length ? [property('not_run', report.not_run.length)] : []),
     ...(report.pass_all_repeats == null ? [] : [property('pass_all_repeats', report.pass_all_repeats)]),
     ...(report.pass_any_repeat == null ? [] : [property('pass_any_repeat', report.pass_any_repeat)]),
     ...report.gates.map(g => property(`gate.${g.gate}`, `${g.passed ? 'passed' : 'failed'} (required ${g.required}, actual ${g.actual ?? 'none'})`)),

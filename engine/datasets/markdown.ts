@@ -14,7 +14,7 @@ import { round4, type Interval } from './stats'
 /** The most cases a list shows before "… and N more". */
 export const LIST_CAP = 20
 
-const GATE_LABELS = { min_pass_rate: 'pass rate ≥', min_kappa: 'κ ≥', no_regressions: 'regressions ≤', max_flaky: 'flaky share ≤', max_errors: 'errored cases ≤' } as const
+const GATE_LABELS = { min_pass_rate: 'pass rate ≥', min_kappa: 'κ ≥', no_regressions: 'regressions ≤', max_flaky: 'flaky share ≤', max_cost_usd: 'budget in USD', max_errors: 'errored cases ≤' } as const
 
 /** Text safe inside a table cell or a list item: Markdown's punctuation escaped, on one line. */
 export function markdownText(text: string): string {
@@ -67,6 +67,8 @@ export function datasetReportToMarkdown(report: DatasetReport, cases?: readonly 
     row(['latency p50 / p95', `${num(report.latency_ms.p50)} ms / ${num(report.latency_ms.p95)} ms`]),
     row(['latency total', `${(report.latency_ms.total / 1000).toFixed(1)} s`]),
     row(['tokens in / out', `${report.tokens.input} / ${report.tokens.output}`]),
+    ...(report.cost_usd === undefined ? [] : [row(['cost', report.cost_usd === null ? 'not known (a model without a price)' : usd(report.cost_usd)])]),
+    ...(report.not_run?.length ? [row(['not run (a budget or a cancel left them)', report.not_run.length])] : []),
     '',
     ...gatesSection(report),
     ...tagsSection(report),
@@ -78,6 +80,7 @@ export function datasetReportToMarkdown(report: DatasetReport, cases?: readonly 
 }
 
 const pctOrDash = (x: number | null) => (x === null ? '—' : pct(x))
+const usd = (x: number) => `$${x === 0 ? 0 : x < 0.01 ? x.toPrecision(2) : x.toFixed(2)}`
 
 function gatesSection(report: DatasetReport): string[] {
   if (!report.gates.length) return []

@@ -5,7 +5,8 @@
  * - A case counts once whatever its `repeat`: errored if any of its runs errored (reported apart,
  *   never a pass), else failed if any run's verdict is not `pass`, else passed. A case no run has
  *   reported on (a cancelled run) is in `cases` but in none of passed / failed / errored.
- * - flaky: the cases whose succeeded runs gave both verdicts.
+ * - flaky: the cases whose succeeded runs gave both verdicts; not_run: the cases no run reported
+ *   on (a budget or a cancel left them).
  * - pass_rate = passed / (passed + failed): errored cases are left out of the denominator, as they
  *   were not judged. pass_rate_ci: the Wilson score interval, z = 1.959964 (95 %).
  * - A case's score is the mean of its runs' scores; mean_score is the mean of those over the cases
@@ -15,7 +16,9 @@
  *   score_max (its case's spread over its repeats): see repeats.ts; present when a case ran more than once.
  * - by_tag: per tag, the cases carrying it, those passed, and passed / (passed + failed).
  * - latency_ms: p50 and p95 (nearest rank) over every run that reported one, and their total;
- *   tokens: totals over every run.
+ *   tokens: totals over every run, in all and apart (generation: LLM steps; judge: evaluator
+ *   steps); cost_usd: the runs' costs summed, null when a run's is not known (a model without a
+ *   price) — never a partial sum presented as the whole.
  * - agreement (present when some case has expected.verdict or expected.score, or a judge panel
  *   judged; without labels, `labelled` is 0 and the label figures null or empty), over the labelled
  *   cases that did not error, the judged verdict being the case's as above:
@@ -49,7 +52,7 @@ import { evaluateGates, type DatasetGates, type GateResult } from './gates'
 import { gridOf, type ReportGrid } from './grid'
 import { summarizeCases, type CaseRun } from './outcomes'
 import { repeatFigures, type ScoreSpread } from './repeats'
-import type { CasePanel, CaseResult, DatasetCase, DatasetTarget, Verdict } from './schema'
+import type { CasePanel, CaseResult, CaseTokens, DatasetCase, DatasetTarget, Verdict } from './schema'
 import type { CaseCheck } from './case-checks'
 import { bootstrapMeanInterval, kappaOf, nearestRank, round4, roundInterval, wilsonInterval, type BootstrapOptions, type Interval } from './stats'
 
@@ -67,7 +70,9 @@ export interface ReportResult extends CaseRun {
   latency_ms: number | null
   error: string | null
   confidence?: number
-  tokens?: { input: number, output: number }
+  tokens?: CaseTokens
+  /** What the run cost in US dollars (null: a model's price is not known); absent in reports written before it was kept. */
+  cost_usd?: number | null
   /** The output it was judged on, cut past REPORT_OUTPUT_LIMIT characters; null when the run gave none. */
   output: string | null
   /** The scored evaluator's reason for its verdict; null when it gave none. Absent in reports written before it was kept. */
@@ -97,12 +102,17 @@ export interface DatasetReport {
   mean_score_ci: Interval | null
   by_tag: Record<string, TagStats>
   flaky: string[]
+  /** The cases no run reported on: left by a budget (`max_cost_usd`) or a cancel; in none of passed, failed, errored. */
+  not_run?: string[]
   /** pass^N: share of judged cases whose every repeat passed (repeats.ts); present when a case ran more than once. */
   pass_all_repeats?: number | null
   /** pass@N: share of judged cases with a passing repeat; present with pass_all_repeats. */
   pass_any_repeat?: number | null
   latency_ms: { p50: number | null, p95: number | null, total: number }
-  tokens: { input: number, output: number }
+  /** In all, and apart: the generation's (LLM steps) and the judge's (evaluator steps); those two are absent in reports written before they were kept. */
+  tokens: { input: number, output: number, generation?: { input: number, output: number }, judge?: { input: number, output: number } }
+  /** What the runs' LLM and judge calls cost in US dollars; null when some run's cost is not known; absent in reports written before it was kept. */
+  cost_usd?: number | null
   agreement?: Agreement
   baseline?: BaselineComparison
   gates: GateResult[]
@@ -120,6 +130,8 @@ export interface DatasetReportInput {
   /** The baseline's name in the report when it has no `dataset_run_id` (e.g. its file name). */
   baseline_label?: string
   dataset_run_id?: string
+  /** The dataset run's budget in US dollars: the report then has a `max_cost_usd` gate. */
+  max_cost_usd?: number
   /** The bootstraps' resamples and seed (defaults: 2,000 / 1,000 resamples, a fixed seed). */
   bootstrap?: { seed?: number, mean_resamples?: number, kappa_resamples?: number }
 }
@@ -135,6 +147,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
 
   let passed = 0, failed = 0, errored = 0
   const flaky: string[] = []
+  const notRun: string[] = []
   const scores: number[] = []
   const tags = new Map<string, { cases: number, passed: number, failed: number }>()
   const labelled: LabelledCase[] = []
@@ -146,6 +159,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
     else if (outcome === 'failed') failed++
     else if (outcome === 'errored') errored++
     if (summary?.flaky) flaky.push(c.id)
+    if (!summary) notRun.push(c.id)
     if (summary && summary.score !== null) scores.push(summary.score)
     for (const tag of new Set(c.tags ?? [])) {
       const t = tags.get(tag) ?? { cases: 0, passed: 0, failed: 0 }
@@ -174,6 +188,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
   const meanOptions: BootstrapOptions = { seed, resamples: input.bootstrap?.mean_resamples }
   const grid = gridOf(dataset.cases)
   const repeats = repeatFigures(summaries)
+  const totals = runTotals(results)
 
   return {
     dataset: { id: dataset.id, name: dataset.name, version: dataset.version },
@@ -193,8 +208,9 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
       pass_rate: t.passed + t.failed ? round4(t.passed / (t.passed + t.failed)) : null,
     }])),
     flaky,
+    not_run: notRun,
     ...(repeats.repeated ? { pass_all_repeats: repeats.pass_all_repeats, pass_any_repeat: repeats.pass_any_repeat } : {}),
-    ...runTotals(results),
+    ...totals,
     ...(agreement ? { agreement } : {}),
     ...(baseline ? { baseline } : {}),
     gates: input.gates
@@ -204,6 +220,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
           regressions: baseline ? baseline.regressions.length : null,
           errored,
           flaky_share: repeats.flaky_share,
+          ...(input.max_cost_usd === undefined ? {} : { max_cost_usd: input.max_cost_usd, cost_usd: totals.cost_usd, not_run: notRun.length }),
         })
       : [],
     results: caseIds.flatMap(id => (summaries.get(id)?.runs ?? []).map(r => reportResult(r, repeats.spreads.get(id)))),
@@ -211,16 +228,33 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
   }
 }
 
-/** Latency percentiles and totals, token totals, over every run. */
-function runTotals(results: readonly CaseResult[]): Pick<DatasetReport, 'latency_ms' | 'tokens'> {
+/** Latency percentiles and totals, token totals and the cost, over every run. */
+function runTotals(results: readonly CaseResult[]): Pick<DatasetReport, 'latency_ms' | 'tokens' | 'cost_usd'> {
   const latencies = new Float64Array(results.length)
   let timed = 0, total = 0, input = 0, output = 0
+  const generation = { input: 0, output: 0 }
+  const judge = { input: 0, output: 0 }
+  let cost: number | null = 0
   for (const r of results) {
     if (typeof r.latency_ms === 'number') { latencies[timed++] = r.latency_ms; total += r.latency_ms }
-    if (r.tokens) { input += r.tokens.input; output += r.tokens.output }
+    if (r.tokens) {
+      input += r.tokens.input
+      output += r.tokens.output
+      generation.input += r.tokens.generation?.input ?? 0
+      generation.output += r.tokens.generation?.output ?? 0
+      judge.input += r.tokens.judge?.input ?? 0
+      judge.output += r.tokens.judge?.output ?? 0
+    }
+    // A run that used tokens without a known cost makes the total unknown; a run with none cost nothing.
+    if (r.cost_usd === null || (r.cost_usd === undefined && r.tokens && (r.tokens.input || r.tokens.output))) cost = null
+    else if (cost !== null && r.cost_usd !== undefined) cost += r.cost_usd
   }
   const sorted = latencies.subarray(0, timed).sort()
-  return { latency_ms: { p50: nearestRank(sorted, 50), p95: nearestRank(sorted, 95), total }, tokens: { input, output } }
+  return {
+    latency_ms: { p50: nearestRank(sorted, 50), p95: nearestRank(sorted, 95), total },
+    tokens: { input, output, generation, judge },
+    cost_usd: cost === null ? null : Math.round(cost * 1e8) / 1e8,
+  }
 }
 
 function reportResult(r: CaseResult, spread: ScoreSpread | undefined): ReportResult {
@@ -238,6 +272,7 @@ function reportResult(r: CaseResult, spread: ScoreSpread | undefined): ReportRes
     checks: r.checks ?? null,
     ...(r.confidence === undefined ? {} : { confidence: r.confidence }),
     ...(r.tokens === undefined ? {} : { tokens: r.tokens }),
+    ...(r.cost_usd === undefined ? {} : { cost_usd: r.cost_usd }),
     ...(r.panel === undefined ? {} : { panel: r.panel }),
     ...spread,
   }

@@ -61,6 +61,14 @@ export interface CasePanel {
   agreement: number
 }
 
+/** A run's tokens: in all, and apart, the generation's (LLM steps) and the judge's (evaluator steps). */
+export interface CaseTokens {
+  input: number
+  output: number
+  generation?: { input: number, output: number }
+  judge?: { input: number, output: number }
+}
+
 /** One run of one case (a case runs `repeat` times). */
 export interface CaseResult {
   case_id: string
@@ -76,7 +84,9 @@ export interface CaseResult {
   confidence?: number
   run_id?: string
   latency_ms?: number
-  tokens?: { input: number, output: number }
+  tokens?: CaseTokens
+  /** What the run's LLM and judge calls cost in US dollars; null when a model's price is not known. */
+  cost_usd?: number | null
   /** Why the case errored: the provider down, a timeout, judge output invalid after retries. */
   error?: string | null
   /** The output it was judged on (cut past REPORT_OUTPUT_LIMIT characters). */

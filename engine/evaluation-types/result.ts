@@ -1,6 +1,6 @@
 import type { EvaluatorResult } from '../schema/evaluator'
 import { isHeuristic, type EvaluationContext } from '../evaluator/context'
-import type { JudgeStats } from '../evaluator/judge'
+import { costOfStats, type JudgeStats } from '../evaluator/judge'
 
 /** The result's account of the judge: its model and what its calls came to. */
 export function judgeOf(model: string, stats: JudgeStats): EvaluatorResult['judge'] {
@@ -11,13 +11,14 @@ export function judgeOf(model: string, stats: JudgeStats): EvaluatorResult['judg
 }
 
 /** The fields every evaluation type reports the same way. */
-export function baseResult(ctx: EvaluationContext): Pick<EvaluatorResult, 'evaluation_type' | 'pass_threshold' | 'judge' | 'usage' | 'latency_ms'> {
+export function baseResult(ctx: EvaluationContext): Pick<EvaluatorResult, 'evaluation_type' | 'pass_threshold' | 'judge' | 'usage' | 'cost_usd' | 'latency_ms'> {
   const { stats, config } = ctx
   return {
     evaluation_type: config.evaluation_type,
     pass_threshold: config.pass_threshold,
     judge: judgeOf(config.model, stats),
     usage: { ...stats.usage },
+    cost_usd: costOfStats(stats),
     latency_ms: 0,
   }
 }

@@ -5,7 +5,7 @@ import { formatPath } from '../graph/path'
 import { resolveEvaluatorConfig, type ResolvedEvaluatorConfig } from './config'
 import { checkHeuristicModel, isHeuristic, type EvaluationContext, type ScriptRunner, type TraceSettings } from './context'
 import { createHeuristicJudge } from './heuristic'
-import { newStats } from './judge'
+import { costOfStats, newStats } from './judge'
 import { MetricRegistry } from './metrics/registry'
 import { defaultScorerRegistry, type ScorerRegistry } from '../scorers/registry'
 import { DEFAULT_TRACE_CACHE, sharedTraceCache, type NoveltyMemory } from '../trace'
@@ -118,6 +118,7 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
     ...result,
     judge: judgeOf(result.judge.model, ctx.stats),
     usage: { ...ctx.stats.usage },
+    cost_usd: costOfStats(ctx.stats),
     latency_ms: Math.round((performance.now() - started) * 100) / 100,
     ...teamOf(input),
   }

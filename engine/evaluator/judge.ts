@@ -1,5 +1,6 @@
 import { JudgeflowError } from '../errors'
 import type { ChatMessage, ChatResponse, Providers, StructuredOutput } from '../providers/types'
+import { costOf } from '../providers/prices'
 import { readJsonAnswer } from '../text/json-answer'
 import type { Prompt } from './prompts'
 import { reaskMessage } from './prompts'
@@ -13,18 +14,35 @@ export interface JudgeStats {
   /** How the last answer was held to its schema (a server without JSON Schema is asked in JSON mode or plain text). */
   structured?: StructuredOutput
   usage: { input_tokens: number, output_tokens: number }
+  /** What the calls cost in US dollars at their models' prices (a cached answer costs nothing). */
+  cost_usd: number
+  /** The models called whose price judgeflow does not know: the cost is then unknown. */
+  unpriced: string[]
 }
 
-/** Counts one answered call of a judge in its evaluation's stats: the call, whether it was cached, its tokens. */
-export function recordCall(stats: JudgeStats, response: Pick<ChatResponse, 'cached' | 'usage'>): void {
+/** Counts one answered call of a judge in its evaluation's stats: the call, whether it was cached, its tokens and cost. */
+export function recordCall(stats: JudgeStats, model: string, response: Pick<ChatResponse, 'cached' | 'usage'>): void {
   stats.calls++
   if (response.cached) stats.cached_calls++
   stats.usage.input_tokens += response.usage.input_tokens
   stats.usage.output_tokens += response.usage.output_tokens
+  if (response.cached) return
+  const cost = costOf(model, response.usage)
+  if (cost === null) {
+    if (!stats.unpriced.includes(model)) stats.unpriced.push(model)
+  }
+  else {
+    stats.cost_usd += cost
+  }
 }
 
 export function newStats(): JudgeStats {
-  return { calls: 0, cached_calls: 0, reasks: 0, repaired: 0, usage: { input_tokens: 0, output_tokens: 0 } }
+  return { calls: 0, cached_calls: 0, reasks: 0, repaired: 0, usage: { input_tokens: 0, output_tokens: 0 }, cost_usd: 0, unpriced: [] }
+}
+
+/** The stats' cost in US dollars, rounded to a millionth of a cent; null when a model called has no known price. */
+export function costOfStats(stats: JudgeStats): number | null {
+  return stats.unpriced.length ? null : Math.round(stats.cost_usd * 1e8) / 1e8
 }
 
 export type Validation<T> = { ok: true, value: T } | { ok: false, problem: string }
@@ -79,7 +97,7 @@ export async function askJudge<T>(providers: Providers, model: string, request: 
           return read.ok && request.validate(read.value).ok
         },
       }, { signal: request.signal, maxRetries: request.maxProviderRetries })
-      recordCall(stats, response)
+      recordCall(stats, model, response)
       if (response.structured) stats.structured = response.structured
       lastText = text = response.text
       answer = answerOf(response)

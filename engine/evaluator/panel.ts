@@ -170,6 +170,8 @@ function addStats(into: JudgeStats, parts: readonly JudgeStats[]): void {
     into.repaired += part.repaired
     into.usage.input_tokens += part.usage.input_tokens
     into.usage.output_tokens += part.usage.output_tokens
+    into.cost_usd += part.cost_usd
+    for (const model of part.unpriced) if (!into.unpriced.includes(model)) into.unpriced.push(model)
     if (part.structured && (!into.structured || HELD.indexOf(part.structured) > HELD.indexOf(into.structured))) into.structured = part.structured
   }
 }

@@ -107,6 +107,8 @@ export interface EvaluatorResult {
     structured_output: StructuredOutput | null
   }
   usage: { input_tokens: number, output_tokens: number }
+  /** What the judge's calls cost in US dollars at their models' prices (0 when none was called or all were cached); null when a model's price is not known. */
+  cost_usd: number | null
   latency_ms: number
   /** Samples: each sample's overall score and their standard deviation. */
   samples?: { overall_scores: number[], sd: number }

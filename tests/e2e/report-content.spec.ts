@@ -162,6 +162,8 @@ test('a run with repeats shows pass^N and pass@N, each case\'s score spread, and
   await expect(page.getByRole('list', { name: 'Gates' })).toContainText('✓ max_flaky: required 0, actual 0')
   await expect(page.getByTestId('case-row')).toHaveCount(12)
   await expect(page.getByTestId('score-spread').first()).toHaveText('±0.00')
+  // Scorers call no model: the run cost nothing.
+  await expect(page.getByTestId('cost')).toContainText('Cost$0')
   await expect(page.getByTestId('case-row').first().getByRole('cell').nth(4)).toHaveAttribute('title', 'this case over its repeats: SD 0.000, from 1.000 to 1.000')
   expect(await violations(page)).toEqual([])
   await shots(page, 'report-content-repeats')
@@ -192,4 +194,40 @@ test('a judge panel\'s dataset run shows the agreement between its judges, and e
   expect(await violations(page)).toEqual([])
   await page.getByRole('heading', { name: 'Agreement between judges' }).scrollIntoViewIfNeeded()
   await shots(page, 'report-content-panel')
+})
+
+test('a dataset run held to a budget shows what it cost and the cases the budget left, never as passes', async ({ page }) => {
+  test.setTimeout(90_000)
+  // This app's OpenAI endpoint is the fake LLM server: each answer reports 11 tokens in and 7 out, $0.00000585 at gpt-4o-mini's price.
+  const app = process.env.E2E_LLM_APP!
+  const created = await page.request.post(`${app}/api/workflows`, { data: {
+    name: `Budget ${Date.now()}`,
+    nodes: [
+      { id: 'in', type: 'input', config: { fields: { question: { type: 'string' } } }, position: { x: 0, y: 0 } },
+      { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer: {{input.question}}' }, position: { x: 220, y: 0 } },
+      { id: 'judge', type: 'evaluator', position: { x: 440, y: 0 }, config: {
+        evaluation_type: 'scorers', pass_threshold: 0, content: '{{steps.draft.text}}', scorers: [{ type: 'contains', threshold: 0, options: { values: ['echo'] } }],
+      } },
+    ],
+    edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }],
+  } })
+  const workflow = await created.json()
+  const csv = ['id,question', 'q1,one', 'q2,two', 'q3,three', 'q4,four'].join('\n')
+  const dataset = await (await page.request.post(`${app}/api/datasets`, { data: { name: `budget ${Date.now()}`, format: 'csv', text: csv } })).json()
+  const started = await page.request.post(`${app}/api/dataset-runs`, { data: {
+    dataset: dataset.id, target: { workflow_id: workflow.id }, concurrency: 1, max_cost_usd: 0.00001, gates: { min_pass_rate: 0 },
+  } })
+  expect(started.status()).toBe(202)
+  const { id } = await started.json()
+  await expect.poll(async () => (await (await page.request.get(`${app}/api/dataset-runs/${id}`)).json()).status, { timeout: 60_000 }).toBe('finished')
+
+  await page.goto(`${app}/dataset-runs/${id}`)
+  // Two runs reach $0.0000117 ≥ $0.00001: q3 and q4 are left.
+  await expect(page.getByTestId('cost')).toContainText('Cost$0.000012')
+  await expect(page.getByTestId('cost')).toContainText('generation 36 · judge 0 tokens')
+  await expect(page.getByTestId('not-run')).toHaveText('2 of 4 cases were not run (a budget or a cancel left them): they are not passes.')
+  await expect(page.getByTestId('pass-rate')).toContainText('100.0 %')
+  await expect(page.getByRole('list', { name: 'Gates' })).toContainText('✗ max_cost_usd: required 0.00001, actual 0.0000117')
+  expect(await violations(page)).toEqual([])
+  await shots(page, 'report-content-budget')
 })

@@ -65,7 +65,7 @@ function askerOf(ctx: EvaluationContext<Config>): AssertionServices['ask'] {
       ...(ctx.config.max_tokens ? { max_tokens: ctx.config.max_tokens } : {}),
       ...(ctx.config.cache === undefined ? {} : { cache: ctx.config.cache }),
     }, { signal: ctx.signal })
-    recordCall(ctx.stats, answer)
+    recordCall(ctx.stats, model, answer)
     return answer.text
   }
 }

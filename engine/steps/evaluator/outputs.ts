@@ -39,6 +39,7 @@ export function commonEvaluatorFields(scoreKeys: readonly string[] | undefined):
       input_tokens: output('number', 'tokens sent'),
       output_tokens: output('number', 'tokens received'),
     }, 'the judge\'s token usage'),
+    cost_usd: output(['number', 'null'], 'what the judge\'s calls cost in US dollars at their models\' prices (0: none called or all cached); null when a model\'s price is not known'),
     latency_ms: output('number', 'how long it took, in milliseconds'),
   }
 }

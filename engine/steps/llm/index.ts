@@ -15,6 +15,7 @@ export const llmStep = defineStep({
       cache: config.cache ?? (cache === false ? false : undefined),
     }, { signal })
     const { text, model, usage, latency_ms, cached } = response
-    return { output: { text, model, usage, latency_ms, cached, cost_usd: costOf(config.model, usage) }, usage, cached }
+    // An answer from the cache was paid for once, by the call that stored it.
+    return { output: { text, model, usage, latency_ms, cached, cost_usd: cached ? 0 : costOf(config.model, usage) }, usage, cached }
   },
 })

@@ -10,5 +10,5 @@ export const llmOutputs = () => objectOf({
   }, 'the call\'s token usage'),
   latency_ms: output('number', 'how long the call took, in milliseconds (0 from the cache)'),
   cached: output('boolean', 'whether the answer came from the response cache'),
-  cost_usd: output(['number', 'null'], 'what the call cost in US dollars at the model\'s published price; null when judgeflow knows no price for the model'),
+  cost_usd: output(['number', 'null'], 'what the call cost in US dollars at the model\'s published price (0 from the cache); null when judgeflow knows no price for the model'),
 }, 'the model\'s answer')

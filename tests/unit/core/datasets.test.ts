@@ -118,6 +118,7 @@ describe.each(storeFactories)('dataset runs ($name)', (factory) => {
     await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, baseline_report: { results: [] } })).rejects.toThrow(/^baseline_report is not a report written by judgeflow test --report: dataset: is required/)
     await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, baseline_run_id: started.id, baseline_report: earlier })).rejects.toThrow('baseline_report: give baseline_run_id or baseline_report, not both')
     await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, gates: { max_flaky: 0.1 } })).rejects.toThrow('gates.max_flaky: needs repeat of 2 or more: a case run once cannot be flaky')
+    await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, max_cost_usd: 0 })).rejects.toThrow('max_cost_usd: must be more than 0')
   })
 
   it('shows a finished dataset run from its kept report, with the progress its stored cases give, until the run is deleted', async () => {

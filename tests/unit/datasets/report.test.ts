@@ -40,7 +40,21 @@ describe('a report of cases run twice (fixture.ts)', () => {
   it('totals latency (nearest-rank percentiles) and tokens over every run', () => {
     // 100 … 1000 ms: p50 the 5th, p95 the 10th; 9 runs with tokens
     expect(report.latency_ms).toEqual({ p50: 500, p95: 1000, total: 5500 })
-    expect(report.tokens).toEqual({ input: 90, output: 45 })
+    expect(report.tokens).toMatchObject({ input: 90, output: 45 })
+    // These runs used tokens and kept no cost: the total is not known, never a partial sum.
+    expect(report.cost_usd).toBeNull()
+  })
+  it('sums the generation\'s and the judge\'s tokens apart, and the runs\' costs', () => {
+    const priced = (case_id: string, repeat: number, cost_usd: number | null): CaseResult => ({
+      case_id, repeat, status: 'succeeded', verdict: 'pass', cost_usd,
+      tokens: { input: 30, output: 12, generation: { input: 10, output: 8 }, judge: { input: 20, output: 4 } },
+    })
+    const report = buildDatasetReport({ dataset, target, results: [priced('a', 1, 0.0015), priced('b', 1, 0.00025), { case_id: 'c', repeat: 1, status: 'errored', error: 'bad input' }] })
+    expect(report.tokens).toEqual({ input: 60, output: 24, generation: { input: 20, output: 16 }, judge: { input: 40, output: 8 } })
+    expect(report.cost_usd).toBe(0.00175)
+    expect(report.results[0]!.cost_usd).toBe(0.0015)
+    const unknown = buildDatasetReport({ dataset, target, results: [priced('a', 1, 0.0015), priced('b', 1, null)] })
+    expect(unknown.cost_usd).toBeNull()
   })
   it('lists every run in case order, then by repeat, absent fields null', () => {
     expect(report.results.map(r => `${r.case_id}${r.repeat}`)).toEqual(['a1', 'a2', 'b1', 'b2', 'c1', 'c2', 'd1', 'd2', 'e1', 'e2'])

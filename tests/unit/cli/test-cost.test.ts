@@ -1,0 +1,95 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { cli } from '../../support/cli'
+import type { DatasetReport } from '../../../engine/datasets'
+import { FakeLLM, lastUserText } from '../../support/fake-llm'
+
+// Every call reports 1,000 tokens in and 1,000 out. At the published prices per million tokens:
+// gpt-4o-mini 0.15 / 0.6 → $0.00075 a call; gpt-4o 2.5 / 10 → $0.0125 a call.
+const fake = new FakeLLM()
+beforeAll(async () => {
+  await fake.start()
+})
+beforeEach(() => {
+  fake.reset()
+  fake.onRequest((request) => {
+    const usage = { input_tokens: 1000, output_tokens: 1000 }
+    if (request.body.response_format) return { usage, json: { criteria_scores: { helpful: 0.9 }, criteria_reasons: { helpful: 'ok' }, feedback: 'fine', suggestions: [] } }
+    return { usage, text: `answer to ${lastUserText(request)}` }
+  })
+})
+afterAll(async () => {
+  await fake.stop()
+})
+
+const criteria = [{ name: 'helpful', description: 'Helps', weight: 1 }]
+const workflow = {
+  name: 'Answer and judge',
+  nodes: [
+    { id: 'in', type: 'input', config: { fields: { question: { type: 'string' } } }, position: { x: 0, y: 0 } },
+    { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer: {{input.question}}' }, position: { x: 200, y: 0 } },
+    { id: 'judge', type: 'evaluator', config: { evaluation_type: 'criteria', model: 'openai:gpt-4o', criteria, content: '{{steps.draft.text}}' }, position: { x: 400, y: 0 } },
+  ],
+  edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }],
+}
+
+function files(cases = 6) {
+  const dir = mkdtempSync(join(tmpdir(), 'judgeflow-cost-'))
+  writeFileSync(join(dir, 'workflow.json'), JSON.stringify(workflow))
+  writeFileSync(join(dir, 'questions.jsonl'), `${Array.from({ length: cases }, (_, i) => JSON.stringify({ id: `q${i + 1}`, input: { question: `question ${i + 1}` } })).join('\n')}\n`)
+  writeFileSync(join(dir, 'judge.json'), JSON.stringify({ evaluation_type: 'criteria', model: 'openai:gpt-unpriced', criteria }))
+  writeFileSync(join(dir, 'answers.jsonl'), `${Array.from({ length: cases }, (_, i) => JSON.stringify({ id: `a${i + 1}`, input: { content: `answer ${i + 1}` } })).join('\n')}\n`)
+  return dir
+}
+
+describe('what a dataset run costs', () => {
+  it('counts the generation\'s and the judge\'s tokens apart, and each run\'s cost at the models\' prices', async () => {
+    const dir = files(2)
+    const report = join(dir, 'r.json')
+    const run = await cli(['test', join(dir, 'workflow.json'), '--dataset', join(dir, 'questions.jsonl'), '--report', report], fake.env())
+    expect(run.code).toBe(0)
+    const written = JSON.parse(readFileSync(report, 'utf8')) as DatasetReport
+    expect(written.tokens).toEqual({ input: 4000, output: 4000, generation: { input: 2000, output: 2000 }, judge: { input: 2000, output: 2000 } })
+    // Per case: 0.00075 + 0.0125.
+    expect(written.results.map(r => r.cost_usd)).toEqual([0.01325, 0.01325])
+    expect(written.cost_usd).toBe(0.0265)
+    expect(run.out).toContain('cost: $0.0265 (generation 2000+2000, judge 2000+2000 tokens)')
+    expect(written.not_run).toEqual([])
+  })
+
+  it('--max-cost starts no case once the budget is spent; the cases left are not run, never passed, and the exit is 2', async () => {
+    const dir = files(6)
+    const report = join(dir, 'r.json')
+    // One case at a time at $0.01325: after three, $0.03975 ≥ $0.035, so three are left.
+    const run = await cli(['test', join(dir, 'workflow.json'), '--dataset', join(dir, 'questions.jsonl'), '--concurrency', '1', '--max-cost', '0.035', '--report', report], fake.env())
+    expect(run.code).toBe(2)
+    const written = JSON.parse(readFileSync(report, 'utf8')) as DatasetReport
+    expect(written).toMatchObject({ cases: 6, passed: 3, failed: 0, errored: 0, not_run: ['q4', 'q5', 'q6'], cost_usd: 0.03975 })
+    expect(written.gates.find(g => g.gate === 'max_cost_usd')).toEqual({ gate: 'max_cost_usd', required: 0.035, actual: 0.03975, passed: false })
+    // Three cases, two calls each: no call was made for the cases left.
+    expect(fake.requests).toHaveLength(6)
+    expect(run.out).toContain('NOT RUN 3 of 6 cases: the budget of $0.035 was reached')
+    expect(run.out).toContain('FAIL max_cost_usd: required 0.035, actual 0.03975')
+  })
+
+  it('--max-cost with a model whose price is not known stops after the first run rather than spend blind', async () => {
+    const dir = files(4)
+    const report = join(dir, 'r.json')
+    const run = await cli(['test', '--config', join(dir, 'judge.json'), '--dataset', join(dir, 'answers.jsonl'), '--concurrency', '1', '--max-cost', '5', '--report', report], fake.env())
+    expect(run.code).toBe(2)
+    const written = JSON.parse(readFileSync(report, 'utf8')) as DatasetReport
+    expect(written).toMatchObject({ passed: 1, not_run: ['a2', 'a3', 'a4'], cost_usd: null })
+    expect(written.gates.find(g => g.gate === 'max_cost_usd')).toMatchObject({ actual: null, passed: false })
+    expect(fake.requests).toHaveLength(1)
+  })
+
+  it('refuses a budget that is not a positive amount', async () => {
+    const dir = files(1)
+    const run = await cli(['test', join(dir, 'workflow.json'), '--dataset', join(dir, 'questions.jsonl'), '--max-cost', '0'], fake.env())
+    expect(run.code).toBe(2)
+    expect(run.err).toContain('--max-cost must be a number from 0.000001 to 1000000, not "0"')
+    expect(fake.requests).toHaveLength(0)
+  })
+})
