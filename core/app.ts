@@ -96,7 +96,7 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
     leaseMs: config.runs.leaseMs, maxResumes: config.runs.maxResumes, shutdownGraceMs: config.runs.shutdownGraceMs, queue,
   })
   const rounds = new Rounds({ store, runs, providers })
-  const datasets = new DatasetRuns({ store, runs, registry })
+  const datasets = new DatasetRuns({ store, runs, registry, defaultJudge: () => providers.defaultJudgeModel() })
   let pool: EvaluationPool | undefined
   return {
     config, registry, metrics, scorers, providers, store, runs, queue, rounds, datasets, retention, traceCache, evaluation,

@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import { JudgeflowError } from '../engine'
 import { modelRefSchema } from '../engine/schema/common'
-import { MAX_CASE_DELAY_MS, type BaselineReport, type DatasetCase, type DatasetGates } from '../engine/datasets'
+import { MAX_CASE_DELAY_MS, type BaselineReport, type CostEstimate, type DatasetCase, type DatasetGates } from '../engine/datasets'
 
 const DEFAULT_CONCURRENCY = 8
 export { MAX_CASE_DELAY_MS }
@@ -67,6 +67,8 @@ export interface StoredOptions {
   delay_ms?: number
   cache?: boolean
   max_cost_usd?: number
+  /** What the run was estimated to cost before it started. */
+  estimate?: CostEstimate
 }
 
 /** The cases a run takes: those of `case_ids` (all unless given), with `vars` set on each one's input. */

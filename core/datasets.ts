@@ -5,8 +5,9 @@ import { JudgeflowError, validatedWorkflow, type RunResult, type StepRegistry, t
 import {
   buildDatasetReport, caseRunOutcome, checkBaselineReport, withGrader, comparisonRun, OutcomeCounts, runCases, selectionsOf, settleComparisons,
   type CaseResult, type ComparisonGroup, type ComparisonOutcome, type CaseRun, type CaseRunOutcome, type CaseTask,
-  type CaseTokens, type DatasetCase, type DatasetReport,
+  type CaseTokens, type CostEstimate, type DatasetCase, type DatasetReport,
 } from '../engine/datasets'
+import { estimateFromLastRun, estimateFromPrompts } from '../engine/datasets/estimate'
 import { datasetRunRequestSchema, selectedCases, type DatasetRunRequest, type StoredOptions } from './dataset-run-request'
 import { EVALUATION_INPUT_ALIASES, EVALUATION_INPUT_FIELDS } from '../engine/schema/evaluator'
 import { findTargetWorkflow } from './rounds'
@@ -56,6 +57,8 @@ export interface DatasetRunsDeps {
   store: Store
   runs: RunService
   registry: StepRegistry
+  /** The server's default judge, for the estimate of a step that names none. */
+  defaultJudge?: () => string
 }
 
 /**
@@ -102,12 +105,53 @@ export class DatasetRuns {
       ? checkBaselineReport(request.baseline_report, { name: dataset.name, caseIds: cases.map(c => c.id) }, 'baseline_report')
       : undefined
     const { dataset: _d, version: _v, target: _t, baseline_report: _b, ...rest } = request
-    const options: StoredOptions = { ...rest, baseline }
+    const estimate = await this.estimateOf(dataset.id, target, resolved.workflow, cases, request.repeat)
+    const options: StoredOptions = { ...rest, baseline, estimate }
     const row = await store.datasets.createRun({
       datasetId: dataset.id, datasetVersion: dataset.version, target: target as Record<string, unknown>, options: options as unknown as Record<string, unknown>,
     })
     this.launch(row)
     return row
+  }
+
+  /** What a run of the request would cost, said before it starts (estimate.ts); the request is checked as `start` checks it. */
+  async estimate(raw: DatasetRunRequest): Promise<CostEstimate> {
+    const parsed = datasetRunRequestSchema.safeParse(raw)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!
+      throw new JudgeflowError('INVALID_INPUT', `${issue.path.join('.') || 'the request'}: ${issue.message}`)
+    }
+    const request = parsed.data
+    const { store } = this.deps
+    const found = (await store.datasets.get(request.dataset)) ?? await this.byName(request.dataset)
+    if (!found) throw new JudgeflowError('NOT_FOUND', `dataset "${request.dataset}" does not exist`)
+    const dataset = request.version ? await store.datasets.get(found.id, request.version) : found
+    if (!dataset) throw new JudgeflowError('INVALID_INPUT', `version: dataset "${found.name}" has no version ${request.version} (its current is ${found.currentVersion})`)
+    const cases = selectedCases(dataset.cases as DatasetCase[], request)
+    const target = await this.storedTarget(request.target, cases)
+    const resolved = await this.resolve(target, request.grader)
+    return this.estimateOf(dataset.id, target, resolved.workflow, cases, request.repeat)
+  }
+
+  /** From the newest finished run of the dataset on the same target whose cost is known, else from the prompts. */
+  private async estimateOf(datasetId: string, target: StoredTarget, workflow: Workflow, cases: readonly DatasetCase[], repeat: number): Promise<CostEstimate> {
+    const { store } = this.deps
+    // The same target: the same evaluator config, or a workflow with the same steps and edges (`judgeflow test` saves its file anew each time).
+    const definitionOf = async (t: StoredTarget) => {
+      if (!('workflow_id' in t)) return JSON.stringify(t)
+      const stored = await store.workflows.get(t.workflow_id, t.workflow_version)
+      return stored ? JSON.stringify({ nodes: stored.definition.nodes, edges: stored.definition.edges }) : null
+    }
+    const wanted = await definitionOf(target)
+    for (const run of await store.datasets.runs(datasetId)) {
+      if (run.status !== 'finished' || await definitionOf(run.target as unknown as StoredTarget) !== wanted) continue
+      const report = (await store.datasets.getRun(run.id))?.report as unknown as DatasetReport | null
+      if (typeof report?.cost_usd === 'number' && report.results.length) {
+        return estimateFromLastRun({ id: run.id, cost_usd: report.cost_usd, case_runs: report.results.length }, cases.length * repeat)
+      }
+      break
+    }
+    return estimateFromPrompts(workflow, cases, repeat, this.deps.defaultJudge?.() ?? 'local:heuristic')
   }
 
   /** Picks up the dataset runs a previous process left going; how many. */
@@ -405,6 +449,7 @@ export class DatasetRuns {
       baseline_label: options.baseline_label,
       dataset_run_id: row.id,
       ...(budget === undefined ? {} : { max_cost_usd: budget }),
+      ...(options.estimate ? { estimate_usd: options.estimate.estimate_usd } : {}),
     })
     progress.status = signal.aborted ? 'cancelled' : 'finished'
     await store.datasets.updateRun(row.id, { status: progress.status, report: report as unknown as Record<string, unknown>, finishedAt: Date.now() })

@@ -7,7 +7,7 @@ import { defaultRegistry, JudgeflowError, readEvaluatorConfigFile, validatedWork
 import {
   changeText, checkBaselineReport, datasetReportToHtml, datasetReportToJunit, datasetReportToMarkdown, datasetResultsToCsv, datasetResultsToJsonl,
   exitCodeOf, formatFromName, parseDatasetFile, regressionRule,
-  type DatasetCase, type DatasetGates, type DatasetReport,
+  type CostEstimate, type DatasetCase, type DatasetGates, type DatasetReport,
 } from '../../engine/datasets'
 import { filteredCases, numberFlag, RUN_FLAG_OPTIONS, runFlagsOf } from '../test-flags'
 import { modelRefSchema } from '../../engine/schema/common'
@@ -147,6 +147,8 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       // A promptfoo config's grader is set as it is imported.
       ...(values.grader && !promptfoo ? { grader: values.grader } : {}),
     })
+    const estimate = (started.options as { estimate?: CostEstimate }).estimate
+    if (estimate) io.err(estimateLine(estimate, maxCost))
     const stop = app.datasets.subscribe(started.id, progressPrinter(io, terminal))
     await app.datasets.whenDone(started.id)
     stop()
@@ -163,6 +165,16 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   if (drawn && values.markdown) io.err(`Note: ${drawn}`)
   io.out(values.markdown ? datasetReportToMarkdown(report, parsed.cases) : summary(report, minPassRate === undefined, drawn))
   return exitCodeOf(report)
+}
+
+/** The estimate, said before the first case runs (estimate.ts). */
+export function estimateLine(e: CostEstimate, budget?: number): string {
+  const runs = `${e.case_runs} case run${e.case_runs === 1 ? '' : 's'}`
+  const within = budget === undefined || e.estimate_usd === null ? '' : e.estimate_usd > budget ? `, over the --max-cost budget of $${budget}: the run stops when it is spent` : `, within the --max-cost budget of $${budget}`
+  if (e.basis === 'last_run') return `estimate: $${e.estimate_usd} for ${runs}, from the last run of this dataset on this target (${e.from_dataset_run})${within}`
+  const basis = `from the prompts' length: ${e.calls} calls, about ${e.input_tokens} tokens in and ${e.output_tokens} out`
+  if (e.estimate_usd === null) return `estimate: not known, no price for ${e.unpriced!.join(', ')} (${runs}, ${basis})`
+  return `estimate: about $${e.estimate_usd} for ${runs}, ${basis} (a rough figure)${within}`
 }
 
 /** Whether the file holds a judgeflow workflow (nodes and edges), which needs a dataset, rather than a promptfoo config. */

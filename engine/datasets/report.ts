@@ -113,6 +113,8 @@ export interface DatasetReport {
   tokens: { input: number, output: number, generation?: { input: number, output: number }, judge?: { input: number, output: number } }
   /** What the runs' LLM and judge calls cost in US dollars; null when some run's cost is not known; absent in reports written before it was kept. */
   cost_usd?: number | null
+  /** What the run was estimated to cost before it started; null when a model's price is not known. Absent for a report not of a stored dataset run. */
+  estimate_usd?: number | null
   agreement?: Agreement
   baseline?: BaselineComparison
   gates: GateResult[]
@@ -132,6 +134,8 @@ export interface DatasetReportInput {
   dataset_run_id?: string
   /** The dataset run's budget in US dollars: the report then has a `max_cost_usd` gate. */
   max_cost_usd?: number
+  /** What the run was estimated to cost before it started (estimate.ts); kept in the report as `estimate_usd`. */
+  estimate_usd?: number | null
   /** The bootstraps' resamples and seed (defaults: 2,000 / 1,000 resamples, a fixed seed). */
   bootstrap?: { seed?: number, mean_resamples?: number, kappa_resamples?: number }
 }
@@ -211,6 +215,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
     not_run: notRun,
     ...(repeats.repeated ? { pass_all_repeats: repeats.pass_all_repeats, pass_any_repeat: repeats.pass_any_repeat } : {}),
     ...totals,
+    ...(input.estimate_usd === undefined ? {} : { estimate_usd: input.estimate_usd }),
     ...(agreement ? { agreement } : {}),
     ...(baseline ? { baseline } : {}),
     gates: input.gates

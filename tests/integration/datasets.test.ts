@@ -32,12 +32,20 @@ describe('datasets over HTTP', () => {
     expect(imported).toMatchObject({ status: 201, body: { name: 'reset questions', version: 1, case_count: 10 } })
     expect((await app.api('/api/datasets', { body: { name: 'reset questions', cases: [{ input: {} }] } })).status).toBe(409)
 
-    const started = await app.api('/api/dataset-runs', { body: { dataset: 'reset questions', target: { workflow_id: 'Answers' }, concurrency: 3, gates: { min_pass_rate: 0.9 } } })
+    // Before any run, the estimate from the prompts: one LLM call per case, the offline judge free.
+    const asked = { dataset: 'reset questions', target: { workflow_id: 'Answers' }, concurrency: 3, gates: { min_pass_rate: 0.9 } }
+    const before = await app.api('/api/dataset-runs/estimate', { body: asked })
+    expect(before).toMatchObject({ status: 200, body: { basis: 'prompts', case_runs: 10, calls: 10 } })
+    expect(before.body.estimate_usd).toBeGreaterThan(0)
+    const started = await app.api('/api/dataset-runs', { body: asked })
     expect(started).toMatchObject({ status: 202, body: { status: 'running', dataset_version: 1 } })
     const events = parseSse(await (await fetch(`${app.url}/api/dataset-runs/${started.body.id}/events`)).text())
     expect(events.at(-1)).toMatchObject({ event: 'finished', data: { status: 'finished' } })
     const run = await app.api(`/api/dataset-runs/${started.body.id}`)
     expect(run.body).toMatchObject({ status: 'finished', progress: { done: 10, errored: 0 }, report: { cases: 10, errored: 0, gates: expect.arrayContaining([expect.objectContaining({ gate: 'min_pass_rate' })]) } })
+    // Each answer: 11 tokens in, 7 out at gpt-4o-mini's price; the next run's estimate is this one's cost.
+    expect(run.body.report).toMatchObject({ cost_usd: 0.0000585, estimate_usd: before.body.estimate_usd, tokens: { judge: { input: 0, output: 0 } } })
+    expect((await app.api('/api/dataset-runs/estimate', { body: asked })).body).toEqual({ estimate_usd: 0.0000585, case_runs: 10, basis: 'last_run', from_dataset_run: started.body.id })
     // Every case ran as a normal run of the workflow, which the inspector opens.
     const caseRun = await app.api(`/api/runs/${run.body.report.results[0].run_id}`)
     expect(caseRun).toMatchObject({ status: 200, body: { status: 'succeeded' } })

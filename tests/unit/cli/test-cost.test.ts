@@ -92,4 +92,25 @@ describe('what a dataset run costs', () => {
     expect(run.err).toContain('--max-cost must be a number from 0.000001 to 1000000, not "0"')
     expect(fake.requests).toHaveLength(0)
   })
+
+  it('says first what the run will cost: from the prompts\' length, then from the last run of the same dataset and workflow', async () => {
+    const dir = files(2)
+    const db = join(dir, 'kept.db')
+    const report = join(dir, 'r.json')
+    const first = await cli(['test', join(dir, 'workflow.json'), '--dataset', join(dir, 'questions.jsonl'), '--db', db, '--max-cost', '1', '--report', report], fake.env())
+    // Per case: the LLM step "Answer: question 1" is 18 characters → 5 tokens in, 400 assumed out at gpt-4o-mini's price ($0.00024075);
+    // the judge 600 + 3 (the case's 10 characters) + 400 (the answer it judges) = 1,003 in, 250 out at gpt-4o's ($0.0050075).
+    expect(first.err.split('\n')[0]).toBe('estimate: about $0.0104965 for 2 case runs, from the prompts\' length: 4 calls, about 2016 tokens in and 1300 out (a rough figure), within the --max-cost budget of $1')
+    expect((JSON.parse(readFileSync(report, 'utf8')) as DatasetReport).estimate_usd).toBe(0.0104965)
+    const second = await cli(['test', join(dir, 'workflow.json'), '--dataset', join(dir, 'questions.jsonl'), '--db', db, '--repeat', '2', '--max-cost', '0.03'], fake.env())
+    // The first run cost $0.0265 for 2 case runs: 4 case runs now.
+    expect(second.err.split('\n')[0]).toMatch(/^estimate: \$0\.053 for 4 case runs, from the last run of this dataset on this target \([\w-]+\), over the --max-cost budget of \$0\.03: the run stops when it is spent$/)
+  })
+
+  it('says so when a model\'s price is not known', async () => {
+    const dir = files(1)
+    const run = await cli(['test', '--config', join(dir, 'judge.json'), '--dataset', join(dir, 'answers.jsonl')], fake.env())
+    // An evaluator alone judging "answer 1": 600 + 2 + 400 = 1,002 in.
+    expect(run.err.split('\n')[0]).toBe('estimate: not known, no price for openai:gpt-unpriced (1 case run, from the prompts\' length: 1 calls, about 1002 tokens in and 250 out)')
+  })
 })

@@ -1,0 +1,9 @@
+import { datasetRunRequestSchema } from '~~/core/datasets'
+import { useJudgeflow } from '../../utils/context'
+import { readBodyWith } from '../../utils/http'
+
+/** What a dataset run of this request would cost, said before it starts; nothing is started or kept. */
+export default defineEventHandler(async (event) => {
+  const request = await readBodyWith(event, datasetRunRequestSchema)
+  return useJudgeflow().datasets.estimate(request)
+})
