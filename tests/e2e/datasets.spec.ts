@@ -246,3 +246,57 @@ test('in the dark theme (the system setting) the datasets list, a dataset and it
   await page.goto('/datasets')
   expect(await violations(page)).toEqual([])
 })
+
+test('the run dialog says what a run will cost, asks before one estimated over the amount you name, and takes a budget', async ({ page }) => {
+  test.setTimeout(90_000)
+  // This app's OpenAI endpoint is the fake LLM server; gpt-4o-mini has a known price.
+  const app = process.env.E2E_LLM_APP!
+  const created = await page.request.post(`${app}/api/workflows`, { data: {
+    name: `Priced ${Date.now()}`,
+    nodes: [
+      { id: 'in', type: 'input', config: { fields: { question: { type: 'string' } } }, position: { x: 0, y: 0 } },
+      { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer: {{input.question}}' }, position: { x: 260, y: 0 } },
+      { id: 'judge', type: 'evaluator', position: { x: 520, y: 0 }, config: {
+        evaluation_type: 'scorers', pass_threshold: 0, content: '{{steps.draft.text}}', scorers: [{ type: 'contains', threshold: 0, options: { values: ['echo'] } }],
+      } },
+    ],
+    edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }],
+  } })
+  const workflow = await created.json()
+  const dataset = await (await page.request.post(`${app}/api/datasets`, { data: { name: `priced ${Date.now()}`, format: 'csv', text: 'id,question\nq1,one\nq2,two\nq3,three' } })).json()
+
+  await page.goto(`${app}/workflows/${workflow.id}`)
+  await page.getByRole('button', { name: 'Run on dataset' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Run on a dataset' })
+  await dialog.getByTestId('run-dataset').selectOption(dataset.id)
+  // Three LLM calls of about 3 tokens in and 400 out at gpt-4o-mini's price; the scorer is free.
+  await expect(dialog.getByTestId('run-estimate')).toHaveText(/^Estimated cost: about \$0\.00072 for 3 case runs, from the prompts' length \(3 calls; a rough figure\)\.$/)
+  // Asked about any run over $0.0001, by keyboard.
+  await dialog.getByTestId('run-confirm-over').fill('0.0001')
+  await dialog.getByTestId('run-budget').focus()
+  await page.keyboard.type('0.5')
+  await expect(dialog.getByTestId('run-estimate')).toContainText('Once the case runs have cost $0.50, no other case starts')
+  await dialog.getByTestId('start-dataset-run').click()
+  const confirm = dialog.getByRole('alertdialog')
+  await expect(confirm).toContainText('This run is estimated at $0.00072, over the $0.00010 you asked to be asked about. Start it?')
+  await page.screenshot({ path: 'test-results/e2e/run-dialog-confirm-cost-1280x720.png' })
+  await confirm.getByRole('button', { name: 'Not now' }).click()
+  await expect(confirm).toHaveCount(0)
+  await expect(dialog.getByTestId('dataset-run-status')).toHaveCount(0)
+  expect(await (await page.request.get(`${app}/api/datasets/${dataset.id}/runs`)).json()).toEqual([])
+
+  await dialog.getByTestId('start-dataset-run').click()
+  // The question has the focus: Enter answers it.
+  await expect(confirm.getByRole('button', { name: 'Start anyway' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(dialog.getByTestId('dataset-run-status')).toHaveText(/^finished: 3 of 3/, { timeout: 60_000 })
+  const [run] = await (await page.request.get(`${app}/api/datasets/${dataset.id}/runs`)).json()
+  expect(run.options).toMatchObject({ max_cost_usd: 0.5 })
+  await dialog.getByRole('button', { name: 'Close' }).click()
+
+  // The next estimate is the last run's cost: 3 × (11 tokens in, 7 out) at gpt-4o-mini's price.
+  await page.getByRole('button', { name: 'Run on dataset' }).click()
+  await dialog.getByTestId('run-dataset').selectOption(dataset.id)
+  await expect(dialog.getByTestId('run-estimate')).toHaveText('Estimated cost: $0.000018 for 3 case runs, from the last run of this dataset on this target.')
+  expect(await violations(page)).toEqual([])
+})
