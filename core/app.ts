@@ -3,6 +3,7 @@ import {
   createProviders, createTraceCache, defaultRegistry, EvaluationPool, loadMetricsFolder, loadScorersFolder, MetricRegistry, refusingWhenQueued, ScorerRegistry,
   type EvaluationServices, type Providers, type StepRegistry, type VectorCache,
 } from '../engine'
+import { setPriceOverrides } from '../engine/providers/prices'
 import type { JudgeflowConfig } from './config'
 import { DatasetRuns } from './datasets'
 import { Rounds } from './rounds'
@@ -83,6 +84,8 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   const retention = options.retention === false ? undefined : scheduleRetention(store, config.retention)
   const cache = retention?.boundedCache(store.cache) ?? store.cache
   const providers = createProviders({ env: { ...config.providers.keys }, defaultJudge: config.providers.defaultJudge, cache, retry: config.retry })
+  // The prices the server was given come before the published ones, for every cost and estimate.
+  setPriceOverrides(config.providers.prices)
   const traceCache = createTraceCache(config.trace.cache)
   const evaluation: EvaluationServices = {
     metrics, scorers, traceCache, configDir: config.evaluation.configDir,

@@ -109,6 +109,8 @@ export interface JudgeflowConfig {
     keys: ProviderSettings
     /** JUDGEFLOW_DEFAULT_JUDGE, when set. */
     defaultJudge?: string
+    /** JUDGEFLOW_PRICES: `provider:model` → [input, output] US dollars per million tokens, before the published prices. */
+    prices?: Record<string, [number, number]>
   }
   evaluation: {
     /** JUDGEFLOW_EVAL_WORKERS: worker threads for offline evaluations (0: the main thread). */
@@ -186,6 +188,16 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
   const timeLimitMs = read('JUDGEFLOW_EVAL_TIME_LIMIT_MS', wholeFrom(1), DEFAULT_TIME_LIMIT_MS, 'JUDGEFLOW_EVAL_TIME_LIMIT_MS must be a whole number of milliseconds above 0, not "{raw}".')
   const defaultJudge = read('JUDGEFLOW_DEFAULT_JUDGE', text.regex(JUDGE_PATTERN), undefined,
     'JUDGEFLOW_DEFAULT_JUDGE must name a judge as provider:model — openai:<model>, anthropic:<model> or local:heuristic — not "{raw}".', { blank: 'empty' })
+  const prices = read('JUDGEFLOW_PRICES', z.string().transform((raw, ctx) => {
+    try {
+      return JSON.parse(raw) as unknown
+    }
+    catch {
+      ctx.addIssue({ code: 'custom', message: 'not JSON' })
+      return z.NEVER
+    }
+  }).pipe(z.record(z.string().regex(/^[a-z][a-z0-9_-]*:\S+$/), z.tuple([z.number().min(0), z.number().min(0)]))), undefined,
+  'JUDGEFLOW_PRICES must be a JSON object of "provider:model": [input, output] US dollars per million tokens, e.g. {"openai:llama3.1": [0.2, 0.6]}, not "{raw}".', { blank: 'empty' })
   const synchronous = read('JUDGEFLOW_DB_SYNCHRONOUS', text.toLowerCase().pipe(z.enum(['normal', 'full'])), 'normal', 'JUDGEFLOW_DB_SYNCHRONOUS must be "normal" or "full", not "{raw}".')
   const optional = (name: string) => read(name, z.string(), undefined, '', { blank: 'empty' })
   // The URL may carry a password: the message never repeats it.
@@ -245,6 +257,7 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
         ANTHROPIC_API_KEY: optional('ANTHROPIC_API_KEY'), ANTHROPIC_BASE_URL: optional('ANTHROPIC_BASE_URL'),
       },
       defaultJudge,
+      ...(prices ? { prices } : {}),
     },
     evaluation: {
       workers,

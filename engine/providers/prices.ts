@@ -2,7 +2,7 @@
  * What a call costs: the published price per million tokens of the models judgeflow knows, in US
  * dollars (input, output). A model not listed has no known price: its cost is null, never a guess.
  * A dated or suffixed name (gpt-4o-mini-2024-07-18) takes its family's price, the longest listed
- * name it starts with.
+ * name it starts with. JUDGEFLOW_PRICES sets others, or other prices, for a server.
  */
 const PER_MILLION: Record<string, readonly [number, number]> = {
   'openai:gpt-4o-mini': [0.15, 0.6],
@@ -29,11 +29,24 @@ const PER_MILLION: Record<string, readonly [number, number]> = {
 
 const names = Object.keys(PER_MILLION).sort((a, b) => b.length - a.length)
 
+/** Prices set by the server's configuration (JUDGEFLOW_PRICES), per million tokens; they come before the published ones. */
+let overrides: Record<string, readonly [number, number]> = {}
+let overrideNames: string[] = []
+
+/** Sets the configured prices (`provider:model` → [input, output] US dollars per million tokens), replacing any set before. */
+export function setPriceOverrides(prices: Record<string, readonly [number, number]> | undefined): void {
+  overrides = { ...prices }
+  overrideNames = Object.keys(overrides).sort((a, b) => b.length - a.length)
+}
+
+const matching = (list: readonly string[], modelRef: string) => list.find(known => modelRef === known || modelRef.startsWith(`${known}-`))
+
 /** The price per token (input, output) of `provider:model`, or undefined when judgeflow knows none. */
 export function priceOf(modelRef: string): { input: number, output: number } | undefined {
-  const name = names.find(known => modelRef === known || modelRef.startsWith(`${known}-`))
+  const configured = matching(overrideNames, modelRef)
+  const name = configured ?? matching(names, modelRef)
   if (!name) return undefined
-  const [input, output] = PER_MILLION[name]!
+  const [input, output] = configured ? overrides[configured]! : PER_MILLION[name]!
   return { input: input / 1e6, output: output / 1e6 }
 }
 

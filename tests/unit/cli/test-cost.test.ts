@@ -113,4 +113,17 @@ describe('what a dataset run costs', () => {
     // An evaluator alone judging "answer 1": 600 + 2 + 400 = 1,002 in.
     expect(run.err.split('\n')[0]).toBe('estimate: not known, no price for openai:gpt-unpriced (1 case run, from the prompts\' length: 1 calls, about 1002 tokens in and 250 out)')
   })
+
+  it('takes the prices JUDGEFLOW_PRICES gives, before the published ones, and refuses a malformed one naming it', async () => {
+    const dir = files(2)
+    const report = join(dir, 'r.json')
+    const priced = { ...fake.env(), JUDGEFLOW_PRICES: JSON.stringify({ 'openai:gpt-unpriced': [1, 2] }) }
+    const run = await cli(['test', '--config', join(dir, 'judge.json'), '--dataset', join(dir, 'answers.jsonl'), '--report', report], priced)
+    // 1,000 tokens in at $1 and 1,000 out at $2 per million: $0.003 a call.
+    expect((JSON.parse(readFileSync(report, 'utf8')) as DatasetReport).cost_usd).toBe(0.006)
+    expect(run.err.split('\n')[0]).toMatch(/^estimate: about \$/)
+    const bad = await cli(['test', '--config', join(dir, 'judge.json'), '--dataset', join(dir, 'answers.jsonl')], { ...fake.env(), JUDGEFLOW_PRICES: '{"gpt-4o": 3}' })
+    expect(bad.code).toBe(2)
+    expect(bad.err).toContain('JUDGEFLOW_PRICES must be a JSON object of "provider:model": [input, output] US dollars per million tokens')
+  })
 })
