@@ -302,3 +302,25 @@ export function comparisonView(stepOutput: unknown, stepInput?: unknown): Candid
     pass_threshold: typeof result.pass_threshold === 'number' ? result.pass_threshold : null,
   }
 }
+
+/** An attempt's cost in US dollars as its output gives it: a number, null (a model without a price), or undefined (no call). */
+export function attemptCost(output: unknown): number | null | undefined {
+  if (!isObject(output) || !('cost_usd' in output)) return undefined
+  return typeof output.cost_usd === 'number' ? output.cost_usd : null
+}
+
+/** What the run's calls cost over every attempt of every step; null when one attempt's cost is not known; undefined when none made a call. */
+export function runCost(run: RunView): number | null | undefined {
+  let total: number | null | undefined
+  for (const step of Object.values(run.steps ?? {})) {
+    for (const attempt of step.history?.length ? step.history : [step]) {
+      const cost = attemptCost(attempt.output)
+      if (cost === undefined) continue
+      total = total === null || cost === null ? null : (total ?? 0) + cost
+    }
+  }
+  return total === undefined || total === null ? total : Math.round(total * 1e8) / 1e8
+}
+
+/** A cost for people: $0, $0.0013, $1.25. */
+export const usdText = (x: number) => `$${x === 0 ? 0 : x < 0.01 ? x.toPrecision(2) : x.toFixed(2)}`

@@ -230,4 +230,9 @@ test('a dataset run held to a budget shows what it cost and the cases the budget
   await expect(page.getByRole('list', { name: 'Gates' })).toContainText('✗ max_cost_usd: required 0.00001, actual 0.0000117')
   expect(await violations(page)).toEqual([])
   await shots(page, 'report-content-budget')
+  // A case's run says what it cost, and each step's attempt what its call did.
+  const report = (await (await page.request.get(`${app}/api/dataset-runs/${id}`)).json()).report
+  await page.goto(`${app}/runs/${report.results[0].run_id}`)
+  await expect(page.getByTestId('run-cost')).toHaveText(/^cost \$0\.00000\d+$/)
+  await expect(page.getByTestId('attempt-draft-1').locator('summary')).toContainText(/11\+7 tokens\s+· \$0\.00000\d+/)
 })

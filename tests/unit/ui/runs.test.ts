@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { attemptTimeline, compareRuns, comparisonView, sameValue, shortText, type RunView, type StepAttemptView, type StepView } from '../../../app/utils/runs'
+import { attemptTimeline, compareRuns, runCost, usdText, comparisonView, sameValue, shortText, type RunView, type StepAttemptView, type StepView } from '../../../app/utils/runs'
 import { runWorkflow, type StepRecord } from '../../../engine'
 import { stepRow } from '../../../db/run-recorder'
 import { presentRun } from '../../../server/utils/present'
@@ -310,5 +310,16 @@ describe('the views of runs made by the engine', () => {
       { target: 'draft', exhausted: false }, { target: 'draft', exhausted: false }, null,
     ])
     expect(attempts[2]!.steps.find(s => s.node === 'ok')!.status).toBe('succeeded')
+  })
+})
+
+describe('what a run cost', () => {
+  const step = (history: unknown[]): StepView => ({ attempt: history.length, status: 'succeeded', attempts: history.length, history: history.map((output, i) => ({ attempt: i + 1, status: 'succeeded', output })) as StepAttemptView[] })
+  it('sums every attempt of every step that made a call, null when one cost is not known', () => {
+    const run: RunView = { id: 'r', status: 'succeeded', steps: { draft: step([{ text: 'a', cost_usd: 0.001 }, { text: 'b', cost_usd: 0.002 }]), judge: step([{ overall_score: 1, cost_usd: 0.0005 }]), in: step([{ question: 'q' }]) } }
+    expect(runCost(run)).toBe(0.0035)
+    expect(runCost({ ...run, steps: { ...run.steps, judge: step([{ overall_score: 1, cost_usd: null }]) } })).toBeNull()
+    expect(runCost({ id: 'r', status: 'succeeded', steps: { in: step([{ question: 'q' }]) } })).toBeUndefined()
+    expect([usdText(0), usdText(0.0035), usdText(1.254)]).toEqual(['$0', '$0.0035', '$1.25'])
   })
 })
