@@ -33,6 +33,12 @@ export interface JudgesAgreement {
 }
 
 export interface Agreement {
+  /**
+   * The fingerprint of the judge these figures are of (engine/evaluator/fingerprint.ts), shared by
+   * every run judged; null when the runs' judges differ or none gave one. With `judge_fingerprint_parts`.
+   */
+  judge_fingerprint?: string | null
+  judge_fingerprint_parts?: Record<string, string> | null
   /** Fleiss' κ of the panel's verdicts over the runs it judged; null without a panel or with nothing to agree on. */
   judges_kappa?: number | null
   /** The panel's pair agreement; present when a panel judged. */
@@ -157,4 +163,17 @@ export function judgesAgreementOf(
     judges_kappa: kappa === null ? null : round4(kappa),
     judges: { models: [...models], runs: subjects.length, pair_agreement: round4(pairs / subjects.length) },
   }
+}
+
+/** The judge fingerprint every succeeded run shares, with its parts; null when they differ or none has one. */
+type Fingerprinted = { status: string, judge_fingerprint?: string | null, judge_fingerprint_parts?: Record<string, string> | null }
+export function sharedFingerprint(runs: readonly Fingerprinted[]) {
+  let shared: { judge_fingerprint: string, judge_fingerprint_parts: Record<string, string> | null } | null = null
+  for (const run of runs) {
+    if (run.status !== 'succeeded') continue
+    const differs = shared && shared.judge_fingerprint !== run.judge_fingerprint
+    if (!run.judge_fingerprint || differs) return { judge_fingerprint: null, judge_fingerprint_parts: null }
+    shared ??= { judge_fingerprint: run.judge_fingerprint, judge_fingerprint_parts: run.judge_fingerprint_parts ?? null }
+  }
+  return shared ?? { judge_fingerprint: null, judge_fingerprint_parts: null }
 }

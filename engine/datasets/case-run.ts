@@ -53,6 +53,8 @@ export function caseRunOutcome(task: CaseTask, workflow: Workflow, run: Finished
     graded_output?: unknown
     awaiting_comparison?: AwaitingComparison
     panel?: CasePanel
+    judge_fingerprint?: unknown
+    judge?: { fingerprint_parts?: Record<string, string> }
   }
   const evaluation = step ? result.steps[step]!.output as Evaluation | null : undefined
   const verdict = result.verdict ?? (typeof evaluation?.passed === 'boolean' ? (evaluation.passed ? 'pass' : 'fail') : undefined)
@@ -72,6 +74,10 @@ export function caseRunOutcome(task: CaseTask, workflow: Workflow, run: Finished
   if (evaluation?.panel && Array.isArray(evaluation.panel.judges)) {
     const { judges, agreement } = evaluation.panel
     scored.panel = { judges: judges.map(j => ({ model: j.model, passed: j.passed, overall_score: j.overall_score })), agreement }
+  }
+  if (typeof evaluation?.judge_fingerprint === 'string') {
+    scored.judge_fingerprint = evaluation.judge_fingerprint
+    if (evaluation.judge?.fingerprint_parts) scored.judge_fingerprint_parts = evaluation.judge.fingerprint_parts
   }
   if (evaluation?.awaiting_comparison) scored.awaiting_comparison = evaluation.awaiting_comparison
   return { kind: 'result', result: scored }

@@ -39,14 +39,15 @@
  *   [0.8, 1.0] (a case's confidence is its runs' mean); bands without cases are left out;
  *   with a judge panel, over every succeeded run it judged (each run a subject, each judge a
  *   rater): judges_kappa, Fleiss' κ (stats.ts), and judges.pair_agreement, the runs' mean share of
- *   pairs of judges with the same verdict.
+ *   pairs of judges with the same verdict; judge_fingerprint (and its parts): the scored judge's,
+ *   shared by every succeeded run, else null — what these figures are a calibration of.
  * - baseline: see baseline.ts; gates and exit codes: see gates.ts; grid (a promptfoo suite's
  *   tests × prompts × providers): see grid.ts.
  * - Rates, scores, κ and intervals are rounded to 4 decimals, p-values to 4 significant digits.
  */
 import { JudgeflowError } from '../errors'
 import { mean } from '../evaluator/arithmetic'
-import { agreementOf, judgesAgreementOf, type Agreement, type LabelledCase } from './agreement'
+import { agreementOf, judgesAgreementOf, sharedFingerprint, type Agreement, type LabelledCase } from './agreement'
 import { compareWithBaseline, verdictLabels, type BaselineComparison, type BaselineReport } from './baseline'
 import { evaluateGates, type DatasetGates, type GateResult } from './gates'
 import { gridOf, type ReportGrid } from './grid'
@@ -182,7 +183,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
   const seed = input.bootstrap?.seed
   const judges = judgesAgreementOf(results)
   const agreement = hasLabels || judges
-    ? { ...agreementOf(labelled, { seed, resamples: input.bootstrap?.kappa_resamples }), ...judges }
+    ? { ...sharedFingerprint(results), ...agreementOf(labelled, { seed, resamples: input.bootstrap?.kappa_resamples }), ...judges }
     : undefined
   const baseline = input.baseline
     ? compareWithBaseline(summaries, caseIds, input.baseline.results, input.baseline.dataset_run_id ?? input.baseline_label ?? 'baseline', verdictLabels(dataset.cases))

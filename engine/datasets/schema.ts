@@ -95,6 +95,9 @@ export interface CaseResult {
   reason?: string
   /** The scored evaluator's checks, each with its verdict and reason. */
   checks?: CaseCheck[]
+  /** The scored evaluator's judge fingerprint, and its parts (engine/evaluator/fingerprint.ts). */
+  judge_fingerprint?: string
+  judge_fingerprint_parts?: Record<string, string>
   /** The scored evaluator's judge panel: each judge's verdict and score, and the share of pairs that agreed. */
   panel?: CasePanel
   /** A comparison with the test's other cells (select-best) still to decide (comparisons.ts); the verdict is final once it is gone. */

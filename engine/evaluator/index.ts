@@ -6,6 +6,7 @@ import { resolveEvaluatorConfig, type ResolvedEvaluatorConfig } from './config'
 import { checkHeuristicModel, isHeuristic, type EvaluationContext, type ScriptRunner, type TraceSettings } from './context'
 import { createHeuristicJudge } from './heuristic'
 import { costOfStats, newStats } from './judge'
+import { judgeFingerprint, type JudgeFingerprint } from './fingerprint'
 import { MetricRegistry } from './metrics/registry'
 import { defaultScorerRegistry, type ScorerRegistry } from '../scorers/registry'
 import { DEFAULT_TRACE_CACHE, sharedTraceCache, type NoveltyMemory } from '../trace'
@@ -66,6 +67,11 @@ export function prepareEvaluation(rawConfig: unknown, deps: Pick<EvaluateDeps, '
   return { config, definition, prepared }
 }
 
+/** The judge's fingerprint (fingerprint.ts) of a resolved config. */
+export function fingerprintOf(config: ResolvedEvaluatorConfig, registry: MetricRegistry = defaultMetrics): JudgeFingerprint {
+  return judgeFingerprint(config as unknown as Record<string, unknown>, evaluatorModels(config, registry))
+}
+
 /** Every model the evaluation will call, for checking keys before a run. */
 export function evaluatorModels(config: ResolvedEvaluatorConfig, registry: MetricRegistry = defaultMetrics): string[] {
   const definition = evaluationTypeDefinition(config.evaluation_type)
@@ -114,9 +120,11 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
   const result = config.judges
     ? await judgeAsPanel(ctx, config.judges, config.panel?.aggregate ?? 'majority', async panelist => definition.evaluate(panelist, prepared))
     : await definition.evaluate(ctx, prepared)
+  const fingerprint = fingerprintOf(config, deps.metrics ?? defaultMetrics)
   return {
     ...result,
-    judge: judgeOf(result.judge.model, ctx.stats),
+    judge_fingerprint: fingerprint.fingerprint,
+    judge: { ...judgeOf(result.judge.model, ctx.stats), fingerprint_parts: fingerprint.parts },
     usage: { ...ctx.stats.usage },
     cost_usd: costOfStats(ctx.stats),
     latency_ms: Math.round((performance.now() - started) * 100) / 100,

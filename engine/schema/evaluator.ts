@@ -105,7 +105,11 @@ export interface EvaluatorResult {
     reasks: number
     repaired: number
     structured_output: StructuredOutput | null
+    /** Each part of the judge's fingerprint, hashed (engine/evaluator/fingerprint.ts): which changed, when one did. */
+    fingerprint_parts?: Record<'models' | 'prompt' | 'criteria' | 'rubric' | 'weights' | 'threshold', string>
   }
+  /** A hash of what decides the verdicts: models, prompt, criteria, rubric, weights, threshold (engine/evaluator/fingerprint.ts). */
+  judge_fingerprint?: string
   usage: { input_tokens: number, output_tokens: number }
   /** What the judge's calls cost in US dollars at their models' prices (0 when none was called or all were cached); null when a model's price is not known. */
   cost_usd: number | null

@@ -34,7 +34,16 @@ export function commonEvaluatorFields(scoreKeys: readonly string[] | undefined):
       reasks: output('number', 'answers asked again for a valid shape'),
       repaired: output('number', 'answers read after repairing the JSON around them (a fenced block, prose, single quotes, trailing commas)'),
       structured_output: output(['string', 'null'], 'how the last answer was held to its schema: json_schema, tool, json_object or text (null: no judge called)'),
+      fingerprint_parts: objectOf({
+        models: output('string', 'hash of the judge models'),
+        prompt: output('string', 'hash of the type, its instructions and settings'),
+        criteria: output('string', 'hash of the criteria'),
+        rubric: output('string', 'hash of the grade bands'),
+        weights: output('string', 'hash of the weights'),
+        threshold: output('string', 'hash of the pass threshold'),
+      }, 'each part of the judge\'s fingerprint, hashed'),
     }, 'the judge and its calls'),
+    judge_fingerprint: output('string', 'a hash of what decides the verdicts: models, prompt, criteria, rubric, weights, threshold'),
     usage: objectOf({
       input_tokens: output('number', 'tokens sent'),
       output_tokens: output('number', 'tokens received'),

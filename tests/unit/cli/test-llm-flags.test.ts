@@ -232,6 +232,9 @@ describe('judgeflow test with a judge panel whose judges disagree', () => {
     expect(run.out).toContain('judges agree: Fleiss\' κ -0.3333 over 2 runs of openai:judge-a, openai:judge-b, openai:judge-c, pairs agreeing 33.3 %')
     const written = JSON.parse(readFileSync(report, 'utf8')) as DatasetReport
     expect(written.agreement).toMatchObject({ kappa: 1, judges_kappa: -0.3333, judges: { runs: 2, pair_agreement: 0.333 } })
+    // What these figures are a calibration of: the judge's fingerprint, the same in every run.
+    expect(written.agreement!.judge_fingerprint).toMatch(/^[0-9a-f]{16}$/)
+    expect(Object.keys(written.agreement!.judge_fingerprint_parts!)).toEqual(['models', 'prompt', 'criteria', 'rubric', 'weights', 'threshold'])
     expect(written.results.map(r => r.panel!.judges.map(j => j.passed))).toEqual([[true, true, false], [true, false, false]])
   })
 })

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import { evaluate, resolveEvaluatorConfig, type EvaluatorConfigInput } from '../../../engine'
+import { changedParts, canonical, FINGERPRINT_PARTS } from '../../../engine/evaluator/fingerprint'
+import { fingerprintOf } from '../../../engine/evaluator'
+import { useFakeJudge } from '../../support/fake-judge'
+
+const { fake, providers } = useFakeJudge()
+const base: EvaluatorConfigInput = {
+  evaluation_type: 'rubric', model: 'openai:gpt-4o-mini', pass_threshold: 0.7,
+  criteria: [{ name: 'accuracy', description: 'Facts are right', weight: 0.6 }, { name: 'tone', description: 'Polite', weight: 0.4 }],
+  rubric: { grades: [{ grade: 'A', min_score: 0.8 }, { grade: 'F', min_score: 0 }] },
+}
+const fingerprint = (config: Partial<EvaluatorConfigInput> | Record<string, unknown> = {}) => fingerprintOf(resolveEvaluatorConfig({ ...base, ...config }, 'local:heuristic'))
+
+describe('a judge\'s fingerprint', () => {
+  const before = fingerprint()
+
+  it('is the same for the same judge, whatever it judges and however the calls are made', () => {
+    expect(before.fingerprint).toMatch(/^[0-9a-f]{16}$/)
+    expect(fingerprint().fingerprint).toBe(before.fingerprint)
+    expect(fingerprint({ cache: false, concurrency: 2, max_retries: 5 }).fingerprint).toBe(before.fingerprint)
+    // Keys in another order are the same config.
+    const reordered = Object.fromEntries(Object.entries(base).reverse())
+    expect(fingerprintOf(resolveEvaluatorConfig(reordered, 'local:heuristic')).fingerprint).toBe(before.fingerprint)
+  })
+
+  it('names the part that changed', () => {
+    const changed = (config: Record<string, unknown>) => changedParts(before.parts, fingerprint(config).parts)
+    expect(changed({ model: 'openai:gpt-4o' })).toEqual(['models'])
+    expect(changed({ temperature: 0.5 })).toEqual(['prompt'])
+    expect(changed({ criteria: [{ name: 'accuracy', description: 'Every fact is right', weight: 0.6 }, { name: 'tone', description: 'Polite', weight: 0.4 }] })).toEqual(['criteria'])
+    expect(changed({ rubric: { grades: [{ grade: 'A', min_score: 0.85 }, { grade: 'F', min_score: 0 }] } })).toEqual(['rubric'])
+    expect(changed({ criteria: [{ name: 'accuracy', description: 'Facts are right', weight: 0.5 }, { name: 'tone', description: 'Polite', weight: 0.5 }] })).toEqual(['weights'])
+    expect(changed({ pass_threshold: 0.75 })).toEqual(['threshold'])
+    expect(changed({ model: undefined, judges: ['openai:gpt-4o-mini', 'anthropic:claude-3-5-haiku'] })).toEqual(['models'])
+    for (const part of FINGERPRINT_PARTS) expect(before.parts[part]).toMatch(/^[0-9a-f]{12}$/)
+  })
+
+  it('is in every evaluator result, with its parts', async () => {
+    fake.onRequest(() => ({ json: { criteria_scores: { accuracy: 0.9, tone: 0.9 }, criteria_reasons: { accuracy: 'a', tone: 't' }, feedback: 'ok', suggestions: [] } }))
+    const result = await evaluate(base, { content: 'Paris is the capital of France.' }, { providers: providers() })
+    expect(result.judge_fingerprint).toBe(before.fingerprint)
+    expect(result.judge.fingerprint_parts).toEqual(before.parts)
+    const offline = await evaluate({ evaluation_type: 'scorers', scorers: [{ type: 'regex', options: { pattern: 'Paris' } }] }, { content: 'Paris.' }, { providers: providers() })
+    expect(offline.judge_fingerprint).toMatch(/^[0-9a-f]{16}$/)
+  })
+
+  it('hashes canonical JSON: keys sorted, undefined left out', () => {
+    expect(canonical({ b: 1, a: [{ d: undefined, c: 'x' }] })).toBe('{"a":[{"c":"x"}],"b":1}')
+  })
+})
