@@ -99,7 +99,9 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
     leaseMs: config.runs.leaseMs, maxResumes: config.runs.maxResumes, shutdownGraceMs: config.runs.shutdownGraceMs, queue,
   })
   const rounds = new Rounds({ store, runs, providers })
-  const datasets = new DatasetRuns({ store, runs, registry, defaultJudge: () => providers.defaultJudgeModel() })
+  const datasets = new DatasetRuns({
+    store, runs, registry, defaultJudge: () => providers.defaultJudgeModel(), configDir: config.evaluation.configDir, metrics,
+  })
   let pool: EvaluationPool | undefined
   return {
     config, registry, metrics, scorers, providers, store, runs, queue, rounds, datasets, retention, traceCache, evaluation,

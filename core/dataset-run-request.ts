@@ -45,6 +45,8 @@ export const datasetRunRequestSchema = z.object({
   delay_ms: z.number().int().min(0).max(MAX_CASE_DELAY_MS).optional(),
   /** `false`: every LLM call of the run is made anew. */
   cache: z.boolean().optional(),
+  /** Refuse to start unless the judge is calibrated on this dataset (its id or name), with a κ of at least `min_kappa` (core/calibration.ts). */
+  require_calibration: z.object({ dataset: z.string().min(1, 'is required'), min_kappa: z.number().min(-1).max(1) }).strict().optional(),
   /** A budget in US dollars: once the case runs have cost this much, no other case starts (those not started are reported as not run). */
   max_cost_usd: z.number().positive('must be more than 0').max(1_000_000).optional(),
 }).strict()

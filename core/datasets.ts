@@ -8,6 +8,8 @@ import {
   type CaseTokens, type CostEstimate, type DatasetCase, type DatasetReport,
 } from '../engine/datasets'
 import { estimateFromLastRun, estimateFromPrompts } from '../engine/datasets/estimate'
+import type { MetricRegistry } from '../engine/evaluator'
+import { calibrationOf, calibrationProblem, workflowJudgeFingerprint } from './calibration'
 import { datasetRunRequestSchema, selectedCases, type DatasetRunRequest, type StoredOptions } from './dataset-run-request'
 import { EVALUATION_INPUT_ALIASES, EVALUATION_INPUT_FIELDS } from '../engine/schema/evaluator'
 import { findTargetWorkflow } from './rounds'
@@ -57,8 +59,11 @@ export interface DatasetRunsDeps {
   store: Store
   runs: RunService
   registry: StepRegistry
-  /** The server's default judge, for the estimate of a step that names none. */
+  /** The server's default judge, for the estimate and the fingerprint of a step that names none. */
   defaultJudge?: () => string
+  /** Where evaluator steps read their config files, and the metrics they know: for the judge's fingerprint. */
+  configDir?: string
+  metrics?: MetricRegistry
 }
 
 /**
@@ -95,6 +100,15 @@ export class DatasetRuns {
     if (request.score_step) {
       const node = resolved.workflow.nodes.find(n => n.id === request.score_step)
       if (node?.type !== 'evaluator') throw new JudgeflowError('INVALID_INPUT', `score_step: the workflow has no evaluator step "${request.score_step}"`)
+    }
+    // A gate that rests on a judge nobody has checked against people is refused before any case runs.
+    if (request.require_calibration) {
+      const { dataset: on, min_kappa: minKappa } = request.require_calibration
+      const fingerprint = await workflowJudgeFingerprint(resolved.workflow, {
+        scoreStep: request.score_step, defaultJudge: this.deps.defaultJudge?.() ?? 'local:heuristic', configDir: this.deps.configDir, metrics: this.deps.metrics,
+      })
+      const problem = calibrationProblem(await calibrationOf(store, fingerprint, on), minKappa)
+      if (problem) throw new JudgeflowError('INVALID_INPUT', `require_calibration: ${problem}`, { details: { fingerprint: fingerprint.fingerprint } })
     }
     if (request.baseline_run_id) {
       const baseline = await store.datasets.getRun(request.baseline_run_id)

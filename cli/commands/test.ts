@@ -43,6 +43,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       'max-errors': { type: 'string' },
       'max-flaky': { type: 'string' },
       'max-cost': { type: 'string' },
+      'require-calibration': { type: 'string' },
       'report': { type: 'string' },
       'junit': { type: 'string' },
       'html': { type: 'string' },
@@ -78,7 +79,10 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   const minKappa = share('min-kappa', -1)
   // Failing by default, as promptfoo: without --min-pass-rate every case must pass.
   gates.min_pass_rate = minPassRate ?? DEFAULT_MIN_PASS_RATE
-  if (minKappa !== undefined) gates.min_kappa = minKappa
+  // With --require-calibration, --min-kappa is the calibration's κ required, not a gate on this run's labels.
+  const calibration = values['require-calibration']
+  if (calibration !== undefined && minKappa === undefined) throw new JudgeflowError('INVALID_INPUT', '--require-calibration <dataset> needs --min-kappa K: the κ the judge\'s calibration must reach.')
+  if (minKappa !== undefined && calibration === undefined) gates.min_kappa = minKappa
   if (values['no-regressions']) {
     if (!values.baseline) throw new JudgeflowError('INVALID_INPUT', '--no-regressions needs --baseline <report.json>: the report of an earlier run of the same dataset.')
     gates.no_regressions = true
@@ -140,6 +144,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       cache: run.cache ?? promptfoo?.run.cache,
       repeat,
       ...(maxCost === undefined ? {} : { max_cost_usd: maxCost }),
+      ...(calibration === undefined ? {} : { require_calibration: { dataset: calibration, min_kappa: minKappa! } }),
       score_step: values['score-step'],
       gates,
       ...(baselineFile ? { baseline_report: baselineFile as Record<string, unknown>, baseline_label: basename(values.baseline!) } : {}),

@@ -1,0 +1,101 @@
+/**
+ * Whether a judge is calibrated: a finished dataset run with labels, judged by a judge of the same
+ * fingerprint, on the dataset's current version. Its κ against the labels (with its interval) is
+ * the calibration. Otherwise the judge is `stale` — the newest labelled run was judged by a judge
+ * that differs in the parts named, or the dataset has changed since — or `not_calibrated`.
+ */
+import { resolve } from 'node:path'
+import { JudgeflowError, readEvaluatorConfigFile, resolveEvaluatorConfig, type Workflow } from '../engine'
+import type { DatasetReport, Interval } from '../engine/datasets'
+import { fingerprintOf } from '../engine/evaluator'
+import { changedParts, type FingerprintPart, type JudgeFingerprint } from '../engine/evaluator/fingerprint'
+import { DEFAULT_CONFIG_DIR } from '../engine/evaluator'
+import { splitStepConfig } from '../engine/evaluation-types/fields'
+import { buildGraph, topologicalOrder } from '../engine/graph/topology'
+import type { MetricRegistry } from '../engine/evaluator'
+import type { Store } from './store'
+
+export interface Calibration {
+  status: 'calibrated' | 'stale' | 'not_calibrated'
+  /** One sentence: "calibrated: κ 0.72 [0.61, 0.83] on support-cases v3", or why not. */
+  message: string
+  fingerprint: string
+  dataset?: { id: string, name: string, version: number, current_version: number }
+  dataset_run_id?: string
+  kappa?: number | null
+  kappa_ci?: Interval | null
+  labelled?: number
+  /** Stale: the parts of the judge that changed since the newest labelled run. */
+  changed?: FingerprintPart[]
+}
+
+const PART_WORDS: Record<FingerprintPart, string> = {
+  models: 'the judge models', prompt: 'the prompt or settings', criteria: 'the criteria', rubric: 'the rubric', weights: 'the weights', threshold: 'the threshold',
+}
+const interval = (ci: Interval | null | undefined) => (ci ? ` [${ci[0].toFixed(2)}, ${ci[1].toFixed(2)}]` : '')
+const kappaText = (kappa: number | null | undefined) => (kappa === null || kappa === undefined ? 'κ not defined' : `κ ${kappa.toFixed(2)}`)
+
+/** The judge's calibration on the dataset named (or with that id). */
+export async function calibrationOf(store: Store, fingerprint: JudgeFingerprint, dataset: string): Promise<Calibration> {
+  const found = (await store.datasets.get(dataset)) ?? await (async () => {
+    const row = await store.datasets.findByName(dataset)
+    return row ? store.datasets.get(row.id) : null
+  })()
+  const base = { fingerprint: fingerprint.fingerprint }
+  if (!found) return { ...base, status: 'not_calibrated', message: `not calibrated: there is no dataset "${dataset}"` }
+  let newestOther: { runId: string, version: number, report: DatasetReport } | null = null
+  for (const run of await store.datasets.runs(found.id)) {
+    if (run.status !== 'finished') continue
+    const report = (await store.datasets.getRun(run.id))?.report as unknown as DatasetReport | null
+    const agreement = report?.agreement
+    if (!report || !agreement?.labelled || !agreement.judge_fingerprint) continue
+    const about = {
+      dataset: { id: found.id, name: found.name, version: run.datasetVersion, current_version: found.currentVersion },
+      dataset_run_id: run.id, kappa: agreement.kappa, kappa_ci: agreement.kappa_ci, labelled: agreement.labelled,
+    }
+    if (agreement.judge_fingerprint === fingerprint.fingerprint) {
+      const on = `on ${found.name} v${run.datasetVersion}`
+      if (run.datasetVersion !== found.currentVersion) {
+        return { ...base, ...about, status: 'stale', message: `stale: ${found.name} changed since (v${run.datasetVersion} → v${found.currentVersion}); calibrated ${kappaText(agreement.kappa)} ${on}` }
+      }
+      return { ...base, ...about, status: 'calibrated', message: `calibrated: ${kappaText(agreement.kappa)}${interval(agreement.kappa_ci)} ${on}` }
+    }
+    newestOther ??= { runId: run.id, version: run.datasetVersion, report }
+  }
+  if (newestOther) {
+    const parts = newestOther.report.agreement!.judge_fingerprint_parts as Record<FingerprintPart, string> | null | undefined
+    const changed = parts ? changedParts(parts, fingerprint.parts) : []
+    const what = changed.length ? changed.map(p => PART_WORDS[p]).join(' and ') : 'the judge'
+    return {
+      ...base, status: 'stale', changed, dataset_run_id: newestOther.runId,
+      dataset: { id: found.id, name: found.name, version: newestOther.version, current_version: found.currentVersion },
+      message: `stale: ${what} changed since the last calibration on ${found.name} v${newestOther.version}`,
+    }
+  }
+  return { ...base, status: 'not_calibrated', message: `not calibrated: no finished run of ${found.name} with labels has been judged by this judge` }
+}
+
+/** Whether a calibration meets a requirement: calibrated, with a κ of at least `minKappa`; else why not. */
+export function calibrationProblem(calibration: Calibration, minKappa: number): string | null {
+  if (calibration.status !== 'calibrated') return `the judge is ${calibration.message}`
+  const on = `on ${calibration.dataset!.name} v${calibration.dataset!.version}`
+  if (calibration.kappa === null || calibration.kappa === undefined) return `the judge's κ ${on} is not defined (one verdict for every case), so it cannot reach the ${minKappa} required`
+  if (calibration.kappa < minKappa - 1e-9) return `the judge's κ ${calibration.kappa.toFixed(2)}${interval(calibration.kappa_ci)} ${on} is below the ${minKappa} required`
+  return null
+}
+
+/**
+ * The fingerprint of the judge a workflow's verdicts rest on: the evaluator step `scoreStep`, else
+ * the last evaluator step in the graph, with its config file read as the step reads it.
+ */
+export async function workflowJudgeFingerprint(
+  workflow: Workflow, options: { scoreStep?: string, defaultJudge: string, configDir?: string, metrics?: MetricRegistry },
+): Promise<JudgeFingerprint> {
+  const evaluators = new Set(workflow.nodes.filter(n => n.type === 'evaluator').map(n => n.id))
+  const id = options.scoreStep ?? topologicalOrder(buildGraph(workflow)).order.filter(n => evaluators.has(n)).at(-1)
+  const node = workflow.nodes.find(n => n.id === id && n.type === 'evaluator')
+  if (!node) throw new JudgeflowError('INVALID_INPUT', 'require_calibration: the workflow has no evaluator step whose judge could be calibrated')
+  const { configFile, evaluator } = splitStepConfig((node.config ?? {}) as Record<string, unknown>)
+  const fromFile = configFile ? await readEvaluatorConfigFile(String(configFile), { within: resolve(options.configDir ?? DEFAULT_CONFIG_DIR) }) : {}
+  return fingerprintOf(resolveEvaluatorConfig({ ...fromFile, ...evaluator }, options.defaultJudge), options.metrics)
+}
