@@ -75,6 +75,31 @@ export async function calibrationOf(store: Store, fingerprint: JudgeFingerprint,
   return { ...base, status: 'not_calibrated', message: `not calibrated: no finished run of ${found.name} with labels has been judged by this judge` }
 }
 
+/** How many of a dataset's newest finished runs are looked at for a judge's calibration across every dataset. */
+const RUNS_LOOKED_AT = 20
+
+/**
+ * The judge's calibration on any dataset, for the editor and the run inspector: calibrated on one
+ * (the newest such run), else stale (the newest labelled run of any dataset judged by another
+ * judge), else not calibrated. Looks at each dataset's RUNS_LOOKED_AT newest finished runs.
+ */
+export async function anyCalibrationOf(store: Store, fingerprint: JudgeFingerprint): Promise<Calibration> {
+  let stale: Calibration | null = null
+  let staleAt = -Infinity
+  for (const dataset of await store.datasets.list()) {
+    const runs = (await store.datasets.runs(dataset.id)).filter(r => r.status === 'finished').slice(0, RUNS_LOOKED_AT)
+    if (!runs.length) continue
+    const found = await calibrationOf(store, fingerprint, dataset.id)
+    if (found.status === 'calibrated') return found
+    const at = Number(runs[0]!.createdAt) || 0
+    if (found.status === 'stale' && at > staleAt) {
+      stale = found
+      staleAt = at
+    }
+  }
+  return stale ?? { fingerprint: fingerprint.fingerprint, status: 'not_calibrated', message: 'not calibrated: no dataset run with labels has been judged by this judge' }
+}
+
 /** Whether a calibration meets a requirement: calibrated, with a κ of at least `minKappa`; else why not. */
 export function calibrationProblem(calibration: Calibration, minKappa: number): string | null {
   if (calibration.status !== 'calibrated') return `the judge is ${calibration.message}`
@@ -88,6 +113,15 @@ export function calibrationProblem(calibration: Calibration, minKappa: number): 
  * The fingerprint of the judge a workflow's verdicts rest on: the evaluator step `scoreStep`, else
  * the last evaluator step in the graph, with its config file read as the step reads it.
  */
+/** The fingerprint of an evaluator step's judge, its config file read as the step reads it. */
+export async function stepJudgeFingerprint(
+  stepConfig: Record<string, unknown>, options: { defaultJudge: string, configDir?: string, metrics?: MetricRegistry },
+): Promise<JudgeFingerprint> {
+  const { configFile, evaluator } = splitStepConfig(stepConfig)
+  const fromFile = configFile ? await readEvaluatorConfigFile(String(configFile), { within: resolve(options.configDir ?? DEFAULT_CONFIG_DIR) }) : {}
+  return fingerprintOf(resolveEvaluatorConfig({ ...fromFile, ...evaluator }, options.defaultJudge), options.metrics)
+}
+
 export async function workflowJudgeFingerprint(
   workflow: Workflow, options: { scoreStep?: string, defaultJudge: string, configDir?: string, metrics?: MetricRegistry },
 ): Promise<JudgeFingerprint> {
@@ -95,7 +129,5 @@ export async function workflowJudgeFingerprint(
   const id = options.scoreStep ?? topologicalOrder(buildGraph(workflow)).order.filter(n => evaluators.has(n)).at(-1)
   const node = workflow.nodes.find(n => n.id === id && n.type === 'evaluator')
   if (!node) throw new JudgeflowError('INVALID_INPUT', 'require_calibration: the workflow has no evaluator step whose judge could be calibrated')
-  const { configFile, evaluator } = splitStepConfig((node.config ?? {}) as Record<string, unknown>)
-  const fromFile = configFile ? await readEvaluatorConfigFile(String(configFile), { within: resolve(options.configDir ?? DEFAULT_CONFIG_DIR) }) : {}
-  return fingerprintOf(resolveEvaluatorConfig({ ...fromFile, ...evaluator }, options.defaultJudge), options.metrics)
+  return stepJudgeFingerprint((node.config ?? {}) as Record<string, unknown>, options)
 }

@@ -87,3 +87,44 @@ test('a run of a judge panel shows each judge\'s verdict and score, the pairs ag
   await page.emulateMedia({ colorScheme: 'dark' })
   await page.screenshot({ path: 'test-results/e2e/judge-panel-result-dark.png' })
 })
+
+test('an evaluator step says whether its judge is calibrated against people: not yet, then calibrated by a labelled run, stale once its criteria change; the run inspector says it too', async ({ page }) => {
+  test.setTimeout(90_000)
+  // This app's OpenAI endpoint is the fake LLM server: panel-split scores 0.9 the texts that name judgeflow, 0.2 the others.
+  const app = process.env.E2E_LLM_APP!
+  const judge = { evaluation_type: 'criteria', model: 'openai:panel-split', pass_threshold: 0.5, content: '{{input.answer}}',
+    criteria: [{ name: 'names the product', description: 'The text names the product', weight: 1 }] }
+  const created = await page.request.post(`${app}/api/workflows`, { data: {
+    name: `Calibrated ${Date.now()}`,
+    nodes: [{ id: 'in', type: 'input', config: { fields: { answer: { type: 'string' } } }, position: { x: 0, y: 0 } }, { id: 'judge', type: 'evaluator', position: { x: 300, y: 0 }, config: judge }],
+    edges: [{ from: 'in', to: 'judge' }],
+  } })
+  const workflow = await created.json()
+  await page.goto(`${app}/workflows/${workflow.id}`)
+  await page.getByTestId('node-judge').click()
+  const settings = page.getByRole('complementary', { name: 'Step settings' })
+  await expect(settings.getByTestId('calibration')).toHaveText('Not calibrated: no dataset run with labels has been judged by this judge. Run it over a dataset with labels to calibrate it.')
+
+  // People's labels, and a run of the workflow over them: the judge agrees on both.
+  const name = `labelled ${Date.now()}`
+  const dataset = await (await page.request.post(`${app}/api/datasets`, { data: { name, format: 'csv', text: 'id,answer,expected_verdict\na,judgeflow runs it,pass\nb,nothing here,fail' } })).json()
+  const started = await (await page.request.post(`${app}/api/dataset-runs`, { data: { dataset: dataset.id, target: { workflow_id: workflow.id } } })).json()
+  await expect.poll(async () => (await (await page.request.get(`${app}/api/dataset-runs/${started.id}`)).json()).status, { timeout: 60_000 }).toBe('finished')
+
+  await page.reload()
+  await page.getByTestId('node-judge').click()
+  await expect(settings.getByTestId('calibration')).toHaveText(new RegExp(`^Calibrated against people: κ 1\\.00 \\[-?\\d\\.\\d\\d, \\d\\.\\d\\d\\] on ${name} v1$`))
+  await page.screenshot({ path: 'test-results/e2e/calibration-calibrated-1280x720.png' })
+  // A changed criterion is another judge: its calibration no longer holds.
+  const description = settings.getByLabel('Criterion 1 description')
+  await description.fill('The text names the product by its name')
+  await description.press('Tab')
+  await expect(settings.getByTestId('calibration')).toHaveText(`Calibration stale: the criteria changed since the last calibration on ${name} v1. Run it over a dataset with labels to calibrate it.`)
+  await page.screenshot({ path: 'test-results/e2e/calibration-stale-1280x720.png' })
+
+  // A case's run, in the run inspector: the judge that gave its verdict is the calibrated one.
+  const report = (await (await page.request.get(`${app}/api/dataset-runs/${started.id}`)).json()).report
+  await page.goto(`${app}/runs/${report.results[0].run_id}`)
+  await page.getByTestId('attempt-judge-1').locator('summary').click()
+  await expect(page.getByTestId('evaluator-result').getByTestId('calibration')).toContainText('Calibrated against people: κ 1.00')
+})
