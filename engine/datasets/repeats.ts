@@ -8,7 +8,9 @@
  *   was cancelled). Errored cases are left out, as for the pass rate: they were not judged.
  * - pass_all_repeats (pass^N) = cases whose every run passed / judged cases; by the case rule
  *   (a case passes only when all its runs pass) it equals pass_rate.
- * - pass_any_repeat (pass@N) = cases with at least one passing run / judged cases.
+ * - pass_any_repeat (pass@N) = cases with at least one passing run / judged cases. Each result of
+ *   a judged case that ran more than once carries its case's pass_all_repeats and pass_any_repeat
+ *   (true or false).
  * - A case's score_sd is the sample standard deviation (n − 1) of its runs' scores, score_min and
  *   score_max their range; present on the case's results when two or more of its runs have a score.
  * - flaky share = flaky cases / cases with two or more succeeded runs (only those could be flaky);
@@ -30,6 +32,8 @@ export interface RepeatFigures {
   flaky_share: number | null
   /** The spread of each case that has one, by id. */
   spreads: Map<string, ScoreSpread>
+  /** Each judged case that ran more than once: whether every repeat passed (pass^N) and whether one did (pass@N). */
+  perCase: Map<string, { pass_all_repeats: boolean, pass_any_repeat: boolean }>
   /** Some case ran more than once: the report then carries the repeat figures. */
   repeated: boolean
 }
@@ -51,6 +55,7 @@ export function repeatFigures(summaries: ReadonlyMap<string, CaseSummary<CaseRun
   let judged = 0, allPassed = 0, anyPassed = 0, repeatable = 0, flaky = 0
   let repeated = false
   const spreads = new Map<string, ScoreSpread>()
+  const perCase = new Map<string, { pass_all_repeats: boolean, pass_any_repeat: boolean }>()
   for (const [id, summary] of summaries) {
     const succeeded = summary.runs.filter(r => r.status === 'succeeded')
     if (summary.runs.length > 1) repeated = true
@@ -62,14 +67,18 @@ export function repeatFigures(summaries: ReadonlyMap<string, CaseSummary<CaseRun
     if (spread) spreads.set(id, spread)
     if (summary.outcome === 'errored') continue
     judged++
-    if (summary.outcome === 'passed') allPassed++
-    if (succeeded.some(r => r.verdict === 'pass')) anyPassed++
+    const all = summary.outcome === 'passed'
+    const any = succeeded.some(r => r.verdict === 'pass')
+    if (all) allPassed++
+    if (any) anyPassed++
+    if (summary.runs.length > 1) perCase.set(id, { pass_all_repeats: all, pass_any_repeat: any })
   }
   return {
     pass_all_repeats: judged ? round4(allPassed / judged) : null,
     pass_any_repeat: judged ? round4(anyPassed / judged) : null,
     flaky_share: repeatable ? flaky / repeatable : null,
     spreads,
+    perCase,
     repeated,
   }
 }

@@ -82,6 +82,9 @@ export interface ReportResult extends CaseRun {
   checks: CaseCheck[] | null
   /** The scored evaluator's judge panel, when it had one. */
   panel?: CasePanel
+  /** Its case's pass^N and pass@N (repeats.ts): present when the case ran more than once and did not error. */
+  pass_all_repeats?: boolean
+  pass_any_repeat?: boolean
   /** Its case's spread over the repeats (repeats.ts): present when two or more of the case's runs have a score. */
   score_sd?: number
   score_min?: number
@@ -229,7 +232,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
           ...(input.max_cost_usd === undefined ? {} : { max_cost_usd: input.max_cost_usd, cost_usd: totals.cost_usd, not_run: notRun.length }),
         })
       : [],
-    results: caseIds.flatMap(id => (summaries.get(id)?.runs ?? []).map(r => reportResult(r, repeats.spreads.get(id)))),
+    results: caseIds.flatMap(id => (summaries.get(id)?.runs ?? []).map(r => reportResult(r, repeats.spreads.get(id), repeats.perCase.get(id)))),
     ...(grid ? { grid } : {}),
   }
 }
@@ -263,7 +266,9 @@ function runTotals(results: readonly CaseResult[]): Pick<DatasetReport, 'latency
   }
 }
 
-function reportResult(r: CaseResult, spread: ScoreSpread | undefined): ReportResult {
+type CaseRepeats = { pass_all_repeats: boolean, pass_any_repeat: boolean }
+
+function reportResult(r: CaseResult, spread: ScoreSpread | undefined, repeated: CaseRepeats | undefined): ReportResult {
   return {
     case_id: r.case_id,
     repeat: r.repeat,
@@ -280,6 +285,7 @@ function reportResult(r: CaseResult, spread: ScoreSpread | undefined): ReportRes
     ...(r.tokens === undefined ? {} : { tokens: r.tokens }),
     ...(r.cost_usd === undefined ? {} : { cost_usd: r.cost_usd }),
     ...(r.panel === undefined ? {} : { panel: r.panel }),
+    ...repeated,
     ...spread,
   }
 }

@@ -164,6 +164,9 @@ test('a run with repeats shows pass^N and pass@N, each case\'s score spread, and
   await expect(page.getByTestId('score-spread').first()).toHaveText('±0.00')
   // Scorers call no model: the run cost nothing.
   await expect(page.getByTestId('cost')).toContainText('Cost$0')
+  // A case's details say how its repeats went.
+  await page.getByRole('button', { name: 'Show all of c #2' }).click()
+  await expect(page.getByTestId('case-repeats')).toHaveText(/^no repeat passed\s+· score SD 0\.000, from 0\.000 to 0\.000$/)
   await expect(page.getByTestId('case-row').first().getByRole('cell').nth(4)).toHaveAttribute('title', 'this case over its repeats: SD 0.000, from 1.000 to 1.000')
   expect(await violations(page)).toEqual([])
   await shots(page, 'report-content-repeats')

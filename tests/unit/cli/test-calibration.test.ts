@@ -18,14 +18,18 @@ afterAll(async () => {
   await fake.stop()
 })
 
-const judge = (description = 'Helps the reader') => ({ evaluation_type: 'criteria', model: 'openai:gpt-4o-mini', pass_threshold: 0.5, criteria: [{ name: 'helpful', description }] })
+/** A rubric judge; `strictA` moves its A band. */
+const judge = (strictA = false) => ({
+  evaluation_type: 'rubric', model: 'openai:gpt-4o-mini', pass_threshold: 0.5, criteria: [{ name: 'helpful', description: 'Helps the reader' }],
+  rubric: { grades: [{ grade: 'A', min_score: strictA ? 0.95 : 0.85 }, { grade: 'C', min_score: 0.5 }, { grade: 'F', min_score: 0 }] },
+})
 const lines = (cases: Array<Record<string, unknown>>) => `${cases.map(c => JSON.stringify(c)).join('\n')}\n`
 
 function files() {
   const dir = mkdtempSync(join(tmpdir(), 'judgeflow-calibration-'))
   const write = (name: string, text: string) => writeFileSync(join(dir, name), text)
   write('judge.json', JSON.stringify(judge()))
-  write('edited.json', JSON.stringify(judge('Helps the reader, briefly')))
+  write('edited.json', JSON.stringify(judge(true)))
   // Labelled by people: the judge agrees on every case (κ 1).
   write('support-cases.jsonl', lines([
     { id: 'l1', input: { content: 'a good answer' }, expected: { verdict: 'pass' } },
@@ -59,7 +63,8 @@ describe('judgeflow test --require-calibration', () => {
     const requests = fake.requests.length
     const edited = await gate('edited.json')
     expect(edited.code).toBe(2)
-    expect(edited.err).toContain('require_calibration: the judge is stale: the criteria changed since the last calibration on support-cases v1')
+    // The rubric edited: the A band moved.
+    expect(edited.err).toContain('require_calibration: the judge is stale: the rubric changed since the last calibration on support-cases v1')
     expect(fake.requests).toHaveLength(requests)
 
     // A new version of the labels: the calibration on v1 no longer says how the judge does on them.

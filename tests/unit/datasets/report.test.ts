@@ -78,6 +78,9 @@ describe('what the repeats say (fixture.ts: each case run twice)', () => {
     expect(report.pass_all_repeats).toBe(0.5)
     expect(report.pass_any_repeat).toBe(0.75)
     expect(report.pass_all_repeats).toBe(report.pass_rate)
+    // And each case's, on its results: errored c has none.
+    const perCase = (id: string) => report.results.find(r => r.case_id === id)!
+    expect(['a', 'b', 'c', 'd'].map(id => [perCase(id).pass_all_repeats, perCase(id).pass_any_repeat])).toEqual([[true, true], [false, true], [undefined, undefined], [false, false]])
   })
   it('puts each case\'s score spread (sample SD, min, max) on its results, only where two runs have a score', () => {
     const spreadOf = (id: string) => report.results.filter(r => r.case_id === id).map(r => [r.score_sd, r.score_min, r.score_max])
