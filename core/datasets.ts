@@ -82,21 +82,8 @@ export class DatasetRuns {
 
   /** Checks the request (a user error naming the field otherwise), records the dataset run and starts it. */
   async start(raw: DatasetRunRequest): Promise<DatasetRunRow> {
-    const parsed = datasetRunRequestSchema.safeParse(raw)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!
-      throw new JudgeflowError('INVALID_INPUT', `${issue.path.join('.') || 'the request'}: ${issue.message}`)
-    }
-    const request = parsed.data
+    const { request, dataset, cases, target, resolved } = await this.checked(raw)
     const { store } = this.deps
-    const found = (await store.datasets.get(request.dataset)) ?? await this.byName(request.dataset)
-    if (!found) throw new JudgeflowError('NOT_FOUND', `dataset "${request.dataset}" does not exist`)
-    const dataset = request.version ? await store.datasets.get(found.id, request.version) : found
-    if (!dataset) throw new JudgeflowError('INVALID_INPUT', `version: dataset "${found.name}" has no version ${request.version} (its current is ${found.currentVersion})`)
-    const cases = selectedCases(dataset.cases as DatasetCase[], request)
-    const target = await this.storedTarget(request.target, cases)
-    // Checked now, so a workflow or config that cannot run is refused before any case starts.
-    const resolved = await this.resolve(target, request.grader)
     if (request.score_step) {
       const node = resolved.workflow.nodes.find(n => n.id === request.score_step)
       if (node?.type !== 'evaluator') throw new JudgeflowError('INVALID_INPUT', `score_step: the workflow has no evaluator step "${request.score_step}"`)
@@ -130,6 +117,15 @@ export class DatasetRuns {
 
   /** What a run of the request would cost, said before it starts (estimate.ts); the request is checked as `start` checks it. */
   async estimate(raw: DatasetRunRequest): Promise<CostEstimate> {
+    const { request, dataset, cases, target, resolved } = await this.checked(raw)
+    return this.estimateOf(dataset.id, target, resolved.workflow, cases, request.repeat)
+  }
+
+  /**
+   * The request checked (a user error naming the field otherwise): its dataset version, cases and
+   * target, the workflow resolved now, so one that cannot run is refused before any case starts.
+   */
+  private async checked(raw: DatasetRunRequest) {
     const parsed = datasetRunRequestSchema.safeParse(raw)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!
@@ -144,7 +140,7 @@ export class DatasetRuns {
     const cases = selectedCases(dataset.cases as DatasetCase[], request)
     const target = await this.storedTarget(request.target, cases)
     const resolved = await this.resolve(target, request.grader)
-    return this.estimateOf(dataset.id, target, resolved.workflow, cases, request.repeat)
+    return { request, dataset, cases, target, resolved }
   }
 
   /** From the newest finished run of the dataset on the same target whose cost is known, else from the prompts. */

@@ -1,21 +1,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { cli } from '../../support/cli'
-import { FakeLLM, lastUserText } from '../../support/fake-llm'
+import { lastUserText } from '../../support/fake-llm'
+import { useFakeJudge } from '../../support/fake-judge'
 
 // The judge (through the real OpenAI SDK) scores an answer that says "good" 0.9, any other 0.2.
-const fake = new FakeLLM()
-beforeAll(async () => {
-  await fake.start()
-})
+const { fake } = useFakeJudge()
 beforeEach(() => {
-  fake.reset()
   fake.onRequest(request => ({ json: { criteria_scores: { helpful: /good/.test(lastUserText(request)) ? 0.9 : 0.2 }, criteria_reasons: { helpful: 'r' }, feedback: 'f', suggestions: [] } }))
-})
-afterAll(async () => {
-  await fake.stop()
 })
 
 /** A rubric judge; `strictA` moves its A band. */

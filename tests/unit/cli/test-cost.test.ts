@@ -1,27 +1,21 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { cli } from '../../support/cli'
 import type { DatasetReport } from '../../../engine/datasets'
-import { FakeLLM, lastUserText } from '../../support/fake-llm'
+import { lastUserText } from '../../support/fake-llm'
+import { useFakeJudge } from '../../support/fake-judge'
 
 // Every call reports 1,000 tokens in and 1,000 out. At the published prices per million tokens:
 // gpt-4o-mini 0.15 / 0.6 → $0.00075 a call; gpt-4o 2.5 / 10 → $0.0125 a call.
-const fake = new FakeLLM()
-beforeAll(async () => {
-  await fake.start()
-})
+const { fake } = useFakeJudge()
 beforeEach(() => {
-  fake.reset()
   fake.onRequest((request) => {
     const usage = { input_tokens: 1000, output_tokens: 1000 }
     if (request.body.response_format) return { usage, json: { criteria_scores: { helpful: 0.9 }, criteria_reasons: { helpful: 'ok' }, feedback: 'fine', suggestions: [] } }
     return { usage, text: `answer to ${lastUserText(request)}` }
   })
-})
-afterAll(async () => {
-  await fake.stop()
 })
 
 const criteria = [{ name: 'helpful', description: 'Helps', weight: 1 }]
