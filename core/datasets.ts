@@ -143,7 +143,7 @@ export class DatasetRuns {
     return { request, dataset, cases, target, resolved }
   }
 
-  /** From the newest finished run of the dataset on the same target whose cost is known, else from the prompts. */
+  /** From the newest finished run of the dataset on the same target (of its 20 newest) whose cost is known, else from the prompts. */
   private async estimateOf(datasetId: string, target: StoredTarget, workflow: Workflow, cases: readonly DatasetCase[], repeat: number): Promise<CostEstimate> {
     const { store } = this.deps
     // The same target: the same evaluator config, or a workflow with the same steps and edges (`judgeflow test` saves its file anew each time).
@@ -153,8 +153,10 @@ export class DatasetRuns {
       return stored ? JSON.stringify({ nodes: stored.definition.nodes, edges: stored.definition.edges }) : null
     }
     const wanted = await definitionOf(target)
-    for (const run of await store.datasets.runs(datasetId)) {
-      if (run.status !== 'finished' || await definitionOf(run.target as unknown as StoredTarget) !== wanted) continue
+    // The newest finished runs only: an estimate is asked as a form changes.
+    const finished = (await store.datasets.runs(datasetId)).filter(r => r.status === 'finished').slice(0, ESTIMATE_RUNS_LOOKED_AT)
+    for (const run of finished) {
+      if (await definitionOf(run.target as unknown as StoredTarget) !== wanted) continue
       const report = (await store.datasets.getRun(run.id))?.report as unknown as DatasetReport | null
       if (typeof report?.cost_usd === 'number' && report.results.length) {
         return estimateFromLastRun({ id: run.id, cost_usd: report.cost_usd, case_runs: report.results.length }, cases.length * repeat)
@@ -467,6 +469,9 @@ export class DatasetRuns {
 }
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6
+
+/** How many of a dataset's newest finished runs an estimate looks at for one on the same target. */
+const ESTIMATE_RUNS_LOOKED_AT = 20
 
 function countsOf(counts: OutcomeCounts): Pick<DatasetRunProgress, 'done' | 'passed' | 'failed' | 'errored'> {
   return { done: counts.runs, passed: counts.passed, failed: counts.failed, errored: counts.errored }
