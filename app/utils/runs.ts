@@ -322,5 +322,4 @@ export function runCost(run: RunView): number | null | undefined {
   return total === undefined || total === null ? total : Math.round(total * 1e8) / 1e8
 }
 
-/** A cost for people: $0, $0.0013, $1.25. */
-export const usdText = (x: number) => `$${x === 0 ? 0 : x < 0.01 ? x.toPrecision(2) : x.toFixed(2)}`
+export { usdText } from '../../engine/providers/prices'

@@ -9,6 +9,7 @@ import { caseReason, excerpt, expectedText, inputExcerpt, telling } from './case
 import { summarizeCases } from './outcomes'
 import type { DatasetReport } from './report'
 import type { DatasetCase } from './schema'
+import { usdText } from '../providers/prices'
 import { round4, type Interval } from './stats'
 
 /** The most cases a list shows before "… and N more". */
@@ -67,7 +68,7 @@ export function datasetReportToMarkdown(report: DatasetReport, cases?: readonly 
     row(['latency p50 / p95', `${num(report.latency_ms.p50)} ms / ${num(report.latency_ms.p95)} ms`]),
     row(['latency total', `${(report.latency_ms.total / 1000).toFixed(1)} s`]),
     row(['tokens in / out', `${report.tokens.input} / ${report.tokens.output}`]),
-    ...(report.cost_usd === undefined ? [] : [row(['cost', report.cost_usd === null ? 'not known (a model without a price)' : usd(report.cost_usd)])]),
+    ...(report.cost_usd === undefined ? [] : [row(['cost', report.cost_usd === null ? 'not known (a model without a price)' : usdText(report.cost_usd)])]),
     ...(report.not_run?.length ? [row(['not run (a budget or a cancel left them)', report.not_run.length])] : []),
     '',
     ...gatesSection(report),
@@ -80,7 +81,6 @@ export function datasetReportToMarkdown(report: DatasetReport, cases?: readonly 
 }
 
 const pctOrDash = (x: number | null) => (x === null ? '—' : pct(x))
-const usd = (x: number) => `$${x === 0 ? 0 : x < 0.01 ? x.toPrecision(2) : x.toFixed(2)}`
 
 function gatesSection(report: DatasetReport): string[] {
   if (!report.gates.length) return []

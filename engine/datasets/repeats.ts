@@ -17,6 +17,7 @@
  *   null when there is none, so a `max_flaky` gate with nothing to measure fails.
  */
 import type { CaseRun, CaseSummary } from './outcomes'
+import { sampleSd } from '../evaluator/arithmetic'
 import { round4 } from './stats'
 
 export interface ScoreSpread {
@@ -40,14 +41,8 @@ export interface RepeatFigures {
 
 /** The sample standard deviation and range of two or more scores (null under two), rounded to 4 decimals. */
 export function scoreSpread(scores: readonly number[]): ScoreSpread | null {
-  const n = scores.length
-  if (n < 2) return null
-  let sum = 0, min = Infinity, max = -Infinity
-  for (const s of scores) { sum += s; if (s < min) min = s; if (s > max) max = s }
-  const mean = sum / n
-  let squares = 0
-  for (const s of scores) squares += (s - mean) ** 2
-  return { score_sd: round4(Math.sqrt(squares / (n - 1))), score_min: round4(min), score_max: round4(max) }
+  if (scores.length < 2) return null
+  return { score_sd: round4(sampleSd(scores)), score_min: round4(Math.min(...scores)), score_max: round4(Math.max(...scores)) }
 }
 
 /** The repeat figures of a run's case summaries (see the head of this file). */

@@ -14,8 +14,8 @@
  */
 import type { EvaluatorResult, PanelAggregate, PanelResult, RankedCandidate } from '../schema/evaluator'
 import type { StructuredOutput } from '../providers/types'
-import { candidatesOf } from '../evaluation-types/comparison/evaluate'
-import { confidenceOf, gradeFor, marginOf, passes } from './arithmetic'
+import { candidatesOf, TIE } from '../evaluation-types/comparison/evaluate'
+import { confidenceOf, gradeFor, marginOf, mean, passes } from './arithmetic'
 import type { EvaluationContext } from './context'
 import { newStats, type JudgeStats } from './judge'
 
@@ -96,9 +96,6 @@ function metricMeans(results: readonly EvaluatorResult[], voice: EvaluatorResult
   return { metrics, evaluation_result: { metrics, overall_score: overall } }
 }
 
-/** Scores closer than this count as a tie, as in a single judge's comparison. */
-const TIE = 0.02
-
 function comparisonPanel(
   ctx: EvaluationContext, judges: readonly string[], aggregate: PanelAggregate, results: readonly EvaluatorResult[],
 ): EvaluatorResult & { panel: PanelResult } {
@@ -176,5 +173,4 @@ function addStats(into: JudgeStats, parts: readonly JudgeStats[]): void {
   }
 }
 
-const mean = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0) / values.length
 const round = (value: number) => Math.round(value * 1000) / 1000

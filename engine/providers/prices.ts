@@ -50,6 +50,9 @@ export function priceOf(modelRef: string): { input: number, output: number } | u
   return { input: input / 1e6, output: output / 1e6 }
 }
 
+/** A cost for people: $0, $0.0013 (two significant digits under a cent), $1.25. */
+export const usdText = (x: number) => `$${x === 0 ? 0 : x < 0.01 ? x.toPrecision(2) : x.toFixed(2)}`
+
 /** The cost in US dollars of a call's usage, or null when the model's price is not known. */
 export function costOf(modelRef: string, usage: { input_tokens: number, output_tokens: number }): number | null {
   const price = priceOf(modelRef)

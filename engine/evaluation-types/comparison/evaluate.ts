@@ -16,7 +16,7 @@ export interface Candidate {
 }
 
 /** Scores closer than this count as a tie. */
-const TIE = 0.02
+export const TIE = 0.02
 
 /** Candidates from the input, or from `compare_inputs` (rendered references), each with an id; how many is checked before (checkInputs). */
 export function candidatesOf(ctx: EvaluationContext<ResolvedEvaluatorConfig<EvaluatorConfigOf<'comparison'>>>, ids: readonly string[] = []): Candidate[] {
