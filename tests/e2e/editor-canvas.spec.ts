@@ -81,6 +81,29 @@ test('on a fresh canvas, steps added one after another stay in view, none over a
   await page.screenshot({ path: 'test-results/e2e/editor-fresh-canvas-steps.png' })
 })
 
+test('after a drag, a connection is drawn with the mouse from one step\'s output to another\'s input', async ({ page }) => {
+  await page.goto('/')
+  await page.getByTestId('template-quality-gate').click()
+  await expect(page).toHaveURL(/\/workflows\/[^/]+$/)
+  const edge = page.getByRole('button', { name: 'Edge from judge to check', exact: true })
+  await edge.click()
+  await page.keyboard.press('Delete')
+  await expect(edge).toHaveCount(0)
+  const card = page.locator('.vue-flow__node[data-id="ok"]')
+  const box = (await card.boundingBox())!
+  await page.mouse.move(box.x + box.width / 2, box.y + 10)
+  await page.mouse.down()
+  await page.mouse.move(box.x + box.width / 2, box.y + 60, { steps: 4 })
+  await page.mouse.up()
+  const from = (await page.locator('.vue-flow__node[data-id="judge"] .vue-flow__handle.source').boundingBox())!
+  const to = (await page.locator('.vue-flow__node[data-id="check"] .vue-flow__handle.target').boundingBox())!
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 })
+  await page.mouse.up()
+  await expect(edge).toHaveCount(1)
+})
+
 test('dragging a step moves it and selects it on the drop: its settings open then, not while it moves; the move is saved', async ({ page }) => {
   await page.goto('/')
   await page.getByTestId('template-quality-gate').click()
@@ -102,9 +125,20 @@ test('dragging a step moves it and selects it on the drop: its settings open the
   await expect.poll(async () => (await card.boundingBox())!.y).toBeGreaterThan(before.y + 40)
   await expect(settings).toHaveCount(0)
   await expect(card).not.toHaveClass(/selected/)
+  // The card holds the pointer while it moves: the browser sends it each move without searching
+  // the other cards under the pointer first. Mouse pointers are number 1 in Chromium.
+  const holding = () => page.evaluate(() => [...document.querySelectorAll('.vue-flow__node, .vue-flow__node *')]
+    .filter(element => element.hasPointerCapture(1)).map(element => element.closest('.vue-flow__node')!.getAttribute('data-id')))
+  expect(await holding()).toEqual(['judge'])
   await page.mouse.up()
+  expect(await holding()).toEqual([])
   await expect(card).toHaveClass(/selected/)
   await expect(settings.getByRole('heading', { level: 2 })).toContainText('judge')
+  // Released on the drop: the next press goes to the card under the pointer.
+  const other = page.locator('.vue-flow__node[data-id="draft"]')
+  await other.click()
+  await expect(other).toHaveClass(/selected/)
+  await expect(settings.getByRole('heading', { level: 2 })).toContainText('draft')
   // The move is part of the document, saved as the step's position.
   await page.keyboard.press('Control+s')
   await expect(page.getByRole('status').first()).toContainText('Saved version 2')
