@@ -64,6 +64,29 @@ export interface NewRun {
   owner?: string
 }
 
+/** The row a new run is stored as, in either store. */
+export function newRunRow(run: NewRun, now = Date.now()): RunRow {
+  return {
+    id: run.id ?? crypto.randomUUID(),
+    workflowId: run.workflowId ?? null,
+    workflowVersion: run.workflowVersion ?? null,
+    definition: run.definition,
+    input: run.input ?? {},
+    options: run.options ?? {},
+    status: run.status ?? 'queued',
+    verdict: null,
+    output: null,
+    error: null,
+    leaseOwner: run.owner ?? null,
+    resumesWithoutProgress: 0,
+    lastStepAtResume: null,
+    createdAt: now,
+    startedAt: null,
+    finishedAt: null,
+    durationMs: null,
+  }
+}
+
 export interface StepRunRow {
   id: number
   runId: string

@@ -19,7 +19,9 @@ export function openStore(config: JudgeflowConfig): Store {
  * SQLite database at `config.db.path` (runs execute in this process).
  */
 export function openJudgeflow(config: JudgeflowConfig, options: Partial<JudgeflowOptions> = {}): Judgeflow {
-  const store = options.store ?? openStore(config)
-  const queue = options.queue ?? (!options.store && config.db.url ? createPgRunQueue(config.db.url) : undefined)
+  if (options.store || !config.db.url) return createJudgeflow(config, { ...options, store: options.store ?? openStore(config) })
+  const store = createPostgresStore(config.db.url)
+  // A start's transaction writes the runs table: it waits for the store's migrations.
+  const queue = options.queue ?? createPgRunQueue(config.db.url, { ready: store.handle.ready })
   return createJudgeflow(config, { ...options, store, queue })
 }

@@ -1,5 +1,5 @@
 import { JudgeflowError, prepareInput, serializeError, validatedWorkflow } from '../../engine'
-import type { ResumeDecision, ResumeProgress, RunRow } from '../rows'
+import { newRunRow, type NewRun, type ResumeDecision, type ResumeProgress, type RunRow } from '../rows'
 import { DEFAULT_MAX_RESUMES, leaseIsFree, resumeDecision, type LeaseKeeper } from './leases'
 import { CANCELLED_BEFORE_START, preparedRun, type LocalRuns, type Prepared } from './local-runs'
 import type { RunJob } from './run-queue'
@@ -62,15 +62,17 @@ export class Dispatch {
     if (request.workflowId && this.deps.closing(request.workflowId)) {
       throw new JudgeflowError('CONFLICT', `workflow "${request.workflowId}" is being deleted: no new run of it can start.`)
     }
-    const queued = this.prepare(request).then(async ({ run, workflow, input }) => {
-      if (queue) {
-        await queue.enqueue({ runId: run.id, from: this.deps.owner })
-        return run
-      }
-      local.wait({ run: preparedRun(run), workflow, input })
-      leases.keepBeating(true)
-      return run
-    })
+    const queued = queue
+      ? this.checked(request).then(async ({ run }) => {
+          const row = newRunRow(run)
+          await queue.submit(row, { runId: row.id, from: this.deps.owner })
+          return row
+        })
+      : this.prepare(request).then(({ run, workflow, input }) => {
+          local.wait({ run: preparedRun(run), workflow, input })
+          leases.keepBeating(true)
+          return run
+        })
     // Counted from here, so starts arriving together cannot all pass the check before any is queued.
     const start = { workflowId: request.workflowId ?? null, settled: queued.catch(() => undefined) }
     this.starts.add(start)
@@ -191,15 +193,22 @@ export class Dispatch {
     return this.deps.writes.finish(runId, endEvent(status, error)).catch(reportWriteFailure)
   }
 
-  private async prepare(request: StartRun) {
-    const { validated, leases, store, owner } = this.deps
+  /** Checks the definition and input (throwing a user error): the new run, held by this process's lease. */
+  private async checked(request: StartRun) {
+    const { validated, leases, owner } = this.deps
     const workflow = validated.get(request.definition, request.workflowId, request.workflowVersion)
     const input = prepareInput(workflow, { ...this.deps, input: request.input })
     await leases.ensure()
-    const run = await store.runs.create({
+    const run: NewRun = {
       id: request.id, workflowId: request.workflowId, workflowVersion: request.workflowVersion, definition: request.definition,
       input, options: request.options ?? {}, status: 'queued', owner,
-    })
+    }
     return { run, workflow, input }
+  }
+
+  /** Checks the request and stores its run, to execute here. */
+  private async prepare(request: StartRun) {
+    const { run, workflow, input } = await this.checked(request)
+    return { run: await this.deps.store.runs.create(run), workflow, input }
   }
 }

@@ -6,6 +6,17 @@ import type { RunWriter } from './run-writer'
 /** How often `whenEnded` looks at a run no event of this process tells about. */
 const ENDED_CHECK_MS = 5_000
 
+/** Where a follower's events go (a Server-Sent Events stream). */
+export interface EventSink {
+  readonly closed: boolean
+  send(row: RunEventRow): void
+  /** Resolves once the reader has taken what was sent (a replay never buffers a whole run). */
+  drained(): Promise<void>
+  end(): void
+  /** Calls `fn` once the sink closes (its reader went away, or `end`). */
+  onClose(fn: () => void): void
+}
+
 export interface FollowingDeps {
   store: Store
   writes: RunWriter
@@ -26,6 +37,48 @@ export class Following {
   /** Hears each of the run's events once it is committed. */
   subscribe(runId: string, listener: (event: RunEventRow) => void): () => void {
     return this.deps.writes.subscribe(runId, listener)
+  }
+
+  /**
+   * Sends the run's events after `after` to `sink`: what is stored first, then each one as it is
+   * committed, ending the sink after run.finished. Returns once the replay is done; the sink is
+   * ended by then when the run has ended (`hasEnded` says whether it has nothing more to tell).
+   */
+  async stream(runId: string, after: number, sink: EventSink, hasEnded: (run: RunRow) => boolean): Promise<void> {
+    const { store } = this.deps
+    let lastSent = after
+    let replaying = true
+    const live: RunEventRow[] = []
+    const send = (row: RunEventRow) => {
+      if (row.id <= lastSent) return
+      lastSent = row.id
+      sink.send(row)
+      if (row.type === 'run.finished') sink.end()
+    }
+    // Subscribed before the log is read so nothing committed in between is missed; duplicates are dropped by id.
+    const unsubscribe = this.subscribe(runId, row => (replaying ? live.push(row) : send(row)))
+    sink.onClose(unsubscribe)
+    try {
+      for (let page = await store.runs.eventsAfter(runId, after, 100); page.length; page = await store.runs.eventsAfter(runId, lastSent, 100)) {
+        for (const row of page) {
+          send(row)
+          await sink.drained()
+        }
+        if (sink.closed) break
+      }
+      replaying = false
+      for (const row of live) send(row)
+      const current = await store.runs.get(runId)
+      if (!current || !hasEnded(current)) return
+      // Ended by another process: its last events are committed, but this process reads them only
+      // when told, which may not have happened yet. They are sent before the end, run.finished last.
+      for (const row of await store.runs.eventsAfter(runId, lastSent)) send(row)
+      sink.end()
+    }
+    finally {
+      // Closed before `onClose` was heard of: no close is coming to unsubscribe.
+      if (sink.closed) unsubscribe()
+    }
   }
 
   /**

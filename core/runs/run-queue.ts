@@ -1,3 +1,5 @@
+import type { RunRow } from '../rows'
+
 /** A run's job: the run and the process that stored and queued it. */
 export interface RunJob {
   runId: string
@@ -12,7 +14,12 @@ export interface RunJob {
  * committed by whichever process executes a run, and cancel requests.
  */
 export interface RunQueue {
-  /** Hands a stored, queued run to the workers; one job per run. */
+  /**
+   * Stores a new, queued run and its job as one: committed together, in a transaction shared with
+   * the other starts of the same moment; resolves once both are durable.
+   */
+  submit(run: RunRow, job: RunJob): Promise<void>
+  /** Hands a stored, queued run to the workers again; one job per run (a second is not added while one is waiting). */
   enqueue(job: RunJob): Promise<void>
   /**
    * Takes jobs, `concurrency` at a time, until `stopWorking`: each is done when `execute` settles

@@ -3,7 +3,7 @@ import type { RunEventRow, RunRow } from '../rows'
 import type { MaybePromise } from '../store'
 import { Cancellation, STOP_WAIT_MS } from './cancellation'
 import { Dispatch } from './dispatch'
-import { Following } from './following'
+import { Following, type EventSink } from './following'
 import { DEFAULT_LEASE_MS, LeaseKeeper, newLeaseOwner } from './leases'
 import { LocalRuns } from './local-runs'
 import { RunWriter } from './run-writer'
@@ -116,6 +116,11 @@ export class RunService {
   /** Hears each of the run's events once it is committed. */
   subscribe(runId: string, listener: (event: RunEventRow) => void): () => void {
     return this.following.subscribe(runId, listener)
+  }
+
+  /** See `Following.stream`: the run's events after `after`, stored then live, to its end. */
+  streamEvents(runId: string, after: number, sink: EventSink): Promise<void> {
+    return this.following.stream(runId, after, sink, run => this.hasEnded(run))
   }
 
   /** Resolves with the run's row once it has ended, wherever it executes. */

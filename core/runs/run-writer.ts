@@ -51,9 +51,9 @@ export class RunWriter {
     let set = this.listeners.get(runId)
     if (!set) this.listeners.set(runId, set = new Set())
     set.add(listener)
+    // Once only: a second call must not remove the set a later subscriber made.
     return () => {
-      set.delete(listener)
-      if (!set.size) this.listeners.delete(runId)
+      if (set.delete(listener) && !set.size && this.listeners.get(runId) === set) this.listeners.delete(runId)
     }
   }
 
@@ -63,8 +63,7 @@ export class RunWriter {
     if (!set) this.endWatchers.set(runId, set = new Set())
     set.add(watcher)
     return () => {
-      set.delete(watcher)
-      if (!set.size) this.endWatchers.delete(runId)
+      if (set.delete(watcher) && !set.size && this.endWatchers.get(runId) === set) this.endWatchers.delete(runId)
     }
   }
 

@@ -3,6 +3,7 @@ import PgBoss from 'pg-boss'
 import type { RunQueue } from '../../core/runs/run-queue'
 import { BOSS_SCHEMA, RUN_CANCEL_CHANNEL, RUN_EVENTS_CHANNEL, RUN_JOBS_CHANNEL, RUN_QUEUE } from './channels'
 import { takeJobs, type JobTaker } from './job-taker'
+import { START_COMMITS, startSubmitter } from './submit'
 
 /** How long a cancel request waits for the process holding the run to say it is cancelling it. */
 const CANCEL_ANSWER_MS = 1_000
@@ -14,8 +15,11 @@ const CANCEL_ANSWER_MS = 1_000
  * (`job-taker.ts`). pg-boss keeps no heartbeat of a job: a worker that dies leaves its runs to the
  * lease takeover, and a job taken again finds its run held or ended.
  */
-export function createPgRunQueue(url: string): RunQueue {
+export function createPgRunQueue(url: string, options: { ready?: Promise<unknown> } = {}): RunQueue {
   const boss = new PgBoss({ connectionString: url, schema: BOSS_SCHEMA, max: 4 })
+  // Connections of the starts' transactions (made as the first start comes: a worker starts none).
+  const starts = new pg.Pool({ connectionString: url, max: START_COMMITS })
+  starts.on('error', error => console.error(`judgeflow: a PostgreSQL connection failed: ${error.message}`))
   boss.on('error', error => console.error(`judgeflow: the run queue: ${error.message}`))
   const eventListeners = new Set<(runId: string, eventId: number, type?: string) => void>()
   const cancelListeners = new Set<(runId: string) => boolean>()
@@ -25,6 +29,7 @@ export function createPgRunQueue(url: string): RunQueue {
   let closed = false
   const started = boss.start().then(() => createQueueOnce(boss))
   started.catch(() => {})
+  const submit = startSubmitter(starts, boss, Promise.all([started, options.ready]))
   const listening = (async () => {
     const client = new pg.Client({ connectionString: url })
     client.on('error', error => console.error(`judgeflow: the run events connection failed: ${error.message}`))
@@ -59,6 +64,7 @@ export function createPgRunQueue(url: string): RunQueue {
     })
   }
   return {
+    submit,
     async enqueue(job) {
       await started
       await boss.send(RUN_QUEUE, job, { singletonKey: job.runId, retryLimit: 3, retryDelay: 1 })
@@ -100,6 +106,7 @@ export function createPgRunQueue(url: string): RunQueue {
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {})
       await listening.catch(() => {})
       await listener?.end().catch(() => {})
+      await starts.end().catch(() => {})
     },
   }
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import { and, asc, desc, eq, exists, getTableColumns, gt, inArray, isNull, lt, max, or, sql } from 'drizzle-orm'
 import type { ClaimOptions, LeaseRepository, RunRepository } from '../../core/store'
-import { committedStepStatuses } from '../../core/rows'
+import { committedStepStatuses, newRunRow } from '../../core/rows'
 import type { RunRow } from '../repositories/runs'
 import { UNFINISHED_STATUSES, type Lease, type RunLease } from '../repositories/run-leases'
 import { eventRows, journalOf } from '../run-recorder'
@@ -54,12 +54,7 @@ export function pgRuns(db: PgDb, pool: pg.Pool, ready: Promise<void>): RunReposi
   return {
     async create(run) {
       await ready
-      const row: RunRow = {
-        id: run.id ?? crypto.randomUUID(), workflowId: run.workflowId ?? null, workflowVersion: run.workflowVersion ?? null,
-        definition: run.definition, input: run.input ?? {}, options: run.options ?? {}, status: run.status ?? 'queued',
-        verdict: null, output: null, error: null, leaseOwner: run.owner ?? null, resumesWithoutProgress: 0, lastStepAtResume: null,
-        createdAt: Date.now(), startedAt: null, finishedAt: null, durationMs: null,
-      }
+      const row = newRunRow(run)
       await db.insert(runs).values(row)
       return row
     },

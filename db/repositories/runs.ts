@@ -3,30 +3,13 @@ import type { Db } from '../client'
 import { runEvents, runs, stepRuns } from '../schema'
 import { direct, prepared } from '../prepared'
 import { UNFINISHED_STATUSES } from './run-leases'
-import type { RunRow, StepRunRow, RunEventRow, NewRun, RunSummaryRow } from '../../core/rows'
+import { newRunRow, type RunRow, type StepRunRow, type RunEventRow, type NewRun, type RunSummaryRow } from '../../core/rows'
 export type { RunRow, StepRunRow, RunEventRow, NewRun, RunSummaryRow } from '../../core/rows'
 
 export function createRun(db: Db, run: NewRun, now = Date.now()): RunRow {
-  const row = {
-    id: run.id ?? crypto.randomUUID(),
-    workflowId: run.workflowId ?? null,
-    workflowVersion: run.workflowVersion ?? null,
-    definition: run.definition,
-    input: run.input ?? {},
-    options: run.options ?? {},
-    status: run.status ?? 'queued',
-    verdict: null,
-    output: null,
-    error: null,
-    leaseOwner: run.owner ?? null,
-    resumesWithoutProgress: 0,
-    lastStepAtResume: null,
-    createdAt: now,
-    startedAt: null,
-    finishedAt: null,
-    durationMs: null,
-  }
-  prepared(db, 'runs.insert', () => db.insert(runs).values(placeholders(Object.keys(row)) as unknown as typeof row).prepare()).run(row)
+  const row = newRunRow(run, now)
+  const values: Record<string, unknown> = { ...row }
+  prepared(db, 'runs.insert', () => db.insert(runs).values(placeholders(Object.keys(row)) as unknown as typeof row).prepare()).run(values)
   return row
 }
 

@@ -84,6 +84,69 @@ describe('runs through the PostgreSQL queue', () => {
     expect(heard.map(row => row.id)).toEqual((await read(run.id)).map(row => row.id))
   }, 30_000)
 
+  it('streams a remote run\'s last events and run.finished when the run ends before this process has heard of them', async () => {
+    const url = await postgres.database()
+    const worker = processOn(url, 'worker')
+    await worker.runs.work(2)
+    // The web process hears of no event (each NOTIFY as if still on its way), and its look at the
+    // run after the replay comes once the run has ended: the window where the row says "ended"
+    // while this process has read only part of the events.
+    const store = createPostgresStore(url, { poolSize: 4 })
+    const queue = createPgRunQueue(url)
+    let ended: Promise<unknown> = Promise.resolve()
+    const get = store.runs.get.bind(store.runs)
+    const late: Store = {
+      ...store,
+      runs: { ...store.runs, get: async (id) => {
+        await ended
+        return get(id)
+      } },
+    }
+    const web = new RunService({ store: late, queue: { ...queue, onEvent: () => {} }, owner: 'web', registry: options.registry, providers: options.providers, leaseMs: 3_000 })
+    opened.push({ runs: web, queue, store })
+    const run = await web.start({ definition: chain(300) })
+    await vi.waitFor(async () => expect((await get(run.id))?.status).toBe('running'), { timeout: 10_000, interval: 20 })
+    ended = runEnded(worker.runs, id => worker.store.runs.get(id), run.id, 20_000)
+    const sent: RunEventRow[] = []
+    const closers: Array<() => void> = []
+    const sink = {
+      closed: false,
+      send: (row: RunEventRow) => void sent.push(row),
+      drained: () => Promise.resolve(),
+      end() {
+        sink.closed = true
+        for (const close of closers) close()
+      },
+      onClose: (close: () => void) => void closers.push(close),
+    }
+    await web.streamEvents(run.id, 0, sink)
+    expect(sink.closed).toBe(true)
+    const stored = await store.runs.eventsAfter(run.id)
+    expect(stored.at(-1)!.type).toBe('run.finished')
+    expect(sent.map(row => row.id)).toEqual(stored.map(row => row.id))
+  }, 30_000)
+
+  it('stores starts arriving together with their jobs, in shared transactions: each run executes once, and a start whose id is taken fails alone', async () => {
+    const { web } = await webAndWorker()
+    const first = await web.runs.start({ definition: chain(10) })
+    await runEnded(web.runs, id => web.store.runs.get(id), first.id, 20_000)
+    tracker.order.length = 0
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const request = (i: number) => (i === 7 ? { id: first.id, definition: chain(10) } : { definition: chain(10) })
+    const starts = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => web.runs.start(request(i))))
+    logged.mockRestore()
+    const refused = starts.filter(start => start.status === 'rejected')
+    expect(refused).toHaveLength(1)
+    expect(starts[7]).toMatchObject({ status: 'rejected', reason: { code: 'INTERNAL', details: { sqlstate: '23505' } } })
+    const started = starts.flatMap(start => (start.status === 'fulfilled' ? [start.value] : []))
+    expect(started).toHaveLength(29)
+    const ended = await Promise.all(started.map(run => runEnded(web.runs, id => web.store.runs.get(id), run.id, 20_000)))
+    expect(ended.map(run => run.status)).toEqual(Array(29).fill('succeeded'))
+    // Each ran once, and the run whose id was taken again was not run a second time.
+    expect(tracker.order.filter(id => id === 'second')).toHaveLength(29)
+    expect((await web.store.runs.steps(first.id)).filter(step => step.nodeId === 'second')).toHaveLength(1)
+  }, 30_000)
+
   it('runs each run once when its job is taken again', async () => {
     const url = await postgres.database()
     const web = processOn(url, 'web')

@@ -1,4 +1,4 @@
-import { retentionNote, type RunEventRow } from '~~/core'
+import { retentionNote } from '~~/core'
 import { useJudgeflow } from '~~/server/utils/context'
 import { notFound, routeId } from '~~/server/utils/http'
 import { openEventStream, streamTurn } from '~~/server/utils/sse'
@@ -19,28 +19,6 @@ export default defineEventHandler(async (event) => {
     return null
   }
   const stream = openEventStream(event)
-  let lastSent = after
-  let replaying = true
-  const live: RunEventRow[] = []
-  const send = (row: RunEventRow) => {
-    if (row.id <= lastSent) return
-    lastSent = row.id
-    stream.send(row)
-    if (row.type === 'run.finished') stream.end()
-  }
-  // Subscribe before reading the log so nothing committed in between is missed; duplicates are dropped by id.
-  const unsubscribe = runs.subscribe(run.id, row => (replaying ? live.push(row) : send(row)))
-  stream.onClose(unsubscribe)
-  for (let page = await store.runs.eventsAfter(run.id, after, 100); page.length; page = await store.runs.eventsAfter(run.id, lastSent, 100)) {
-    for (const row of page) {
-      send(row)
-      await stream.drained()
-    }
-    if (stream.closed) break
-  }
-  replaying = false
-  for (const row of live) send(row)
-  const current = await store.runs.get(run.id)
-  if (current && runs.hasEnded(current)) stream.end()
+  await runs.streamEvents(run.id, after, stream)
   await stream.done
 })
