@@ -23,10 +23,12 @@ export async function benchLoadPostgres(): Promise<void> {
   const client = new pg.Client({ connectionString: url })
   try {
     await client.connect()
+    // BENCH_CPU_PROF=<folder>: the server and each worker write a V8 CPU profile there as they exit.
+    const nodeArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
     const env = { ...fake.env(), ...LOAD_ENV, JUDGEFLOW_DATABASE_URL: url }
-    const server = await startAppServer({ env: { ...env, JUDGEFLOW_WORKER: '0' } })
+    const server = await startAppServer({ env: { ...env, JUDGEFLOW_WORKER: '0' }, nodeArgs })
     try {
-      for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(url, env, ['--concurrency', String(PER_WORKER)]))
+      for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(url, env, ['--concurrency', String(PER_WORKER)], undefined, nodeArgs))
       const count = async (text: string) => (await client.query<{ status: string, n: string }>(text)).rows
         .map(row => ({ status: row.status, n: Number(row.n) }))
       await driveLoad({

@@ -1,4 +1,4 @@
-import { JudgeflowError, prepareInput, serializeError, validatedWorkflow } from '../../engine'
+import { JudgeflowError, prepareInput, serializeError } from '../../engine'
 import { newRunRow, type NewRun, type ResumeDecision, type ResumeProgress, type RunRow } from '../rows'
 import { DEFAULT_MAX_RESUMES, leaseIsFree, resumeDecision, type LeaseKeeper } from './leases'
 import { CANCELLED_BEFORE_START, preparedRun, type LocalRuns, type Prepared } from './local-runs'
@@ -180,7 +180,8 @@ export class Dispatch {
   /** Checks a stored run's definition and input again; one that no longer passes is ended interrupted, saying `whenFails` and why. */
   private prepareStored(run: RunRow, whenFails: string): Prepared | { ending: Promise<unknown> } {
     try {
-      const workflow = validatedWorkflow(run.definition, this.deps.registry)
+      // A version never changes: a worker validates each once, not once per run.
+      const workflow = this.deps.validated.get(run.definition, run.workflowId, run.workflowVersion)
       return { run, workflow, input: prepareInput(workflow, { ...this.deps, input: run.input }) }
     }
     catch (error) {

@@ -14,17 +14,17 @@ import { runEvents, runs, stepRuns } from './schema'
  * (json columns hold `JSON.stringify` of the value, SQL NULL for none).
  */
 
-const STEP_COLUMNS = ['runId', 'nodeId', 'attempt', 'status', 'input', 'output', 'branch', 'error', 'reason', 'rerun', 'usage', 'cached', 'pinned', 'startedAt', 'finishedAt', 'durationMs'] as const
-const STEP_JSON = new Set<string>(['input', 'output', 'error', 'rerun', 'usage'])
-const RUN_END_COLUMNS = ['status', 'verdict', 'output', 'error', 'finishedAt', 'durationMs'] as const
-const RUN_END_JSON = new Set<string>(['output', 'error'])
+export const STEP_COLUMNS = ['runId', 'nodeId', 'attempt', 'status', 'input', 'output', 'branch', 'error', 'reason', 'rerun', 'usage', 'cached', 'pinned', 'startedAt', 'finishedAt', 'durationMs'] as const
+export const STEP_JSON = new Set<string>(['input', 'output', 'error', 'rerun', 'usage'])
+export const RUN_END_COLUMNS = ['status', 'verdict', 'output', 'error', 'finishedAt', 'durationMs'] as const
+export const RUN_END_JSON = new Set<string>(['output', 'error'])
 
-const name = (column: { name: string }) => `"${column.name}"`
+export const name = (column: { name: string }) => `"${column.name}"`
 
 /** A parameter cast to its column's type: inserted through SELECT, it has no VALUES list to take the type from. */
 const typed = (n: number, column: { getSQLType: () => string }) => `$${n}::${column.getSQLType()}`
 
-const EVENT_COLUMNS = [runEvents.runId, runEvents.type, runEvents.nodeId, runEvents.attempt, runEvents.data, runEvents.at]
+export const EVENT_COLUMNS = [runEvents.runId, runEvents.type, runEvents.nodeId, runEvents.attempt, runEvents.data, runEvents.at]
 
 /**
  * `$1`–`$6`: the event; `$7`: the run's holder (null: an unfenced write); then the step's columns
@@ -63,23 +63,36 @@ function statement(withStep: boolean, withEnd: boolean): { name: string, text: s
   return { name: key, text }
 }
 
-const jsonValue = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
+export const jsonValue = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value))
 
-/**
- * Stores the event (and for `run.finished`, the run's end); returns the stored event with its id,
- * or null when `holder` is given and no longer holds the run.
- */
-export async function writeEvent(pool: pg.Pool, runId: string, event: RunEvent, end?: RunFinished['result'], holder?: string): Promise<RunEventRow | null> {
+/** One event to write: its row, the step row it carries, and the run's end (run.finished). */
+export interface EventWrite {
+  row: Omit<RunEventRow, 'id'>
+  step?: ReturnType<typeof eventRows>['step']
+  end?: Record<(typeof RUN_END_COLUMNS)[number], unknown>
+  /** The run's holder: written only while it holds the run (null: an unfenced write). */
+  holder: string | null
+}
+
+export function eventWrite(runId: string, event: RunEvent, end?: RunFinished['result'], holder?: string): EventWrite {
   const { step, row } = eventRows(runId, event)
-  const values: unknown[] = [row.runId, row.type, row.nodeId, row.attempt, JSON.stringify(row.data), row.at, holder ?? null]
-  if (step) for (const c of STEP_COLUMNS) values.push(STEP_JSON.has(c) ? jsonValue(step[c]) : step[c])
-  if (end) {
-    const ended: Record<(typeof RUN_END_COLUMNS)[number], unknown> = {
+  return {
+    row, step, holder: holder ?? null,
+    end: end && {
       status: end.status, verdict: end.verdict ?? null, output: end.output ?? null, error: end.error ?? null,
       finishedAt: Date.now(), durationMs: end.duration_ms ?? null,
-    }
-    for (const c of RUN_END_COLUMNS) values.push(RUN_END_JSON.has(c) ? jsonValue(ended[c]) : ended[c])
+    },
   }
-  const { rows } = await pool.query<{ id: string }>({ ...statement(Boolean(step), Boolean(end)), values })
+}
+
+/**
+ * Stores the event (and for `run.finished`, the run's end) in one statement; returns the stored
+ * event with its id, or null when its holder no longer holds the run.
+ */
+export async function writeOne(client: pg.Pool | pg.PoolClient, { row, step, end, holder }: EventWrite): Promise<RunEventRow | null> {
+  const values: unknown[] = [row.runId, row.type, row.nodeId, row.attempt, JSON.stringify(row.data), row.at, holder]
+  if (step) for (const c of STEP_COLUMNS) values.push(STEP_JSON.has(c) ? jsonValue(step[c]) : step[c])
+  if (end) for (const c of RUN_END_COLUMNS) values.push(RUN_END_JSON.has(c) ? jsonValue(end[c]) : end[c])
+  const { rows } = await client.query<{ id: string }>({ ...statement(Boolean(step), Boolean(end)), values })
   return rows.length ? { id: Number(rows[0]!.id), ...row } : null
 }

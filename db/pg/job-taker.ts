@@ -30,6 +30,31 @@ export function takeJobs(boss: PgBoss, concurrency: number, execute: (job: RunJo
   const completions = new Set<Promise<unknown>>()
   const report = (error: Error) => console.error(`judgeflow: the run queue: ${error.message}`)
 
+  // Jobs done are marked complete together: those ending while a completion is being written go in the next.
+  let toComplete: Array<{ id: string, done: () => void }> = []
+  let completing = false
+  const complete = (id: string) => new Promise<void>((done) => {
+    toComplete.push({ id, done })
+    void completeWaiting()
+  })
+  const completeWaiting = async () => {
+    if (completing || !toComplete.length) return
+    completing = true
+    const batch = toComplete
+    toComplete = []
+    try {
+      await boss.complete(RUN_QUEUE, batch.map(job => job.id))
+    }
+    catch (error) {
+      report(error as Error)
+    }
+    finally {
+      completing = false
+      for (const job of batch) job.done()
+      void completeWaiting()
+    }
+  }
+
   const fill = async () => {
     if (fetching) {
       again = true
@@ -59,8 +84,8 @@ export function takeJobs(boss: PgBoss, concurrency: number, execute: (job: RunJo
     void execute(job.data).then(() => undefined, (error: Error) => error).then((error) => {
       inFlight--
       void fill()
-      const recorded = (error ? boss.fail(RUN_QUEUE, job.id, { message: error.message }) : boss.complete(RUN_QUEUE, job.id))
-        .catch(report).finally(() => completions.delete(recorded))
+      const recorded = (error ? boss.fail(RUN_QUEUE, job.id, { message: error.message }).catch(report) : complete(job.id))
+        .finally(() => completions.delete(recorded))
       completions.add(recorded)
     })
   }

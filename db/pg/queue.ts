@@ -38,8 +38,11 @@ export function createPgRunQueue(url: string, options: { ready?: Promise<unknown
       if (channel === RUN_JOBS_CHANNEL) for (const taker of takers) taker.wake()
       if (!payload) return
       if (channel === RUN_EVENTS_CHANNEL) {
-        const [runId, id, type] = payload.split(' ')
-        for (const l of eventListeners) l(runId!, Number(id), type)
+        // A line per event: the events written together are told together.
+        for (const line of payload.split('\n')) {
+          const [runId, id, type] = line.split(' ')
+          for (const l of eventListeners) l(runId!, Number(id), type)
+        }
       }
       else if (channel === RUN_CANCEL_CHANNEL) {
         const [kind, runId] = payload.split(' ') as [string, string]

@@ -9,7 +9,8 @@ import { readStoredValue, viewRun, type ViewDialect } from '../bounded-view'
 import { checkCancellable, goneOwner, heldElsewhere, interruptReason, type Takeover } from '../run-takeover'
 import type { PgDb } from './client'
 import { RUN_EVENTS_CHANNEL } from './channels'
-import { writeEvent } from './event-writes'
+import { eventWrite } from './event-writes'
+import { eventBatcher } from './event-batch'
 import { leaseOwners, runEvents, runs, stepRuns } from './schema'
 
 type Tx = Parameters<Parameters<PgDb['transaction']>[0]>[0]
@@ -19,7 +20,7 @@ const STEP_COLUMNS = ['status', 'input', 'output', 'branch', 'error', 'reason', 
 
 /**
  * Stores an event (and its step) inside a transaction of the caller's, NOTIFYed at commit as
- * `writeEvent` does; a run's own writes go through `writeEvent` (one statement).
+ * `writeOne` does; a run's own writes go through `eventBatcher` (one statement, shared with other runs' writes under load).
  */
 export async function storeEvent(tx: Tx | PgDb, runId: string, event: RunEvent) {
   const { step, row } = eventRows(runId, event)
@@ -42,6 +43,7 @@ export async function storeEvent(tx: Tx | PgDb, runId: string, event: RunEvent) 
  */
 export function pgRuns(db: PgDb, pool: pg.Pool, ready: Promise<void>): RunRepository {
   const dialect: ViewDialect = { db, runs, stepRuns, text: column => sql`${column}::text`, rows: query => query }
+  const writeEvents = eventBatcher(pool)
   const writing = new Map<string, Promise<unknown>>()
   const inOrder = <T>(runId: string, write: () => Promise<T>): Promise<T> => {
     const previous = writing.get(runId) ?? ready
@@ -102,8 +104,8 @@ export function pgRuns(db: PgDb, pool: pg.Pool, ready: Promise<void>): RunReposi
       await db.update(runs).set({ status: 'running', leaseOwner: owner, startedAt: Date.now() })
         .where(and(eq(runs.id, id), or(isNull(runs.leaseOwner), eq(runs.leaseOwner, owner))))
     }),
-    record: (runId, event, holder) => inOrder(runId, () => writeEvent(pool, runId, event, undefined, holder)),
-    finish: (runId, event, holder) => inOrder(runId, () => writeEvent(pool, runId, event, event.result, holder)),
+    record: (runId, event, holder) => inOrder(runId, () => writeEvents(eventWrite(runId, event, undefined, holder))),
+    finish: (runId, event, holder) => inOrder(runId, () => writeEvents(eventWrite(runId, event, event.result, holder))),
     async journal(runId) {
       await ready
       return journalOf(await db.select().from(stepRuns).where(eq(stepRuns.runId, runId)).orderBy(asc(stepRuns.id)))

@@ -60,7 +60,21 @@ export function changedParts(before: Record<FingerprintPart, string>, now: Recor
   return FINGERPRINT_PARTS.filter(part => before[part] !== now[part])
 }
 
-const hash = (text: string) => bytesToHex(sha256(utf8ToBytes(text)))
+/** Hashes of recent texts: every run of one step hashes the same parts again. Small texts only, a bounded number. */
+const hashes = new Map<string, string>()
+const HASHES_KEPT = 512
+const HASHED_TEXT_MAX = 8_192
+
+const hash = (text: string) => {
+  let hex = hashes.get(text)
+  if (hex !== undefined) return hex
+  hex = bytesToHex(sha256(utf8ToBytes(text)))
+  if (text.length <= HASHED_TEXT_MAX) {
+    if (hashes.size >= HASHES_KEPT) hashes.delete(hashes.keys().next().value!)
+    hashes.set(text, hex)
+  }
+  return hex
+}
 
 /** JSON with every object's keys sorted and undefined values left out: the same config gives the same text. */
 export function canonical(value: unknown): string {

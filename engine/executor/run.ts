@@ -37,12 +37,22 @@ export function prepareInput(workflow: Workflow, deps: { registry: StepRegistry,
 
 /** The key of every model a non-pinned step will call (a metric suite's default judge included); throws MISSING_API_KEY. */
 function checkKeys(node: Workflow['nodes'][number], deps: { registry: StepRegistry, providers: Providers }): void {
-  const definition = deps.registry.get(node.type)
+  for (const model of modelsOf(node, deps.registry)) deps.providers.check(model, `node "${node.id}"`, PIN_REMEDY)
+}
+
+/** The models of each step, found once per step object: a validated workflow is shared by all its runs and not changed. */
+const stepModels = new WeakMap<object, { registry: StepRegistry, models: readonly string[] }>()
+
+/** The models a step calls: none when pinned, or when its config is invalid (the validation refuses it for that). */
+function modelsOf(node: Workflow['nodes'][number], registry: StepRegistry): readonly string[] {
+  const known = stepModels.get(node)
+  if (known?.registry === registry) return known.models
+  const definition = registry.get(node.type)
   const config = definition?.configSchema.safeParse(node.config)
-  // A step whose config is invalid is refused for that, by the validation.
-  if (node.pinned || !config?.success) return
-  const models = definition!.modelOf?.(config.data) ?? []
-  for (const model of typeof models === 'string' ? [models] : models) deps.providers.check(model, `node "${node.id}"`, PIN_REMEDY)
+  const found = node.pinned || !config?.success ? [] : definition!.modelOf?.(config.data) ?? []
+  const models = typeof found === 'string' ? [found] : found
+  stepModels.set(node, { registry, models })
+  return models
 }
 
 /**

@@ -23,12 +23,15 @@ export function tempDbPath(): string {
   return join(mkdtempSync(join(tmpdir(), 'judgeflow-test-')), 'judgeflow.db')
 }
 
-/** `entry`: another build's server, `<output dir>/server/index.mjs` (default: this checkout's `.output`). */
-export async function startAppServer(options: { dbPath?: string, env?: Record<string, string>, entry?: string } = {}): Promise<AppServer> {
+/**
+ * `entry`: another build's server, `<output dir>/server/index.mjs` (default: this checkout's `.output`);
+ * `nodeArgs` go to Node itself (`--cpu-prof`).
+ */
+export async function startAppServer(options: { dbPath?: string, env?: Record<string, string>, entry?: string, nodeArgs?: string[] } = {}): Promise<AppServer> {
   const entry = options.entry ?? SERVER_ENTRY
   if (!existsSync(entry)) throw new Error(`the app is not built (no ${entry}): run \`npx nuxt build\` (npm test does it first)`)
   const dbPath = options.dbPath ?? tempDbPath()
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...options.nodeArgs ?? [], entry], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', JUDGEFLOW_DB: dbPath, JUDGEFLOW_LLM_RETRY_BASE_MS: '5', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

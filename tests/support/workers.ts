@@ -13,9 +13,14 @@ export interface WorkerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
 
-/** `judgeflow worker` on the database at `url`, once it says it is executing queued runs; from the test's folder unless `cwd`. */
-export async function startWorker(url: string, env: Record<string, string> = {}, args: string[] = [], cwd?: string): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [CLI, 'worker', ...args], {
+/**
+ * `judgeflow worker` on the database at `url`, once it says it is executing queued runs; from the
+ * test's folder unless `cwd`; `nodeArgs` go to Node itself (`--cpu-prof`).
+ */
+export async function startWorker(
+  url: string, env: Record<string, string> = {}, args: string[] = [], cwd?: string, nodeArgs: string[] = [],
+): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, 'worker', ...args], {
     cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, JUDGEFLOW_DATABASE_URL: url, JUDGEFLOW_LLM_RETRY_BASE_MS: '5', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -126,6 +126,48 @@ describe.each(storeFactories)('the $name store', ({ open }) => {
     expect(await store.runs.get(run.id)).toMatchObject({ status: 'succeeded', output: 'done' })
   })
 
+  it('stores the writes of many runs made at once as each would be stored alone, fenced each by its own holder', async () => {
+    store = await open()
+    const events = (n: number): RunEvent[] => [
+      { type: 'step.started', at: 1, node_id: 'draft', attempt: 1, input: { prompt: `p${n}`, nested: { list: [1, null, 'x'] } } },
+      { type: 'step.succeeded', at: 2, step: {
+        node_id: 'draft', attempt: 1, status: 'succeeded', input: { prompt: `p${n}` }, output: { text: `answer ${n}`, none: null },
+        usage: { input_tokens: 3, output_tokens: 4 }, started_at: 1, finished_at: 2, duration_ms: 1.5,
+      } },
+      { type: 'step.retrying', at: 3, node_id: 'draft', attempt: 2, target: 'draft', reason: 'again' },
+    ]
+    const result = (n: number) => ({ status: 'succeeded' as const, verdict: 'pass' as const, output: { text: `answer ${n}` }, error: null, steps: {}, duration_ms: 4 })
+    const write = async (runId: string, n: number, holder: string) => {
+      const stored = []
+      for (const event of events(n)) stored.push(await store.runs.record(runId, event, holder))
+      stored.push(await store.runs.finish(runId, { type: 'run.finished', at: 4, result: result(n) }, holder))
+      return stored
+    }
+    // One run written alone, then twelve at once (one of them no longer held by its writer).
+    const alone = await store.runs.create({ definition: { name: 'A' }, owner: 'me' })
+    await write(alone.id, 0, 'me')
+    const together = await Promise.all(Array.from({ length: 12 }, (_, i) => store.runs.create({ definition: { name: 'A' }, owner: i === 5 ? 'other' : 'me' })))
+    const written = await Promise.all(together.map((run, i) => write(run.id, 0, 'me').then(stored => ({ run, stored, i }))))
+    const shape = async (runId: string) => ({
+      run: await Promise.resolve(store.runs.get(runId))
+        .then(row => row && { status: row.status, verdict: row.verdict, output: row.output, durationMs: row.durationMs }),
+      steps: (await store.runs.steps(runId)).map(({ id: _id, runId: _run, ...step }) => step),
+      events: (await store.runs.eventsAfter(runId)).map(({ id: _id, runId: _run, ...event }) => event),
+    })
+    const expected = await shape(alone.id)
+    expect(expected.events.map(event => event.type)).toEqual(['step.started', 'step.succeeded', 'step.retrying', 'run.finished'])
+    for (const { run, stored, i } of written) {
+      if (i === 5) {
+        expect(stored).toEqual([null, null, null, null])
+        expect(await shape(run.id)).toEqual({ run: { status: 'queued', verdict: null, output: null, durationMs: null }, steps: [], events: [] })
+        continue
+      }
+      expect(stored.map(event => event!.type)).toEqual(expected.events.map(event => event.type))
+      expect((await store.runs.eventsAfter(run.id)).map(event => event.id)).toEqual(stored.map(event => event!.id))
+      expect(await shape(run.id)).toEqual(expected)
+    }
+  })
+
   it('lists a workflow\'s runs newest first, without their definitions, inputs and outputs', async () => {
     store = await open()
     const wf = await store.workflows.create({ name: 'A', nodes: [] })
