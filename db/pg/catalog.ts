@@ -26,13 +26,13 @@ export function pgWorkflows(db: PgDb, ready: Promise<void>): WorkflowRepository 
     },
     async get(id, version) {
       await ready
-      const [row] = await db.select().from(workflows).where(eq(workflows.id, id))
-      if (!row) return null
-      const [stored] = await db.select().from(workflowVersions)
-        .where(and(eq(workflowVersions.workflowId, id), eq(workflowVersions.version, version ?? row.currentVersion)))
-      if (!stored) return null
-      const definition = stored.definition as Definition
-      return { ...row, name: definition.name, description: definition.description ?? null, version: stored.version, definition }
+      // One round trip (each run's start reads its workflow): the workflow with the version asked for, or its current one.
+      const [found] = await db.select({ row: workflows, version: workflowVersions.version, definition: workflowVersions.definition }).from(workflows)
+        .innerJoin(workflowVersions, and(eq(workflowVersions.workflowId, workflows.id), eq(workflowVersions.version, version ?? workflows.currentVersion)))
+        .where(eq(workflows.id, id))
+      if (!found) return null
+      const definition = found.definition as Definition
+      return { ...found.row, name: definition.name, description: definition.description ?? null, version: found.version, definition }
     },
     async create(definition) {
       await ready

@@ -1,6 +1,6 @@
 import type pg from 'pg'
 import type PgBoss from 'pg-boss'
-import { drizzle } from 'drizzle-orm/node-postgres'
+import { getTableColumns } from 'drizzle-orm'
 import type { RunRow } from '../../core/rows'
 import type { RunJob } from '../../core/runs/run-queue'
 import { RUN_JOBS_CHANNEL, RUN_QUEUE } from './channels'
@@ -9,6 +9,22 @@ import { runs } from './schema'
 
 /** Start transactions committing at once at most, each on a connection of its own. */
 export const START_COMMITS = 2
+
+/** The runs table's columns: the row's field and the column's name. */
+const RUN_COLUMNS = Object.entries(getTableColumns(runs)).map(([field, column]) => ({ field, name: column.name }))
+
+/** New runs from one JSON array of records (`$1`), a record per run keyed by column name. */
+const INSERT_RUNS = (() => {
+  const columns = RUN_COLUMNS.map(c => `"${c.name}"`).join(', ')
+  return `insert into "runs" (${columns}) select ${columns} from json_populate_recordset(null::"runs", $1::json)`
+})()
+
+/** A run's row keyed by column name; JSON columns hold the value itself (JSON null is SQL NULL there). */
+function runRecord(run: RunRow): Record<string, unknown> {
+  const record: Record<string, unknown> = {}
+  for (const { field, name } of RUN_COLUMNS) record[name] = run[field as keyof RunRow] ?? null
+  return record
+}
 
 interface Pending {
   run: RunRow
@@ -25,7 +41,6 @@ interface Pending {
  * so one bad start (an id already taken) fails alone.
  */
 export function startSubmitter(pool: pg.Pool, boss: PgBoss, ready: Promise<unknown>) {
-  const db = drizzle({ client: pool })
   let pending: Pending[] = []
   let committing = 0
 
@@ -34,8 +49,7 @@ export function startSubmitter(pool: pg.Pool, boss: PgBoss, ready: Promise<unkno
     const client = await pool.connect()
     try {
       await client.query('begin')
-      const insert = db.insert(runs).values(batch.map(item => item.run)).toSQL()
-      await client.query(insert.sql, insert.params)
+      await client.query({ name: 'judgeflow_start_runs', text: INSERT_RUNS, values: [JSON.stringify(batch.map(item => runRecord(item.run)))] })
       await boss.insert(batch.map(({ job }) => ({
         name: RUN_QUEUE, data: job, singletonKey: job.runId, retryLimit: 3, retryDelay: 1,
       })), { db: { executeSql: (text, values) => client.query(text, values) } })

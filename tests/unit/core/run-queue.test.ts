@@ -126,6 +126,14 @@ describe('runs through the PostgreSQL queue', () => {
     expect(sent.map(row => row.id)).toEqual(stored.map(row => row.id))
   }, 30_000)
 
+  it('stores a started run as it answers it: every column, JSON values as given', async () => {
+    const url = await postgres.database()
+    const web = processOn(url, 'web')
+    const run = await web.runs.start({ definition: chain(10), input: { question: 'q', nested: { list: [1, null, 'ü'] } }, options: { cache: false } })
+    expect(await web.store.runs.get(run.id)).toEqual(run)
+    expect(run).toMatchObject({ status: 'queued', leaseOwner: 'web', input: { question: 'q', nested: { list: [1, null, 'ü'] } }, options: { cache: false }, output: null, error: null })
+  }, 30_000)
+
   it('stores starts arriving together with their jobs, in shared transactions: each run executes once, and a start whose id is taken fails alone', async () => {
     const { web } = await webAndWorker()
     const first = await web.runs.start({ definition: chain(10) })
