@@ -1,4 +1,4 @@
-import type pg from 'pg'
+import pg from 'pg'
 import type { RunEventRow } from '../repositories/runs'
 import { RUN_EVENTS_CHANNEL } from './channels'
 import { EVENT_COLUMNS, jsonValue, name, RUN_END_COLUMNS, RUN_END_JSON, STEP_COLUMNS, STEP_JSON, writeOne, type EventWrite } from './event-writes'
@@ -69,8 +69,8 @@ interface Pending {
  * written, and the writes arriving while EVENT_STATEMENTS are in flight go together in the next
  * (at most one per run: a run's writes go one after another). Under load, a worker executing
  * dozens of runs pays a round trip, a commit and a NOTIFY per batch instead of per event. Each
- * write settles once its statement has committed; a batch that fails is written again event by
- * event, so one bad write fails alone.
+ * write settles once its statement has committed; a batch the database refuses is written again
+ * event by event, so one bad write fails alone.
  */
 export function eventBatcher(pool: pg.Pool) {
   let pending: Pending[] = []
@@ -91,7 +91,13 @@ export function eventBatcher(pool: pg.Pool) {
         resolve(id === undefined ? null : { id, ...write.row })
       }
     }
-    catch {
+    catch (error) {
+      // Refused by the database, the statement wrote nothing: each write again alone. A lost
+      // connection may have lost the answer to a commit: writing again could store an event twice.
+      if (!(error instanceof pg.DatabaseError)) {
+        for (const item of batch) item.reject(error)
+        return
+      }
       for (const item of batch) await writeOne(pool, item.write).then(item.resolve, item.reject)
     }
   }

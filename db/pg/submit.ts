@@ -1,4 +1,4 @@
-import type pg from 'pg'
+import pg from 'pg'
 import type PgBoss from 'pg-boss'
 import { getTableColumns } from 'drizzle-orm'
 import type { RunRow } from '../../core/rows'
@@ -37,8 +37,8 @@ interface Pending {
  * Group commit of starts: a new run's row and its pg-boss job are inserted in one transaction,
  * which the starts arriving while earlier ones commit share (their rows and jobs inserted as one
  * statement each), and the NOTIFY waking the workers goes out when it commits. Each start
- * resolves once its transaction has committed. A batch that fails is tried again start by start,
- * so one bad start (an id already taken) fails alone.
+ * resolves once its transaction has committed. A batch the database refuses is tried again start
+ * by start, so one bad start (an id already taken) fails alone.
  */
 export function startSubmitter(pool: pg.Pool, boss: PgBoss, ready: Promise<unknown>) {
   let pending: Pending[] = []
@@ -74,7 +74,11 @@ export function startSubmitter(pool: pg.Pool, boss: PgBoss, ready: Promise<unkno
       for (const item of batch) item.resolve()
     }
     catch (error) {
-      if (batch.length === 1) batch[0]!.reject(error)
+      // Refused by the database, the transaction stored nothing: each start again alone. A lost
+      // connection may have lost the answer to a commit: storing again could start a run twice.
+      if (batch.length === 1 || !(error instanceof pg.DatabaseError)) {
+        for (const item of batch) item.reject(error)
+      }
       else {
         for (const item of batch) await commit([item]).then(item.resolve, item.reject)
       }
