@@ -13,6 +13,7 @@ import { DEFAULT_CONFIG_DIR } from '../engine/evaluator'
 import { splitStepConfig } from '../engine/evaluation-types/fields'
 import { buildGraph, topologicalOrder } from '../engine/graph/topology'
 import type { MetricRegistry } from '../engine/evaluator'
+import type { DatasetRow, DatasetRunRow } from './rows'
 import type { Store } from './store'
 
 export interface Calibration {
@@ -37,14 +38,16 @@ const kappaText = (kappa: number | null | undefined) => (kappa === null || kappa
 
 /** The judge's calibration on the dataset named (or with that id). */
 export async function calibrationOf(store: Store, fingerprint: JudgeFingerprint, dataset: string): Promise<Calibration> {
-  const found = (await store.datasets.get(dataset)) ?? await (async () => {
-    const row = await store.datasets.findByName(dataset)
-    return row ? store.datasets.get(row.id) : null
-  })()
+  const found = (await store.datasets.get(dataset)) ?? await store.datasets.findByName(dataset)
+  if (!found) return { fingerprint: fingerprint.fingerprint, status: 'not_calibrated', message: `not calibrated: there is no dataset "${dataset}"` }
+  return calibrationOn(store, fingerprint, found, await store.datasets.runs(found.id))
+}
+
+/** The judge's calibration on `found`, from the dataset runs given (newest first). */
+async function calibrationOn(store: Store, fingerprint: JudgeFingerprint, found: DatasetRow, runs: readonly Omit<DatasetRunRow, 'report'>[]): Promise<Calibration> {
   const base = { fingerprint: fingerprint.fingerprint }
-  if (!found) return { ...base, status: 'not_calibrated', message: `not calibrated: there is no dataset "${dataset}"` }
   let newestOther: { runId: string, version: number, report: DatasetReport } | null = null
-  for (const run of await store.datasets.runs(found.id)) {
+  for (const run of runs) {
     if (run.status !== 'finished') continue
     const report = (await store.datasets.getRun(run.id))?.report as unknown as DatasetReport | null
     const agreement = report?.agreement
@@ -89,7 +92,7 @@ export async function anyCalibrationOf(store: Store, fingerprint: JudgeFingerpri
   for (const dataset of await store.datasets.list()) {
     const runs = (await store.datasets.runs(dataset.id)).filter(r => r.status === 'finished').slice(0, RUNS_LOOKED_AT)
     if (!runs.length) continue
-    const found = await calibrationOf(store, fingerprint, dataset.id)
+    const found = await calibrationOn(store, fingerprint, dataset, runs)
     if (found.status === 'calibrated') return found
     const at = Number(runs[0]!.createdAt) || 0
     if (found.status === 'stale' && at > staleAt) {
@@ -109,10 +112,6 @@ export function calibrationProblem(calibration: Calibration, minKappa: number): 
   return null
 }
 
-/**
- * The fingerprint of the judge a workflow's verdicts rest on: the evaluator step `scoreStep`, else
- * the last evaluator step in the graph, with its config file read as the step reads it.
- */
 /** The fingerprint of an evaluator step's judge, its config file read as the step reads it. */
 export async function stepJudgeFingerprint(
   stepConfig: Record<string, unknown>, options: { defaultJudge: string, configDir?: string, metrics?: MetricRegistry },
@@ -122,6 +121,10 @@ export async function stepJudgeFingerprint(
   return fingerprintOf(resolveEvaluatorConfig({ ...fromFile, ...evaluator }, options.defaultJudge), options.metrics)
 }
 
+/**
+ * The fingerprint of the judge a workflow's verdicts rest on: the evaluator step `scoreStep`, else
+ * the last evaluator step in the graph, with its config file read as the step reads it.
+ */
 export async function workflowJudgeFingerprint(
   workflow: Workflow, options: { scoreStep?: string, defaultJudge: string, configDir?: string, metrics?: MetricRegistry },
 ): Promise<JudgeFingerprint> {

@@ -165,8 +165,9 @@ export function judgesAgreementOf(
   }
 }
 
-/** The judge fingerprint every succeeded run shares, with its parts; null when they differ or none has one. */
 type Fingerprinted = { status: string, judge_fingerprint?: string | null, judge_fingerprint_parts?: Record<string, string> | null }
+
+/** The judge fingerprint every succeeded run shares, with its parts; null when they differ or none has one. */
 export function sharedFingerprint(runs: readonly Fingerprinted[]) {
   let shared: { judge_fingerprint: string, judge_fingerprint_parts: Record<string, string> | null } | null = null
   for (const run of runs) {
