@@ -111,9 +111,23 @@ export const useWorkflowStore = defineStore('workflow', {
       return id
     },
     moveNode(id: string, position: { x: number, y: number }) {
-      const node = this.nodeById(id)
-      if (!node || (node.position?.x === position.x && node.position?.y === position.y)) return
-      this.change((doc) => { doc.nodes.find(n => n.id === id)!.position = { x: Math.round(position.x), y: Math.round(position.y) } })
+      this.moveNodes([{ id, position }])
+    },
+    /**
+     * Moves steps in one undo step. Moves in the same group within a moment of each other (an arrow
+     * key held down) merge into one.
+     */
+    moveNodes(moves: readonly { id: string, position: { x: number, y: number } }[], group?: string) {
+      const changed = moves
+        .map(({ id, position }) => ({ id, position: { x: Math.round(position.x), y: Math.round(position.y) } }))
+        .filter(({ id, position }) => {
+          const node = this.nodeById(id)
+          return node && (node.position?.x !== position.x || node.position?.y !== position.y)
+        })
+      if (!changed.length) return
+      this.change((doc) => {
+        for (const { id, position } of changed) doc.nodes.find(n => n.id === id)!.position = position
+      }, group)
     },
     updateNode(id: string, patch: Partial<DocNode>) {
       this.change((doc) => {

@@ -43,6 +43,26 @@ describe('the editor store: revisions and unsaved changes', () => {
     expect(store.version).toBe(2)
   })
 
+  it('moves several steps in one undo step, merges the moves of a group made in a row, and ignores a move to where a step is', () => {
+    const store = useWorkflowStore()
+    store.load('w1', 1, { ...doc, nodes: doc.nodes.map(n => ({ ...n, position: { x: 0, y: 0 } })) })
+    store.moveNodes([{ id: 'in', position: { x: 0.2, y: -0.3 } }, { id: 'llm', position: { x: 0, y: 0 } }])
+    expect(store.past).toHaveLength(0)
+    store.moveNodes([{ id: 'in', position: { x: 10, y: 0 } }, { id: 'llm', position: { x: 10, y: 5 } }])
+    expect(store.past).toHaveLength(1)
+    for (const y of [10, 20, 30]) store.moveNodes([{ id: 'llm', position: { x: 10, y } }], 'nudge:llm')
+    // Another group is another step.
+    store.moveNodes([{ id: 'in', position: { x: 10, y: 10 } }], 'nudge:in')
+    expect(store.past).toHaveLength(3)
+    expect(store.doc.nodes.map(n => n.position)).toEqual([{ x: 10, y: 10 }, { x: 10, y: 30 }])
+    store.undo()
+    store.undo()
+    expect(store.doc.nodes.map(n => n.position)).toEqual([{ x: 10, y: 0 }, { x: 10, y: 5 }])
+    store.undo()
+    expect(store.doc.nodes.map(n => n.position)).toEqual([{ x: 0, y: 0 }, { x: 0, y: 0 }])
+    expect(store.dirty).toBe(false)
+  })
+
   it('keeps its own copy: the loaded object and undo history are not shared with the caller', () => {
     const store = useWorkflowStore()
     const input = structuredClone(doc)
