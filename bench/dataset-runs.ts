@@ -10,8 +10,7 @@ import { join } from 'node:path'
 import { createJudgeflow, loadConfig, type Judgeflow } from '../core'
 import { createSqliteStore, openDatabase } from '../db'
 import { buildDatasetReport, type CaseResult, type DatasetCase, type DatasetReport } from '../engine/datasets'
-import { fork, type ChildProcess } from 'node:child_process'
-import { benchGate, report } from './lib'
+import { benchGate, report, startFakeLLMProcess, type FakeLLMProcess } from './lib'
 
 /** JUDGEFLOW_BENCH_CASES runs fewer, to profile. */
 const CASES = Number(process.env.JUDGEFLOW_BENCH_CASES) || 1_000
@@ -43,18 +42,7 @@ interface Measured {
   report: DatasetReport
 }
 
-/** The fake LLM server (tests/support) in its own process, so its work is not the app's. */
-async function startFake(): Promise<{ child: ChildProcess, env: Record<string, string>, count: () => Promise<number>, reset: () => Promise<void> }> {
-  const child = fork(join(import.meta.dirname, 'fake-llm-process.ts'), { execArgv: ['--import', 'tsx'], env: { ...process.env, FAKE_LLM_LATENCY_MS: String(LATENCY_MS) } })
-  const { env } = await new Promise<{ env: Record<string, string> }>(resolve => child.once('message', resolve))
-  const ask = <T>(type: string) => new Promise<T>((resolve) => {
-    child.once('message', resolve)
-    child.send({ type })
-  })
-  return { child, env, count: async () => (await ask<{ count: number }>('count')).count, reset: async () => void await ask('reset') }
-}
-
-async function runOnce(app: Judgeflow, fake: Awaited<ReturnType<typeof startFake>>, name: string, labelled: boolean, count = CASES): Promise<Measured> {
+async function runOnce(app: Judgeflow, fake: FakeLLMProcess, name: string, labelled: boolean, count = CASES): Promise<Measured> {
   await app.store.datasets.create(name, casesOf(labelled, count))
   await fake.reset()
   const t0 = performance.now()
@@ -76,7 +64,7 @@ async function runOnce(app: Judgeflow, fake: Awaited<ReturnType<typeof startFake
 }
 
 export async function benchDatasetRuns(): Promise<void> {
-  const fake = await startFake()
+  const fake = await startFakeLLMProcess(LATENCY_MS)
   const folder = mkdtempSync(join(tmpdir(), 'judgeflow-bench-'))
   const config = loadConfig({ ...fake.env, JUDGEFLOW_LLM_MAX_RETRIES: '0', JUDGEFLOW_MAX_CONCURRENT_RUNS: String(CONCURRENCY) })
   const app = createJudgeflow(config, { store: createSqliteStore(openDatabase(join(folder, 'bench.db'))) })

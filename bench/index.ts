@@ -11,6 +11,7 @@ import { benchTrace } from './trace'
 import { benchDatasets } from './datasets'
 import { benchDatasetRuns } from './dataset-runs'
 import { benchQueueWorkers } from './queue-workers'
+import { benchDatasetWorkers } from './dataset-workers'
 import { benchImports } from './imports'
 import { benchCli } from './cli'
 
@@ -28,6 +29,7 @@ const benches: Record<string, () => Promise<void>> = {
   datasets: benchDatasets,
   dataset_runs: benchDatasetRuns,
   queue_workers: benchQueueWorkers,
+  dataset_workers: benchDatasetWorkers,
   imports: benchImports,
   cli: benchCli,
 }

@@ -1,4 +1,7 @@
 /** Helpers for `npm run bench`: each benchmark prints one JSON line {name, value, unit, target}. */
+import { fork, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
+
 export interface BenchResult {
   name: string
   value: number
@@ -38,3 +41,23 @@ export const benchGate = (name: string) => ({
   ],
   edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }],
 })
+
+export interface FakeLLMProcess {
+  child: ChildProcess
+  /** The variables that point the app's providers at it. */
+  env: Record<string, string>
+  /** How many requests it has served since the last reset. */
+  count: () => Promise<number>
+  reset: () => Promise<void>
+}
+
+/** The fake LLM server (tests/support) in a process of its own, answering after `latencyMs`, so its work is not the app's. */
+export async function startFakeLLMProcess(latencyMs: number): Promise<FakeLLMProcess> {
+  const child = fork(join(import.meta.dirname, 'fake-llm-process.ts'), { execArgv: ['--import', 'tsx'], env: { ...process.env, FAKE_LLM_LATENCY_MS: String(latencyMs) } })
+  const { env } = await new Promise<{ env: Record<string, string> }>(resolve => child.once('message', resolve))
+  const ask = <T>(type: string) => new Promise<T>((resolve) => {
+    child.once('message', resolve)
+    child.send({ type })
+  })
+  return { child, env, count: async () => (await ask<{ count: number }>('count')).count, reset: async () => void await ask('reset') }
+}

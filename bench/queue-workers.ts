@@ -6,7 +6,6 @@
  * in one process (8 at a time) against PostgreSQL with one worker. Where the CPU goes, per completed
  * run and kind of process, and the processes' peak RSS are reported beside (Linux, from /proc).
  */
-import { fork, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,8 +14,9 @@ import { openJudgeflow } from '../main'
 import { createSqliteStore, openDatabase } from '../db'
 import { startPostgres } from '../tests/support/postgres'
 import { startWorker, type WorkerProcess } from '../tests/support/workers'
-import { benchGate, report } from './lib'
+import { benchGate, report, startFakeLLMProcess } from './lib'
 import { cpuByKind, peakRssByKind, sample } from './process-usage'
+import { printStatements, resetStatements, statementsWanted } from './pg-statements'
 
 const LATENCY_MS = 200
 const PER_WORKER = 8
@@ -25,14 +25,8 @@ const RUNS_PER_WORKER = Number(process.env.JUDGEFLOW_BENCH_QUEUE_RUNS) || 64
 
 const workflow = benchGate('bench queue gate')
 
-async function startFake(): Promise<{ child: ChildProcess, env: Record<string, string> }> {
-  const child = fork(join(import.meta.dirname, 'fake-llm-process.ts'), { execArgv: ['--import', 'tsx'], env: { ...process.env, FAKE_LLM_LATENCY_MS: String(LATENCY_MS) } })
-  const { env } = await new Promise<{ env: Record<string, string> }>(resolve => child.once('message', resolve))
-  return { child, env }
-}
-
 /** What a process started by this benchmark is. */
-function processKind(commandLine: string): string {
+export function processKind(commandLine: string): string {
   if (commandLine.includes(' worker')) return 'worker'
   if (commandLine.includes('fake-llm-process')) return 'fake LLM'
   if (/(^|\/)postgres\b/.test(commandLine)) return 'PostgreSQL'
@@ -51,8 +45,8 @@ async function throughput(app: Judgeflow, count: number): Promise<number> {
 }
 
 export async function benchQueueWorkers(): Promise<void> {
-  const fake = await startFake()
-  const postgres = await startPostgres()
+  const fake = await startFakeLLMProcess(LATENCY_MS)
+  const postgres = await startPostgres({ statements: statementsWanted() })
   const folder = mkdtempSync(join(tmpdir(), 'judgeflow-bench-'))
   const env = { ...fake.env, JUDGEFLOW_LLM_MAX_RETRIES: '0' }
   try {
@@ -76,10 +70,12 @@ export async function benchQueueWorkers(): Promise<void> {
         const nodeArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
         workers.push(...await Promise.all(Array.from({ length: count }, () => startWorker(url, env, ['--concurrency', String(PER_WORKER)], undefined, nodeArgs))))
         await throughput(web, PER_WORKER * count)
+        if (statementsWanted()) await resetStatements(url)
         const before = sample(processKind)
         const rate = await throughput(web, RUNS_PER_WORKER * count)
         const after = sample(processKind)
         rates.set(count, rate)
+        if (statementsWanted()) await printStatements(url, RUNS_PER_WORKER * count, 'run', `${count} worker(s)`)
         report({ name: `PostgreSQL queue, ${count} worker process(es) × ${PER_WORKER} runs in flight: completed runs/s`, value: rate, unit: 'runs/s', target: 'reported' })
         const cpu = cpuByKind(before, after)
         const perRun = (kind: string) => (cpu.get(kind) ?? 0) / (RUNS_PER_WORKER * count)

