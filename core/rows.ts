@@ -214,6 +214,8 @@ export interface Takeover {
   run: RunRow
   /** Set when the run must not be resumed again: the reason to mark it failed. */
   giveUp?: string
+  /** The claim also marked the queued run started (running, with its start time): executing it writes no start of its own. */
+  started?: boolean
 }
 
 export interface TakeoverOptions {

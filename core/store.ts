@@ -64,6 +64,12 @@ export interface RunRepository {
   record(runId: string, event: RunEvent, holder?: string): Promise<RunEventRow | null>
   /** Stores the run's end and its last event together; fenced by `holder` as `record` is. */
   finish(runId: string, event: RunFinished, holder?: string): Promise<RunEventRow | null>
+  /**
+   * Stores several events of the run in one commit, in their order (a step's start with its end),
+   * the last one ending the run as `finish` does when it is run.finished; fenced by `holder` as
+   * `record` is: all of them, or none and null.
+   */
+  recordMany(runId: string, events: readonly (RunEvent | RunFinished)[], holder?: string): Promise<RunEventRow[] | null>
   /** The committed steps of a run, for resuming it. */
   journal(runId: string): MaybePromise<Journal>
 }

@@ -1,4 +1,4 @@
-import type { Store } from '../core/store'
+import type { RunFinished, Store } from '../core/store'
 import type { Db, DbHandle } from './client'
 import { sql } from 'drizzle-orm'
 import { readStoredValue, viewRun, type ViewDialect } from './bounded-view'
@@ -37,6 +37,11 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
   const { db } = handle
   const writes = new GroupCommit(db)
   const held = (runId: string, holder: string | undefined) => holder === undefined || holdsRun(db, runId, holder)
+  const storeEnd = (runId: string, event: RunFinished) => {
+    const { result } = event
+    finishRun(db, runId, { status: result.status, verdict: result.verdict, output: result.output, error: result.error, durationMs: result.duration_ms })
+    return storeEvent(db, runId, event)
+  }
   const view: ViewDialect = { db, runs, stepRuns, text: column => sql`${column}`, rows: async query => query.all() }
   return {
     handle,
@@ -57,11 +62,10 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       // Fenced: the holder is checked in the transaction that writes (SQLite serialises writers, and a
       // transaction whose snapshot another process's commit made stale cannot write: it is retried).
       record: (runId, event, holder) => writes.write(() => (held(runId, holder) ? storeEvent(db, runId, event) : null)),
-      finish: (runId, event, holder) => writes.write(() => {
+      finish: (runId, event, holder) => writes.write(() => (held(runId, holder) ? storeEnd(runId, event) : null)),
+      recordMany: (runId, events, holder) => writes.write(() => {
         if (!held(runId, holder)) return null
-        const { result } = event
-        finishRun(db, runId, { status: result.status, verdict: result.verdict, output: result.output, error: result.error, durationMs: result.duration_ms })
-        return storeEvent(db, runId, event)
+        return events.map(event => (event.type === 'run.finished' ? storeEnd(runId, event as RunFinished) : storeEvent(db, runId, event)))
       }),
       journal: runId => journalFor(db, runId),
     },

@@ -167,14 +167,14 @@ export class Dispatch {
       isFree: lease => leaseIsFree(lease, owner, now), resume: this.resumeRule,
     })
     if (!takeover) return
-    const { run, giveUp } = takeover
+    const { run, giveUp, started } = takeover
     if (claim.cancelled) return void await this.end(run.id, 'cancelled', CANCELLED_BEFORE_START)
     if (giveUp) return void await this.end(run.id, 'failed', { code: 'RESUME_LIMIT', category: 'system', message: giveUp })
     const prepared = this.prepareStored(run, 'the run could not be started by a worker')
     if ('ending' in prepared) return void await prepared.ending
     // Taken just as this process began to stop: left to the takeover once the drain lets go of the lease.
     if (this.deps.closed()) return
-    return { done: this.deps.local.launch(prepared, run.status !== 'queued') }
+    return { done: started ? this.deps.local.launch(prepared, false, true) : this.deps.local.launch(prepared, run.status !== 'queued') }
   }
 
   /** Checks a stored run's definition and input again; one that no longer passes is ended interrupted, saying `whenFails` and why. */

@@ -71,12 +71,16 @@ export class LocalRuns {
     this.pump()
   }
 
-  /** Executes the run now, whatever the limit; resolves with its result once it has ended. */
-  launch(prepared: Prepared, resumed: boolean): Promise<RunResult | undefined> {
+  /**
+   * Executes the run now, whatever the limit; resolves with its result once it has ended.
+   * `started`: the run is already marked started (its claim did it).
+   */
+  launch(prepared: Prepared, resumed: boolean, started = false): Promise<RunResult | undefined> {
     const controller = new AbortController()
-    const done = this.execute(prepared, resumed, controller.signal).finally(() => {
+    const done = this.execute(prepared, resumed, started, controller.signal).finally(() => {
       this.active.delete(prepared.run.id)
       this.deps.writes.lost.delete(prepared.run.id)
+      this.deps.writes.drop(prepared.run.id)
       this.pump()
       if (!this.active.size && !this.waiting.length) this.deps.idle()
     })
@@ -128,10 +132,10 @@ export class LocalRuns {
     while (!this.deps.closed() && this.waiting.length && this.active.size < this.deps.limit) void this.launch(this.waiting.shift()!, false)
   }
 
-  private async execute({ run, workflow, input }: Prepared, resumed: boolean, signal: AbortSignal): Promise<RunResult | undefined> {
+  private async execute({ run, workflow, input }: Prepared, resumed: boolean, started: boolean, signal: AbortSignal): Promise<RunResult | undefined> {
     const { store, registry, providers, evaluation, limits, writes, owner } = this.deps
     const runId = run.id
-    store.runs.markStarted(runId, owner).catch(reportWriteFailure)
+    if (!started) store.runs.markStarted(runId, owner).catch(reportWriteFailure)
     const options = (run.options ?? {}) as RunOptions
     try {
       return await new Execution(workflow, {
@@ -139,6 +143,7 @@ export class LocalRuns {
         cache: options.cache, concurrency: options.concurrency, timeoutMs: options.timeout_ms,
         journal: resumed ? await store.runs.journal(runId) : undefined,
         onEvent: async (event) => { await (event.type === 'run.finished' ? writes.finish(runId, event) : writes.event(runId, event)) },
+        commit: () => writes.commit(runId),
       }).run(resumed)
     }
     catch (error) {

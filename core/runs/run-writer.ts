@@ -5,14 +5,43 @@ import type { RunFinished, RunRepository } from '../store'
 type Listener = (event: RunEventRow) => void
 
 /**
+ * How long a run's or a step's start may wait to be written with the run's next event. Nothing
+ * waits on a start being durable, so a start goes with what the run writes next; a long step's
+ * start is written alone after this time: a live view shows a step running this much later at most.
+ */
+export const START_HELD_MS = 100
+
+/** The starts: held up to START_HELD_MS. Any other event is written in the turn it comes in, with the run's other events of that turn. */
+const STARTS = new Set<string>(['run.started', 'step.started'])
+
+interface Held {
+  events: RunEvent[]
+  timer: NodeJS.Timeout | undefined
+  /** A write at the end of this turn is due (an event other than a start is held). */
+  soon: NodeJS.Immediate | undefined
+}
+
+/**
  * Writes runs' events and ends through the store, and tells a run's subscribers of each event
  * once it is committed. Every write is fenced by this process's name: the store writes only while
  * the run is held here. A run marked lost (another process has taken it over: seen by the lease's
  * renewal, or by a write the store refused) gets no more writes from this process.
+ *
+ * A run's events are written together where they can be: the events of one turn of the event loop
+ * (a step's end and the next step's start) in one commit, the starts with whatever comes next. What
+ * needs an event durable asks for it: a step's work starts only after `commit` (so a completed
+ * step's output is committed before the next step does anything), and the run's end is written
+ * with everything before it.
  */
 export class RunWriter {
   private readonly listeners = new Map<string, Set<Listener>>()
   private readonly endWatchers = new Map<string, Set<() => void>>()
+  /** Per run, events not written yet. */
+  private readonly held = new Map<string, Held>()
+  /** Per run, its last write: resolves with its error, or undefined once committed (`commit` waits for it). */
+  private readonly writing = new Map<string, Promise<unknown>>()
+  /** Per run, a write that failed with no one waiting on it: thrown to the run's next call. */
+  private readonly failed = new Map<string, unknown>()
   readonly lost = new Set<string>()
 
   /**
@@ -27,24 +56,103 @@ export class RunWriter {
     private readonly refused?: (runId: string) => void,
   ) {}
 
-  /** Writes the event; false when it was not written (the run is held elsewhere now). */
+  /**
+   * Takes the event to write: a start within START_HELD_MS, any other event in this turn, each with
+   * the run's other events held by then. False when the run is no longer held here. A write that
+   * failed with no one waiting on it is thrown here.
+   */
   async event(runId: string, event: RunEvent): Promise<boolean> {
     await this.beforeWrite?.()
     if (this.lost.has(runId)) return false
-    return this.written(runId, await this.runs.record(runId, event, this.owner))
+    this.throwFailed(runId)
+    let held = this.held.get(runId)
+    if (!held) this.held.set(runId, held = { events: [], timer: undefined, soon: undefined })
+    held.events.push(event)
+    if (!STARTS.has(event.type)) held.soon ??= setImmediate(() => void this.writeHeld(runId))
+    else if (!held.timer) {
+      held.timer = setTimeout(() => void this.writeHeld(runId), START_HELD_MS)
+      held.timer.unref?.()
+    }
+    return true
   }
 
-  /** Writes the run's end and its last event together, then tells the subscribers; false when not written. */
+  /**
+   * Resolves once every event of the run taken so far, starts aside, is committed (writing those
+   * held now): a step's work waits for it. Rejects when one of those writes failed.
+   */
+  async commit(runId: string): Promise<void> {
+    await this.beforeWrite?.()
+    this.throwFailed(runId)
+    if (this.lost.has(runId)) return
+    const held = this.held.get(runId)
+    if (held?.events.some(e => !STARTS.has(e.type))) return void await this.write(runId)
+    const error = await this.writing.get(runId)
+    if (error !== undefined) throw error
+  }
+
+  /** Writes the run's end with what is held before it, then tells the subscribers; false when not written. */
   async finish(runId: string, event: RunFinished): Promise<boolean> {
     await this.beforeWrite?.()
     if (this.lost.has(runId)) return false
-    return this.written(runId, await this.runs.finish(runId, event, this.owner))
+    this.failed.delete(runId)
+    const earlier = this.take(runId)
+    const written = earlier.length
+      ? this.runs.recordMany(runId, [...earlier, event], this.owner).then(rows => this.writtenAll(runId, rows))
+      : this.runs.finish(runId, event, this.owner).then(row => this.writtenAll(runId, row && [row]))
+    this.writing.set(runId, outcome(written))
+    return written
   }
 
-  private written(runId: string, row: RunEventRow | null): boolean {
-    if (row) this.publish(row)
+  /** The run's held events, taken to be written now. */
+  private take(runId: string): RunEvent[] {
+    const held = this.held.get(runId)
+    if (!held) return []
+    clearTimeout(held.timer)
+    if (held.soon) clearImmediate(held.soon)
+    this.held.delete(runId)
+    return held.events
+  }
+
+  /** Writes what is held (taken and handed to the store at once, so the run's writes keep their order). */
+  private write(runId: string): Promise<boolean> {
+    const events = this.take(runId)
+    if (!events.length || this.lost.has(runId)) return Promise.resolve(true)
+    const written = events.length === 1
+      ? this.runs.record(runId, events[0]!, this.owner).then(row => this.writtenAll(runId, row && [row]))
+      : this.runs.recordMany(runId, events, this.owner).then(rows => this.writtenAll(runId, rows))
+    this.writing.set(runId, outcome(written))
+    return written
+  }
+
+  /** Writes what is held when its time has come; a failure is thrown to the run's next call. */
+  private async writeHeld(runId: string): Promise<void> {
+    try {
+      await this.beforeWrite?.()
+      await this.write(runId)
+    }
+    catch (error) {
+      this.failed.set(runId, error)
+    }
+  }
+
+  private throwFailed(runId: string): void {
+    if (!this.failed.has(runId)) return
+    const error = this.failed.get(runId)
+    this.failed.delete(runId)
+    throw error
+  }
+
+  /** Forgets a run that stopped here (ended, lost, or let go): nothing more is written for it. */
+  drop(runId: string): void {
+    this.take(runId)
+    this.failed.delete(runId)
+    this.writing.delete(runId)
+  }
+
+  private writtenAll(runId: string, rows: RunEventRow[] | null): boolean {
+    if (rows) for (const row of rows) this.publish(row)
     else this.refused?.(runId)
-    return row !== null
+    return rows !== null
   }
 
   subscribe(runId: string, listener: Listener): () => void {
@@ -83,6 +191,9 @@ export class RunWriter {
     if (event.type === 'run.finished') this.ended(event.runId)
   }
 }
+
+/** What a write came to: its error, or undefined once committed. */
+const outcome = (write: Promise<unknown>): Promise<unknown> => write.then(() => undefined, (error: unknown) => error ?? new Error('a write failed'))
 
 /** A run's end that no execution produced (cancelled in the queue, interrupted, given up). */
 export function endEvent(status: RunResult['status'], error: RunResult['error']): RunFinished {

@@ -16,7 +16,9 @@ const nameOf = (column: { name: string }) => column.name
 /**
  * The events of several runs in one statement, each as `writeOne` writes it: fenced by its run's
  * holder (a share lock on the run's row), with its step row and the run's end, in one JSON array of
- * records (`$1`). One NOTIFY carries them all, a line each (`<run id> <event id> <type>`).
+ * records (`$1`), inserted in their order (`ord`), so a run's events keep theirs. One NOTIFY
+ * carries them all, a line each (`<run id> <event id> <type>`). A step row is written once per
+ * statement: by the last of a run's events that carries it (`has_step`).
  */
 function batchText(): string {
   const fields = [
@@ -42,15 +44,18 @@ function batchText(): string {
 let text: string | undefined
 const batchStatement = () => ({ name: 'judgeflow_event_batch', text: text ??= batchText() })
 
-/** A write as one record of the batch's JSON: JSON columns hold the value itself, SQL NULL for none. */
-function record(write: EventWrite, ord: number): Record<string, unknown> {
+/**
+ * A write as one record of the batch's JSON: JSON columns hold the value itself, SQL NULL for none.
+ * `withStep`: it writes its step row (no later event of the statement carries the same step).
+ */
+function record(write: EventWrite, ord: number, withStep: boolean): Record<string, unknown> {
   const { row } = write
   const out: Record<string, unknown> = {
     ord, [nameOf(runEvents.runId)]: row.runId, [nameOf(runEvents.type)]: row.type, [nameOf(runEvents.nodeId)]: row.nodeId,
     [nameOf(runEvents.attempt)]: row.attempt, [nameOf(runEvents.data)]: row.data, [nameOf(runEvents.at)]: row.at, holder: write.holder,
-    has_step: Boolean(write.step), has_end: Boolean(write.end),
+    has_step: withStep, has_end: Boolean(write.end),
   }
-  if (write.step) STEP_COLUMNS.forEach((c, i) => { out[step(i)] = STEP_JSON.has(c) ? rawJson(write.step![c]) : write.step![c] })
+  if (withStep) STEP_COLUMNS.forEach((c, i) => { out[step(i)] = STEP_JSON.has(c) ? rawJson(write.step![c]) : write.step![c] })
   if (write.end) RUN_END_COLUMNS.forEach((c, i) => { out[ended(i)] = RUN_END_JSON.has(c) ? rawJson(write.end![c]) : write.end![c] })
   return out
 }
@@ -58,9 +63,23 @@ function record(write: EventWrite, ord: number): Record<string, unknown> {
 /** A JSON column's value inside the record: none is SQL NULL, as `jsonValue` makes it in a single write. */
 const rawJson = (value: unknown) => (jsonValue(value) === null ? null : value)
 
+/** The records of a statement: each run's writes in order, a step row by the last write that carries it. */
+function records(batch: readonly Pending[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = []
+  for (const { writes } of batch) {
+    const stepKey = (write: EventWrite) => (write.step ? `${write.step.nodeId} ${write.step.attempt}` : undefined)
+    writes.forEach((write, i) => {
+      const key = stepKey(write)
+      out.push(record(write, out.length, key !== undefined && !writes.slice(i + 1).some(later => stepKey(later) === key)))
+    })
+  }
+  return out
+}
+
+/** A run's writes, committed together (one unless events were held back to go with the next). */
 interface Pending {
-  write: EventWrite
-  resolve: (row: RunEventRow | null) => void
+  writes: readonly EventWrite[]
+  resolve: (rows: RunEventRow[] | null) => void
   reject: (error: unknown) => void
 }
 
@@ -76,29 +95,30 @@ export function eventBatcher(pool: pg.Pool) {
   let pending: Pending[] = []
   let inFlight = 0
 
-  const write = async (batch: Pending[]) => {
-    if (batch.length === 1) {
-      const [only] = batch
-      await writeOne(pool, only!.write).then(only!.resolve, only!.reject)
-      return
-    }
+  const alone = (item: Pending) => (item.writes.length === 1
+    ? writeOne(pool, item.writes[0]!).then(row => item.resolve(row && [row]), item.reject)
+    : write([item], false))
+  const write = async (batch: Pending[], retry = true): Promise<void> => {
+    if (batch.length === 1 && batch[0]!.writes.length === 1) return alone(batch[0]!)
     try {
-      const values = [JSON.stringify(batch.map((p, i) => record(p.write, i)))]
+      const values = [JSON.stringify(records(batch))]
       const { rows } = await pool.query<{ id: string, run_id: string }>({ ...batchStatement(), values })
-      const ids = new Map(rows.map(row => [row.run_id, Number(row.id)]))
-      for (const { write, resolve } of batch) {
-        const id = ids.get(write.row.runId)
-        resolve(id === undefined ? null : { id, ...write.row })
+      // A run's events got their ids in their order; none came back for a run another process holds.
+      const ids = new Map<string, number[]>()
+      for (const row of rows) (ids.get(row.run_id) ?? ids.set(row.run_id, []).get(row.run_id)!).push(Number(row.id))
+      for (const { writes, resolve } of batch) {
+        const got = ids.get(writes[0]!.row.runId)?.sort((a, b) => a - b)
+        resolve(got?.length === writes.length ? writes.map((w, i) => ({ id: got[i]!, ...w.row })) : null)
       }
     }
     catch (error) {
       // Refused by the database, the statement wrote nothing: each write again alone. A lost
       // connection may have lost the answer to a commit: writing again could store an event twice.
-      if (!(error instanceof pg.DatabaseError)) {
+      if (!retry || !(error instanceof pg.DatabaseError)) {
         for (const item of batch) item.reject(error)
         return
       }
-      for (const item of batch) await writeOne(pool, item.write).then(item.resolve, item.reject)
+      for (const item of batch) await alone(item)
     }
   }
 
@@ -108,10 +128,19 @@ export function eventBatcher(pool: pg.Pool) {
       const batch: Pending[] = []
       const runsIn = new Set<string>()
       const left: Pending[] = []
+      let events = 0
       for (const item of pending) {
-        if (batch.length < EVENTS_PER_STATEMENT && !runsIn.has(item.write.row.runId)) {
-          runsIn.add(item.write.row.runId)
+        const runId = item.writes[0]!.row.runId
+        if (events + item.writes.length <= EVENTS_PER_STATEMENT && !runsIn.has(runId)) {
+          runsIn.add(runId)
           batch.push(item)
+          events += item.writes.length
+        }
+        // A run's writes wait for the one before to commit; a first one larger than a statement still goes alone.
+        else if (!batch.length) {
+          runsIn.add(runId)
+          batch.push(item)
+          events += item.writes.length
         }
         else left.push(item)
       }
@@ -124,8 +153,9 @@ export function eventBatcher(pool: pg.Pool) {
     }
   }
 
-  return (write: EventWrite): Promise<RunEventRow | null> => new Promise((resolve, reject) => {
-    pending.push({ write, resolve, reject })
+  /** Writes a run's events in one commit, in order: their rows, or null when the run is held by another process. */
+  return (writes: readonly EventWrite[]): Promise<RunEventRow[] | null> => new Promise((resolve, reject) => {
+    pending.push({ writes, resolve, reject })
     flush()
   })
 }

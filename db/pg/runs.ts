@@ -104,8 +104,9 @@ export function pgRuns(db: PgDb, pool: pg.Pool, ready: Promise<void>): RunReposi
       await db.update(runs).set({ status: 'running', leaseOwner: owner, startedAt: Date.now() })
         .where(and(eq(runs.id, id), or(isNull(runs.leaseOwner), eq(runs.leaseOwner, owner))))
     }),
-    record: (runId, event, holder) => inOrder(runId, () => writeEvents(eventWrite(runId, event, undefined, holder))),
-    finish: (runId, event, holder) => inOrder(runId, () => writeEvents(eventWrite(runId, event, event.result, holder))),
+    record: (runId, event, holder) => inOrder(runId, async () => (await writeEvents([eventWrite(runId, event, undefined, holder)]))?.[0] ?? null),
+    finish: (runId, event, holder) => inOrder(runId, async () => (await writeEvents([eventWrite(runId, event, event.result, holder)]))?.[0] ?? null),
+    recordMany: (runId, events, holder) => inOrder(runId, () => writeEvents(events.map(event => eventWrite(runId, event, event.type === 'run.finished' ? event.result : undefined, holder)))),
     async journal(runId) {
       await ready
       return journalOf(await db.select().from(stepRuns).where(eq(stepRuns.runId, runId)).orderBy(asc(stepRuns.id)))
@@ -182,11 +183,12 @@ export function pgLeases(db: PgDb, ready: Promise<void>): LeaseRepository {
     },
     async claimQueued(runId, options) {
       await ready
-      // The usual job, its run still queued under the process that queued it: taken in one statement.
+      // The usual job, its run still queued under the process that queued it: taken and marked
+      // started in one statement.
       if (options.from !== undefined) {
-        const [run] = await db.update(runs).set({ leaseOwner: options.lease.owner })
+        const [run] = await db.update(runs).set({ leaseOwner: options.lease.owner, status: 'running', startedAt: Date.now() })
           .where(and(eq(runs.id, runId), eq(runs.status, 'queued'), eq(runs.leaseOwner, options.from))).returning()
-        if (run) return { run }
+        if (run) return { run, started: true }
       }
       const lease = await getLease(db, runId)
       if (!lease || !UNFINISHED_STATUSES.includes(lease.status)) return null

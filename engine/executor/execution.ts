@@ -26,8 +26,14 @@ export interface ExecuteOptions {
   timeoutMs?: number
   /** `false` bypasses the LLM response cache for the whole run. */
   cache?: boolean
-  /** Receives every event; a returned promise is awaited, so a step is committed before its dependents start. */
+  /** Receives every event; a returned promise is awaited, so a step is committed before its dependents start (unless `commit` says when). */
   onEvent?: (event: RunEvent) => void | Promise<void>
+  /**
+   * Resolves once the events received so far are durable: a step's work waits for it, so a
+   * completed step's output is committed before the next step does anything (an `onEvent` that
+   * writes events together later says so here).
+   */
+  commit?: () => Promise<void>
   /** Committed records of an interrupted execution: reused instead of running those steps again. */
   journal?: Journal
   /** How much a step and the run may render and store (DEFAULT_STORAGE_LIMITS unless given). */
@@ -202,6 +208,7 @@ export class Execution {
         const first = config.error.issues[0]!
         throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": config.${first.path.join('.')}: ${first.message} (after rendering references)`, { details: config.error.issues })
       }
+      await this.options.commit?.()
       const outcome = node.pinned
         ? pinnedOutcome(node, definition, state.runs)
         : await this.runStep(state, config.data, attempt)

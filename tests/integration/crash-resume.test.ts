@@ -16,13 +16,16 @@ const asksStepB = () => fake.requests.some(r => lastUserText(r).startsWith('step
 describe.each(serverStores)('crash safety on $name', (store: ServerStore) => {
   const startAt = (location: string, env: Record<string, string>) => start(store.at(location, env))
 
-  /** A server on a new database starts a run of `workflow` and is SIGKILLed once step b has been asked. */
+  /** A server on a new database starts a run of `workflow` and is SIGKILLed once step b has been asked and its start committed. */
   async function killedAtStepB(env: Record<string, string> = fake.env(), stepBAsked = asksStepB) {
     const location = await store.create()
     const first = await startAt(location, env)
     const { body: wf } = await first.api('/api/workflows', { body: workflow })
     const { body: run } = await first.api(`/api/workflows/${wf.id}/runs`, { body: {} })
     await waitFor(stepBAsked, 10_000, 'step b to be called')
+    // And once step b's start is committed: a step's start is written with its end, or alone
+    // START_HELD_MS after it began (step b takes longer).
+    await waitFor(async () => (await store.query(location, 'select node_id from step_runs where run_id = $1 and node_id = $2', [run.id, 'b'])).length > 0, 5_000, 'step b\'s start to be committed')
     await first.stop('SIGKILL')
     return { location, runId: run.id as string, workflowId: wf.id as string }
   }

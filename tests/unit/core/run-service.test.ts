@@ -10,7 +10,19 @@ const holdStep = defineStep({
   type: 'hold', label: 'Hold', description: 'Waits until the run is cancelled.', configSchema: z.object({}),
   run: ({ signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
 })
-const registry = new StepRegistry([...builtinSteps, holdStep])
+/** Steps that say which steps of the run were committed when their work began. */
+const committedAtWork: string[][] = []
+let probedRun: Promise<string> = Promise.resolve('')
+let probedStore: Store | undefined
+const probeStep = defineStep({
+  type: 'probe', label: 'Probe', description: 'Notes the committed steps of its run when its work begins.', configSchema: z.object({}),
+  run: async () => {
+    const steps = await probedStore!.runs.steps(await probedRun)
+    committedAtWork.push(steps.filter(s => s.status === 'succeeded').map(s => s.nodeId))
+    return { output: { ok: true } }
+  },
+})
+const registry = new StepRegistry([...builtinSteps, holdStep, probeStep])
 const held = { name: 'held', nodes: [{ id: 'in', type: 'input' }, { id: 'wait', type: 'hold' }], edges: [{ from: 'in', to: 'wait' }] }
 
 afterAll(stopStores)
@@ -35,6 +47,24 @@ describe.each(storeFactories)('run service ($name)', ({ open }) => {
     })
     return { store: opened, service, workflow, start, finished }
   }
+
+  it('commits a step\'s output before the next step\'s work begins, though it writes a run\'s events together', async () => {
+    const { store, service } = await setup(1)
+    probedStore = store
+    committedAtWork.length = 0
+    const chain = {
+      name: 'chain',
+      nodes: [{ id: 'in', type: 'input' }, { id: 'first', type: 'probe' }, { id: 'second', type: 'probe' }, { id: 'third', type: 'probe' }],
+      edges: [{ from: 'in', to: 'first' }, { from: 'first', to: 'second' }, { from: 'second', to: 'third' }],
+    }
+    let started!: (id: string) => void
+    probedRun = new Promise((resolve) => { started = resolve })
+    const run = await service.start({ definition: chain })
+    started(run.id)
+    const ended = await service.whenEnded(run.id)
+    expect(ended.status).toBe('succeeded')
+    expect(committedAtWork).toEqual([['in'], ['in', 'first'], ['in', 'first', 'second']])
+  })
 
   describe('deleting a workflow with runs going on', () => {
     it('cancels its running and queued runs, tells their subscribers, then deletes it with every run', async () => {
@@ -69,6 +99,7 @@ describe.each(storeFactories)('run service ($name)', ({ open }) => {
       await vi.waitFor(async () => expect((await store.runs.eventsAfter(run.id)).some(e => e.type === 'step.started' && e.nodeId === 'wait')).toBe(true))
       // A run whose execution never ends, whatever the signal says: its last write never returns.
       vi.spyOn(store.runs, 'finish').mockImplementation(() => new Promise(() => {}))
+      vi.spyOn(store.runs, 'recordMany').mockImplementation(() => new Promise(() => {}))
       await vi.waitFor(() => expect(service.isActive(run.id)).toBe(true))
       const remove = vi.fn(() => store.workflows.delete(workflow.id))
       expect(await service.deleteWorkflowWith(workflow.id, remove, 20)).toEqual({ stillRunning: [run.id] })

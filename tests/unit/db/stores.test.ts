@@ -12,7 +12,7 @@ afterAll(stopStores)
 const settled = async <T>(call: () => T) => call()
 
 /** The repositories through the store interface, with the same assertions on SQLite and PostgreSQL. */
-describe.each(storeFactories)('the $name store', ({ open }) => {
+describe.each(storeFactories)('the $name store', ({ name, open }) => {
   let store: Store
   afterEach(async () => store?.close())
 
@@ -63,6 +63,36 @@ describe.each(storeFactories)('the $name store', ({ open }) => {
     expect((await store.runs.get(run.id))!.status).toBe('queued')
   })
 
+  it('records several events of a run in one commit, in order, its step row once, its end with run.finished; fenced: all or none', async () => {
+    store = await open()
+    const result = { status: 'succeeded' as const, verdict: null, output: 'done', error: null, steps: {}, duration_ms: 3 }
+    const eventsOf = (n: number): (RunEvent | { type: 'run.finished', at: number, result: typeof result })[] => [
+      { type: 'run.started', at: 1, resumed: false },
+      { type: 'step.started', at: 1, node_id: 'in', attempt: 1, input: { n } },
+      { type: 'step.succeeded', at: 2, step: { node_id: 'in', attempt: 1, status: 'succeeded', input: { n }, output: { n }, started_at: 1, finished_at: 2 } },
+      { type: 'step.started', at: 2, node_id: 'draft', attempt: 1, input: { prompt: `p${n}` } },
+      { type: 'run.finished', at: 3, result },
+    ]
+    // Eight runs at once: on PostgreSQL, those arriving while others commit share a statement.
+    const created = await Promise.all(Array.from({ length: 8 }, () => store.runs.create({ definition: { name: 'A' }, owner: 'a' })))
+    const written = await Promise.all(created.map((run, n) => store.runs.recordMany(run.id, eventsOf(n), 'a')))
+    for (const [n, run] of created.entries()) {
+      const rows = written[n]!
+      expect(rows!.map(r => r.type)).toEqual(['run.started', 'step.started', 'step.succeeded', 'step.started', 'run.finished'])
+      expect(await store.runs.eventsAfter(run.id)).toEqual(rows)
+      expect(rows!.map(r => r.id)).toEqual([...rows!.map(r => r.id)].sort((a, b) => a - b))
+      expect((await store.runs.steps(run.id)).map(s => [s.nodeId, s.status, s.input, s.output])).toEqual([['in', 'succeeded', { n }, { n }], ['draft', 'running', { prompt: `p${n}` }, null]])
+      expect(await store.runs.get(run.id)).toMatchObject({ status: 'succeeded', output: 'done', durationMs: 3 })
+    }
+    // Held by another process: nothing of the group is written.
+    const other = await store.runs.create({ definition: { name: 'A' }, owner: 'b' })
+    await store.runs.markStarted(other.id, 'b')
+    expect(await store.runs.recordMany(other.id, eventsOf(9), 'a')).toBeNull()
+    expect(await store.runs.eventsAfter(other.id)).toEqual([])
+    expect(await store.runs.steps(other.id)).toEqual([])
+    expect(await store.runs.get(other.id)).toMatchObject({ status: 'running', output: null })
+  })
+
   it('starts and finishes a run, storing its end with its last event', async () => {
     store = await open()
     const run = await store.runs.create({ definition: { name: 'A' }, owner: 'me' })
@@ -83,6 +113,25 @@ describe.each(storeFactories)('the $name store', ({ open }) => {
     expect((await store.runs.unfinished(workflow.id)).sort()).toEqual([queued.id, running.id].sort())
     expect(await store.runs.unfinished('nope')).toEqual([])
     expect(await store.runs.get('nope')).toBeNull()
+  })
+
+  it('claims a run still queued under the process that queued it once; on PostgreSQL the claim also marks it started', async () => {
+    store = await open()
+    const run = await store.runs.create({ definition: { name: 'A' }, owner: 'a', status: 'queued' })
+    const claim = (owner: string) => settled(() => store.leases.claimQueued(run.id, {
+      owner, now: Date.now(), lease: { owner, expiresAt: Date.now() + 60_000 }, from: 'a', resume: (r, lastStepAt) => resumeDecision(r, lastStepAt, 2), isFree: () => false,
+    }))
+    await store.leases.renew({ owner: 'b', expiresAt: Date.now() + 60_000 })
+    const claimed = await claim('b')
+    expect(claimed!.run.id).toBe(run.id)
+    // One write fewer per run where writes are round trips: the worker then writes no start of its own.
+    expect(claimed!.started ?? false).toBe(name === 'PostgreSQL')
+    const stored = (await store.runs.get(run.id))!
+    expect(stored).toMatchObject({ leaseOwner: 'b', status: claimed!.started ? 'running' : 'queued' })
+    if (claimed!.started) expect(stored.startedAt).toBeGreaterThanOrEqual(run.createdAt)
+    // Taken: another worker's copy of the job finds nothing to run.
+    await store.leases.renew({ owner: 'c', expiresAt: Date.now() + 60_000 })
+    expect(await claim('c')).toBeNull()
   })
 
   it('fences a holder\'s writes: once another process has taken the run, they write nothing and say so', async () => {
