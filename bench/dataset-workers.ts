@@ -25,7 +25,7 @@ const CASES = Number(process.env.JUDGEFLOW_BENCH_CASES) || 1_000
 const workflow = benchGate('bench dataset gate')
 const casesOf = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `q${i}`, input: { question: `question ${i}${i % 4 === 0 ? ' (vague)' : ''}` } }))
 
-/** One dataset run to its end: seconds, and the workers (lease owners) its case runs executed on. */
+/** One dataset run to its end: seconds, and its case runs. */
 async function datasetRun(app: Judgeflow, fake: FakeLLMProcess, name: string, count: number, concurrency: number) {
   await app.store.datasets.create(name, casesOf(count))
   await fake.reset()
@@ -39,9 +39,14 @@ async function datasetRun(app: Judgeflow, fake: FakeLLMProcess, name: string, co
   if (row.status !== 'finished' || result.cases !== count || result.errored !== 0) throw new Error(`the dataset run ${row.status}: ${result?.cases} cases, ${result?.errored} errored`)
   const calls = await fake.count()
   if (calls !== count * 2) throw new Error(`${calls} calls to the fake LLM server, not ${count * 2}`)
+  return { seconds, runIds: result.results.map(c => c.run_id!) }
+}
+
+/** How many workers (lease owners) the runs executed on. */
+async function workersOf(app: Judgeflow, runIds: string[]): Promise<number> {
   const owners = new Set<string>()
-  for (const c of result.results) owners.add((await app.store.runs.get(c.run_id!))!.leaseOwner ?? '')
-  return { seconds, workers: owners.size }
+  for (const id of runIds) owners.add((await app.store.runs.get(id))!.leaseOwner ?? '')
+  return owners.size
 }
 
 export async function benchDatasetWorkers(): Promise<void> {
@@ -63,8 +68,9 @@ export async function benchDatasetWorkers(): Promise<void> {
         await datasetRun(web, fake, 'warm-up', concurrency * 2, concurrency)
         if (statementsWanted()) await resetStatements(url)
         const before = sample(processKind)
-        const { seconds, workers: ranOn } = await datasetRun(web, fake, 'measured', CASES, concurrency)
+        const { seconds, runIds } = await datasetRun(web, fake, 'measured', CASES, concurrency)
         const cpu = cpuByKind(before, sample(processKind))
+        const ranOn = await workersOf(web, runIds)
         times.set(count, seconds)
         if (statementsWanted()) await printStatements(url, CASES, 'case', `${count} worker(s)`)
         const ideal = (CASES * 2 * LATENCY_MS) / 1000 / concurrency
