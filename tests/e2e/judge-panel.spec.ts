@@ -128,3 +128,21 @@ test('an evaluator step says whether its judge is calibrated against people: not
   await page.getByTestId('attempt-judge-1').locator('summary').click()
   await expect(page.getByTestId('evaluator-result').getByTestId('calibration')).toContainText('Calibrated against people: κ 1.00')
 })
+
+test('when the calibration status cannot be had, the evaluator step says so instead of passing for "not calibrated", and checks again on request', async ({ page }) => {
+  await page.goto('/')
+  await page.getByTestId('template-quality-gate').click()
+  await expect(page).toHaveURL(/\/workflows\/[^/]+$/)
+  await page.route('**/api/calibration', route => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, message: 'the database is not reachable' }) }))
+  await page.locator('.vue-flow__node[data-id="judge"]').click()
+  const settings = page.getByRole('complementary', { name: 'Step settings' })
+  const status = settings.getByTestId('calibration')
+  await expect(status).toHaveText('Calibration unknown: the server answered 500 (the database is not reachable). Check again')
+  await status.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: 'test-results/e2e/calibration-unknown.png' })
+  // The server answers again: asked from the keyboard, the status is the server's.
+  await page.unroute('**/api/calibration')
+  await status.getByRole('button', { name: 'Check again' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(status).toHaveText('Not calibrated: no dataset run with labels has been judged by this judge. Run it over a dataset with labels to calibrate it.')
+})
