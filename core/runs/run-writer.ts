@@ -85,9 +85,13 @@ export class RunWriter {
     this.throwFailed(runId)
     if (this.lost.has(runId)) return
     const held = this.held.get(runId)
-    if (held?.events.some(e => !STARTS.has(e.type))) return void await this.write(runId)
-    const error = await this.writing.get(runId)
-    if (error !== undefined) throw error
+    if (held?.events.some(e => !STARTS.has(e.type))) await this.write(runId)
+    else {
+      const error = await this.writing.get(runId)
+      if (error !== undefined) throw error
+    }
+    // An earlier write of the run that failed with no one waiting (its events are not committed).
+    this.throwFailed(runId)
   }
 
   /** Writes the run's end with what is held before it, then tells the subscribers; false when not written. */

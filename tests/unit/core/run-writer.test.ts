@@ -105,6 +105,29 @@ describe('the run writer: a run\'s events written together', () => {
     await nextTurn()
     await nextTurn()
     await expect(failing.event(runId, started('judge', 3))).rejects.toThrow('the database went away')
+    // A turn's write fails while the next step's own write waits behind it (a store writes a run's
+    // events in order) and then goes through: that step still may not start, since the events
+    // before it are not committed.
+    let calls = 0
+    let queue: Promise<unknown> = Promise.resolve()
+    const once = new RunWriter({
+      ...store.runs,
+      recordMany: (id, events, holder) => {
+        const call = ++calls
+        const result = queue.then(() => (call === 1 ? sleep(20).then(() => { throw new Error('a moment without the database') }) : store.runs.recordMany(id, events, holder)))
+        queue = result.catch(() => {})
+        return result
+      },
+    }, 'me')
+    const other = (await store.runs.create({ definition: { name: 'C' }, owner: 'me' })).id
+    await once.event(other, started('in', 1))
+    await once.event(other, ended('in', 2))
+    await nextTurn()
+    await once.event(other, started('draft', 3))
+    await once.event(other, ended('draft', 4))
+    await once.event(other, started('judge', 5))
+    await expect(once.commit(other)).rejects.toThrow('a moment without the database')
+    expect(calls).toBe(2)
     // The run's end is still written (the executor writes it after the failure).
     expect(await failing.finish(runId, { type: 'run.finished', at: 3, result })).toBe(true)
     expect((await store.runs.eventsAfter(runId)).map(e => e.type)).toEqual(['run.finished'])
