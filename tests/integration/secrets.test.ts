@@ -14,9 +14,10 @@ const live = {
     { id: 'in', type: 'input', config: {} },
     { id: 'a', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Say hi' } },
     { id: 'b', type: 'llm', config: { model: 'anthropic:claude-sonnet-4-5-20250929', prompt: 'Say hi' } },
-    { id: 'judge', type: 'evaluator', config: { evaluation_type: 'scoring', model: 'openai:gpt-4o-mini', content: '{{steps.a.text}}' } },
+    // After both calls: the judge fails here (the fake answers it no JSON), and a run that fails stops the steps still going.
+    { id: 'judge', type: 'evaluator', config: { evaluation_type: 'scoring', model: 'openai:gpt-4o-mini', content: '{{steps.a.text}} {{steps.b.text}}' } },
   ],
-  edges: [{ from: 'in', to: 'a' }, { from: 'in', to: 'b' }, { from: 'a', to: 'judge' }],
+  edges: [{ from: 'in', to: 'a' }, { from: 'in', to: 'b' }, { from: 'a', to: 'judge' }, { from: 'b', to: 'judge' }],
 }
 
 describe('no secret leaves the environment', () => {
