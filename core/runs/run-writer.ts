@@ -99,12 +99,7 @@ export class RunWriter {
     await this.beforeWrite?.()
     if (this.lost.has(runId)) return false
     this.failed.delete(runId)
-    const earlier = this.take(runId)
-    const written = earlier.length
-      ? this.runs.recordMany(runId, [...earlier, event], this.owner).then(rows => this.writtenAll(runId, rows))
-      : this.runs.finish(runId, event, this.owner).then(row => this.writtenAll(runId, row && [row]))
-    this.writing.set(runId, outcome(written))
-    return written
+    return this.write(runId, event)
   }
 
   /** The run's held events, taken to be written now. */
@@ -117,13 +112,16 @@ export class RunWriter {
     return held.events
   }
 
-  /** Writes what is held (taken and handed to the store at once, so the run's writes keep their order). */
-  private write(runId: string): Promise<boolean> {
-    const events = this.take(runId)
+  /** Writes what is held, and the run's end after it if given (taken and handed to the store at once, so the run's writes keep their order). */
+  private write(runId: string, end?: RunFinished): Promise<boolean> {
+    const events = end ? [...this.take(runId), end] : this.take(runId)
     if (!events.length || this.lost.has(runId)) return Promise.resolve(true)
-    const written = events.length === 1
-      ? this.runs.record(runId, events[0]!, this.owner).then(row => this.writtenAll(runId, row && [row]))
-      : this.runs.recordMany(runId, events, this.owner).then(rows => this.writtenAll(runId, rows))
+    const only = events[0]!
+    const written = events.length > 1
+      ? this.runs.recordMany(runId, events, this.owner).then(rows => this.writtenAll(runId, rows))
+      : only.type === 'run.finished'
+        ? this.runs.finish(runId, only, this.owner).then(row => this.writtenAll(runId, row && [row]))
+        : this.runs.record(runId, only, this.owner).then(row => this.writtenAll(runId, row && [row]))
     this.writing.set(runId, outcome(written))
     return written
   }
