@@ -9,15 +9,16 @@ import { startAppServer } from '../tests/support/app-server'
 import { startPostgres } from '../tests/support/postgres'
 import { startWorker, type WorkerProcess } from '../tests/support/workers'
 import { report } from './lib'
+import { printStatements, resetStatements, statementsWanted } from './pg-statements'
 import { driveLoad, LOAD_ENV, startLoadJudge } from './load'
 
-const WORKERS = 2
+const WORKERS = Number(process.env.BENCH_LOAD_WORKERS ?? 2)
 const PER_WORKER = 32
 const label = ` (PostgreSQL, server --no-worker + ${WORKERS} workers × ${PER_WORKER})`
 
 export async function benchLoadPostgres(): Promise<void> {
   const fake = await startLoadJudge()
-  const postgres = await startPostgres()
+  const postgres = await startPostgres({ statements: statementsWanted() })
   const workers: WorkerProcess[] = []
   const url = await postgres.database()
   const client = new pg.Client({ connectionString: url })
@@ -31,6 +32,7 @@ export async function benchLoadPostgres(): Promise<void> {
       for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(url, env, ['--concurrency', String(PER_WORKER)], undefined, nodeArgs))
       const count = async (text: string) => (await client.query<{ status: string, n: string }>(text)).rows
         .map(row => ({ status: row.status, n: Number(row.n) }))
+      if (statementsWanted()) await resetStatements(url)
       await driveLoad({
         server,
         processes: { server: server.process.pid!, ...Object.fromEntries(workers.map((w, i) => [`worker ${i + 1}`, w.process.pid!])) },
@@ -39,6 +41,10 @@ export async function benchLoadPostgres(): Promise<void> {
         // Queue mode at the single process's speed: thousands of starts a second, answered at once.
         targets: { starts: '>= 1500', p50: 'reported', p99: '<= 250' },
       }, label)
+      if (statementsWanted()) {
+        const [{ n }] = (await client.query<{ n: string }>('select count(*) as n from runs')).rows as [{ n: string }]
+        await printStatements(url, Number(n), 'run', `load${label}`)
+      }
       // What the processes said went wrong: a failure's message follows "failed:" (counts of runs taken over are not failures).
       const failures = [server.output(), ...workers.map(worker => worker.output())].join('\n').split('\n')
         .filter(line => /failed:|error|could not|the run queue:/i.test(line))

@@ -10,6 +10,7 @@ import Database from 'better-sqlite3'
 import { FakeLLM } from '../tests/support/fake-llm'
 import { startAppServer, type AppServer } from '../tests/support/app-server'
 import { report } from './lib'
+import { cpuByKind, sample } from './process-usage'
 
 const CLIENTS = 200
 const SUBSCRIBERS = 500
@@ -89,6 +90,14 @@ export const LOAD_ENV = {
   NODE_OPTIONS: '--max-old-space-size=1024',
 }
 
+/** What a process of the load is, from its command line. */
+function loadProcessKind(commandLine: string): string {
+  if (commandLine.includes('.output/server')) return 'server'
+  if (commandLine.includes(' worker')) return 'workers'
+  if (/(^|\/)postgres\b/.test(commandLine)) return 'PostgreSQL'
+  return 'other'
+}
+
 /** Drives the load against `target` and reports; `label` names the setup in each figure's name ('' for the SQLite default). */
 export async function driveLoad(target: LoadTarget, label = ''): Promise<void> {
   const { server } = target
@@ -114,12 +123,18 @@ export async function driveLoad(target: LoadTarget, label = ''): Promise<void> {
       const { status, body: run } = await server.api(`/api/workflows/${wf.id}/runs`, { body: { input: { question: 'How do I reset my password?' } } })
       return status === 202 ? subscribe(`${server.url}/api/runs/${run.id}/events`, subscriptions.signal) : 'error'
     })
+    const cpuBefore = sample(loadProcessKind)
     const result = await load
+    const cpu = cpuByKind(cpuBefore, sample(loadProcessKind))
     const errors = result.non2xx + result.errors + result.timeouts
     report({ name: name(`run starts per second (${CLIENTS} clients, ${SECONDS} s, judge at 50 ms, ${SUBSCRIBERS} SSE subscribers)`), value: result['2xx'] / SECONDS, unit: 'runs/s', target: targets.starts })
     report({ name: name('API latency p50'), value: result.latency.p50, unit: 'ms', target: targets.p50 })
     report({ name: name('API latency p99'), value: result.latency.p99, unit: 'ms', target: targets.p99 })
     report({ name: name('errors (non-2xx, connection errors, timeouts)'), value: errors, unit: 'count', target: '= 0' })
+    // Where the machine's CPU went while the starts came in (the driver: the load's clients, the subscribers and the fake LLM).
+    for (const [kind, ms] of [...cpu].sort((a, b) => b[1] - a[1])) {
+      if (kind !== 'other') report({ name: name(`CPU of the ${kind} during the load, per accepted start`), value: ms / Math.max(result['2xx'], 1), unit: 'ms', target: 'reported' })
+    }
     // Every accepted run must finish, and every subscriber must see its run finish.
     const loadEnded = performance.now()
     const deadline = Date.now() + 15 * 60_000

@@ -24,6 +24,13 @@ export interface DispatchDeps extends Pick<RunServiceDeps, 'store' | 'registry' 
   closing: (workflowId: string) => boolean
 }
 
+/** A start with `ifCurrent` whose workflow version is no longer the current one: nothing was stored. */
+export class NotCurrent extends Error {
+  constructor() {
+    super('the workflow version is no longer the current one')
+  }
+}
+
 /** A job whose run this process is claiming: a cancel arriving meanwhile is kept, and the run ends cancelled once claimed. */
 export interface Claim {
   cancelled: boolean
@@ -65,7 +72,7 @@ export class Dispatch {
     const queued = queue
       ? this.checked(request).then(async ({ run }) => {
           const row = newRunRow(run)
-          await queue.submit(row, { runId: row.id, from: this.deps.owner })
+          if (!await queue.submit(row, { runId: row.id, from: this.deps.owner }, { ifCurrent: request.ifCurrent })) throw new NotCurrent()
           return row
         })
       : this.prepare(request).then(({ run, workflow, input }) => {
@@ -174,7 +181,7 @@ export class Dispatch {
     if ('ending' in prepared) return void await prepared.ending
     // Taken just as this process began to stop: left to the takeover once the drain lets go of the lease.
     if (this.deps.closed()) return
-    return { done: started ? this.deps.local.launch(prepared, false, true) : this.deps.local.launch(prepared, run.status !== 'queued') }
+    return { done: this.deps.local.launch(prepared, !started && run.status !== 'queued', started) }
   }
 
   /** Checks a stored run's definition and input again; one that no longer passes is ended interrupted, saying `whenFails` and why. */

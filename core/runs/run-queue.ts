@@ -16,9 +16,11 @@ export interface RunJob {
 export interface RunQueue {
   /**
    * Stores a new, queued run and its job as one: committed together, in a transaction shared with
-   * the other starts of the same moment; resolves once both are durable.
+   * the other starts of the same moment; resolves once both are durable, with true. `ifCurrent`:
+   * only while the run's workflow version is still the workflow's current one, checked in that
+   * transaction; false when it is not (a newer version, or the workflow deleted): nothing stored.
    */
-  submit(run: RunRow, job: RunJob): Promise<void>
+  submit(run: RunRow, job: RunJob, options?: { ifCurrent?: boolean }): Promise<boolean>
   /** Hands a stored, queued run to the workers again; one job per run (a second is not added while one is waiting). */
   enqueue(job: RunJob): Promise<void>
   /**

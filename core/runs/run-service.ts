@@ -1,8 +1,8 @@
 import { finalRunStatuses, type JudgeflowError, type RunResult } from '../../engine'
 import type { RunEventRow, RunRow } from '../rows'
-import type { MaybePromise } from '../store'
+import type { MaybePromise, WorkflowWithDefinition } from '../store'
 import { Cancellation, STOP_WAIT_MS } from './cancellation'
-import { Dispatch } from './dispatch'
+import { Dispatch, NotCurrent } from './dispatch'
 import { Following, type EventSink } from './following'
 import { DEFAULT_LEASE_MS, LeaseKeeper, newLeaseOwner } from './leases'
 import { LocalRuns } from './local-runs'
@@ -24,6 +24,9 @@ export { STOP_WAIT_MS } from './cancellation'
  * shared one, claims and takeovers), its execution here (`LocalRuns`), following a run that
  * executes elsewhere (`Following`) and cancelling it wherever it is (`Cancellation`).
  */
+/** Workflows whose current version a process keeps at most (`startCurrent`). */
+const KEPT_WORKFLOWS = 256
+
 export class RunService {
   readonly owner: string
   private readonly local: LocalRuns
@@ -33,6 +36,8 @@ export class RunService {
   private readonly writes: RunWriter
   private readonly leases: LeaseKeeper
   private readonly now: () => number
+  /** Per workflow, the current version as last read (with a shared queue only), the oldest first. */
+  private readonly currentWorkflows = new Map<string, WorkflowWithDefinition>()
   private closed = false
   private working = false
   private watching?: (outcome: ResumeOutcome) => void
@@ -76,6 +81,35 @@ export class RunService {
   /** Checks the definition, input and keys (throwing a user error), stores the run and schedules it. */
   start(request: StartRun): Promise<RunRow> {
     return this.dispatch.start(request)
+  }
+
+  /**
+   * Starts a run of the workflow's current version; null when there is no such workflow. With a
+   * shared queue, the workflow is read once and kept: each start is stored only while the version
+   * kept is still the current one (checked in the start's own transaction), and one that is not
+   * reads the workflow again. Without one, the workflow is read for each start, as it is cheap.
+   */
+  async startCurrent(workflowId: string, fields: Pick<StartRun, 'input' | 'options'>): Promise<{ run: RunRow, workflow: WorkflowWithDefinition } | null> {
+    const start = (workflow: WorkflowWithDefinition, ifCurrent: boolean) => this.dispatch.start({
+      ...fields, definition: workflow.definition, workflowId: workflow.id, workflowVersion: workflow.version, ifCurrent,
+    })
+    const kept = this.currentWorkflows.get(workflowId)
+    if (kept) {
+      try {
+        return { run: await start(kept, true), workflow: kept }
+      }
+      catch (error) {
+        if (!(error instanceof NotCurrent)) throw error
+        if (this.currentWorkflows.get(workflowId) === kept) this.currentWorkflows.delete(workflowId)
+      }
+    }
+    const workflow = await this.deps.store.workflows.get(workflowId)
+    if (!workflow) return null
+    if (this.deps.queue) {
+      if (this.currentWorkflows.size >= KEPT_WORKFLOWS) this.currentWorkflows.delete(this.currentWorkflows.keys().next().value!)
+      this.currentWorkflows.set(workflowId, workflow)
+    }
+    return { run: await start(workflow, false), workflow }
   }
 
   /** Runs a stored run to its end in this process (the CLI's path). */

@@ -46,4 +46,9 @@ export interface StartRun {
   workflowVersion?: number | null
   input?: unknown
   options?: RunOptions
+  /**
+   * `workflowVersion` was taken as the workflow's current version from what this process read
+   * earlier: the run is stored only while it still is (queue mode), else `start` throws `NotCurrent`.
+   */
+  ifCurrent?: boolean
 }

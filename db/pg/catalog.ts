@@ -4,6 +4,7 @@ import type { ChatResponse, ResponseCache } from '../../engine/providers/types'
 import type { ExperimentRepository, SettingsRepository, WorkflowRepository } from '../../core/store'
 import type { ExperimentRoundRow } from '../repositories/experiments'
 import { versionConflict } from '../repositories/workflows'
+import { prepared } from '../prepared'
 import type { PgDb } from './client'
 import { appSettings, experimentRounds, experiments, llmCache, workflows, workflowVersions } from './schema'
 
@@ -19,6 +20,14 @@ export function pgWorkflows(db: PgDb, ready: Promise<void>): WorkflowRepository 
     await tx.insert(workflowVersions).values({ workflowId: row.id, version: 1, definition, createdAt: now })
     return { ...row, version: 1, definition }
   }
+  /** The workflow with the version asked for, or its current one (version null). */
+  const prepareGet = () => db.select({ row: workflows, version: workflowVersions.version, definition: workflowVersions.definition }).from(workflows)
+    .innerJoin(workflowVersions, and(
+      eq(workflowVersions.workflowId, workflows.id),
+      eq(workflowVersions.version, sql`coalesce(${sql.placeholder('version')}::integer, ${workflows.currentVersion})`),
+    ))
+    .where(eq(workflows.id, sql.placeholder('id')))
+    .prepare('judgeflow_workflow')
   return {
     async list() {
       await ready
@@ -26,10 +35,8 @@ export function pgWorkflows(db: PgDb, ready: Promise<void>): WorkflowRepository 
     },
     async get(id, version) {
       await ready
-      // One round trip (each run's start reads its workflow): the workflow with the version asked for, or its current one.
-      const [found] = await db.select({ row: workflows, version: workflowVersions.version, definition: workflowVersions.definition }).from(workflows)
-        .innerJoin(workflowVersions, and(eq(workflowVersions.workflowId, workflows.id), eq(workflowVersions.version, version ?? workflows.currentVersion)))
-        .where(eq(workflows.id, id))
+      // One round trip of a statement built and prepared once (each run's start reads its workflow).
+      const [found] = await prepared(db, 'pg workflow', prepareGet).execute({ id, version: version ?? null })
       if (!found) return null
       const definition = found.definition as Definition
       return { ...found.row, name: definition.name, description: definition.description ?? null, version: found.version, definition }

@@ -11,6 +11,7 @@ import type { PgDb } from './client'
 import { RUN_EVENTS_CHANNEL } from './channels'
 import { eventWrite } from './event-writes'
 import { eventBatcher } from './event-batch'
+import { prepared } from '../prepared'
 import { leaseOwners, runEvents, runs, stepRuns } from './schema'
 
 type Tx = Parameters<Parameters<PgDb['transaction']>[0]>[0]
@@ -62,7 +63,8 @@ export function pgRuns(db: PgDb, pool: pg.Pool, ready: Promise<void>): RunReposi
     },
     async get(id) {
       await ready
-      const [row] = await db.select().from(runs).where(eq(runs.id, id))
+      const [row] = await prepared(db, 'pg run', () => db.select().from(runs).where(eq(runs.id, sql.placeholder('id'))).prepare('judgeflow_run'))
+        .execute({ id })
       return row ?? null
     },
     async list(workflowId, options = {}) {
@@ -86,7 +88,10 @@ export function pgRuns(db: PgDb, pool: pg.Pool, ready: Promise<void>): RunReposi
     },
     async eventsAfter(runId, afterId = 0, limit = 1000) {
       await ready
-      return db.select().from(runEvents).where(and(eq(runEvents.runId, runId), gt(runEvents.id, afterId))).orderBy(asc(runEvents.id)).limit(limit)
+      return prepared(db, 'pg events after', () => db.select().from(runEvents)
+        .where(and(eq(runEvents.runId, sql.placeholder('runId')), gt(runEvents.id, sql.placeholder('afterId'))))
+        .orderBy(asc(runEvents.id)).limit(sql.placeholder('limit')).prepare('judgeflow_events_after'))
+        .execute({ runId, afterId, limit })
     },
     async statuses(ids) {
       if (!ids.length) return new Map()

@@ -1,11 +1,12 @@
 import pg from 'pg'
 import type PgBoss from 'pg-boss'
 import { getTableColumns } from 'drizzle-orm'
+import { getTableConfig } from 'drizzle-orm/pg-core'
 import type { RunRow } from '../../core/rows'
 import type { RunJob } from '../../core/runs/run-queue'
 import { RUN_JOBS_CHANNEL, RUN_QUEUE } from './channels'
 import { queryFailure } from './errors'
-import { runs } from './schema'
+import { runs, workflows } from './schema'
 
 /** Start transactions committing at once at most, each on a connection of its own. */
 export const START_COMMITS = 2
@@ -13,10 +14,18 @@ export const START_COMMITS = 2
 /** The runs table's columns: the row's field and the column's name. */
 const RUN_COLUMNS = Object.entries(getTableColumns(runs)).map(([field, column]) => ({ field, name: column.name }))
 
-/** New runs from one JSON array of records (`$1`), a record per run keyed by column name. */
+/**
+ * New runs from one JSON array of records (`$1`), a record per run keyed by column name; the runs
+ * whose ids are in `$2` only while their workflow version is the workflow's current one. Returns
+ * the ids stored.
+ */
 const INSERT_RUNS = (() => {
   const columns = RUN_COLUMNS.map(c => `"${c.name}"`).join(', ')
-  return `insert into "runs" (${columns}) select ${columns} from json_populate_recordset(null::"runs", $1::json)`
+  const id = (field: keyof RunRow) => `"${RUN_COLUMNS.find(c => c.field === field)!.name}"`
+  return `insert into "runs" (${columns}) select ${columns} from json_populate_recordset(null::"runs", $1::json) as r`
+    + ` where not (r.${id('id')} = any($2::text[])) or exists (select 1 from "${getTableConfig(workflows).name}" w`
+    + ` where w."${workflows.id.name}" = r.${id('workflowId')} and w."${workflows.currentVersion.name}" = r.${id('workflowVersion')})`
+    + ` returning ${id('id')} as id`
 })()
 
 /** A run's row keyed by column name; JSON columns hold the value itself (JSON null is SQL NULL there). */
@@ -29,7 +38,10 @@ function runRecord(run: RunRow): Record<string, unknown> {
 interface Pending {
   run: RunRow
   job: RunJob
-  resolve: () => void
+  /** Stored only while its workflow version is the current one. */
+  ifCurrent: boolean
+  /** Whether the run was stored (false: its version was no longer current). */
+  resolve: (stored: boolean) => void
   reject: (error: unknown) => void
 }
 
@@ -44,16 +56,23 @@ export function startSubmitter(pool: pg.Pool, boss: PgBoss, ready: Promise<unkno
   let pending: Pending[] = []
   let committing = 0
 
-  const commit = async (batch: readonly Pending[]) => {
+  /** Stores the batch's runs and their jobs in one transaction: the ids of the runs stored. */
+  const commit = async (batch: readonly Pending[]): Promise<Set<string>> => {
     await ready
     const client = await pool.connect()
     try {
       await client.query('begin')
-      await client.query({ name: 'judgeflow_start_runs', text: INSERT_RUNS, values: [JSON.stringify(batch.map(item => runRecord(item.run)))] })
-      await boss.insert(batch.map(({ job }) => ({
+      const checked = batch.filter(item => item.ifCurrent).map(item => item.run.id)
+      const { rows } = await client.query<{ id: string }>({
+        name: 'judgeflow_start_runs', text: INSERT_RUNS, values: [JSON.stringify(batch.map(item => runRecord(item.run))), checked],
+      })
+      const stored = new Set(rows.map(row => row.id))
+      const jobs = batch.filter(item => stored.has(item.run.id)).map(({ job }) => ({
         name: RUN_QUEUE, data: job, singletonKey: job.runId, retryLimit: 3, retryDelay: 1,
-      })), { db: { executeSql: (text, values) => client.query(text, values) } })
-      await client.query(`select pg_notify('${RUN_JOBS_CHANNEL}', ''); commit`)
+      }))
+      if (jobs.length) await boss.insert(jobs, { db: { executeSql: (text, values) => client.query(text, values) } })
+      await client.query(jobs.length ? `select pg_notify('${RUN_JOBS_CHANNEL}', ''); commit` : 'commit')
+      return stored
     }
     catch (error) {
       await client.query('rollback').catch(() => {})
@@ -70,8 +89,8 @@ export function startSubmitter(pool: pg.Pool, boss: PgBoss, ready: Promise<unkno
     pending = []
     committing++
     try {
-      await commit(batch)
-      for (const item of batch) item.resolve()
+      const stored = await commit(batch)
+      for (const item of batch) item.resolve(stored.has(item.run.id))
     }
     catch (error) {
       // Refused by the database, the transaction stored nothing: each start again alone. A lost
@@ -80,7 +99,7 @@ export function startSubmitter(pool: pg.Pool, boss: PgBoss, ready: Promise<unkno
         for (const item of batch) item.reject(error)
       }
       else {
-        for (const item of batch) await commit([item]).then(item.resolve, item.reject)
+        for (const item of batch) await commit([item]).then(stored => item.resolve(stored.has(item.run.id)), item.reject)
       }
     }
     finally {
@@ -89,9 +108,9 @@ export function startSubmitter(pool: pg.Pool, boss: PgBoss, ready: Promise<unkno
     }
   }
 
-  return (run: RunRow, job: RunJob): Promise<void> => new Promise<void>((resolve, reject) => {
+  return (run: RunRow, job: RunJob, options: { ifCurrent?: boolean } = {}): Promise<boolean> => new Promise<boolean>((resolve, reject) => {
     // A refusal names its SQLSTATE only, as the store's do (the statement would quote the run's input).
-    pending.push({ run, job, resolve, reject: error => reject(queryFailure(error)) })
+    pending.push({ run, job, ifCurrent: options.ifCurrent === true, resolve, reject: error => reject(queryFailure(error)) })
     void flush()
   })
 }

@@ -155,6 +155,32 @@ describe('runs through the PostgreSQL queue', () => {
     expect((await web.store.runs.steps(first.id)).filter(step => step.nodeId === 'second')).toHaveLength(1)
   }, 30_000)
 
+  it('reads a workflow once for its starts, and starts the version current when each run is stored: a newer version saved elsewhere, or a deletion, is seen at once', async () => {
+    const url = await postgres.database()
+    const web = processOn(url, 'web')
+    // Another process saves and deletes the workflow: this one hears nothing of it.
+    const editor = processOn(url, 'editor')
+    const saved = await editor.store.workflows.create({ ...chain(10), name: 'v1' })
+    const reads = vi.spyOn(web.store.workflows, 'get')
+    const versionOf = async () => (await web.runs.startCurrent(saved.id, { input: {} }))!.run.workflowVersion
+    expect(await versionOf()).toBe(1)
+    expect(await versionOf()).toBe(1)
+    expect(await Promise.all([versionOf(), versionOf(), versionOf()])).toEqual([1, 1, 1])
+    expect(reads).toHaveBeenCalledTimes(1)
+    await editor.store.workflows.update(saved.id, { ...chain(20), name: 'v2' })
+    const second = (await web.runs.startCurrent(saved.id, { input: {} }))!
+    expect(second.run).toMatchObject({ workflowVersion: 2, definition: { name: 'v2' } })
+    expect(second.workflow).toMatchObject({ version: 2, name: 'v2' })
+    expect(await web.store.runs.get(second.run.id)).toMatchObject({ workflowVersion: 2, definition: { name: 'v2' } })
+    expect(reads).toHaveBeenCalledTimes(2)
+    // The start with version 1 kept stored nothing: 5 runs of version 1 and one of version 2.
+    const stored = await web.store.runs.list(saved.id)
+    expect(stored.map(run => run.workflowVersion).sort()).toEqual([1, 1, 1, 1, 1, 2])
+    await editor.store.workflows.delete(saved.id)
+    expect(await web.runs.startCurrent(saved.id, { input: {} })).toBeNull()
+    expect(await web.store.runs.list(saved.id)).toEqual([])
+  }, 30_000)
+
   it('runs each run once when its job is taken again', async () => {
     const url = await postgres.database()
     const web = processOn(url, 'web')

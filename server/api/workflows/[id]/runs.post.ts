@@ -10,13 +10,13 @@ const bodySchema = z.object({
 
 /** Starts a run of the current version and answers at once; the run goes on in the background. */
 export default defineEventHandler(async (event) => {
-  const { store, runs } = useJudgeflow()
+  const { runs } = useJudgeflow()
   // A full waiting list refuses (429, Retry-After) before the body is read or the workflow looked up.
   runs.refuseWhenFull()
   const { input, options } = await readBodyWith(event, bodySchema)
-  const workflow = await store.workflows.get(routeId(event))
-  if (!workflow) notFound('workflow', routeId(event))
-  const run = await runs.start({ definition: workflow.definition, workflowId: workflow.id, workflowVersion: workflow.version, input, options })
+  const started = await runs.startCurrent(routeId(event), { input, options })
+  if (!started) notFound('workflow', routeId(event))
+  const { run, workflow } = started
   setResponseStatus(event, 202)
   return { id: run.id, status: run.status, workflow_id: workflow.id, workflow_version: workflow.version }
 })
