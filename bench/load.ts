@@ -29,9 +29,16 @@ const gate = {
   edges: [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }, { from: 'judge', to: 'check' }, { from: 'check', to: 'ok', when: 'true' }, { from: 'check', to: 'ko', when: 'false' }],
 }
 
-/** Resident set size of a process, from /proc (Linux), in MiB. */
+/** Resident set size of a process, from /proc (Linux), in MiB; 0 once it has exited. */
 function rssOf(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  let status = ''
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  }
+  catch {
+    return 0
+  }
+  const match = /VmRSS:\s+(\d+) kB/.exec(status)
   return match ? Number(match[1]) / 1024 : 0
 }
 

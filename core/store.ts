@@ -86,7 +86,10 @@ export interface LeaseRepository {
   /** Lets go of the runs `owner` still holds. */
   release(owner: string, now: number): MaybePromise<void>
   get(runId: string): MaybePromise<RunLease | null>
-  /** Claims the unfinished runs no live process holds, oldest first, counting each resume. */
+  /**
+   * Claims the unfinished runs no live process holds, oldest first, counting each resume (on
+   * PostgreSQL, at most `ORPHANS_PER_PASS` a call: the next call takes the next ones).
+   */
   claimOrphans(options: ClaimOptions): MaybePromise<Takeover[]>
   /**
    * Claims one run for the worker that took its job: still queued under the name of the process

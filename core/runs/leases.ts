@@ -78,6 +78,7 @@ export class LeaseKeeper {
   /** Until when the lease surely holds: the expiry of the last renewal this keeper wrote. */
   private holdsUntil = 0
   private renewing: Promise<void> | undefined
+  private beating: Promise<void> | undefined
 
   constructor(private readonly leases: LeaseRepository, private readonly options: LeaseKeeperOptions) {}
 
@@ -124,7 +125,16 @@ export class LeaseKeeper {
     this.stopped = true
   }
 
-  async beat(): Promise<void> {
+  /**
+   * One heartbeat: renews the lease and calls `onBeat`. A beat still under way when the next is due
+   * (a takeover of many runs) is the one that goes on: the next is skipped, never run beside it.
+   */
+  beat(): Promise<void> {
+    this.beating ??= this.beatOnce().finally(() => { this.beating = undefined })
+    return this.beating
+  }
+
+  private async beatOnce(): Promise<void> {
     try {
       if (this.options.held().length) await this.renew()
       await this.options.onBeat?.()

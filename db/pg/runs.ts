@@ -37,6 +37,14 @@ export async function storeEvent(tx: Tx | PgDb, runId: string, event: RunEvent) 
 }
 
 /**
+ * Orphaned runs one pass of `claimOrphans` claims at most, the oldest first; the next heartbeat's
+ * pass takes the next ones. Each claim is a round trip, and a web process's lease lapses while
+ * thousands of its runs wait in the queue: read and claimed all at once, they would hold a worker's
+ * heartbeat (and its memory) for as long as the queue is long.
+ */
+export const ORPHANS_PER_PASS = 100
+
+/**
  * Runs on PostgreSQL: the same rows as on SQLite. Each write is one statement (an event with its
  * step, a run's end with its last event: `event-writes.ts`), committed before the promise settles. A run's writes
  * go one after another: an event's id comes from a sequence when it is inserted, so two writes of
@@ -177,7 +185,7 @@ export function pgLeases(db: PgDb, ready: Promise<void>): LeaseRepository {
       const free = holders.filter(holder => options.isFree(holder)).map(holder => holder.leaseOwner)
       const candidates = await db.select(leaseColumns).from(runs).leftJoin(leaseOwners, eq(leaseOwners.owner, runs.leaseOwner))
         .where(and(or(isNull(runs.leaseOwner), free.length ? inArray(runs.leaseOwner, free) : undefined), inArray(runs.status, UNFINISHED_STATUSES)))
-        .orderBy(asc(runs.createdAt))
+        .orderBy(asc(runs.createdAt)).limit(ORPHANS_PER_PASS)
       const taken: Takeover[] = []
       for (const lease of candidates) {
         if (options.skip(lease.id) || !options.isFree(lease)) continue

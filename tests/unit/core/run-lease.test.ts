@@ -4,6 +4,8 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { holderIsGone, leaseIsFree, resumeDecision, RunService, type Store } from '../../../core'
 import { claimRun, createRun, getRunLease, openDatabase, renewLease, type ResumeProgress, type RunEventRow } from '../../../db'
 import type { RunEvent } from '../../../engine'
+import { ORPHANS_PER_PASS } from '../../../db/pg/runs'
+import { LeaseKeeper } from '../../../core/runs/leases'
 import { runEnded } from '../../support/runs'
 import { storeFactories, stopStores } from '../../support/stores'
 import { sleepChain as chain, sleepStep, testDeps } from '../../support/workflows'
@@ -21,7 +23,7 @@ const committed = (nodeId: string, finishedAt: number, output: unknown, input?: 
 
 afterAll(stopStores)
 
-describe.each(storeFactories)('run leases ($name)', ({ open }) => {
+describe.each(storeFactories)('run leases ($name)', ({ name, open }) => {
   let store: Store
   const services: RunService[] = []
   afterEach(async () => {
@@ -80,6 +82,20 @@ describe.each(storeFactories)('run leases ($name)', ({ open }) => {
     expect((await here.resumeUnfinished()).resumed).toEqual([run.id])
     expect(await store.runs.get(run.id)).toMatchObject({ leaseOwner: here.owner, resumesWithoutProgress: 1 })
     expect(await settled(run.id, here)).toMatchObject({ status: 'succeeded', output: 'two' })
+  })
+
+  it('takes over a long list of orphaned queued runs oldest first, on PostgreSQL a bounded pass at a time', async () => {
+    store = await open()
+    const owner = 'another-host:4242:web'
+    await store.leases.renew({ owner, expiresAt: T0 })
+    const queued: string[] = []
+    for (let i = 0; i < ORPHANS_PER_PASS + 30; i++) queued.push((await store.runs.create({ definition: chain(0), status: 'queued', owner })).id)
+    const first = (await takenOverBy('me', T0 + 1)).map(t => t.run.id)
+    const bounded = name === 'PostgreSQL'
+    expect(first).toEqual(bounded ? queued.slice(0, ORPHANS_PER_PASS) : queued)
+    const second = (await takenOverBy('me', T0 + 2)).map(t => t.run.id)
+    expect(second).toEqual(bounded ? queued.slice(ORPHANS_PER_PASS) : [])
+    expect(await takenOverBy('me', T0 + 3)).toEqual([])
   })
 
   it('does not wait for the lease of a holder on this host whose process is gone, but does for one whose pid is alive', async () => {
@@ -232,6 +248,28 @@ describe.each(storeFactories)('run leases ($name)', ({ open }) => {
     expect(await here.cancelAnywhere(run.id)).toBe(true)
     expect(await store.runs.get(run.id)).toMatchObject({ status: 'interrupted' })
     expect(await here.cancelAnywhere(run.id)).toBe(false)
+  })
+})
+
+describe('the lease heartbeat', () => {
+  it('never runs a beat beside one still under way: a slow takeover is not started again at each beat', async () => {
+    let release!: () => void
+    const onBeat = vi.fn(() => new Promise<void>((resolve) => { release = resolve }))
+    const renew = vi.fn(async () => {})
+    const keeper = new LeaseKeeper({ renew, get: async () => null } as never, { owner: 'me', leaseMs: LEASE_MS, now: () => T0, held: () => ['run'], lost: () => {}, onBeat })
+    const first = keeper.beat()
+    await vi.waitFor(() => expect(onBeat).toHaveBeenCalledTimes(1))
+    const second = keeper.beat()
+    expect(second).toBe(first)
+    release()
+    await first
+    expect(onBeat).toHaveBeenCalledTimes(1)
+    expect(renew).toHaveBeenCalledTimes(1)
+    // Once it has ended, the next beat is a new one.
+    const third = keeper.beat()
+    await vi.waitFor(() => expect(onBeat).toHaveBeenCalledTimes(2))
+    release()
+    await third
   })
 })
 
