@@ -12,4 +12,4 @@ export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | jud
   + ` [--grader <provider:model>] ${RUN_FLAGS_USAGE} [--repeat N]`
   + ' [--min-pass-rate R] [--min-kappa K] [--baseline <report.json> --no-regressions] [--max-errors N] [--max-flaky S] [--max-cost USD] [--require-calibration <dataset> --min-kappa K]'
   + ' [--report <out.json>] [--junit <out.xml>] [--html <out.html>] [--csv <out.csv>] [--jsonl <out.jsonl>] [--markdown] [--score-step <node id>] [--db <path>]'
-export const WORKER_USAGE = 'judgeflow worker [--concurrency N]   (PostgreSQL: executes queued runs; SIGTERM drains)'
+export const WORKER_USAGE = 'judgeflow worker [--concurrency N] [--nice N]   (PostgreSQL: executes queued runs at a lower CPU priority, nice 10 unless told; SIGTERM drains)'

@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs'
+import { getPriority, setPriority } from 'node:os'
 import { parseArgs } from 'node:util'
 import type { JudgeflowConfig, ResumeOutcome } from '../../core'
 import { openJudgeflow } from '../../main'
@@ -14,7 +16,47 @@ export interface StopSignal {
 }
 
 /**
- * `judgeflow worker [--concurrency N]`: executes the runs queued in the PostgreSQL database of
+ * The CPU priority (nice value) a worker lowers itself to unless told otherwise: on a machine it
+ * shares with the web process or PostgreSQL, those answer first (a start is answered at once, its
+ * run waits in the queue), and the worker still has every cycle they leave.
+ */
+export const DEFAULT_WORKER_NICE = 10
+
+/**
+ * Lowers this process's CPU priority to `nice` (0–19; from a lower value only, as raising it back
+ * needs privileges): the nice value it runs at. Called before the process starts its own threads.
+ */
+function lowerPriority(asked: number | undefined, io: Io): number {
+  const current = getPriority()
+  const nice = asked ?? Math.max(current, DEFAULT_WORKER_NICE)
+  if (nice === current) return current
+  if (nice < current) {
+    throw new JudgeflowError('INVALID_INPUT', `--nice ${nice} would raise this process's CPU priority: it runs at nice ${current} already, and only a privileged user may lower that value`)
+  }
+  try {
+    // On Linux a nice value is a thread's: each thread running already (V8's) is set, and those
+    // started later (libuv's pool, the evaluation workers) take the main thread's.
+    const threads = process.platform === 'linux' ? readdirSync('/proc/self/task').map(Number) : [0]
+    for (const thread of threads) {
+      try {
+        setPriority(thread, nice)
+      }
+      catch (error) {
+        // A thread that ended meanwhile.
+        if ((error as { info?: { code?: string } }).info?.code !== 'ESRCH' || thread === 0) throw error
+      }
+    }
+    return nice
+  }
+  catch (error) {
+    if (asked !== undefined) throw new JudgeflowError('INVALID_INPUT', `--nice ${nice}: could not set this process's CPU priority: ${(error as Error).message}`)
+    io.err(`judgeflow worker: could not lower this process's CPU priority to nice ${nice} (${(error as Error).message}): it runs at nice ${current}`)
+    return current
+  }
+}
+
+/**
+ * `judgeflow worker [--concurrency N] [--nice N]`: executes the runs queued in the PostgreSQL database of
  * JUDGEFLOW_DATABASE_URL, N at a time, and takes over the runs of workers that died. Offline
  * evaluations run on worker threads within JUDGEFLOW_EVAL_TIME_LIMIT_MS, as in the server, so that
  * one cannot pin the process past its lease and hang every worker that takes its run over. SIGTERM (or
@@ -22,11 +64,15 @@ export interface StopSignal {
  * and what is left is handed over, committed steps kept; then it exits 0.
  */
 export async function workerCommand(args: string[], io: Io, config: JudgeflowConfig, signals: StopSignal = process): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { concurrency: { type: 'string' } } })
-  if (positionals.length) throw new JudgeflowError('INVALID_INPUT', `worker takes no arguments but --concurrency (got "${positionals[0]}"): ${WORKER_USAGE}`)
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { concurrency: { type: 'string' }, nice: { type: 'string' } } })
+  if (positionals.length) throw new JudgeflowError('INVALID_INPUT', `worker takes no arguments but --concurrency and --nice (got "${positionals[0]}"): ${WORKER_USAGE}`)
   const concurrency = values.concurrency === undefined ? config.runs.workerConcurrency : Number(values.concurrency)
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new JudgeflowError('INVALID_INPUT', `--concurrency must be a whole number of runs of at least 1, not "${values.concurrency}"`)
+  }
+  const asked = values.nice === undefined ? undefined : Number(values.nice)
+  if (asked !== undefined && (!/^\d+$/.test(values.nice!) || asked > 19)) {
+    throw new JudgeflowError('INVALID_INPUT', `--nice must be a whole number from 0 (the usual CPU priority) to 19 (the lowest), not "${values.nice}"`)
   }
   if (!config.db.url) {
     throw new JudgeflowError('INVALID_CONFIG', 'judgeflow worker executes the runs queued in PostgreSQL: set JUDGEFLOW_DATABASE_URL=postgres://… (the same as the server\'s)')
@@ -35,6 +81,7 @@ export async function workerCommand(args: string[], io: Io, config: JudgeflowCon
     signals.once('SIGTERM', () => resolve('SIGTERM'))
     signals.once('SIGINT', () => resolve('SIGINT'))
   })
+  const nice = lowerPriority(asked, io)
   const app = openJudgeflow(config)
   try {
     await app.loadCustomModules()
@@ -47,7 +94,7 @@ export async function workerCommand(args: string[], io: Io, config: JudgeflowCon
     report(await app.runs.resumeUnfinished())
     app.runs.watchLeases(report)
     await app.runs.work(concurrency)
-    io.err(`judgeflow worker: executing queued runs, ${concurrency} at a time (${app.runs.owner})`)
+    io.err(`judgeflow worker: executing queued runs, ${concurrency} at a time, at CPU priority nice ${nice} (${app.runs.owner})`)
   }
   catch (error) {
     await app.close(0).catch(() => {})

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { lastUserText } from '../support/fake-llm'
@@ -75,6 +76,26 @@ describe('runs on worker processes (PostgreSQL)', () => {
     const middle = events[Math.floor(events.length / 2)]!.id
     const rest = await readSse(`${web.url}/api/runs/${runId}/events`, { 'Last-Event-ID': String(middle) })
     expect(rest.map(e => e.id)).toEqual(events.filter(e => e.id > middle).map(e => e.id))
+  }, 60_000)
+
+  it('runs at a lower CPU priority, nice 10 unless told (--nice), and says so as it starts: its threads too', async () => {
+    const { worker } = await webOnly()
+    /** The nice value of each of a process's threads, from /proc (Linux). */
+    const niceOf = (pid: number) => readdirSync(`/proc/${pid}/task`).map(tid => Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]))
+    const own = niceOf(process.pid)[0]!
+    const usual = await worker()
+    expect(usual.output()).toContain(`at CPU priority nice ${Math.max(own, 10)}`)
+    const threads = niceOf(usual.process.pid!)
+    // The main thread, libuv's pool and the evaluation workers' threads.
+    expect(threads.length).toBeGreaterThan(4)
+    expect(new Set(threads)).toEqual(new Set([Math.max(own, 10)]))
+    const lowest = await worker(['--nice', '19'])
+    expect(new Set(niceOf(lowest.process.pid!))).toEqual(new Set([19]))
+    expect(lowest.output()).toContain('at CPU priority nice 19')
+    if (own === 0) {
+      const normal = await worker(['--nice', '0'])
+      expect(new Set(niceOf(normal.process.pid!))).toEqual(new Set([0]))
+    }
   }, 60_000)
 
   it('resumes on a second worker the run of a worker killed mid-run, from its committed steps', async () => {

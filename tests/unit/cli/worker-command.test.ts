@@ -16,8 +16,16 @@ describe('judgeflow worker and serve', () => {
     }
   })
 
+  it('names --nice when it is not a whole number from 0 to 19', async () => {
+    for (const wrong of ['20', '-1', 'low', '2.5']) {
+      const { code, err } = await cli(['worker', `--nice=${wrong}`], { JUDGEFLOW_DATABASE_URL: 'postgres://127.0.0.1:1/none' })
+      expect(code).toBe(2)
+      expect(err).toBe(`--nice must be a whole number from 0 (the usual CPU priority) to 19 (the lowest), not "${wrong}"`)
+    }
+  })
+
   it('lists both commands in its usage, and refuses arguments they do not take', async () => {
-    expect((await cli(['help'])).out).toMatch(/judgeflow serve \[--no-worker\][\s\S]*judgeflow worker \[--concurrency N\]/)
+    expect((await cli(['help'])).out).toMatch(/judgeflow serve \[--no-worker\][\s\S]*judgeflow worker \[--concurrency N\] \[--nice N\]/)
     expect((await cli(['serve', 'now'])).err).toContain('serve takes no arguments but --no-worker (got "now")')
   })
 })
