@@ -41,6 +41,8 @@ export interface DatasetRunProgress {
   status: string
   total: number
   done: number
+  /** Case runs that ended without running: not started once the budget was spent, or cancelled. */
+  not_run: number
   passed: number
   failed: number
   errored: number
@@ -305,7 +307,7 @@ export class DatasetRuns {
 
   private launch(row: DatasetRunRow): void {
     const controller = new AbortController()
-    const progress: DatasetRunProgress = { id: row.id, status: 'running', total: 0, done: 0, passed: 0, failed: 0, errored: 0 }
+    const progress: DatasetRunProgress = { id: row.id, status: 'running', total: 0, done: 0, not_run: 0, passed: 0, failed: 0, errored: 0 }
     const counts = new OutcomeCounts()
     const done = this.execute(row, controller.signal, progress, counts).catch(async (error: unknown) => {
       progress.status = 'failed'
@@ -473,15 +475,15 @@ const round6 = (x: number) => Math.round(x * 1e6) / 1e6
 /** How many of a dataset's newest finished runs an estimate looks at for one on the same target. */
 const ESTIMATE_RUNS_LOOKED_AT = 20
 
-function countsOf(counts: OutcomeCounts): Pick<DatasetRunProgress, 'done' | 'passed' | 'failed' | 'errored'> {
-  return { done: counts.runs, passed: counts.passed, failed: counts.failed, errored: counts.errored }
+function countsOf(counts: OutcomeCounts): Pick<DatasetRunProgress, 'done' | 'not_run' | 'passed' | 'failed' | 'errored'> {
+  return { done: counts.runs, not_run: counts.notRun, passed: counts.passed, failed: counts.failed, errored: counts.errored }
 }
 
-/** The progress a dataset run's stored results give: as many case runs as are done. */
+/** The progress a dataset run's stored results give: as many case runs as ended, run or not. */
 function progressOfResults(id: string, status: string, results: readonly CaseRun[]): DatasetRunProgress {
   const counts = new OutcomeCounts()
   for (const result of results) counts.add(result)
-  return { id, status, total: counts.runs, ...countsOf(counts) }
+  return { id, status, total: counts.runs + counts.notRun, ...countsOf(counts) }
 }
 
 /**

@@ -1,4 +1,14 @@
-export interface DatasetRunProgressView { id: string, status: string, total: number, done: number, passed: number, failed: number, errored: number }
+/** `not_run`: case runs that ended without running (the budget spent, or cancelled). */
+export interface DatasetRunProgressView {
+  id: string
+  status: string
+  total: number
+  done: number
+  not_run: number
+  passed: number
+  failed: number
+  errored: number
+}
 
 const DATASET_RUN_EVENTS = ['progress', 'finished'] as const
 
@@ -20,7 +30,7 @@ export function useDatasetRunProgress(onFinished: (progress: DatasetRunProgressV
   })
   const running = computed(() => !!progress.value && progress.value.status === 'running')
   function follow(id: string, now?: DatasetRunProgressView) {
-    progress.value = now ?? { id, status: 'running', total: 0, done: 0, passed: 0, failed: 0, errored: 0 }
+    progress.value = now ?? { id, status: 'running', total: 0, done: 0, not_run: 0, passed: 0, failed: 0, errored: 0 }
     stream.connect(`/api/dataset-runs/${id}/events`)
   }
   onBeforeUnmount(() => stream.close())

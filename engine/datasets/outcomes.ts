@@ -94,10 +94,15 @@ export class OutcomeCounts {
   errored = 0
   /** The runs counted (cancelled ones are not). */
   runs = 0
+  /** The cancelled runs: not run (a budget spent) or cut off; no case's outcome counts them. */
+  notRun = 0
   private readonly cases = new Map<string, { errored: boolean, fails: number }>()
 
   add(run: CaseRun): void {
-    if (run.status === 'cancelled') return
+    if (run.status === 'cancelled') {
+      this.notRun++
+      return
+    }
     this.runs++
     let tally = this.cases.get(run.case_id)
     const before = tally ? outcomeOf(tally) : null

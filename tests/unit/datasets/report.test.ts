@@ -16,11 +16,11 @@ describe('a report of cases run twice (fixture.ts)', () => {
     // c's second run passed, but c errored once: never a pass.
     expect(report.flaky).toEqual(['b'])
   })
-  it('counts cases the same one run at a time (the progress) as all at once (the report), cancelled runs left out', () => {
+  it('counts cases the same one run at a time (the progress) as all at once (the report), cancelled runs left out (and counted as not run)', () => {
     const cancelled: CaseResult[] = [{ case_id: 'f', repeat: 1, status: 'cancelled', run_id: 'f1', error: 'the dataset run was cancelled' }, { case_id: 'e', repeat: 3, status: 'cancelled' }]
     const counts = new OutcomeCounts()
     for (const result of [...results, ...cancelled]) counts.add(result)
-    expect(counts).toMatchObject({ passed: report.passed, failed: report.failed, errored: report.errored, runs: results.length })
+    expect(counts).toMatchObject({ passed: report.passed, failed: report.failed, errored: report.errored, runs: results.length, notRun: 2 })
     const withCancelled = buildDatasetReport({ dataset, target, results: [...results, ...cancelled] })
     expect(withCancelled).toEqual(report)
   })
