@@ -13,6 +13,9 @@ import { ValidatedWorkflows } from './validated-workflows'
 export type { ResumeOutcome, RunServiceDeps, StartRun } from './types'
 export { STOP_WAIT_MS } from './cancellation'
 
+/** Workflows whose current version a process keeps at most (`startCurrent`). */
+const KEPT_WORKFLOWS = 256
+
 /**
  * Runs workflows durably: every event and step is committed before the executor moves on
  * (writes of concurrent runs share transactions), runs beyond the concurrency limit wait in
@@ -24,9 +27,6 @@ export { STOP_WAIT_MS } from './cancellation'
  * shared one, claims and takeovers), its execution here (`LocalRuns`), following a run that
  * executes elsewhere (`Following`) and cancelling it wherever it is (`Cancellation`).
  */
-/** Workflows whose current version a process keeps at most (`startCurrent`). */
-const KEPT_WORKFLOWS = 256
-
 export class RunService {
   readonly owner: string
   private readonly local: LocalRuns
