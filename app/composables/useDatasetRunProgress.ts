@@ -1,14 +1,7 @@
-/** `not_run`: case runs that ended without running (the budget spent, or cancelled). */
-export interface DatasetRunProgressView {
-  id: string
-  status: string
-  total: number
-  done: number
-  not_run: number
-  passed: number
-  failed: number
-  errored: number
-}
+import type { DatasetRunDetail } from '~/utils/dataset-api'
+
+/** A dataset run's progress as the API gives it (`not_run`: case runs that ended without running: a budget spent, a cancel). */
+export type DatasetRunProgressView = DatasetRunDetail['progress']
 
 const DATASET_RUN_EVENTS = ['progress', 'finished'] as const
 
