@@ -22,6 +22,16 @@ export interface StopSignal {
  */
 export const DEFAULT_WORKER_NICE = 10
 
+/** Sets a thread's nice value; one that ended since it was listed is left alone. */
+function setThreadPriority(thread: number, nice: number): void {
+  try {
+    setPriority(thread, nice)
+  }
+  catch (error) {
+    if ((error as { info?: { code?: string } }).info?.code !== 'ESRCH') throw error
+  }
+}
+
 /**
  * Lowers this process's CPU priority to `nice` (0–19; from a lower value only, as raising it back
  * needs privileges): the nice value it runs at. Called before the process starts its own threads.
@@ -36,16 +46,8 @@ function lowerPriority(asked: number | undefined, io: Io): number {
   try {
     // On Linux a nice value is a thread's: each thread running already (V8's) is set, and those
     // started later (libuv's pool, the evaluation workers) take the main thread's.
-    const threads = process.platform === 'linux' ? readdirSync('/proc/self/task').map(Number) : [0]
-    for (const thread of threads) {
-      try {
-        setPriority(thread, nice)
-      }
-      catch (error) {
-        // A thread that ended meanwhile.
-        if ((error as { info?: { code?: string } }).info?.code !== 'ESRCH' || thread === 0) throw error
-      }
-    }
+    if (process.platform === 'linux') for (const thread of readdirSync('/proc/self/task')) setThreadPriority(Number(thread), nice)
+    else setPriority(nice)
     return nice
   }
   catch (error) {
