@@ -189,7 +189,10 @@ export class DatasetRuns {
     return going ? { ...going.progress } : null
   }
 
-  /** The progress of any dataset run: live when it goes on here, else counted from its stored cases. */
+  /**
+   * The progress of any dataset run: live when it goes on here, else counted from its stored cases
+   * (those that ended, run or not; the total is then those alone: `detail` knows the run's own).
+   */
   async progressOf(row: Pick<DatasetRunRow, 'id' | 'status'>): Promise<DatasetRunProgress> {
     const live = this.progress(row.id)
     if (live) return live
@@ -214,7 +217,9 @@ export class DatasetRuns {
     const full = row.status === 'running' ? null : await this.deps.store.datasets.getRun(id)
     const report = (full?.report ?? null) as DatasetReport | null
     if (!full || !report) return { row: full ?? row, report: null, progress: await this.progressOf(full ?? row) }
-    const progress = progressOfResults(id, full.status, report.results)
+    // From the stored case rows, not the report: its results leave out the case runs that did not run.
+    const progress = await this.progressOf(full)
+    progress.total = Math.max(progress.total, report.cases * (full.options as unknown as StoredOptions).repeat)
     this.reports.set(id, { finishedAt: full.finishedAt, report, progress })
     if (this.reports.size > KEPT_REPORTS) this.reports.delete(this.reports.keys().next().value!)
     return { row: full, report, progress: { ...progress } }
@@ -411,8 +416,10 @@ export class DatasetRuns {
         const cancelled: CaseResult = { ...task, status: 'cancelled', ...(runId ? { run_id: runId } : {}), error: why }
         await save(cancelled)
         results.push(cancelled)
+        counts.add(cancelled)
       }
       open.clear()
+      Object.assign(progress, countsOf(counts))
     }
     try {
       await runCases({

@@ -299,4 +299,22 @@ test('the run dialog says what a run will cost, asks before one estimated over t
   await dialog.getByTestId('run-dataset').selectOption(dataset.id)
   await expect(dialog.getByTestId('run-estimate')).toHaveText('Estimated cost: $0.000018 for 3 case runs, from the last run of this dataset on this target.')
   expect(await violations(page)).toEqual([])
+
+  // A budget the run reaches: one case at a time, two cost $0.0000117, and the third is not run.
+  // The progress says so, and its bar is full: nothing is left to run. The dialog's stream is held
+  // until the run has ended, so the progress is the one read back from the stored run (followed live,
+  // it is the same: the unit tests compare the two).
+  await page.route('**/api/dataset-runs/*/events', async (route) => {
+    const id = new URL(route.request().url()).pathname.split('/').at(-2)
+    await expect.poll(async () => (await (await page.request.get(`${app}/api/dataset-runs/${id}`)).json()).status, { timeout: 60_000 }).toBe('finished')
+    await route.continue()
+  })
+  await dialog.getByLabel('Concurrency').fill('1')
+  await dialog.getByTestId('run-budget').fill('0.00001')
+  await dialog.getByTestId('start-dataset-run').click()
+  const status = dialog.getByTestId('dataset-run-status')
+  await expect(status).toHaveText(/^finished: 2 of 3 case runs done, 1 not run; cases: /, { timeout: 60_000 })
+  const bar = dialog.getByRole('progressbar', { name: 'Dataset run progress' })
+  expect(await bar.evaluate(el => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max])).toEqual([3, 3])
+  await page.screenshot({ path: 'test-results/e2e/run-dialog-budget-reached-1280x720.png' })
 })
