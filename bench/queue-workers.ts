@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import OpenAI from 'openai'
 import { createJudgeflow, loadConfig, type Judgeflow } from '../core'
 import { openJudgeflow } from '../main'
 import { createSqliteStore, openDatabase } from '../db'
@@ -20,8 +21,12 @@ import { printStatements, resetStatements, statementsWanted } from './pg-stateme
 
 const LATENCY_MS = 200
 const PER_WORKER = 8
-/** Runs per measurement and worker (JUDGEFLOW_BENCH_QUEUE_RUNS): enough rounds of 8 that start and end effects are small. */
-const RUNS_PER_WORKER = Number(process.env.JUDGEFLOW_BENCH_QUEUE_RUNS) || 64
+/**
+ * Runs per measurement and worker (JUDGEFLOW_BENCH_QUEUE_RUNS): enough rounds of 8 that start and
+ * end effects are small, and that a new worker's warm-up (its code compiled and optimised as the
+ * first runs go) weighs little beside what each run costs a worker that has been running a while.
+ */
+const RUNS_PER_WORKER = Number(process.env.JUDGEFLOW_BENCH_QUEUE_RUNS) || 256
 
 const workflow = benchGate('bench queue gate')
 
@@ -44,11 +49,35 @@ async function throughput(app: Judgeflow, count: number): Promise<number> {
   return count / seconds
 }
 
+/**
+ * The floor under every figure here: the CPU this process spends on one chat completion through
+ * the OpenAI SDK alone (no judgeflow code), `count` calls 8 at a time against the fake LLM. A run
+ * of the quality gate makes two.
+ */
+async function sdkCallCpu(env: Record<string, string>, count: number): Promise<number> {
+  const client = new OpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL, maxRetries: 0 })
+  const calls = async (n: number) => {
+    let next = 0
+    await Promise.all(Array.from({ length: PER_WORKER }, async () => {
+      while (next < n) {
+        next++
+        await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `Answer question ${next}` }] })
+      }
+    }))
+  }
+  await calls(PER_WORKER * 8)
+  const before = process.cpuUsage()
+  await calls(count)
+  const used = process.cpuUsage(before)
+  return (used.user + used.system) / 1000 / count
+}
+
 export async function benchQueueWorkers(): Promise<void> {
   const fake = await startFakeLLMProcess(LATENCY_MS)
   const postgres = await startPostgres({ statements: statementsWanted() })
   const folder = mkdtempSync(join(tmpdir(), 'judgeflow-bench-'))
-  const env = { ...fake.env, JUDGEFLOW_LLM_MAX_RETRIES: '0' }
+  // Every run of a measurement is started at once: more than the default limit of queued runs at 4 workers.
+  const env = { ...fake.env, JUDGEFLOW_LLM_MAX_RETRIES: '0', JUDGEFLOW_MAX_QUEUED_RUNS: String(RUNS_PER_WORKER * 4 * 2) }
   try {
     // SQLite, one process, 8 runs at a time.
     const sqlite = createJudgeflow(loadConfig({ ...env, JUDGEFLOW_MAX_CONCURRENT_RUNS: String(PER_WORKER) }), { store: createSqliteStore(openDatabase(join(folder, 'bench.db'))) })
@@ -60,6 +89,7 @@ export async function benchQueueWorkers(): Promise<void> {
     report({ name: `SQLite, one process, ${PER_WORKER} runs at a time: quality gate (LLM + criteria judge at ${LATENCY_MS} ms), completed runs/s`, value: sqliteRate, unit: 'runs/s', target: 'reported' })
     // What the queue is measured against: the same runs executed by the one process that starts them.
     report({ name: 'SQLite, one process: CPU per completed run (the fake LLM left out)', value: (sqliteCpu.get('driver') ?? 0) / RUNS_PER_WORKER, unit: 'ms', target: 'reported' })
+    report({ name: 'The OpenAI SDK alone, no judgeflow code: CPU per chat completion call (a run makes two)', value: await sdkCallCpu(env, RUNS_PER_WORKER * 2), unit: 'ms', target: 'reported' })
     const rates = new Map<number, number>()
     for (const count of [1, 2, 4]) {
       const url = await postgres.database()
