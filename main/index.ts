@@ -5,7 +5,7 @@
  */
 import { createJudgeflow, DEFAULT_DB_PATH, type Judgeflow, type JudgeflowConfig, type JudgeflowOptions, type Store } from '../core'
 import { createSqliteStore, openDatabase } from '../db'
-import { createPgRunQueue, createPostgresStore } from '../db/pg'
+import { createPgRunQueue, createPostgresStore, type PgRunQueueOptions } from '../db/pg'
 
 /** The PostgreSQL store when JUDGEFLOW_DATABASE_URL is set, else the SQLite file (JUDGEFLOW_DB). */
 export function openStore(config: JudgeflowConfig): Store {
@@ -16,12 +16,13 @@ export function openStore(config: JudgeflowConfig): Store {
 /**
  * One judgeflow on the configuration's database: unless a store is given, the PostgreSQL database
  * at `config.db.url` with its pg-boss run queue (runs execute on the worker processes), else the
- * SQLite database at `config.db.path` (runs execute in this process).
+ * SQLite database at `config.db.path` (runs execute in this process). `queueOptions.runEvents`:
+ * false for a process that follows no run executing elsewhere (a worker).
  */
-export function openJudgeflow(config: JudgeflowConfig, options: Partial<JudgeflowOptions> = {}): Judgeflow {
+export function openJudgeflow(config: JudgeflowConfig, options: Partial<JudgeflowOptions> = {}, queueOptions: Pick<PgRunQueueOptions, 'runEvents'> = {}): Judgeflow {
   if (options.store || !config.db.url) return createJudgeflow(config, { ...options, store: options.store ?? openStore(config) })
   const store = createPostgresStore(config.db.url)
   // A start's transaction writes the runs table: it waits for the store's migrations.
-  const queue = options.queue ?? createPgRunQueue(config.db.url, { ready: store.handle.ready })
+  const queue = options.queue ?? createPgRunQueue(config.db.url, { ...queueOptions, ready: store.handle.ready })
   return createJudgeflow(config, { ...options, store, queue })
 }

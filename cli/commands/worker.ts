@@ -84,7 +84,8 @@ export async function workerCommand(args: string[], io: Io, config: JudgeflowCon
     signals.once('SIGINT', () => resolve('SIGINT'))
   })
   const nice = lowerPriority(asked, io)
-  const app = openJudgeflow(config)
+  // A worker follows no run executing elsewhere (it serves no stream): the other workers' events are not its concern.
+  const app = openJudgeflow(config, {}, { runEvents: false })
   try {
     await app.loadCustomModules()
     if (!app.startEvaluationWorkers(evaluationWorkerEntry())) io.err('judgeflow worker: JUDGEFLOW_EVAL_WORKERS is 0: offline evaluations run on the main thread, without a time limit')

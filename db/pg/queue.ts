@@ -10,12 +10,24 @@ const CANCEL_ANSWER_MS = 1_000
 
 /**
  * The run queue on PostgreSQL: pg-boss (schema `pgboss` of the same database) holds one job per
- * started run (its singleton key is the run's id); LISTEN on one connection hears the events and
- * cancel requests every process NOTIFYs, and in a process working the queue, that jobs were sent
+ * started run (its singleton key is the run's id); LISTEN on one connection hears the events (unless
+ * `runEvents` is false) and cancel requests every process NOTIFYs, and in a process working the queue, that jobs were sent
  * (`job-taker.ts`). pg-boss keeps no heartbeat of a job: a worker that dies leaves its runs to the
  * lease takeover, and a job taken again finds its run held or ended.
  */
-export function createPgRunQueue(url: string, options: { ready?: Promise<unknown> } = {}): RunQueue {
+export interface PgRunQueueOptions {
+  /** Settles once the store's migrations are applied (a start's transaction writes the runs table). */
+  ready?: Promise<unknown>
+  /**
+   * Whether this process hears the run events other processes commit (default true). A process
+   * that only works the queue (`judgeflow worker`) follows no run executing elsewhere: without
+   * them, it is not woken at each batch of events every other worker commits. Anything that
+   * still waits there for such a run's end finds it by its periodic check.
+   */
+  runEvents?: boolean
+}
+
+export function createPgRunQueue(url: string, options: PgRunQueueOptions = {}): RunQueue {
   const boss = new PgBoss({ connectionString: url, schema: BOSS_SCHEMA, max: 4 })
   // Connections of the starts' transactions (made as the first start comes: a worker starts none).
   const starts = new pg.Pool({ connectionString: url, max: START_COMMITS })
@@ -50,7 +62,7 @@ export function createPgRunQueue(url: string, options: { ready?: Promise<unknown
         else if ([...cancelListeners].some(l => l(runId))) void listener?.query('select pg_notify($1, $2)', [RUN_CANCEL_CHANNEL, `cancelling ${runId}`]).catch(() => {})
       }
     })
-    await client.query(`LISTEN ${RUN_EVENTS_CHANNEL}`)
+    if (options.runEvents !== false) await client.query(`LISTEN ${RUN_EVENTS_CHANNEL}`)
     await client.query(`LISTEN ${RUN_CANCEL_CHANNEL}`)
     listener = client
   })()

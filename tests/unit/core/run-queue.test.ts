@@ -25,12 +25,12 @@ describe('runs through the PostgreSQL queue', () => {
     }
   })
 
-  function processOn(url: string, owner: string) {
+  function processOn(url: string, owner: string, runEvents = true) {
     const store = createPostgresStore(url, { poolSize: 4 })
-    const queue = createPgRunQueue(url)
+    const queue = createPgRunQueue(url, { runEvents })
     const runs = new RunService({ store, queue, owner, registry: options.registry, providers: options.providers, leaseMs: 3_000 })
     opened.push({ runs, queue, store })
-    return { runs, store }
+    return { runs, store, queue }
   }
 
   /** A new database with a web process that works no jobs and a worker taking two at a time. */
@@ -82,6 +82,38 @@ describe('runs through the PostgreSQL queue', () => {
     expect(failures).toBeGreaterThan(1)
     // Every event, once each, in the stored order: the failed read's events came with the next one.
     expect(heard.map(row => row.id)).toEqual((await read(run.id)).map(row => row.id))
+  }, 30_000)
+
+  it('a worker that does not hear run events (as `judgeflow worker`) executes runs and hears cancel requests, and no other process\'s events wake it', async () => {
+    const url = await postgres.database()
+    const web = processOn(url, 'web')
+    const worker = processOn(url, 'worker', false)
+    const heardByWorker: string[] = []
+    const heardByWeb: string[] = []
+    worker.queue.onEvent((runId, _id, type) => heardByWorker.push(`${runId} ${type}`))
+    web.queue.onEvent((runId, _id, type) => heardByWeb.push(`${runId} ${type}`))
+    const cancelsHeard: string[] = []
+    worker.queue.onCancel((runId) => {
+      cancelsHeard.push(runId)
+      return false
+    })
+    await worker.runs.work(2)
+    const done = await web.runs.start({ definition: chain(100) })
+    expect(await runEnded(web.runs, id => web.store.runs.get(id), done.id, 20_000)).toMatchObject({ status: 'succeeded', leaseOwner: 'worker' })
+    // Cancelled from the web process while the worker executes it: the request reaches the worker.
+    const cancelled = await web.runs.start({ definition: chain(5_000) })
+    await vi.waitFor(async () => expect((await web.store.runs.get(cancelled.id))?.status).toBe('running'), { timeout: 10_000, interval: 20 })
+    expect(await web.runs.cancelAnywhere(cancelled.id)).toBe(true)
+    expect(await runEnded(web.runs, id => web.store.runs.get(id), cancelled.id, 20_000)).toMatchObject({ status: 'cancelled' })
+    expect(heardByWeb).toContain(`${done.id} run.finished`)
+    expect(heardByWeb).toContain(`${cancelled.id} run.finished`)
+    // A NOTIFY on the cancel channel after them all: once the worker hears it, it would have heard the events before it.
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    await client.query(`select pg_notify('judgeflow_run_cancel', 'cancel no-such-run')`)
+    await client.end()
+    await vi.waitFor(() => expect(cancelsHeard).toContain('no-such-run'), { timeout: 5_000 })
+    expect(heardByWorker).toEqual([])
   }, 30_000)
 
   it('streams a remote run\'s last events and run.finished when the run ends before this process has heard of them', async () => {
