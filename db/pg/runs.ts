@@ -199,8 +199,11 @@ export function pgLeases(db: PgDb, ready: Promise<void>): LeaseRepository {
       // The usual job, its run still queued under the process that queued it: taken and marked
       // started in one statement.
       if (options.from !== undefined) {
-        const [run] = await db.update(runs).set({ leaseOwner: options.lease.owner, status: 'running', startedAt: Date.now() })
-          .where(and(eq(runs.id, runId), eq(runs.status, 'queued'), eq(runs.leaseOwner, options.from))).returning()
+        const [run] = await prepared(db, 'pg claim queued', () => db.update(runs)
+          .set({ leaseOwner: sql.placeholder('owner') as unknown as string, status: 'running', startedAt: sql.placeholder('at') as unknown as number })
+          .where(and(eq(runs.id, sql.placeholder('id')), eq(runs.status, 'queued'), eq(runs.leaseOwner, sql.placeholder('from')))).returning()
+          .prepare('judgeflow_claim_queued'))
+          .execute({ id: runId, from: options.from, owner: options.lease.owner, at: Date.now() })
         if (run) return { run, started: true }
       }
       const lease = await getLease(db, runId)
