@@ -2,15 +2,22 @@ import { validatedWorkflow, workflowSchema, type StepRegistry, type Workflow } f
 import { parseStored } from '../stored'
 
 const CACHE_SIZE = 200
+/** The longest definition of no stored version kept by its text (one carrying outputs to compare is validated each time). */
+const KEPT_TEXT_CHARS = 16_384
 
-/** Validated workflows by stored version: a version never changes, so each is validated once. */
+/**
+ * Validated workflows by stored version: a version never changes, so each is validated once. A
+ * definition of no stored version (a run of a definition, an evaluator alone on each case of a
+ * dataset) is kept by its JSON text: the same text validates the same way.
+ */
 export class ValidatedWorkflows {
   private readonly byVersion = new Map<string, Workflow>()
+  private readonly byText = new Map<string, Workflow>()
 
   constructor(private readonly registry: StepRegistry) {}
 
   get(definition: Record<string, unknown>, workflowId?: string | null, version?: number | null): Workflow {
-    if (!workflowId || !version) return validatedWorkflow(definition, this.registry)
+    if (!workflowId || !version) return this.unversioned(definition)
     const key = `${workflowId}@${version}`
     let workflow = this.byVersion.get(key)
     if (!workflow) {
@@ -23,6 +30,18 @@ export class ValidatedWorkflows {
       workflow = validatedWorkflow(definition, this.registry)
       if (this.byVersion.size >= CACHE_SIZE) this.byVersion.delete(this.byVersion.keys().next().value!)
       this.byVersion.set(key, workflow)
+    }
+    return workflow
+  }
+
+  private unversioned(definition: Record<string, unknown>): Workflow {
+    const text = JSON.stringify(definition)
+    if (text.length > KEPT_TEXT_CHARS) return validatedWorkflow(definition, this.registry)
+    let workflow = this.byText.get(text)
+    if (!workflow) {
+      workflow = validatedWorkflow(definition, this.registry)
+      if (this.byText.size >= CACHE_SIZE) this.byText.delete(this.byText.keys().next().value!)
+      this.byText.set(text, workflow)
     }
     return workflow
   }

@@ -54,3 +54,30 @@ describe('a stored record that no longer parses', () => {
     expect(verdikt.message).toContain('nodes.b.config: unknown key "verdikt": did you mean "verdict"?')
   })
 })
+
+describe('validated workflows of no stored version', () => {
+  const gate = (prompt: string) => ({
+    name: 'w',
+    nodes: [{ id: 'in', type: 'input' }, { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt } }],
+    edges: [{ from: 'in', to: 'draft' }],
+  })
+
+  it('are validated once per text: the same definition, read again, is the same workflow; another text is validated anew', () => {
+    const validated = new ValidatedWorkflows(new StepRegistry(builtinSteps))
+    const first = validated.get(gate('Answer {{input.q}}'))
+    expect(validated.get(structuredClone(gate('Answer {{input.q}}')))).toBe(first)
+    const other = validated.get(gate('Reply to {{input.q}}'))
+    expect(other).not.toBe(first)
+    expect(other.nodes.find(n => n.id === 'draft')!.config).toMatchObject({ prompt: 'Reply to {{input.q}}' })
+    // A definition that fails is refused every time, never kept.
+    const broken = { ...gate('x'), edges: [{ from: 'in', to: 'ghost' }] }
+    expect(caught(() => validated.get(broken)).code).toBe('INVALID_WORKFLOW')
+    expect(caught(() => validated.get(broken)).code).toBe('INVALID_WORKFLOW')
+  })
+
+  it('a long one (outputs carried to compare) is validated each time, not kept', () => {
+    const validated = new ValidatedWorkflows(new StepRegistry(builtinSteps))
+    const long = gate(`Answer ${'x'.repeat(20_000)}`)
+    expect(validated.get(long)).not.toBe(validated.get(long))
+  })
+})
