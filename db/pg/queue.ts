@@ -1,6 +1,7 @@
 import pg from 'pg'
 import PgBoss from 'pg-boss'
 import type { RunQueue } from '../../core/runs/run-queue'
+import { bossDb } from './boss-statements'
 import { BOSS_SCHEMA, RUN_CANCEL_CHANNEL, RUN_EVENTS_CHANNEL, RUN_JOBS_CHANNEL, RUN_QUEUE } from './channels'
 import { takeJobs, type JobTaker } from './job-taker'
 import { START_COMMITS, startSubmitter } from './submit'
@@ -28,7 +29,10 @@ export interface PgRunQueueOptions {
 }
 
 export function createPgRunQueue(url: string, options: PgRunQueueOptions = {}): RunQueue {
-  const boss = new PgBoss({ connectionString: url, schema: BOSS_SCHEMA, max: 4 })
+  // pg-boss's statements go on a pool of this process's, each prepared once per connection (boss-statements.ts).
+  const bossPool = new pg.Pool({ connectionString: url, max: 4, application_name: 'pgboss' })
+  bossPool.on('error', error => console.error(`judgeflow: the run queue: ${error.message}`))
+  const boss = new PgBoss({ db: bossDb(bossPool), schema: BOSS_SCHEMA })
   // Connections of the starts' transactions (made as the first start comes: a worker starts none).
   const starts = new pg.Pool({ connectionString: url, max: START_COMMITS })
   starts.on('error', error => console.error(`judgeflow: a PostgreSQL connection failed: ${error.message}`))
@@ -119,6 +123,7 @@ export function createPgRunQueue(url: string, options: PgRunQueueOptions = {}): 
       await Promise.all(takers.map(taker => taker.settled()))
       await started.catch(() => {})
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {})
+      await bossPool.end().catch(() => {})
       await listening.catch(() => {})
       await listener?.end().catch(() => {})
       await starts.end().catch(() => {})

@@ -4,6 +4,7 @@ import { getTableColumns } from 'drizzle-orm'
 import { getTableConfig } from 'drizzle-orm/pg-core'
 import type { RunRow } from '../../core/rows'
 import type { RunJob } from '../../core/runs/run-queue'
+import { bossQuery } from './boss-statements'
 import { RUN_JOBS_CHANNEL, RUN_QUEUE } from './channels'
 import { queryFailure } from './errors'
 import { runs, workflows } from './schema'
@@ -70,7 +71,7 @@ export function startSubmitter(pool: pg.Pool, boss: PgBoss, ready: Promise<unkno
       const jobs = batch.filter(item => stored.has(item.run.id)).map(({ job }) => ({
         name: RUN_QUEUE, data: job, singletonKey: job.runId, retryLimit: 3, retryDelay: 1,
       }))
-      if (jobs.length) await boss.insert(jobs, { db: { executeSql: (text, values) => client.query(text, values) } })
+      if (jobs.length) await boss.insert(jobs, { db: { executeSql: (text, values) => client.query(bossQuery(text, values)) } })
       await client.query(jobs.length ? `select pg_notify('${RUN_JOBS_CHANNEL}', ''); commit` : 'commit')
       return stored
     }
