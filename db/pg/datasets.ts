@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { and, asc, desc, eq, getTableColumns } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, sql } from 'drizzle-orm'
 import type { DatasetRepository } from '../../core/store'
 import type { DatasetRow, DatasetRunRow } from '../repositories/datasets'
 import type { PgDb } from './client'
+import { prepared } from '../prepared'
 import { datasetRunCases, datasetRuns, datasets, datasetVersions } from './schema'
 
 type Tx = Parameters<Parameters<PgDb['transaction']>[0]>[0]
@@ -99,11 +100,24 @@ export function pgDatasets(db: PgDb, ready: Promise<void>): DatasetRepository {
     },
     async saveRunCase(row) {
       await ready
-      const values = { ...row, updatedAt: Date.now() }
-      await db.insert(datasetRunCases).values(values).onConflictDoUpdate({
-        target: [datasetRunCases.datasetRunId, datasetRunCases.caseId, datasetRunCases.repeat],
-        set: { status: values.status, runId: values.runId, result: values.result, updatedAt: values.updatedAt },
-      })
+      // Twice per case of every dataset run: built and prepared once. A result of none is SQL NULL, as drizzle writes it.
+      await prepared(db, 'pg save run case', () => {
+        const at = <T>(name: string) => sql.placeholder(name) as unknown as T
+        const excluded = (column: { name: string }) => sql.raw(`excluded."${column.name}"`)
+        return db.insert(datasetRunCases)
+          .values({
+            datasetRunId: at('datasetRunId'), caseId: at('caseId'), repeat: at('repeat'), status: at('status'), runId: at('runId'),
+            result: sql`${sql.placeholder('result')}::json`, updatedAt: at('updatedAt'),
+          })
+          .onConflictDoUpdate({
+            target: [datasetRunCases.datasetRunId, datasetRunCases.caseId, datasetRunCases.repeat],
+            set: {
+              status: excluded(datasetRunCases.status), runId: excluded(datasetRunCases.runId),
+              result: excluded(datasetRunCases.result), updatedAt: excluded(datasetRunCases.updatedAt),
+            },
+          })
+          .prepare('judgeflow_save_run_case')
+      }).execute({ ...row, result: row.result === null ? null : JSON.stringify(row.result), updatedAt: Date.now() })
     },
   }
 }

@@ -84,7 +84,8 @@ export function pgRuns(db: PgDb, pool: pg.Pool, ready: Promise<void>): RunReposi
     },
     async steps(runId) {
       await ready
-      return db.select().from(stepRuns).where(eq(stepRuns.runId, runId)).orderBy(asc(stepRuns.id))
+      return prepared(db, 'pg steps', () => db.select().from(stepRuns).where(eq(stepRuns.runId, sql.placeholder('runId'))).orderBy(asc(stepRuns.id))
+        .prepare('judgeflow_steps')).execute({ runId })
     },
     async view(id, limits) {
       await ready

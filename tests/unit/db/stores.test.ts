@@ -4,6 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { resumeDecision, type Store } from '../../../core'
 import { runWorkflow, type RunEvent } from '../../../engine'
 import { storeFactories, stopStores } from '../../support/stores'
+import type { PgHandle } from '../../../db/pg'
 import { qualityGate, testDeps } from '../../support/workflows'
 
 afterAll(stopStores)
@@ -295,6 +296,9 @@ describe.each(storeFactories)('the $name store', ({ name, open }) => {
     const run = await store.datasets.createRun({ datasetId: dataset.id, datasetVersion: 1, target: { workflow_id: 'w' }, options: { concurrency: 8, repeat: 1 } })
     expect((await store.datasets.openRuns()).map(r => r.id)).toEqual([run.id])
     await store.datasets.saveRunCase({ datasetRunId: run.id, caseId: 'q1', repeat: 1, status: 'running', runId: 'r1', result: null })
+    expect(await store.datasets.runCases(run.id)).toMatchObject([{ caseId: 'q1', status: 'running', runId: 'r1', result: null }])
+    // No result is SQL NULL, not the JSON value null.
+    if (name === 'PostgreSQL') expect((await ((store as unknown as { handle: PgHandle }).handle).pool.query('select count(*)::int as n from dataset_run_cases where result is null')).rows).toEqual([{ n: 1 }])
     await store.datasets.saveRunCase({ datasetRunId: run.id, caseId: 'q1', repeat: 1, status: 'succeeded', runId: 'r1', result: { verdict: 'pass' } })
     expect(await store.datasets.runCases(run.id)).toMatchObject([{ caseId: 'q1', repeat: 1, status: 'succeeded', runId: 'r1', result: { verdict: 'pass' } }])
     await store.datasets.updateRun(run.id, { status: 'finished', report: { cases: 1 }, finishedAt: 5 })
