@@ -131,11 +131,21 @@ export function createPgRunQueue(url: string, options: PgRunQueueOptions = {}): 
   }
 }
 
+/**
+ * The order pg-boss fetches jobs in (priority, then creation, then id, among those not yet active),
+ * as an index. pg-boss's own index on the queued jobs (name, start_after) does not give that order,
+ * so each fetch read and sorted every queued job: 75–93 ms of PostgreSQL's time per fetch with
+ * 40,000 runs queued, about 0.2 ms with this index. Built on the partitioned job table, it is built
+ * on each queue's partition too, now and when one is created. It changes no answer, only the plan.
+ */
+const FETCH_ORDER_INDEX = `create index if not exists judgeflow_job_fetch_order on ${BOSS_SCHEMA}.job (name, priority desc, created_on, id) where state < 'active'`
+
 /** Processes starting together may both create the queue: PostgreSQL then picks one to fail (a deadlock); it looks again. */
 async function createQueueOnce(boss: PgBoss): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       if (!(await boss.getQueue(RUN_QUEUE))) await boss.createQueue(RUN_QUEUE)
+      await boss.getDb().executeSql(FETCH_ORDER_INDEX, [])
       return
     }
     catch (error) {

@@ -1,4 +1,5 @@
 import pg from 'pg'
+import PgBoss from 'pg-boss'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { RunService, type RunQueue, type Store } from '../../../core'
 import type { RunEventRow } from '../../../db'
@@ -114,6 +115,40 @@ describe('runs through the PostgreSQL queue', () => {
     await client.end()
     await vi.waitFor(() => expect(cancelsHeard).toContain('no-such-run'), { timeout: 5_000 })
     expect(heardByWorker).toEqual([])
+  }, 30_000)
+
+  it('pg-boss fetches the next of thousands of queued jobs through an index in its order, not by sorting them all', async () => {
+    const url = await postgres.database()
+    processOn(url, 'web')
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      await vi.waitFor(async () => expect((await client.query(`select 1 from pg_indexes where indexname = 'judgeflow_job_fetch_order'`)).rowCount).toBe(1), { timeout: 20_000 })
+      // pg-boss's own fetch, as it sends it (captured through its database option), with 5,000 runs queued.
+      const sent: Array<{ text: string, values: unknown[] }> = []
+      const boss = new PgBoss({ schema: 'pgboss', supervise: false, schedule: false, migrate: false, db: { executeSql: (text: string, values: unknown[]) => {
+        sent.push({ text, values })
+        return client.query(text, values)
+      } } })
+      await boss.start()
+      await boss.insert(Array.from({ length: 5_000 }, (_, i) => ({ name: 'judgeflow-runs', data: { runId: `r${i}` }, singletonKey: `r${i}` })))
+      await client.query('analyze pgboss.job')
+      expect(await boss.fetch('judgeflow-runs', { batchSize: 2 })).toHaveLength(2)
+      const fetch = sent.find(q => q.text.includes('FOR UPDATE SKIP LOCKED'))!
+      const [{ 'QUERY PLAN': [plan] }] = (await client.query({ text: `explain (format json) ${fetch.text}`, values: fetch.values })).rows
+      const nodes: Array<{ 'Node Type': string, 'Index Name'?: string }> = []
+      const walk = (node: { 'Node Type': string, 'Plans'?: unknown[] }) => {
+        nodes.push(node)
+        for (const child of node.Plans ?? []) walk(child as typeof node)
+      }
+      walk(plan.Plan)
+      expect(nodes.some(n => n['Node Type'] === 'Index Scan' && n['Index Name']!.endsWith('name_priority_created_on_id_idx'))).toBe(true)
+      expect(nodes.filter(n => n['Node Type'] === 'Seq Scan')).toEqual([])
+      await boss.stop({ graceful: false, wait: true })
+    }
+    finally {
+      await client.end()
+    }
   }, 30_000)
 
   it('streams a remote run\'s last events and run.finished when the run ends before this process has heard of them', async () => {
