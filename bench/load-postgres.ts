@@ -50,6 +50,12 @@ export async function benchLoadPostgres(): Promise<void> {
         processes: { server: server.process.pid!, ...Object.fromEntries(workers.map((w, i) => [`worker ${i + 1}`, w.process.pid!])) },
         unfinished: async () => (await count(`select 'open' as status, count(*) as n from runs where status in ('queued', 'running')`))[0]!.n,
         statuses: () => count('select status, count(*) as n from runs group by status'),
+        // What the database did while the starts came in: the runs the workers finished meanwhile, and its statements.
+        afterLoad: async (accepted) => {
+          const finished = (await count(`select 'ended' as status, count(*) as n from runs where status not in ('queued', 'running')`))[0]!.n
+          report({ name: `load${label}: runs the workers finished during the load`, value: finished, unit: 'count', target: 'reported' })
+          if (statementsWanted()) await printStatements(url, accepted, 'accepted start', `load${label}, during the load`)
+        },
         // Queue mode at the single process's speed: thousands of starts a second, answered at once.
         targets: { starts: '>= 1500', p50: 'reported', p99: '<= 250' },
       }, label)

@@ -75,6 +75,8 @@ export interface LoadTarget {
   unfinished(): Promise<number>
   /** How many runs there are, by status. */
   statuses(): Promise<Array<{ status: string, n: number }>>
+  /** Called as the load ends, before the queue drains, with the starts accepted. */
+  afterLoad?(accepted: number): Promise<void>
   /** The targets of the start rate and the API latency (SQLite mode's unless given). */
   targets?: { starts: string, p50: string, p99: string }
 }
@@ -125,6 +127,15 @@ export async function driveLoad(target: LoadTarget, label = ''): Promise<void> {
       connections: CLIENTS,
       duration: SECONDS,
     })
+    // The latency tail by second of the load (BENCH_LOAD_SECONDS_TAIL=1): the first seconds carry cold code and connections.
+    const bySecond: number[][] = []
+    const loadStarted = performance.now()
+    if (process.env.BENCH_LOAD_SECONDS_TAIL) {
+      ;(load as unknown as NodeJS.EventEmitter).on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => {
+        const second = Math.floor((performance.now() - loadStarted) / 1000)
+        ;(bySecond[second] ??= []).push(ms)
+      })
+    }
     // While the load goes on, 500 subscribers each start a run and follow it over SSE to its end.
     const followed = Array.from({ length: SUBSCRIBERS }, async () => {
       const { status, body: run } = await server.api(`/api/workflows/${wf.id}/runs`, { body: { input: { question: 'How do I reset my password?' } } })
@@ -133,6 +144,11 @@ export async function driveLoad(target: LoadTarget, label = ''): Promise<void> {
     const cpuBefore = sample(loadProcessKind)
     const result = await load
     const cpu = cpuByKind(cpuBefore, sample(loadProcessKind))
+    if (bySecond.length) {
+      const p99 = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length * 0.99)] ?? 0
+      console.error(`${name('p99 by second')}: ${bySecond.map((v, i) => `${i}:${v.length}/${Math.round(p99(v))}`).join(' ')}`)
+      console.error(`${name('p99 after the first 2 s')}: ${Math.round(p99(bySecond.slice(2).flat()))} ms`)
+    }
     const errors = result.non2xx + result.errors + result.timeouts
     report({ name: name(`run starts per second (${CLIENTS} clients, ${SECONDS} s, judge at 50 ms, ${SUBSCRIBERS} SSE subscribers)`), value: result['2xx'] / SECONDS, unit: 'runs/s', target: targets.starts })
     report({ name: name('API latency p50'), value: result.latency.p50, unit: 'ms', target: targets.p50 })
@@ -142,6 +158,7 @@ export async function driveLoad(target: LoadTarget, label = ''): Promise<void> {
     for (const [kind, ms] of [...cpu].sort((a, b) => b[1] - a[1])) {
       if (kind !== 'other') report({ name: name(`CPU of the ${kind} during the load, per accepted start`), value: ms / Math.max(result['2xx'], 1), unit: 'ms', target: 'reported' })
     }
+    await target.afterLoad?.(result['2xx'])
     // Every accepted run must finish, and every subscriber must see its run finish.
     const loadEnded = performance.now()
     const deadline = Date.now() + 15 * 60_000

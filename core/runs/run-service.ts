@@ -38,6 +38,8 @@ export class RunService {
   private readonly now: () => number
   /** Per workflow, the current version as last read (with a shared queue only), the oldest first. */
   private readonly currentWorkflows = new Map<string, WorkflowWithDefinition>()
+  /** Per workflow, its read going on (with a shared queue only): the starts arriving meanwhile share it. */
+  private readonly readingWorkflows = new Map<string, Promise<WorkflowWithDefinition | null>>()
   private closed = false
   private working = false
   private watching?: (outcome: ResumeOutcome) => void
@@ -87,7 +89,10 @@ export class RunService {
    * Starts a run of the workflow's current version; null when there is no such workflow. With a
    * shared queue, the workflow is read once and kept: each start is stored only while the version
    * kept is still the current one (checked in the start's own transaction), and one that is not
-   * reads the workflow again. Without one, the workflow is read for each start, as it is cheap.
+   * reads the workflow again. The starts that arrive while it is being read share that read (a
+   * burst of starts on a new process reads it once, not once each), checked in the same way, as
+   * the read began before they arrived. Without a queue, the workflow is read for each start, as
+   * it is cheap.
    */
   async startCurrent(workflowId: string, fields: Pick<StartRun, 'input' | 'options'>): Promise<{ run: RunRow, workflow: WorkflowWithDefinition } | null> {
     const start = (workflow: WorkflowWithDefinition, ifCurrent: boolean) => this.dispatch.start({
@@ -103,13 +108,37 @@ export class RunService {
         if (this.currentWorkflows.get(workflowId) === kept) this.currentWorkflows.delete(workflowId)
       }
     }
-    const workflow = await this.deps.store.workflows.get(workflowId)
-    if (!workflow) return null
-    if (this.deps.queue) {
-      if (this.currentWorkflows.size >= KEPT_WORKFLOWS) this.currentWorkflows.delete(this.currentWorkflows.keys().next().value!)
-      this.currentWorkflows.set(workflowId, workflow)
+    // A read going on now may have begun before this start arrived: its version is checked.
+    const reading = this.readingWorkflows.get(workflowId)
+    const shared = reading && await reading
+    if (shared) {
+      try {
+        return { run: await start(shared, true), workflow: shared }
+      }
+      catch (error) {
+        if (!(error instanceof NotCurrent)) throw error
+        if (this.currentWorkflows.get(workflowId) === shared) this.currentWorkflows.delete(workflowId)
+      }
     }
-    return { run: await start(workflow, false), workflow }
+    // Any read going on from here began after this start arrived: its version needs no check.
+    const workflow = await (this.readingWorkflows.get(workflowId) ?? this.readWorkflow(workflowId))
+    return workflow && { run: await start(workflow, false), workflow }
+  }
+
+  /** Reads the workflow's current version, and keeps it, with a shared queue; the starts arriving meanwhile share the read. */
+  private readWorkflow(workflowId: string): Promise<WorkflowWithDefinition | null> {
+    const read = Promise.resolve(this.deps.store.workflows.get(workflowId)).then((workflow) => {
+      if (workflow && this.deps.queue) {
+        if (this.currentWorkflows.size >= KEPT_WORKFLOWS) this.currentWorkflows.delete(this.currentWorkflows.keys().next().value!)
+        this.currentWorkflows.set(workflowId, workflow)
+      }
+      return workflow
+    })
+    if (!this.deps.queue) return read
+    this.readingWorkflows.set(workflowId, read)
+    const done = () => { if (this.readingWorkflows.get(workflowId) === read) this.readingWorkflows.delete(workflowId) }
+    read.then(done, done)
+    return read
   }
 
   /** Runs a stored run to its end in this process (the CLI's path). */

@@ -248,6 +248,39 @@ describe('runs through the PostgreSQL queue', () => {
     expect(await web.store.runs.list(saved.id)).toEqual([])
   }, 30_000)
 
+  it('shares one read of a workflow among the starts arriving while it is read, and stores none of them with a version no longer current', async () => {
+    const url = await postgres.database()
+    const web = processOn(url, 'web')
+    const editor = processOn(url, 'editor')
+    const saved = await editor.store.workflows.create({ ...chain(10), name: 'v1' })
+    const read = web.store.workflows.get.bind(web.store.workflows)
+    // The first read answers with version 1, then holds its answer until let go.
+    let release!: () => void, answered!: () => void
+    const held = new Promise<void>((resolve) => { release = resolve })
+    const readDone = new Promise<void>((resolve) => { answered = resolve })
+    const reads = vi.spyOn(web.store.workflows, 'get').mockImplementationOnce(async (...args) => {
+      const workflow = await read(...args)
+      answered()
+      await held
+      return workflow
+    })
+    const versionOf = async () => (await web.runs.startCurrent(saved.id, { input: {} }))!.run.workflowVersion
+    const burst = Array.from({ length: 20 }, versionOf)
+    await readDone
+    // Version 2 is saved while the read is held; a start arriving now joins the read of version 1.
+    await editor.store.workflows.update(saved.id, { ...chain(20), name: 'v2' })
+    const after = versionOf()
+    release()
+    // The start that made the read arrived before the save: version 1. The others shared the read,
+    // found version 1 no longer current as they were stored, and read it again: 21 starts, a few reads
+    // (as many as the moments their stores were refused at: they are committed in up to 2 batches at once).
+    expect(await Promise.all(burst)).toEqual([1, ...Array(19).fill(2)])
+    expect(await after).toBe(2)
+    expect(reads.mock.calls.length).toBeLessThanOrEqual(4)
+    const stored = await web.store.runs.list(saved.id)
+    expect(stored.map(run => run.workflowVersion).sort()).toEqual([1, ...Array(20).fill(2)])
+  }, 30_000)
+
   it('runs each run once when its job is taken again', async () => {
     const url = await postgres.database()
     const web = processOn(url, 'web')
