@@ -198,11 +198,14 @@ export function pgLeases(db: PgDb, ready: Promise<void>): LeaseRepository {
     async claimQueued(runId, options) {
       await ready
       // The usual job, its run still queued under the process that queued it: taken and marked
-      // started in one statement.
+      // started in one statement. The run is found by its id alone: written as a plain condition,
+      // the status and owner are also the keys of an index (runs_lease_owner), which a table not
+      // yet analyzed (a new database in its first minute) has the planner prefer, reading every run
+      // the owner queued to find one (10 ms with 40,000 queued). `is true` keeps them out of it.
       if (options.from !== undefined) {
         const [run] = await prepared(db, 'pg claim queued', () => db.update(runs)
           .set({ leaseOwner: sql.placeholder('owner') as unknown as string, status: 'running', startedAt: sql.placeholder('at') as unknown as number })
-          .where(and(eq(runs.id, sql.placeholder('id')), eq(runs.status, 'queued'), eq(runs.leaseOwner, sql.placeholder('from')))).returning()
+          .where(and(eq(runs.id, sql.placeholder('id')), sql`(${runs.status} = 'queued' and ${runs.leaseOwner} = ${sql.placeholder('from')}) is true`)).returning()
           .prepare('judgeflow_claim_queued'))
           .execute({ id: runId, from: options.from, owner: options.lease.owner, at: Date.now() })
         if (run) return { run, started: true }

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import PgBoss from 'pg-boss'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { RunService, type RunQueue, type Store } from '../../../core'
+import { resumeDecision, RunService, type RunQueue, type Store } from '../../../core'
 import type { RunEventRow } from '../../../db'
 import { createPgRunQueue, createPostgresStore } from '../../../db/pg'
 import { startPostgres, type TestPostgres } from '../../support/postgres'
@@ -148,6 +148,38 @@ describe('runs through the PostgreSQL queue', () => {
     }
     finally {
       await client.end()
+    }
+  }, 30_000)
+
+  it('a worker\'s claim finds its run by id, not by reading every run its owner queued, on a table not yet analyzed', async () => {
+    const url = await postgres.database()
+    const store = createPostgresStore(url, { poolSize: 2 })
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      const run = await store.runs.create({ definition: { name: 'A' }, owner: 'web', status: 'queued' })
+      // A new database in its first minute: 5,000 runs queued by the web process, no statistics yet.
+      await client.query('alter table runs set (autovacuum_enabled = false)')
+      await client.query(`insert into runs (id, definition, input, options, status, lease_owner, created_at)
+        select 'r' || g, '{}', '{}', '{}', 'queued', 'web', g from generate_series(1, 5000) g`)
+      const sent = vi.spyOn(store.handle.pool, 'query')
+      const claimed = await store.leases.claimQueued(run.id, {
+        owner: 'worker', now: Date.now(), lease: { owner: 'worker', expiresAt: Date.now() + 60_000 }, from: 'web', resume: (r, lastStepAt) => resumeDecision(r, lastStepAt, 2), isFree: () => false,
+      })
+      expect(claimed).toMatchObject({ run: { id: run.id, status: 'running', leaseOwner: 'worker' }, started: true })
+      const [statement, values] = sent.mock.calls.find(([q]) => (q as { name?: string }).name === 'judgeflow_claim_queued') as unknown as [{ text: string }, unknown[]]
+      const [{ 'QUERY PLAN': [plan] }] = (await client.query({ text: `explain (format json) ${statement.text}`, values })).rows
+      const scans: string[] = []
+      const walk = (node: { 'Node Type': string, 'Index Name'?: string, 'Plans'?: unknown[] }) => {
+        if (node['Node Type'].includes('Scan')) scans.push(`${node['Node Type']} ${node['Index Name'] ?? ''}`.trim())
+        for (const child of node.Plans ?? []) walk(child as typeof node)
+      }
+      walk(plan.Plan)
+      expect(scans).toEqual(['Index Scan runs_pkey'])
+    }
+    finally {
+      await client.end()
+      await store.close()
     }
   }, 30_000)
 
