@@ -98,28 +98,25 @@ export class RunService {
     const start = (workflow: WorkflowWithDefinition, ifCurrent: boolean) => this.dispatch.start({
       ...fields, definition: workflow.definition, workflowId: workflow.id, workflowVersion: workflow.version, ifCurrent,
     })
-    const kept = this.currentWorkflows.get(workflowId)
-    if (kept) {
+    // Stored only while the version is still the current one; undefined (and the version no longer kept) when it is not.
+    const startIfCurrent = async (workflow: WorkflowWithDefinition) => {
       try {
-        return { run: await start(kept, true), workflow: kept }
+        return { run: await start(workflow, true), workflow }
       }
       catch (error) {
         if (!(error instanceof NotCurrent)) throw error
-        if (this.currentWorkflows.get(workflowId) === kept) this.currentWorkflows.delete(workflowId)
+        if (this.currentWorkflows.get(workflowId) === workflow) this.currentWorkflows.delete(workflowId)
+        return undefined
       }
     }
+    const kept = this.currentWorkflows.get(workflowId)
+    const fromKept = kept && await startIfCurrent(kept)
+    if (fromKept) return fromKept
     // A read going on now may have begun before this start arrived: its version is checked.
     const reading = this.readingWorkflows.get(workflowId)
     const shared = reading && await reading
-    if (shared) {
-      try {
-        return { run: await start(shared, true), workflow: shared }
-      }
-      catch (error) {
-        if (!(error instanceof NotCurrent)) throw error
-        if (this.currentWorkflows.get(workflowId) === shared) this.currentWorkflows.delete(workflowId)
-      }
-    }
+    const fromShared = shared && await startIfCurrent(shared)
+    if (fromShared) return fromShared
     // Any read going on from here began after this start arrived: its version needs no check.
     const workflow = await (this.readingWorkflows.get(workflowId) ?? this.readWorkflow(workflowId))
     return workflow && { run: await start(workflow, false), workflow }
