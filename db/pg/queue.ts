@@ -13,8 +13,8 @@ const CANCEL_ANSWER_MS = 1_000
  * The run queue on PostgreSQL: pg-boss (schema `pgboss` of the same database) holds one job per
  * started run (its singleton key is the run's id); LISTEN on one connection hears the events
  * (unless `runEvents` is false) and cancel requests every process NOTIFYs, and in a process working
- * the queue, that jobs were sent (`job-taker.ts`). pg-boss keeps no heartbeat of a job: a worker that dies leaves its runs to the
- * lease takeover, and a job taken again finds its run held or ended.
+ * the queue, that jobs were sent (`job-taker.ts`). pg-boss keeps no heartbeat of a job: a worker
+ * that dies leaves its runs to the lease takeover, and a job taken again finds its run held or ended.
  */
 export interface PgRunQueueOptions {
   /** Settles once the store's migrations are applied (a start's transaction writes the runs table). */

@@ -15,6 +15,19 @@ let postgres: TestPostgres
 beforeAll(async () => { postgres = await startPostgres() }, 60_000)
 afterAll(async () => { await postgres?.stop() })
 
+/** The scans of a statement's plan (`explain`), each as its node type and index name: "Index Scan runs_pkey". */
+async function scansOf(client: pg.Client, text: string, values: unknown[]): Promise<string[]> {
+  type PlanNode = { 'Node Type': string, 'Index Name'?: string, 'Plans'?: PlanNode[] }
+  const [{ 'QUERY PLAN': [plan] }] = (await client.query({ text: `explain (format json) ${text}`, values })).rows
+  const scans: string[] = []
+  const walk = (node: PlanNode) => {
+    if (node['Node Type'].includes('Scan')) scans.push(`${node['Node Type']} ${node['Index Name'] ?? ''}`.trim())
+    for (const child of node.Plans ?? []) walk(child)
+  }
+  walk(plan.Plan)
+  return scans
+}
+
 /** Two processes' worth of run services on one database: each its own pool, queue and lease holder. */
 describe('runs through the PostgreSQL queue', () => {
   const opened: Array<{ runs: RunService, queue: RunQueue, store: Store }> = []
@@ -135,15 +148,9 @@ describe('runs through the PostgreSQL queue', () => {
       await client.query('analyze pgboss.job')
       expect(await boss.fetch('judgeflow-runs', { batchSize: 2 })).toHaveLength(2)
       const fetch = sent.find(q => q.text.includes('FOR UPDATE SKIP LOCKED'))!
-      const [{ 'QUERY PLAN': [plan] }] = (await client.query({ text: `explain (format json) ${fetch.text}`, values: fetch.values })).rows
-      const nodes: Array<{ 'Node Type': string, 'Index Name'?: string }> = []
-      const walk = (node: { 'Node Type': string, 'Plans'?: unknown[] }) => {
-        nodes.push(node)
-        for (const child of node.Plans ?? []) walk(child as typeof node)
-      }
-      walk(plan.Plan)
-      expect(nodes.some(n => n['Node Type'] === 'Index Scan' && n['Index Name']!.endsWith('name_priority_created_on_id_idx'))).toBe(true)
-      expect(nodes.filter(n => n['Node Type'] === 'Seq Scan')).toEqual([])
+      const scans = await scansOf(client, fetch.text, fetch.values)
+      expect(scans.some(scan => scan.startsWith('Index Scan ') && scan.endsWith('name_priority_created_on_id_idx'))).toBe(true)
+      expect(scans.filter(scan => scan.startsWith('Seq Scan'))).toEqual([])
       await boss.stop({ graceful: false, wait: true })
     }
     finally {
@@ -168,14 +175,7 @@ describe('runs through the PostgreSQL queue', () => {
       })
       expect(claimed).toMatchObject({ run: { id: run.id, status: 'running', leaseOwner: 'worker' }, started: true })
       const [statement, values] = sent.mock.calls.find(([q]) => (q as { name?: string }).name === 'judgeflow_claim_queued') as unknown as [{ text: string }, unknown[]]
-      const [{ 'QUERY PLAN': [plan] }] = (await client.query({ text: `explain (format json) ${statement.text}`, values })).rows
-      const scans: string[] = []
-      const walk = (node: { 'Node Type': string, 'Index Name'?: string, 'Plans'?: unknown[] }) => {
-        if (node['Node Type'].includes('Scan')) scans.push(`${node['Node Type']} ${node['Index Name'] ?? ''}`.trim())
-        for (const child of node.Plans ?? []) walk(child as typeof node)
-      }
-      walk(plan.Plan)
-      expect(scans).toEqual(['Index Scan runs_pkey'])
+      expect(await scansOf(client, statement.text, values)).toEqual(['Index Scan runs_pkey'])
     }
     finally {
       await client.end()
