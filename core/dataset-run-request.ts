@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { JudgeflowError } from '../engine'
 import { modelRefSchema } from '../engine/schema/common'
 import { MAX_CASE_DELAY_MS, type BaselineReport, type CostEstimate, type DatasetCase, type DatasetGates } from '../engine/datasets'
+import { MAX_STORED_INTEGER } from './store'
 
 const DEFAULT_CONCURRENCY = 8
 export { MAX_CASE_DELAY_MS }
@@ -12,7 +13,7 @@ export const datasetRunRequestSchema = z.object({
   /** The dataset's id or name. */
   dataset: z.string().min(1, 'is required'),
   /** Its current version unless given. */
-  version: z.number().int().min(1).optional(),
+  version: z.number().int().min(1).max(MAX_STORED_INTEGER, `must be a whole number from 1 to ${MAX_STORED_INTEGER}`).optional(),
   /** A saved workflow (id or name), or an evaluator config judged alone. */
   target: z.union([
     z.object({ workflow_id: z.string().min(1, 'is required') }).strict(),

@@ -19,6 +19,13 @@ export type {
 
 export type MaybePromise<T> = T | Promise<T>
 
+/**
+ * The largest number a store keeps in an integer column (a version, an attempt, a round's number):
+ * PostgreSQL's `integer`. A larger one asked for is refused where it comes in (the API's
+ * parameters and bodies): PostgreSQL would fail the query (22003) where SQLite finds nothing.
+ */
+export const MAX_STORED_INTEGER = 2_147_483_647
+
 export type RunFinished = Extract<RunEvent, { type: 'run.finished' }>
 
 interface Definition { name: string, description?: string, [key: string]: unknown }

@@ -49,7 +49,12 @@ export async function readParamsWith<T>(event: H3Event, schema: z.ZodType<T>): P
   return checkedParameters(schema, getRouterParams(event, { decode: true }), 'path')
 }
 
-function checkedParameters<T>(schema: z.ZodType<T>, value: unknown, where: 'query' | 'path'): T {
+/** Reads and validates request headers (by their lower-case names); a bad one is a 400 naming it. */
+export async function readHeadersWith<T>(event: H3Event, schema: z.ZodType<T>): Promise<T> {
+  return checkedParameters(schema, getRequestHeaders(event), 'header')
+}
+
+function checkedParameters<T>(schema: z.ZodType<T>, value: unknown, where: 'query' | 'path' | 'header'): T {
   const parsed = schema.safeParse(value)
   if (parsed.success) return parsed.data
   const problems: FieldProblem[] = parsed.error.issues.map(issue => ({ path: formatPath(issue.path) || `(${where})`, message: issue.message }))

@@ -2,8 +2,9 @@ import { z } from 'zod'
 import { useJudgeflow } from '../../utils/context'
 import { presentDatasetSummary } from '../../utils/datasets'
 import { notFound, readQueryWith, routeId } from '../../utils/http'
+import { wholeNumber } from '../../utils/parameters'
 
-const querySchema = z.object({ version: z.coerce.number().int().min(1).optional() })
+const querySchema = z.object({ version: wholeNumber().optional() })
 
 /** The dataset with the cases of its current version, or of ?version=. */
 export default defineEventHandler(async (event) => {

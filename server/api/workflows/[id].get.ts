@@ -1,10 +1,11 @@
 import { z } from 'zod'
 import { useJudgeflow } from '../../utils/context'
 import { notFound, readQueryWith, routeId } from '../../utils/http'
+import { wholeNumber } from '../../utils/parameters'
 import { presentWorkflow } from '../../utils/present'
 import { etagOf } from '../../utils/versions'
 
-const querySchema = z.object({ version: z.coerce.number().int().positive().optional() })
+const querySchema = z.object({ version: wholeNumber().optional() })
 
 export default defineEventHandler(async (event) => {
   const { version } = await readQueryWith(event, querySchema)

@@ -2,8 +2,9 @@ import { z } from 'zod'
 import { toCsv, toJsonl, type DatasetCase } from '~~/engine/datasets'
 import { useJudgeflow } from '~~/server/utils/context'
 import { notFound, readQueryWith, routeId } from '~~/server/utils/http'
+import { wholeNumber } from '~~/server/utils/parameters'
 
-const querySchema = z.object({ format: z.enum(['jsonl', 'csv']).default('jsonl'), version: z.coerce.number().int().min(1).optional() })
+const querySchema = z.object({ format: z.enum(['jsonl', 'csv']).default('jsonl'), version: wholeNumber().optional() })
 
 /** The dataset's cases as a JSONL or CSV file. */
 export default defineEventHandler(async (event) => {

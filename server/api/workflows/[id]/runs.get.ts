@@ -1,11 +1,12 @@
 import { z } from 'zod'
 import { useJudgeflow } from '~~/server/utils/context'
 import { notFound, readQueryWith, routeId } from '~~/server/utils/http'
+import { wholeNumber } from '~~/server/utils/parameters'
 import { presentRunSummary } from '~~/server/utils/present'
 
 const querySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  before: z.coerce.number().int().positive().optional(),
+  limit: wholeNumber({ max: 500 }).default(50),
+  before: wholeNumber({ max: Number.MAX_SAFE_INTEGER }).optional(),
 })
 
 /** The workflow's runs, newest first, as summaries; `before` (a created_at) pages back. */

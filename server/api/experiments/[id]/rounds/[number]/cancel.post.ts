@@ -1,12 +1,13 @@
 import { useJudgeflow } from '~~/server/utils/context'
-import { saveRound } from '~~/server/utils/experiments'
-import { notFound, routeId } from '~~/server/utils/http'
+import { roundParams, saveRound } from '~~/server/utils/experiments'
+import { notFound, readParamsWith, routeId } from '~~/server/utils/http'
 
 /** Cancels a round still going: its runs are cancelled (or marked interrupted when no process holds them). */
 export default defineEventHandler(async (event) => {
+  const { number } = await readParamsWith(event, roundParams)
   const { store, runs } = useJudgeflow()
-  const round = await store.experiments.round(routeId(event), Number(getRouterParam(event, 'number')))
-  if (!round) notFound('round', String(getRouterParam(event, 'number')))
+  const round = await store.experiments.round(routeId(event), number)
+  if (!round) notFound('round', String(number))
   if (round.status !== 'running' && round.status !== 'judging') return { number: round.number, status: round.status }
   // A run that has already ended, or that another live process holds, is left as it is.
   await Promise.all(round.runs.map(r => runs.cancelOrInterrupt(r.run_id).catch(() => undefined)))

@@ -1,5 +1,6 @@
 import { useJudgeflow } from '~~/server/utils/context'
-import { notFound, routeId } from '~~/server/utils/http'
+import { roundParams } from '~~/server/utils/experiments'
+import { notFound, readParamsWith, routeId } from '~~/server/utils/http'
 import { openEventStream, streamTurn } from '~~/server/utils/sse'
 
 /**
@@ -7,9 +8,9 @@ import { openEventStream, streamTurn } from '~~/server/utils/sse'
  * from the one progress source its followers in this process share.
  */
 export default defineEventHandler(async (event) => {
+  const { number } = await readParamsWith(event, roundParams)
   await streamTurn()
   const { store, rounds } = useJudgeflow()
-  const number = Number(getRouterParam(event, 'number'))
   // Many followers may connect at once: the check reads one column, not the round's runs and report.
   if (!await store.experiments.roundExists(routeId(event), number)) notFound('round', String(number))
   const stream = openEventStream(event)

@@ -2,10 +2,11 @@ import { z } from 'zod'
 import { retentionNote } from '~~/core'
 import { useJudgeflow } from '~~/server/utils/context'
 import { jsonAnswer, notFound, readParamsWith, routeId } from '~~/server/utils/http'
+import { wholeNumber } from '~~/server/utils/parameters'
 
 const paramsSchema = z.object({
   node: z.string().min(1),
-  attempt: z.coerce.number().int().min(1),
+  attempt: wholeNumber(),
   field: z.enum(['input', 'output']),
 })
 

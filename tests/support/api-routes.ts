@@ -1,0 +1,41 @@
+import * as h3 from 'h3'
+
+/** A route of server/api: its method, its path with `:param`s, and its file under server/api. */
+export type ApiRoute = [method: 'get' | 'post' | 'put' | 'delete', path: string, file: string]
+
+export interface ApiAnswer {
+  status: number
+  body: { message?: string, data?: unknown, [key: string]: unknown } | null
+}
+
+/**
+ * The server's API routes on h3 without a build, for a unit test: Nitro's auto-imports (h3's
+ * functions and `defineNitroPlugin`) become globals, each route's own module is mounted at its path,
+ * and the errors plugin (server/plugins/http-errors.ts) wraps the app as Nitro does. The routes
+ * reach the app through `useJudgeflow()`: the test mocks `server/utils/context` to hand them its own.
+ */
+export async function apiRoutes(routes: readonly ApiRoute[]): Promise<(path: string, init?: RequestInit) => Promise<ApiAnswer>> {
+  const globals = globalThis as Record<string, unknown>
+  for (const [name, value] of Object.entries(h3)) globals[name] ??= value
+  globals.defineNitroPlugin ??= (plugin: unknown) => plugin
+  // An error answered as Nitro's own handler answers the API: with its message beside its data.
+  const app = h3.createApp({
+    onError: (error, event) => {
+      h3.setResponseStatus(event, error.statusCode, error.statusMessage)
+      h3.setResponseHeader(event, 'content-type', 'application/json')
+      return h3.send(event, JSON.stringify({ statusCode: error.statusCode, statusMessage: error.statusMessage, message: error.message, data: error.data }))
+    },
+  })
+  const router = h3.createRouter()
+  // Loaded by URL: the type checker of the tests leaves the server's modules, written against Nitro's auto-imports, to nuxt typecheck.
+  const load = async <T>(file: string) => ((await import(/* @vite-ignore */ new URL(`../../server/${file}`, import.meta.url).href)) as { default: T }).default
+  for (const [method, path, file] of routes) router[method](path, await load<h3.EventHandler>(`api/${file}`))
+  app.use(router)
+  ;(await load<(nitro: { h3App: h3.App }) => void>('plugins/http-errors.ts'))({ h3App: app })
+  const handle = h3.toWebHandler(app)
+  return async (path, init) => {
+    const response = await handle(new Request(`http://localhost${path}`, init))
+    const text = await response.text()
+    return { status: response.status, body: text ? JSON.parse(text) as ApiAnswer['body'] : null }
+  }
+}
