@@ -40,7 +40,7 @@ export class Cancellation {
     return this.closing.has(workflowId)
   }
 
-  /** Stops a run this process has (waiting, being claimed or executing): what to wait for, or undefined when it is not here. */
+  /** Stops a run this process has (waiting, being claimed, executing or being ended): what to wait for, or undefined when it is not here. */
   here(runId: string): Promise<unknown> | undefined {
     // Launched already, although its claim has not quite let go: stopped as it executes.
     const stopped = this.deps.local.stop(runId)

@@ -3,7 +3,7 @@ import { newRunRow, type NewRun, type ResumeDecision, type ResumeProgress, type 
 import { DEFAULT_MAX_RESUMES, leaseIsFree, resumeDecision, type LeaseKeeper } from './leases'
 import { CANCELLED_BEFORE_START, preparedRun, type LocalRuns, type Prepared } from './local-runs'
 import type { RunJob } from './run-queue'
-import { endEvent, reportWriteFailure, type RunWriter } from './run-writer'
+import { endEvent } from './run-writer'
 import type { ResumeOutcome, RunServiceDeps, StartRun } from './types'
 import type { ValidatedWorkflows } from './validated-workflows'
 
@@ -11,7 +11,6 @@ export interface DispatchDeps extends Pick<RunServiceDeps, 'store' | 'registry' 
   owner: string
   local: LocalRuns
   leases: LeaseKeeper
-  writes: RunWriter
   validated: ValidatedWorkflows
   /** Runs executing at once here (named in a refusal). */
   limit: number
@@ -196,9 +195,9 @@ export class Dispatch {
     }
   }
 
-  /** Ends a run this process has just claimed (a write that fails is reported, not thrown). */
+  /** Ends a run this process has just claimed (a write that fails is reported, not thrown); a cancel meanwhile waits for that end. */
   private end(runId: string, status: Parameters<typeof endEvent>[0], error: Parameters<typeof endEvent>[1]): Promise<unknown> {
-    return this.deps.writes.finish(runId, endEvent(status, error)).catch(reportWriteFailure)
+    return this.deps.local.end(runId, endEvent(status, error))
   }
 
   /** Checks the definition and input (throwing a user error): the new run, held by this process's lease. */

@@ -1,5 +1,6 @@
 import { Execution, serializeError, type RunOptions, type RunResult, type Workflow } from '../../engine'
 import type { RunRow } from '../rows'
+import type { RunFinished } from '../store'
 import type { RunServiceDeps } from './types'
 import { endEvent, reportWriteFailure, type RunWriter } from './run-writer'
 
@@ -36,6 +37,12 @@ export interface LocalRunsDeps extends Pick<RunServiceDeps, 'store' | 'registry'
 export class LocalRuns {
   private readonly active = new Map<string, { workflowId: string | null, controller: AbortController, done: Promise<RunResult | undefined> }>()
   private readonly waiting: Prepared[] = []
+  /**
+   * Runs held here that end without executing (stopped while waiting, or given up on), until their
+   * end is committed: the row still shows them unfinished under this process's name meanwhile, so
+   * a cancel of one must find it here rather than take this process for another holder.
+   */
+  private readonly ending = new Map<string, Promise<unknown>>()
 
   constructor(private readonly deps: LocalRunsDeps) {}
 
@@ -44,14 +51,14 @@ export class LocalRuns {
     return this.waiting.length
   }
 
-  /** The runs held here: executing or waiting. */
+  /** The runs held here: executing, waiting, or having their end written. */
   ids(): string[] {
-    return [...this.active.keys(), ...this.waiting.map(item => item.run.id)]
+    return [...this.active.keys(), ...this.waiting.map(item => item.run.id), ...this.ending.keys()]
   }
 
-  /** Whether the run executes or waits here. */
+  /** Whether the run executes, waits or is being ended here. */
   has(runId: string): boolean {
-    return this.active.has(runId) || this.waiting.some(item => item.run.id === runId)
+    return this.active.has(runId) || this.ending.has(runId) || this.waiting.some(item => item.run.id === runId)
   }
 
   /** Whether the run executes here now (its last events may not be committed yet). */
@@ -88,17 +95,31 @@ export class LocalRuns {
     return done
   }
 
-  /** Stops a waiting or executing run: what to wait for, or undefined when it is not here. */
+  /**
+   * Stops a waiting or executing run: what to wait for, or undefined when it is not here. A run
+   * already being ended here (a cancel before this one, or given up on) has that end to wait for.
+   */
   stop(runId: string): Promise<unknown> | undefined {
+    const ending = this.ending.get(runId)
+    if (ending) return ending
     const waiting = this.waiting.findIndex(item => item.run.id === runId)
     if (waiting >= 0) {
       this.waiting.splice(waiting, 1)
-      return this.deps.writes.finish(runId, endEvent('cancelled', CANCELLED_BEFORE_START)).catch(reportWriteFailure)
+      return this.end(runId, endEvent('cancelled', CANCELLED_BEFORE_START))
     }
     const active = this.active.get(runId)
     if (!active) return undefined
     active.controller.abort()
     return active.done
+  }
+
+  /** Ends a run this process holds without executing it (a write that fails is reported, not thrown); held here until the end is committed. */
+  end(runId: string, event: RunFinished): Promise<unknown> {
+    const ending: Promise<unknown> = this.deps.writes.finish(runId, event).catch(reportWriteFailure).finally(() => {
+      if (this.ending.get(runId) === ending) this.ending.delete(runId)
+    })
+    this.ending.set(runId, ending)
+    return ending
   }
 
   /** A run another process now holds: stop executing it here, without writing anything more. */

@@ -61,7 +61,7 @@ export class RunService {
       onBeat: () => this.takeOver(),
     })
     const dispatch = this.dispatch = new Dispatch({
-      ...deps, owner, local, leases, writes, limit, now, closed,
+      ...deps, owner, local, leases, limit, now, closed,
       validated: new ValidatedWorkflows(deps.registry),
       maxQueued: deps.maxQueuedRuns ?? 1000,
       closing: workflowId => this.cancellation.isClosing(workflowId),

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { RunService, type Store } from '../../../core'
-import type { RunEventRow } from '../../../db'
-import { builtinSteps, createProviders, defineStep, StepRegistry } from '../../../engine'
+import type { RunEventRow, RunRow } from '../../../db'
+import { builtinSteps, createProviders, defineStep, StepRegistry, type JudgeflowError } from '../../../engine'
 import { storeFactories, stopStores } from '../../support/stores'
 
 /** A step that waits until the run is cancelled. */
@@ -64,6 +64,24 @@ describe.each(storeFactories)('run service ($name)', ({ open }) => {
     const ended = await service.whenEnded(run.id)
     expect(ended.status).toBe('succeeded')
     expect(committedAtWork).toEqual([['in'], ['in', 'first'], ['in', 'first', 'second']])
+  })
+
+  it('answers every one of many cancels of its runs, at once or a few turns apart, with cancelling or that the run is cancelled: never another process', async () => {
+    const { store, service, start } = await setup(4)
+    // Four runs executing (held in their step until cancelled) and eight waiting for a slot.
+    const runs: RunRow[] = []
+    for (let i = 0; i < 12; i++) runs.push(await start())
+    await vi.waitFor(async () => expect((await store.runs.statuses(runs.map(run => run.id))).get(runs[3]!.id)).toBe('running'))
+    const turns = (n: number) => new Promise<void>(resolve => (function next(left: number) {
+      if (!left) resolve()
+      else setImmediate(() => next(left - 1))
+    })(n))
+    const answer = (runId: string) => service.cancelOrInterrupt(runId).then(outcome => outcome as string, (error: JudgeflowError) => error.message)
+    const answers = await Promise.all(runs.flatMap(run => Array.from({ length: 10 }, (_, i) => turns(i % 5).then(() => answer(run.id)))))
+    const cancelledAlready = new Set(runs.map(run => `run "${run.id}" is cancelled and cannot be cancelled`))
+    expect(answers.filter(a => a !== 'cancelling' && !cancelledAlready.has(a))).toEqual([])
+    for (const run of runs) expect((await service.whenEnded(run.id)).status).toBe('cancelled')
+    expect(await Promise.all(runs.map(run => answer(run.id)))).toEqual([...cancelledAlready])
   })
 
   describe('deleting a workflow with runs going on', () => {
