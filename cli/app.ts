@@ -1,5 +1,8 @@
 import type { Judgeflow, JudgeflowConfig } from '../core'
+import { holdsCode } from '../engine/assertions/registry'
+import { javascriptIsolation } from '../engine/sandbox'
 import { openJudgeflow } from '../main'
+import type { Io } from './io'
 
 /**
  * The app a command works with: its runs kept in the database at `dbPath`, or in memory for the
@@ -7,8 +10,9 @@ import { openJudgeflow } from '../main'
  */
 export async function openApp(config: JudgeflowConfig, dbPath?: string): Promise<Judgeflow> {
   // The CLI's commands keep to SQLite (in memory unless --db or JUDGEFLOW_DB), whatever JUDGEFLOW_DATABASE_URL says.
-  // The person's own suite runs their own code, as promptfoo runs it; the server needs JUDGEFLOW_ALLOW_CODE.
-  const app = openJudgeflow({ ...config, db: { ...config.db, url: undefined, path: dbPath ?? ':memory:' }, code: { ...config.code, allow: true } })
+  // The person's own suite runs their own code, as promptfoo runs it, in a sandbox where one is
+  // available (noteUnisolatedCode says when not); the server needs JUDGEFLOW_ALLOW_CODE and a sandbox.
+  const app = openJudgeflow({ ...config, db: { ...config.db, url: undefined, path: dbPath ?? ':memory:' }, code: { ...config.code, allow: true, isolation: 'prefer' } })
   try {
     await app.loadCustomModules()
   }
@@ -28,4 +32,15 @@ export async function withApp<T>(config: JudgeflowConfig, dbPath: string | undef
   finally {
     await app.close(0)
   }
+}
+
+/**
+ * Before anything runs: when what the command will run holds code (a javascript or python
+ * assertion, a transform) and no sandbox is available here, says so on stderr — the code will run
+ * as a plain child process, as promptfoo runs it, able to read the person's files and reach the network.
+ */
+export async function noteUnisolatedCode(value: unknown, config: JudgeflowConfig, io: Io): Promise<void> {
+  if (!holdsCode(value)) return
+  const probe = await javascriptIsolation(config.code.searchPath)
+  if (!probe.ok) io.err(`Note: the javascript and python assertions and transforms here run without a sandbox — with an empty environment and their time and memory limits, but able to read your files and reach the network — because ${probe.reason}.`)
 }

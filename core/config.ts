@@ -12,7 +12,7 @@ import { DEFAULT_STORAGE_LIMITS, type StorageLimits } from '../engine/executor/s
 import { defaultRetryPolicy, type RetryPolicy } from '../engine/providers/retry'
 import { DEFAULT_TRACE_CACHE, MAX_TRACE_CACHE_SIZE, type TraceCacheSettings } from '../engine/trace/shared-cache'
 import { DEFAULT_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING } from '../engine/text/safe-json'
-import { DEFAULT_ALLOW_CODE, DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, MIN_CODE_MEMORY_MB } from '../engine/sandbox/limits'
+import { DEFAULT_ALLOW_CODE, DEFAULT_CODE_MAX_PROCESSES, DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, MIN_CODE_MAX_PROCESSES, MIN_CODE_MEMORY_MB, type IsolationMode } from '../engine/sandbox/limits'
 import { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES } from './runs/leases'
 
 /** Runs one worker process executes at once unless told. */
@@ -133,8 +133,12 @@ export interface JudgeflowConfig {
     timeoutMs: number
     /** JUDGEFLOW_CODE_MEMORY_MB: the memory a run of code may use. */
     memoryMb: number
-    /** PATH: where python3 is looked for, and the only variable a Python child gets. */
+    /** JUDGEFLOW_CODE_MAX_PROCESSES: the processes and threads a run of code may have at once. */
+    maxProcesses: number
+    /** PATH: where python3 and bwrap are looked for. */
     searchPath: string
+    /** The server runs code only in a sandbox; the CLI and the library run the person's own code without one where none is available, after saying so. */
+    isolation: IsolationMode
   }
   trace: {
     /** JUDGEFLOW_TRACE_CACHE_SIZE and JUDGEFLOW_TRACE_CACHE_TTL_MS. */
@@ -271,7 +275,9 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
       allow: allowCode,
       timeoutMs: whole('JUDGEFLOW_CODE_TIMEOUT_MS', DEFAULT_CODE_TIMEOUT_MS),
       memoryMb: whole('JUDGEFLOW_CODE_MEMORY_MB', DEFAULT_CODE_MEMORY_MB, MIN_CODE_MEMORY_MB),
+      maxProcesses: whole('JUDGEFLOW_CODE_MAX_PROCESSES', DEFAULT_CODE_MAX_PROCESSES, MIN_CODE_MAX_PROCESSES),
       searchPath: env.PATH ?? '',
+      isolation: 'require',
     },
     trace: {
       cache: {

@@ -34,7 +34,7 @@ check('typecheck (app, server)', 'npx', ['nuxt', 'typecheck'])
 check('lint', 'npx', ['eslint', '.'])
 
 // Tools some tests run, installed here when missing (as root, from Debian's packages): python3 for the python
-// assertions, xmllint to check the JUnit report against Jenkins' xunit schema.
+// assertions, bubblewrap to isolate user code, xmllint to check the JUnit report against Jenkins' xunit schema.
 function needTool(command, args, debianPackage, forWhat) {
   if (spawnSync(command, args, { stdio: 'ignore' }).status === 0) return
   const asRoot = process.getuid?.() === 0
@@ -44,6 +44,7 @@ function needTool(command, args, debianPackage, forWhat) {
   }
 }
 needTool('python3', ['--version'], 'python3-minimal', 'the python assertion tests')
+needTool('bwrap', ['--version'], 'bubblewrap', 'the code sandbox tests (it isolates javascript and python assertions)')
 needTool('xmllint', ['--version'], 'libxml2-utils', 'the JUnit report tests')
 
 step('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json'])

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { JudgeflowConfig } from '../../core/config'
 import { evaluate, readEvaluatorConfigFile } from '../../engine'
-import { withApp } from '../app'
+import { noteUnisolatedCode, withApp } from '../app'
 import { readJsonFile, type Io } from '../io'
 
 /** The workspace's evaluator config, used when `--config` is not given: evaluator.toml in the config folder. */
@@ -27,6 +27,7 @@ export async function evalCommand(args: string[], io: Io, settings: JudgeflowCon
   // The person's own --config path is read as given: the config folder limits only workflow steps.
   const config = await readEvaluatorConfigFile(configPath)
   const input = readJsonFile(values.input, 'input', settings.maxJsonDepth)
+  await noteUnisolatedCode(config, settings, io)
   const result = await withApp(settings, undefined, app => evaluate(config, input, { ...app.evaluation, providers: app.providers }))
   io.out(JSON.stringify(result, null, 2))
   return result.passed ? 0 : 1

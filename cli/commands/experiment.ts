@@ -6,7 +6,7 @@ import { formatPath, JudgeflowError } from '../../engine'
 import { experimentReport, experimentSchema, reportToMarkdown, type Judgment } from '../../engine/experiments'
 import { checkTargetNode, type RoundWorkflow } from '../../engine/experiments/round'
 import { parseYamlChecked } from '../../engine/text/safe-yaml'
-import { withApp } from '../app'
+import { noteUnisolatedCode, withApp } from '../app'
 import { parseJson, readJsonFile, type Io } from '../io'
 import { checkOutputFiles, writeOutputFile } from '../output-paths'
 
@@ -45,6 +45,7 @@ export async function experimentCommand(args: string[], io: Io, config: Judgeflo
       inputs: [{ path, what: 'the experiment file' }, { path: workflowPath, what: 'the workflow file' }],
     })
   }
+  await noteUnisolatedCode(workflow, config, io)
   const round = await withApp(config, undefined, async (app) => {
     const stored = await app.store.workflows.create({ name: 'experiment target', ...workflow })
     const { id } = await app.store.experiments.create({ ...experiment, target: { ...experiment.target, workflow_id: stored.id } })

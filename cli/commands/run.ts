@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { JudgeflowConfig } from '../../core/config'
-import { withApp } from '../app'
+import { noteUnisolatedCode, withApp } from '../app'
 import { parseJson, readJsonFile, type Io } from '../io'
 
 /**
@@ -35,6 +35,7 @@ export async function runCommand(args: string[], io: Io, config: JudgeflowConfig
     concurrency: values.concurrency ? Number(values.concurrency) : undefined,
     timeout_ms: values.timeout ? Number(values.timeout) : undefined,
   }
+  await noteUnisolatedCode(definition, config, io)
   const { run, result } = await withApp(config, values.db ?? config.db.path, app => app.runs.runToEnd({ definition, input, options }))
   const id = run.id
   if (!result) {

@@ -11,7 +11,7 @@ import {
 } from '../../engine/datasets'
 import { filteredCases, numberFlag, RUN_FLAG_OPTIONS, runFlagsOf } from '../test-flags'
 import { modelRefSchema } from '../../engine/schema/common'
-import { withApp } from '../app'
+import { noteUnisolatedCode, withApp } from '../app'
 import { readPromptfooConfig } from '../promptfoo'
 import { readJsonFile, readTextFile, type Io } from '../io'
 import { checkOutputFiles, writeOutputFile, type InputFile, type OutputFile } from '../output-paths'
@@ -123,6 +123,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   // The endpoint the config's providers name (apiBaseUrl, apiHost) is where this run calls them, as promptfoo would.
   const endpoints = promptfoo?.endpoints
   const appConfig = endpoints ? { ...config, providers: { ...config.providers, keys: { ...config.providers.keys, ...endpoints } } } : config
+  await noteUnisolatedCode([target, chosen.cases], config, io)
   const report = await withApp(appConfig, values.db, async (app) => {
     // With --db the dataset is kept under its name: a file that changed is its next version.
     const known = await app.store.datasets.findByName(name)

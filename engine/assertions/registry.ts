@@ -72,3 +72,31 @@ export function needsOf(list: readonly Assertion[]): Set<NonNullable<AssertionHa
   walk(list)
   return needs
 }
+
+/** The keys whose text is JavaScript run on an output: an assertion's, a test's, a provider's transform. */
+const TRANSFORM_KEYS = new Set(['transform', 'provider_transform', 'assert_transform'])
+
+/**
+ * Whether a workflow, config or cases anywhere hold code to run: a `javascript` or `python`
+ * assertion (or its not- form), or a transform. A walk of the whole value, so what a case's
+ * input carries counts too.
+ */
+export function holdsCode(value: unknown): boolean {
+  const seen = new Set<object>()
+  const stack: unknown[] = [value]
+  while (stack.length) {
+    const item = stack.pop()
+    if (item === null || typeof item !== 'object' || seen.has(item)) continue
+    seen.add(item)
+    if (Array.isArray(item)) {
+      for (const inner of item) stack.push(inner)
+      continue
+    }
+    for (const [key, inner] of Object.entries(item)) {
+      if (key === 'type' && typeof inner === 'string' && ASSERTION_HANDLERS.get(baseTypeOf(inner).baseType)?.needs === 'code') return true
+      if (TRANSFORM_KEYS.has(key) && typeof inner === 'string' && inner.trim()) return true
+      stack.push(inner)
+    }
+  }
+  return false
+}

@@ -32,6 +32,8 @@ export interface EvaluationContext<C = ResolvedEvaluatorConfig> {
 
 export interface ScriptRunner {
   run(language: 'javascript' | 'python', code: string, args: Record<string, unknown>, mode?: 'assertion' | 'transform'): Promise<unknown>
+  /** Resolves when code can run here; otherwise throws INVALID_CONFIG saying what to install. */
+  ready(): Promise<void>
 }
 
 /** What trace scoring takes from the process's configuration. */

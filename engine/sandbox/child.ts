@@ -1,15 +1,17 @@
 /**
  * One run of user code in a child process: the request goes in on stdin, one JSON answer comes
- * back on stdout. The child starts in a fresh temporary folder with only the environment it is
- * given, and is killed — with its process group — at the time limit, on abort, or when its
- * resident memory passes the limit plus the runtime's own share, whatever it is doing.
+ * back on stdout. The child runs in its sandbox (isolation.ts) — or, where none is available and
+ * the caller allows it, in a fresh temporary folder — with only the environment it is given, and
+ * is killed with every process it started at the time limit, on abort, or when the resident
+ * memory of all its processes together passes the limit plus the runtime's own share.
  */
 import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { JudgeflowError } from '../errors'
 import { MAX_VALUE_DEPTH, readJson } from '../text/safe-json'
+import { bwrapArguments, type Isolator } from './isolation'
 import type { SandboxLimits } from './limits'
 
 /** What the interpreter itself occupies besides the memory the code may use (node: about 45 MB at rest). */
@@ -29,6 +31,8 @@ export interface ChildSpec {
   input: string
   /** Whether the child's stderr says it ran out of memory (when it died without answering). */
   outOfMemory: (stderr: string) => boolean
+  /** The sandbox it runs in, with the folders its program needs; none: a plain child process. */
+  sandbox?: { isolator: Isolator, binds: string[] }
 }
 
 type Answer
@@ -94,40 +98,108 @@ function parseAnswer(stdout: string): Answer | undefined {
   return answer !== null && typeof answer === 'object' && typeof answer.ok === 'boolean' ? answer : undefined
 }
 
-async function residentMb(pid: number): Promise<number | undefined> {
+/** The parent of each process on the machine, read from /proc. */
+async function parents(): Promise<Map<number, number>> {
+  const found = new Map<number, number>()
+  const names = await readdir('/proc').catch(() => [] as string[])
+  await Promise.all(names.map(async (name) => {
+    if (!/^\d+$/.test(name)) return
+    try {
+      const stat = await readFile(`/proc/${name}/stat`, 'utf8')
+      // pid (comm) state ppid …: the command may hold spaces and parentheses.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ', 2)[1])
+      found.set(Number(name), ppid)
+    }
+    catch {
+      // ended meanwhile
+    }
+  }))
+  return found
+}
+
+async function residentMb(pid: number): Promise<number> {
   try {
     const status = await readFile(`/proc/${pid}/status`, 'utf8')
     const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]
-    return kb === undefined ? undefined : Number(kb) / 1024
+    return kb === undefined ? 0 : Number(kb) / 1024
   }
   catch {
-    return undefined
+    return 0
   }
 }
 
-function runIn(cwd: string, spec: ChildSpec, limits: SandboxLimits, signal?: AbortSignal): Promise<Ending> {
+/** A process and all its descendants (a process's forks, a sandbox's processes). */
+async function treeOf(root: number): Promise<number[]> {
+  const parentOf = await parents()
+  const tree = new Set([root])
+  // Children are listed after their parents only by chance: walk until nothing is added.
+  for (let grew = true; grew;) {
+    grew = false
+    for (const [pid, ppid] of parentOf) {
+      if (!tree.has(pid) && tree.has(ppid)) {
+        tree.add(pid)
+        grew = true
+      }
+    }
+  }
+  return [...tree]
+}
+
+/** The resident memory of a process and all its descendants together. */
+async function treeResidentMb(root: number): Promise<number> {
+  const sizes = await Promise.all((await treeOf(root)).map(residentMb))
+  return sizes.reduce((sum, mb) => sum + mb, 0)
+}
+
+/** The process to start: the program itself, or bwrap running it in its sandbox. */
+function launch(spec: ChildSpec, cwd: string | undefined) {
+  if (!spec.sandbox) return { command: spec.command, args: spec.args, options: { cwd, env: spec.env } }
+  const { isolator, binds } = spec.sandbox
+  // bwrap itself gets no environment: its sandbox's first process is a copy of it, whose /proc/1/environ the code can read.
+  return {
+    command: isolator.bwrap,
+    args: [...bwrapArguments({ command: spec.command, binds }, spec.env), '--', spec.command, ...spec.args],
+    options: { env: {}, ...isolator.user },
+  }
+}
+
+function runIn(cwd: string | undefined, spec: ChildSpec, limits: SandboxLimits, signal?: AbortSignal): Promise<Ending> {
   return new Promise((resolve) => {
-    const child = spawn(spec.command, spec.args, { cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+    const { command, args, options } = launch(spec, cwd)
+    // Its own process group: a kill reaches what it started (in a sandbox, bwrap's end ends its pid namespace).
+    const child = spawn(command, args, { ...options, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
     let killed: Killed | undefined
     let done = false
     let stdout = ''
     let stderr = ''
     const kill = (why: Killed) => {
       // Once it has ended, its process group id may belong to someone else.
-      if (done) return
-      killed ??= why
-      try {
-        process.kill(-child.pid!, 'SIGKILL')
+      if (done || killed) return
+      killed = why
+      const pid = child.pid!
+      const end = (others: number[]) => {
+        for (const target of [-pid, ...others]) {
+          try {
+            process.kill(target, 'SIGKILL')
+          }
+          catch {
+            // gone already
+          }
+        }
       }
-      catch {
-        child.kill('SIGKILL')
-      }
+      // Outside a sandbox, a process that left the group (setsid) is still found by its parentage.
+      if (spec.sandbox) end([])
+      else void treeOf(pid).then(end)
     }
     const onAbort = () => kill('abort')
     const timer = setTimeout(kill, limits.timeoutMs, 'timeout')
+    let checking = false
     const memoryCheck = setInterval(async () => {
-      const mb = child.pid === undefined ? undefined : await residentMb(child.pid)
-      if (mb !== undefined && mb > limits.memoryMb + RUNTIME_ALLOWANCE_MB) kill('memory')
+      if (checking || child.pid === undefined) return
+      checking = true
+      const mb = await treeResidentMb(child.pid)
+      checking = false
+      if (mb > limits.memoryMb + RUNTIME_ALLOWANCE_MB) kill('memory')
     }, MEMORY_CHECK_MS)
     signal?.addEventListener('abort', onAbort, { once: true })
     // Aborted while the folder was being made: the listener came too late to hear it.
@@ -143,6 +215,8 @@ function runIn(cwd: string, spec: ChildSpec, limits: SandboxLimits, signal?: Abo
     // A child that dies before reading its input closes the pipe: its exit explains why.
     child.stdin.on('error', () => {})
     child.on('error', error => finish({ died: error.message }))
+    // Killed, it has no answer to wait for: a descendant that still holds its output does not hold the case.
+    child.on('exit', () => { if (killed) finish({ killed }) })
     child.on('close', (code, signalName) => {
       if (killed) return finish({ killed })
       const answer = parseAnswer(stdout)
@@ -163,13 +237,14 @@ function runIn(cwd: string, spec: ChildSpec, limits: SandboxLimits, signal?: Abo
 /** Runs the child and gives the code's result, or throws SCRIPT_FAILED (CANCELLED on abort) saying what happened. */
 export async function runChild(spec: ChildSpec, limits: SandboxLimits, signal?: AbortSignal): Promise<unknown> {
   if (signal?.aborted) throw new JudgeflowError('CANCELLED', `The ${spec.language} code was not run: its run was cancelled.`)
-  const cwd = await mkdtemp(join(tmpdir(), 'judgeflow-code-'))
+  // A sandbox has a /tmp of its own, gone with it.
+  const cwd = spec.sandbox ? undefined : await mkdtemp(join(tmpdir(), 'judgeflow-code-'))
   try {
     const outcome = errorFor(await runIn(cwd, spec, limits, signal), spec, limits)
     if (outcome instanceof JudgeflowError) throw outcome
     return outcome.value
   }
   finally {
-    await rm(cwd, { recursive: true, force: true })
+    if (cwd !== undefined) await rm(cwd, { recursive: true, force: true })
   }
 }

@@ -1,19 +1,30 @@
 export { runJavascript } from './javascript'
 export { runPython } from './python'
 export { functionBody, pythonModule } from './function-body'
-export { DEFAULT_ALLOW_CODE, DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, MIN_CODE_MEMORY_MB } from './limits'
-export type { CodeRequest, PythonLimits, SandboxLimits } from './limits'
+export { javascriptIsolation } from './javascript'
+export { DEFAULT_ALLOW_CODE, DEFAULT_CODE_MAX_PROCESSES, DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, MIN_CODE_MAX_PROCESSES, MIN_CODE_MEMORY_MB } from './limits'
+export type { CodeRequest, IsolationMode, SandboxLimits } from './limits'
 
+import { JudgeflowError } from '../errors'
 import type { ScriptRunner } from '../evaluator/context'
-import { runJavascript as javascript } from './javascript'
+import { javascriptIsolation, runJavascript as javascript } from './javascript'
 import { runPython as python } from './python'
-import type { PythonLimits } from './limits'
+import type { SandboxLimits } from './limits'
 
-/** Runs an assertion's code in the sandbox with these limits (JUDGEFLOW_CODE_TIMEOUT_MS, JUDGEFLOW_CODE_MEMORY_MB). */
-export function createScriptRunner(limits: PythonLimits): ScriptRunner {
+/**
+ * Runs an assertion's code in the sandbox with these limits (JUDGEFLOW_CODE_TIMEOUT_MS,
+ * JUDGEFLOW_CODE_MEMORY_MB, JUDGEFLOW_CODE_MAX_PROCESSES). Its `ready` refuses, before anything
+ * runs, code that cannot be isolated where isolation is required.
+ */
+export function createScriptRunner(limits: SandboxLimits): ScriptRunner {
   return {
     run: (language, code, args, mode = 'assertion') => (language === 'javascript'
       ? javascript({ code, args, mode }, limits)
       : python({ code, args, mode }, limits)),
+    async ready() {
+      if (limits.isolation !== 'require') return
+      const probe = await javascriptIsolation(limits.searchPath)
+      if (!probe.ok) throw new JudgeflowError('INVALID_CONFIG', `javascript, python and transform run code, which this server runs only in a sandbox, and ${probe.reason}`)
+    },
   }
 }

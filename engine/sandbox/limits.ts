@@ -7,19 +7,35 @@ export const DEFAULT_CODE_MEMORY_MB = 128
 /** Less memory than this and the interpreters themselves cannot start (Python alone maps about 17 MB). */
 export const MIN_CODE_MEMORY_MB = 32
 
+/** The processes and threads a piece of user code may have at once unless JUDGEFLOW_CODE_MAX_PROCESSES says otherwise. */
+export const DEFAULT_CODE_MAX_PROCESSES = 32
+
+/** Fewer than this and Node cannot start its own threads. */
+export const MIN_CODE_MAX_PROCESSES = 16
+
 /** Whether the HTTP server runs code assertions unless JUDGEFLOW_ALLOW_CODE says otherwise (the CLI always may). */
 export const DEFAULT_ALLOW_CODE = false
 
-export interface SandboxLimits {
-  /** The child process is killed this long after it was started, whatever it is doing. */
-  timeoutMs: number
-  /** The JavaScript heap (`--max-old-space-size`) or Python's address space (RLIMIT_AS), in MB. */
-  memoryMb: number
-}
+/**
+ * Where code cannot be isolated (no bubblewrap, or the kernel refuses it namespaces): `require`
+ * refuses it (the server), `prefer` runs it in a plain child process, as promptfoo does, after
+ * the caller has said so (the CLI, the library: the person's own code on their own machine).
+ */
+export type IsolationMode = 'require' | 'prefer'
 
-export interface PythonLimits extends SandboxLimits {
-  /** The directories python3 is looked for in (the server's PATH); the child gets this PATH and nothing else. */
+export interface SandboxLimits {
+  /** The code's processes are killed this long after it was started, whatever they are doing. */
+  timeoutMs: number
+  /**
+   * The JavaScript heap (`--max-old-space-size`) or Python's address space (RLIMIT_AS), in MB; the
+   * resident memory of all the code's processes together may pass it by the runtime's own share.
+   */
+  memoryMb: number
+  /** The processes and threads the code may have at once (RLIMIT_NPROC in its sandbox). */
+  maxProcesses: number
+  /** The directories python3 and bwrap are looked for in (the server's PATH). */
   searchPath: string
+  isolation: IsolationMode
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
  * The source the Python child runs (`python3 -I -c`). It reads `{ script, args, memoryBytes,
- * cpuSeconds }` on stdin, loads `script` as a module, calls its `main(*args)` and writes one answer
+ * cpuSeconds, maxProcesses }` on stdin, loads `script` as a module, calls its `main(*args)` and writes one answer
  * on stdout: `{ ok: true, value }` or `{ ok: false, kind: 'threw' | 'json' | 'memory', message? }`.
  * What the code prints goes to stderr, so it cannot spoil the answer. The address space is
  * capped (RLIMIT_AS) where the platform allows, and so is CPU time, in case nothing is left to
- * kill the child at the time limit.
+ * kill the child at the time limit; in a sandbox, so are its processes and threads (RLIMIT_NPROC,
+ * which counts the sandbox's own: `maxProcesses` is 0 outside one).
  */
 export const PYTHON_RUNNER = String.raw`
 import json
@@ -31,7 +32,10 @@ def limit(request):
         import resource
     except ImportError:
         return
-    for name, value, extra in (("RLIMIT_AS", request["memoryBytes"], 0), ("RLIMIT_CPU", request["cpuSeconds"], 1)):
+    limits = [("RLIMIT_AS", request["memoryBytes"], 0), ("RLIMIT_CPU", request["cpuSeconds"], 1)]
+    if request["maxProcesses"]:
+        limits.append(("RLIMIT_NPROC", request["maxProcesses"], 0))
+    for name, value, extra in limits:
         try:
             resource.setrlimit(getattr(resource, name), (value, value + extra))
         except (AttributeError, ValueError, OSError):

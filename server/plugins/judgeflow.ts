@@ -1,4 +1,5 @@
 import { loadTraceCache, saveTraceCache } from '../../engine'
+import { javascriptIsolation } from '../../engine/sandbox'
 import type { ResumeOutcome } from '../../core'
 import { useJudgeflow } from '../utils/context'
 import { startEvaluationWorkers } from '../utils/evaluation-workers'
@@ -28,6 +29,12 @@ async function start(nitroApp: Parameters<Parameters<typeof defineNitroPlugin>[0
   if (custom.metrics.length) console.info(`judgeflow: loaded custom metrics ${custom.metrics.join(', ')} from ${metricsDir}`)
   if (custom.scorers.length) console.info(`judgeflow: loaded custom scorers ${custom.scorers.join(', ')} from ${scorersDir}`)
   startEvaluationWorkers(app)
+  if (config.code.allow) {
+    const sandbox = await javascriptIsolation(config.code.searchPath)
+    console.info(sandbox.ok
+      ? 'judgeflow: code assertions and transforms run in a bubblewrap sandbox (JUDGEFLOW_ALLOW_CODE)'
+      : `judgeflow: JUDGEFLOW_ALLOW_CODE is set, but code assertions and transforms will be refused: ${sandbox.reason}`)
+  }
   const traceCacheFile = config.trace.cacheFile
   if (traceCacheFile) console.info(`judgeflow: ${loadTraceCache(app.traceCache, traceCacheFile)} trace vectors loaded from ${traceCacheFile}`)
   // With a queue (PostgreSQL), only a worker executes runs: a server started with --no-worker leaves them, and dead workers' runs, to the workers.

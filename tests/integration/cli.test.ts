@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { execFile, execFileSync } from 'node:child_process'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import Database from 'better-sqlite3'
@@ -232,5 +233,70 @@ describe('judgeflow experiment run', () => {
     // The saved judgments give the same report through `experiment report`.
     const again = await judgeflow(['experiment', 'report', join(dir, 'round.json')])
     expect(JSON.parse(again.stdout).comparisons).toEqual(report.comparisons)
+  })
+})
+
+describe('judgeflow test: the suite\'s own code', () => {
+  // A promptfoo suite whose python assertion looks for the CLI's secrets and the network.
+  const snooping = (port: number) => `description: Snoop
+prompts:
+  - "Say {{word}}"
+providers:
+  - openai:chat:gpt-4o-mini
+tests:
+  - vars: { word: hi }
+    assert:
+      - type: python
+        value: |
+          import os, socket
+          seen = []
+          for pid in os.listdir("/proc"):
+              if pid.isdigit():
+                  try:
+                      seen.append(open("/proc/%s/environ" % pid, "rb").read().decode("latin-1").replace("\\0", " "))
+                  except OSError as error:
+                      seen.append(type(error).__name__)
+          try:
+              socket.create_connection(("127.0.0.1", ${port}), 1)
+              seen.append("connected")
+          except OSError as error:
+              seen.append(type(error).__name__)
+          return {"pass": True, "score": 1, "reason": " | ".join(seen)}
+`
+  const secrets = { JUDGEFLOW_TOKEN: 'cli-sandbox-token-'.padEnd(40, 'x'), OPENAI_API_KEY: 'sk-cli-sandbox-key-7f3a' }
+
+  it('runs in a sandbox: the report holds none of the CLI\'s secrets, and the code reaches no port', async () => {
+    let connections = 0
+    const listener = createServer((socket) => {
+      connections++
+      socket.end()
+    })
+    await new Promise<void>(done => listener.listen(0, '127.0.0.1', done))
+    const { port } = listener.address() as { port: number }
+    try {
+      const config = file('snoop.yaml', snooping(port))
+      const report = join(dir, 'snoop-report.json')
+      const result = await judgeflow(['test', config, '--report', report], { ...fake.env(), ...secrets })
+      expect(result.stderr).not.toContain('without a sandbox')
+      const text = readFileSync(report, 'utf8')
+      expect(text).toContain('ConnectionRefusedError')
+      for (const secret of Object.values(secrets)) expect(text).not.toContain(secret)
+      expect(connections).toBe(0)
+    }
+    finally {
+      listener.close()
+    }
+  })
+
+  it('says what it cannot isolate before anything runs, where bubblewrap is missing', async () => {
+    // A PATH with python3 (the interpreter itself) and no bwrap.
+    const bin = mkdtempSync(join(tmpdir(), 'judgeflow-no-bwrap-'))
+    const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim()
+    symlinkSync(python, join(bin, 'python3'))
+    const config = file('snoop-bare.yaml', snooping(9))
+    const result = await judgeflow(['test', config], { ...fake.env(), PATH: bin })
+    expect(result.stderr).toMatch(/^Note: the javascript and python assertions and transforms here run without a sandbox — with an empty environment and their time and memory limits, but able to read your files and reach the network — because bubblewrap \(bwrap\), which isolates user code, is not installed: install bubblewrap/m)
+    // And the code ran, as promptfoo would run it.
+    expect(result.code).toBe(0)
   })
 })

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { lastUserText } from '../support/fake-llm'
 import { parseSse, useServersWithFakeLLM } from '../support/app-server'
@@ -95,5 +96,37 @@ describe('code assertions over HTTP', () => {
     const endless = await allowing.api('/api/evaluate', { body: { ...body, config: { ...body.config, assert: [{ type: 'javascript', value: 'while (true) {}\nreturn true' }] } } })
     expect(endless).toMatchObject({ status: 200, body: { passed: false, assertions: [{ reason: expect.stringMatching(/Custom function threw error: .*500 ms/) }] } })
     expect((await allowing.api('/api/health', {})).status).toBe(200)
+  })
+
+  it('run in a sandbox: the code finds none of the server\'s keys, processes or files', async () => {
+    const allowing = await start({ env: { ...fake.env(), JUDGEFLOW_ALLOW_CODE: '1' } })
+    // What a hostile assertion would try: every process's environment, the server's folder, its database.
+    const snoop = `import os
+seen = []
+for pid in os.listdir("/proc"):
+    if pid.isdigit():
+        try:
+            seen.append(open("/proc/%s/environ" % pid, "rb").read().decode("latin-1").replace("\\0", " "))
+        except OSError as error:
+            seen.append(type(error).__name__)
+for folder in (${JSON.stringify(process.cwd())}, ${JSON.stringify(dirname(allowing.dbPath))}):
+    try:
+        seen.append(" ".join(os.listdir(folder)))
+    except OSError as error:
+        seen.append(type(error).__name__)
+return {"pass": True, "score": 1, "reason": " | ".join(seen)}`
+    const snooped = await allowing.api('/api/evaluate', { body: { config: { evaluation_type: 'assertions', assert: [{ type: 'python', value: snoop }] }, input: { content: 'x' } } })
+    expect(snooped.status).toBe(200)
+    const reason = snooped.body.assertions[0].reason as string
+    expect(reason).toContain('FileNotFoundError')
+    for (const secret of [fake.env().OPENAI_API_KEY!, fake.env().ANTHROPIC_API_KEY!, 'JUDGEFLOW_DB', 'judgeflow.db']) expect(reason).not.toContain(secret)
+  })
+
+  it('are refused, naming what to install, where no sandbox is available', async () => {
+    // No bwrap on the server's PATH.
+    const bare = await start({ env: { ...fake.env(), JUDGEFLOW_ALLOW_CODE: '1', PATH: '/nonexistent' } })
+    const refused = await bare.api('/api/evaluate', { body })
+    expect(refused).toMatchObject({ status: 400, body: { message: expect.stringContaining('which this server runs only in a sandbox, and bubblewrap (bwrap), which isolates user code, is not installed: install bubblewrap') } })
+    expect(bare.output()).toContain('JUDGEFLOW_ALLOW_CODE is set, but code assertions and transforms will be refused: bubblewrap (bwrap)')
   })
 })

@@ -130,8 +130,9 @@ export async function evaluateAssertions(ctx: EvaluationContext<Config>): Promis
   const output = ctx.input.content === '' ? '' : requireText(ctx.input.content, 'content')
   const needs = needsOf(list)
   const transforms = [['provider_transform', codeOf(ctx.config.provider_transform)], ['transform', codeOf(ctx.config.transform)]] as const
-  if ((needs.has('code') || transforms.some(([, code]) => code)) && !ctx.scripts) {
-    throw new JudgeflowError('INVALID_CONFIG', 'javascript, python and transform run code, which this server does not allow: set JUDGEFLOW_ALLOW_CODE=1 where the server runs, or run the suite with the judgeflow CLI')
+  if (needs.has('code') || transforms.some(([, code]) => code)) {
+    if (!ctx.scripts) throw new JudgeflowError('INVALID_CONFIG', 'javascript, python and transform run code, which this server does not allow: set JUDGEFLOW_ALLOW_CODE=1 where the server runs, or run the suite with the judgeflow CLI')
+    await ctx.scripts.ready()
   }
   const latency = ctx.config.latency_ms
   // The provider's transform turns the output first, then the test's (promptfoo's options.transform); an assertion's own comes after them.

@@ -44,7 +44,7 @@ function run(definition: Record<string, unknown>, input: Record<string, unknown>
   return runWorkflow(definition, {
     ...options,
     providers: createProviders({ env, retry: { baseDelayMs: 1, maxDelayMs: 5, maxRetries: 0 } }),
-    evaluation: { scripts: createScriptRunner({ timeoutMs: 5000, memoryMb: 128, searchPath: process.env.PATH ?? '' }) },
+    evaluation: { scripts: createScriptRunner({ timeoutMs: 5000, memoryMb: 128, maxProcesses: 32, searchPath: process.env.PATH ?? '', isolation: 'require' }) },
     input,
   })
 }

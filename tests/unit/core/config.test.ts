@@ -110,14 +110,15 @@ describe('the configuration', () => {
   })
 
   it('refuses code assertions over HTTP unless JUDGEFLOW_ALLOW_CODE is set, and bounds each run of code in time and memory', () => {
-    expect(loadConfig({}).code).toEqual({ allow: false, timeoutMs: 5000, memoryMb: 128, searchPath: '' })
-    expect(loadConfig({ JUDGEFLOW_ALLOW_CODE: 'true', JUDGEFLOW_CODE_TIMEOUT_MS: '800', JUDGEFLOW_CODE_MEMORY_MB: '64', PATH: '/usr/bin:/bin' }).code)
-      .toEqual({ allow: true, timeoutMs: 800, memoryMb: 64, searchPath: '/usr/bin:/bin' })
+    expect(loadConfig({}).code).toEqual({ allow: false, timeoutMs: 5000, memoryMb: 128, maxProcesses: 32, searchPath: '', isolation: 'require' })
+    expect(loadConfig({ JUDGEFLOW_ALLOW_CODE: 'true', JUDGEFLOW_CODE_TIMEOUT_MS: '800', JUDGEFLOW_CODE_MEMORY_MB: '64', JUDGEFLOW_CODE_MAX_PROCESSES: '20', PATH: '/usr/bin:/bin' }).code)
+      .toEqual({ allow: true, timeoutMs: 800, memoryMb: 64, maxProcesses: 20, searchPath: '/usr/bin:/bin', isolation: 'require' })
     for (const yes of ['1', 'TRUE', 'yes']) expect(loadConfig({ JUDGEFLOW_ALLOW_CODE: yes }).code.allow, yes).toBe(true)
     for (const no of ['0', 'false', 'No', '']) expect(loadConfig({ JUDGEFLOW_ALLOW_CODE: no }).code.allow, no).toBe(false)
     expect(() => loadConfig({ JUDGEFLOW_ALLOW_CODE: 'sure' })).toThrow('JUDGEFLOW_ALLOW_CODE must be true or false (or 1 or 0), not "sure"; unset it to refuse code assertions over HTTP.')
     expect(() => loadConfig({ JUDGEFLOW_CODE_TIMEOUT_MS: '5s' })).toThrow('JUDGEFLOW_CODE_TIMEOUT_MS must be a whole number of at least 1 (it is "5s"); unset it for the default, 5000.')
     expect(() => loadConfig({ JUDGEFLOW_CODE_MEMORY_MB: '8' })).toThrow('JUDGEFLOW_CODE_MEMORY_MB must be a whole number of at least 32 (it is "8"); unset it for the default, 128.')
+    expect(() => loadConfig({ JUDGEFLOW_CODE_MAX_PROCESSES: '4' })).toThrow('JUDGEFLOW_CODE_MAX_PROCESSES must be a whole number of at least 16 (it is "4"); unset it for the default, 32.')
   })
 
   it('reads an env file as dotenv does, its values over the environment\'s', () => {

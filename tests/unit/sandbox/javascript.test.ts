@@ -1,12 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { loadConfig } from '../../../core'
 import { runJavascript } from '../../../engine/sandbox'
 import { runChild } from '../../../engine/sandbox/child'
-import { javascriptChild } from '../../../engine/sandbox/javascript'
+import { javascriptChild, javascriptIsolation } from '../../../engine/sandbox/javascript'
+import { installFolder } from '../../../engine/sandbox/isolation'
 
 // Runs that end by themselves get room to start on a busy machine; the time-limit tests set their own.
-const limits = { timeoutMs: 2000, memoryMb: 64 }
+const { searchPath, maxProcesses } = loadConfig().code
+const limits = { timeoutMs: 2000, memoryMb: 64, maxProcesses, searchPath, isolation: 'require' as const }
 const assertion = (code: string, output: unknown = 'a yes', context: unknown = { vars: {} }) =>
   runJavascript({ code, args: { output, context }, mode: 'assertion' }, limits)
+/** The sandbox runJavascript gives its child. */
+async function sandboxOf() {
+  const probe = await javascriptIsolation(searchPath)
+  if (!probe.ok) throw new Error(probe.reason)
+  return { isolator: probe.isolator, binds: installFolder(process.execPath) }
+}
 /** A SCRIPT_FAILED error whose message contains `message` (or matches it). */
 const failure = (message: string | RegExp, reason: string) => expect.objectContaining({
   code: 'SCRIPT_FAILED', category: 'user', details: { language: 'JavaScript', reason },
@@ -67,7 +76,7 @@ describe('runJavascript\'s limits', () => {
   afterEach(() => { Reflect.deleteProperty(process.env, secret) })
 
   it('kills an endless loop, synchronous or asynchronous, at the time limit', async () => {
-    const timed = { timeoutMs: 400, memoryMb: 64 }
+    const timed = { ...limits, timeoutMs: 400 }
     await expect(runJavascript({ code: 'let i = 0\nwhile (true) i++', args: { output: '' }, mode: 'assertion' }, timed))
       .rejects.toThrow(failure(/^The JavaScript code was stopped after 400 ms, the time limit \(JUDGEFLOW_CODE_TIMEOUT_MS\)/, 'timeout'))
     await expect(runJavascript({ code: '(async () => { while (true) await null })()', args: { output: '' }, mode: 'assertion' }, timed))
@@ -82,13 +91,13 @@ describe('runJavascript\'s limits', () => {
 
   it('stops the code when its signal aborts', async () => {
     const controller = new AbortController()
-    const run = runJavascript({ code: 'let i = 0\nwhile (true) i++', args: { output: '' }, mode: 'assertion' }, { timeoutMs: 20_000, memoryMb: 64 }, controller.signal)
+    const run = runJavascript({ code: 'let i = 0\nwhile (true) i++', args: { output: '' }, mode: 'assertion' }, { ...limits, timeoutMs: 20_000 }, controller.signal)
     setTimeout(() => controller.abort(), 200)
     await expect(run).rejects.toThrow(expect.objectContaining({ code: 'CANCELLED' }))
     await expect(runJavascript({ code: 'true', args: {}, mode: 'assertion' }, limits, controller.signal)).rejects.toThrow(expect.objectContaining({ code: 'CANCELLED' }))
     // Aborted after the call, while its folder is being made.
     const early = new AbortController()
-    const started = runJavascript({ code: 'let i = 0\nwhile (true) i++', args: { output: '' }, mode: 'assertion' }, { timeoutMs: 20_000, memoryMb: 64 }, early.signal)
+    const started = runJavascript({ code: 'let i = 0\nwhile (true) i++', args: { output: '' }, mode: 'assertion' }, { ...limits, timeoutMs: 20_000 }, early.signal)
     early.abort()
     await expect(started).rejects.toThrow(expect.objectContaining({ code: 'CANCELLED' }))
   })
@@ -103,6 +112,9 @@ describe('runJavascript\'s limits', () => {
     expect(seen.env).toEqual({})
     expect(seen.files).toEqual([])
     expect(seen.cwd).toMatch(/judgeflow-code-/)
+    // In its sandbox, the same: only the working folder bwrap gives it.
+    const isolated = await runChild({ ...spec, args: [...spec.args.slice(0, -1), escaped], sandbox: await sandboxOf() }, limits) as Seen
+    expect(isolated).toEqual({ env: { PWD: '/tmp' }, cwd: '/tmp', files: [] })
     expect(process.env[secret]).toBe('hunter2')
   })
 })

@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../core'
 import { runPython } from '../../../engine/sandbox'
 
-const { searchPath } = loadConfig().code
+const { searchPath, maxProcesses } = loadConfig().code
 // Runs that end by themselves get room to start on a busy machine; the time-limit tests set their own.
-const limits = { timeoutMs: 2000, memoryMb: 64, searchPath }
+const limits = { timeoutMs: 2000, memoryMb: 64, maxProcesses, searchPath, isolation: 'require' as const }
 const assertion = (code: string, output: unknown = 'a yes', context: unknown = { vars: {} }) =>
   runPython({ code, args: { output, context }, mode: 'assertion' }, limits)
 /** A SCRIPT_FAILED error whose message contains `message` (or matches it). */
@@ -38,12 +38,12 @@ describe('runPython: promptfoo\'s python assertion, in a python3 child process',
     await expect(assertion('float("nan")')).rejects.toThrow(failure('returned something JSON cannot hold', 'not-json'))
   })
 
-  it('runs with PATH as its only environment variable, in a fresh empty folder', async () => {
+  it('runs with PATH as its only environment variable, in an empty private /tmp', async () => {
     process.env[secret] = 'hunter2'
     const seen = await assertion('import os\nreturn {"env": sorted(os.environ), "files": os.listdir("."), "cwd": os.getcwd()}') as { env: string[], files: string[], cwd: string }
     expect(seen.env).not.toContain(secret)
     expect(seen.files).toEqual([])
-    expect(seen.cwd).toContain('judgeflow-code-')
+    expect(seen.cwd).toBe('/tmp')
   })
 
   it('kills an endless loop at the time limit and stops code that takes more memory than the limit', async () => {
