@@ -30,6 +30,40 @@ export function isTruncated(value: unknown): value is TruncatedValue {
     && typeof (value as TruncatedValue).size === 'number' && typeof (value as TruncatedValue).preview === 'string'
 }
 
+export type StoredField = 'input' | 'output'
+
+const runPath = (runId: string) => `/api/runs/${encodeURIComponent(runId)}`
+
+/** Where the API reads a run's whole input or output: the `href` of its marker in an answer. */
+export function runValueHref(runId: string, field: StoredField): string {
+  return `${runPath(runId)}/${field}`
+}
+
+/** Where the API reads the whole input or output of a step's attempt: the `href` of its marker in an answer. */
+export function stepValueHref(runId: string, nodeId: string, attempt: number, field: StoredField): string {
+  return `${runPath(runId)}/steps/${encodeURIComponent(nodeId)}/${attempt}/${field}`
+}
+
+/**
+ * A path segment as `encodeURIComponent` writes it, but `.` and `..` (as written or
+ * percent-encoded), which a browser resolves to the folder above.
+ */
+const SEGMENT = String.raw`(?!(?:\.|%2[eE]){1,2}/)(?:[\w.!~*'()-]|%[0-9A-F]{2})+`
+/** The hrefs `runValueHref` and `stepValueHref` make, and nothing else. */
+const VALUE_HREF = new RegExp(`^/api/runs/${SEGMENT}/(?:steps/${SEGMENT}/[1-9][0-9]*/)?(?:input|output)$`)
+
+/**
+ * The marker in `value` as the web app shows it, or null when `value` is no marker. Its `href` is
+ * kept only when it has the form the API gives its markers (a path on this server to a run's or a
+ * step attempt's value): anything shaped like a marker can reach a page as data — a run's input
+ * is stored as it was given — so another site's address or a `javascript:` URL is never a link.
+ */
+export function markerToShow(value: unknown): TruncatedValue | null {
+  if (!isTruncated(value)) return null
+  const { size, preview, href } = value
+  return typeof href === 'string' && VALUE_HREF.test(href) ? { truncated: true, size, preview, href } : { truncated: true, size, preview }
+}
+
 /** `value` when its JSON has at most `limit` characters, else its marker. Work is bounded by the limit. */
 export function boundValue(value: unknown, limit: number): unknown {
   const size = jsonSize(value, limit)

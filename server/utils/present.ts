@@ -1,5 +1,5 @@
 import type { RunEventRow, RunRow, RunSummaryRow, StepRunRow, WorkflowWithDefinition } from '../../core'
-import { boundEvent, isTruncated, missingKeyWarnings, validateWorkflow, type Providers, type RunEvent, type StepRegistry } from '../../engine'
+import { boundEvent, isTruncated, missingKeyWarnings, runValueHref, stepValueHref, validateWorkflow, type Providers, type RunEvent, type StepRegistry, type StoredField } from '../../engine'
 
 type Checked = { problems: ReturnType<typeof validateWorkflow>['problems'], warnings: ReturnType<typeof missingKeyWarnings> }
 
@@ -45,29 +45,26 @@ function linked(value: unknown, href: string): unknown {
   return isTruncated(value) ? { ...value, href } : value
 }
 
-const runPath = (runId: string) => `/api/runs/${encodeURIComponent(runId)}`
-const stepPath = (row: Pick<StepRunRow, 'runId' | 'nodeId' | 'attempt'>) => `${runPath(row.runId)}/steps/${encodeURIComponent(row.nodeId)}/${row.attempt}`
-
 /**
  * A run event as it is sent: its values bounded as stored events are (rows stored before the
  * bound included), each marker with the address of the whole value.
  */
 export function presentEvent(row: RunEventRow) {
   const event = boundEvent({ type: row.type, at: row.at, ...row.data } as RunEvent)
-  const at = (nodeId: string, attempt: number) => stepPath({ runId: row.runId, nodeId, attempt })
+  const at = (nodeId: string, attempt: number, field: StoredField) => stepValueHref(row.runId, nodeId, attempt, field)
   switch (event.type) {
     case 'step.started':
-      return { id: row.id, ...event, input: linked(event.input, `${at(event.node_id, event.attempt)}/input`) }
+      return { id: row.id, ...event, input: linked(event.input, at(event.node_id, event.attempt, 'input')) }
     case 'step.succeeded':
     case 'step.failed':
     case 'step.skipped':
     case 'step.cancelled': {
-      const path = at(event.step.node_id, event.step.attempt)
-      return { id: row.id, ...event, step: { ...event.step, input: linked(event.step.input, `${path}/input`), output: linked(event.step.output, `${path}/output`) } }
+      const { node_id: nodeId, attempt } = event.step
+      return { id: row.id, ...event, step: { ...event.step, input: linked(event.step.input, at(nodeId, attempt, 'input')), output: linked(event.step.output, at(nodeId, attempt, 'output')) } }
     }
     case 'run.finished': {
-      const steps = Object.fromEntries(Object.entries(event.result.steps).map(([id, step]) => [id, { ...step, output: linked(step.output, `${at(id, step.attempts)}/output`) }]))
-      return { id: row.id, ...event, result: { ...event.result, output: linked(event.result.output, `${runPath(row.runId)}/output`), steps } }
+      const steps = Object.fromEntries(Object.entries(event.result.steps).map(([id, step]) => [id, { ...step, output: linked(step.output, at(id, step.attempts, 'output')) }]))
+      return { id: row.id, ...event, result: { ...event.result, output: linked(event.result.output, runValueHref(row.runId, 'output')), steps } }
     }
     default:
       return { id: row.id, ...event }
@@ -75,8 +72,9 @@ export function presentEvent(row: RunEventRow) {
 }
 
 function presentStep(row: StepRunRow) {
+  const at = (field: StoredField) => stepValueHref(row.runId, row.nodeId, row.attempt, field)
   return {
-    attempt: row.attempt, status: row.status, input: linked(row.input, `${stepPath(row)}/input`), output: linked(row.output, `${stepPath(row)}/output`), branch: row.branch, error: row.error,
+    attempt: row.attempt, status: row.status, input: linked(row.input, at('input')), output: linked(row.output, at('output')), branch: row.branch, error: row.error,
     reason: row.reason, rerun: row.rerun, usage: row.usage, cached: row.cached, pinned: row.pinned,
     started_at: row.startedAt, finished_at: row.finishedAt, duration_ms: row.durationMs,
   }
@@ -96,7 +94,7 @@ export function presentRunSummary(run: RunSummaryRow) {
  * the store did not carry whole (see `store.runs.view`) is a marker with the address of the whole value.
  */
 export function presentRun(run: Omit<RunRow, 'definition' | 'input' | 'output'> & { definition?: RunRow['definition'], input: unknown, output: unknown }, steps: StepRunRow[] | null) {
-  const base = { ...presentRunSummary(run), input: linked(run.input, `${runPath(run.id)}/input`), output: linked(run.output, `${runPath(run.id)}/output`) }
+  const base = { ...presentRunSummary(run), input: linked(run.input, runValueHref(run.id, 'input')), output: linked(run.output, runValueHref(run.id, 'output')) }
   if (!steps) return base
   const byNode: Record<string, ReturnType<typeof presentStep> & { attempts: number, history: ReturnType<typeof presentStep>[] }> = {}
   for (const row of steps) {
