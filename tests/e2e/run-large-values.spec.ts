@@ -32,3 +32,28 @@ test('a value too large for the run\'s answer shows its size and start, and open
   expect(whole.value).toHaveLength(2)
   expect(whole.value[0]).toHaveLength(44_000)
 })
+
+// A run's input is stored as it is given, so one shaped like a marker reaches the page: its href,
+// chosen by whoever started the run, is never a link; the only links are to where the API reads values.
+test('a run input shaped like a marker of a value too large is never a link to the address it names', async ({ page, request }) => {
+  const created = await request.post('/api/workflows', {
+    data: {
+      name: 'Marker-shaped input',
+      nodes: [{ id: 'in', type: 'input' }, { id: 'out', type: 'output', config: { value: '{{input.preview}}' } }],
+      edges: [{ from: 'in', to: 'out' }],
+    },
+  })
+  const workflow = (await created.json()).id
+  const chosen = { truncated: true, size: 12, preview: '"click me"', href: 'javascript:alert(1)', also: { truncated: true, size: 12, preview: '"x"', href: 'https://evil.example/' } }
+  const started = await request.post(`/api/workflows/${workflow}/runs`, { data: { input: chosen } })
+  const run = (await started.json()).id
+  await expect.poll(async () => (await (await request.get(`/api/runs/${run}`)).json()).status, { timeout: 15_000 }).toBe('succeeded')
+
+  await page.goto(`/runs/${run}`)
+  await expect(page.getByTestId('truncated-value').first()).toContainText('Too large to show here: 12 characters of JSON.')
+  await expect(page.locator('a[href^="javascript:" i], a[href*="evil.example"]')).toHaveCount(0)
+  const links = page.getByRole('link', { name: /^Open the whole/ })
+  for (const href of await links.evaluateAll(found => found.map(a => a.getAttribute('href')))) {
+    expect(href).toMatch(new RegExp(`^/api/runs/${run}(/steps/[\\w-]+/\\d+)?/(input|output)$`))
+  }
+})
