@@ -1,3 +1,4 @@
+import { schemaPatternProblems } from '../text/schema-patterns'
 import type { Assertion, AssertionHandler, HandlerInput } from './types'
 
 /** Checks that the output is (or holds) JSON or XML, optionally against a schema or required elements. */
@@ -19,7 +20,15 @@ function requiredElements(value: unknown): string[] | undefined {
 /** The parsers and the schema validator, loaded when a JSON or XML assertion first grades. */
 const grading = () => import('./structured-grade')
 
-const schemaCheck = (a: Assertion) => (!hasSchema(a.value) || typeof a.value === 'string' || typeof a.value === 'object' || typeof a.value === 'boolean' ? undefined : 'must have a JSON Schema (an object or YAML text) as its value, or none')
+/**
+ * A schema given as an object has its patterns compiled here as grading compiles them (YAML text is
+ * read only when it grades, by the parser the editor never loads).
+ */
+function schemaCheck(a: Assertion): string | undefined {
+  if (!(!hasSchema(a.value) || typeof a.value === 'string' || typeof a.value === 'object' || typeof a.value === 'boolean')) return 'must have a JSON Schema (an object or YAML text) as its value, or none'
+  const bad = schemaPatternProblems(a.value)[0]
+  return bad && `its schema's ${bad.path}: ${bad.message}`
+}
 const xmlCheck = (a: Assertion) => {
   try {
     requiredElements(a.value)

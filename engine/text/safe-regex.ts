@@ -13,9 +13,16 @@ export interface SafePattern {
   exec(text: string): { match: string, index: number } | null
 }
 
+/** The flags a pattern is compiled with: each place that runs a user's pattern says which it sets. */
+export interface PatternFlags {
+  ignoreCase?: boolean
+  multiline?: boolean
+  dotAll?: boolean
+}
+
 const compiled = new Map<string, SafePattern>()
 
-export function compilePattern(source: string, options: { ignoreCase?: boolean, multiline?: boolean, dotAll?: boolean, field?: string } = {}): SafePattern {
+export function compilePattern(source: string, options: PatternFlags & { field?: string } = {}): SafePattern {
   const key = `${options.ignoreCase ? 'i' : ''}${options.multiline ? 'm' : ''}${options.dotAll ? 's' : ''}/${source}`
   const hit = compiled.get(key)
   if (hit) return hit
@@ -42,4 +49,20 @@ export function compilePattern(source: string, options: { ignoreCase?: boolean, 
   if (compiled.size > 1000) compiled.clear()
   compiled.set(key, pattern)
   return pattern
+}
+
+/**
+ * Why a pattern would be refused when it runs, or undefined: compiled here as the run compiles it
+ * (RE2, the same flags), so validation reports an invalid or too large pattern before anything runs.
+ * Browser-safe (re2js is pure TypeScript): the editor's validation worker calls it too.
+ */
+export function patternProblem(source: string, flags: PatternFlags = {}): string | undefined {
+  try {
+    compilePattern(source, flags)
+    return undefined
+  }
+  catch (error) {
+    if (error instanceof JudgeflowError) return error.message
+    throw error
+  }
 }

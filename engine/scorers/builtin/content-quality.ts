@@ -2,6 +2,7 @@ import type { ContentPattern, EditOutput } from '../../schema/scorers'
 import { contentPatternSchema } from '../../schema/scorers'
 import { compilePattern } from '../../text/safe-regex'
 import { contentByPage, defineEditScorer } from '../edits'
+import { contentPatternFlags } from '../patterns'
 import { parseData, ratio } from '../types'
 import { z } from 'zod'
 
@@ -18,7 +19,7 @@ export function checkPatterns(actual: EditOutput, patterns: readonly ContentPatt
   let matched = 0
   patterns.forEach((p, i) => {
     const content = p.page === undefined ? all : pages.get(p.page) ?? ''
-    const found = compilePattern(p.pattern, { ignoreCase: p.ignore_case, field: `expected.patterns[${i}].pattern` }).test(content)
+    const found = compilePattern(p.pattern, { ...contentPatternFlags(p), field: `expected.patterns[${i}].pattern` }).test(content)
     if (found) matched++
     else {
       const excerpt = content.length > EXCERPT ? `${content.slice(0, EXCERPT)}...` : content

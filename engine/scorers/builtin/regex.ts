@@ -1,4 +1,5 @@
 import { compilePattern } from '../../text/safe-regex'
+import { regexScorerFlags } from '../patterns'
 import { defineScorer, optionOrExpected, textOf } from '../types'
 
 const patternOf = (value: unknown) => (typeof value === 'string' && value ? value : undefined)
@@ -10,7 +11,7 @@ export const regex = defineScorer({
   defaultThreshold: 1,
   analyze(actual, expected, { options }) {
     const pattern = optionOrExpected(options, expected, ['pattern'], patternOf, 'Scorer "regex" needs a pattern')
-    const match = compilePattern(pattern, { ignoreCase: options.ignore_case === true, field: 'regex scorer' }).exec(textOf(actual))
+    const match = compilePattern(pattern, { ...regexScorerFlags(options), field: 'regex scorer' }).exec(textOf(actual))
     return { score: match ? 1 : 0, pattern, match: match?.match ?? null, index: match?.index ?? null }
   },
 })

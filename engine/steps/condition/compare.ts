@@ -51,6 +51,7 @@ export function compare(left: unknown, op: ConditionOperator, right: unknown, op
       return false
     case 'matches':
       if (typeof right !== 'string') throw new JudgeflowError('INVALID_CONFIG', 'condition right must be a pattern string for "matches"')
-      return compilePattern(right, { ignoreCase: options.ignoreCase, field: 'condition right' }).test(typeof left === 'string' ? left : JSON.stringify(left) ?? '')
+      // The flags the workflow's validation compiles the pattern with too (conditionSpec.runProblems).
+      return compilePattern(right, { ignoreCase: options.ignoreCase === true, field: 'condition right' }).test(typeof left === 'string' ? left : JSON.stringify(left) ?? '')
   }
 }
