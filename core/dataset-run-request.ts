@@ -48,8 +48,14 @@ export const datasetRunRequestSchema = z.object({
   cache: z.boolean().optional(),
   /** Refuse to start unless the judge is calibrated on this dataset (its id or name), with a κ of at least `min_kappa` (core/calibration.ts). */
   require_calibration: z.object({ dataset: z.string().min(1, 'is required'), min_kappa: z.number().min(-1).max(1) }).strict().optional(),
-  /** A budget in US dollars: once the case runs have cost this much, no other case starts (those not started are reported as not run). */
+  /**
+   * A budget in US dollars: a run estimated to cost more is refused unless `force`; no case starts
+   * that the budget left cannot pay for at the estimated cost per case, counting those under way
+   * (those not started are reported as not run); the report's budget gate fails if the runs cost more.
+   */
   max_cost_usd: z.number().positive('must be more than 0').max(1_000_000).optional(),
+  /** Start even when the estimate is over `max_cost_usd`: the run then stops when the budget is spent. */
+  force: z.boolean().optional(),
 }).strict()
   .refine(r => !(r.baseline_run_id && r.baseline_report), { error: 'give baseline_run_id or baseline_report, not both', path: ['baseline_report'] })
   .refine(r => r.gates?.max_flaky === undefined || r.repeat > 1, { error: 'needs repeat of 2 or more: a case run once cannot be flaky', path: ['gates', 'max_flaky'] })
@@ -70,6 +76,7 @@ export interface StoredOptions {
   delay_ms?: number
   cache?: boolean
   max_cost_usd?: number
+  force?: boolean
   /** What the run was estimated to cost before it started. */
   estimate?: CostEstimate
 }

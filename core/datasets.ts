@@ -109,6 +109,13 @@ export class DatasetRuns {
       : undefined
     const { dataset: _d, version: _v, target: _t, baseline_report: _b, ...rest } = request
     const estimate = await this.estimateOf(dataset.id, target, resolved.workflow, cases, request.repeat)
+    const budget = request.max_cost_usd
+    // A budget is a promise: a run estimated past it does not start unless told to run until it is spent.
+    if (budget !== undefined && estimate.estimate_usd !== null && estimate.estimate_usd > budget && !request.force) {
+      throw new JudgeflowError('INVALID_INPUT', `max_cost_usd: the run is estimated at $${estimate.estimate_usd} for ${estimate.case_runs} case run${estimate.case_runs === 1 ? '' : 's'}, over the budget of $${budget}; raise the budget, run fewer cases, or set force (--force from the command line) to run only the case runs it pays for`, {
+        details: { estimate },
+      })
+    }
     const options: StoredOptions = { ...rest, baseline, estimate }
     const row = await store.datasets.createRun({
       datasetId: dataset.id, datasetVersion: dataset.version, target: target as Record<string, unknown>, options: options as unknown as Record<string, unknown>,
@@ -364,6 +371,34 @@ export class DatasetRuns {
       if (unpriced) return `not run: the cost of run ${unpriced} is not known (a model without a price), so the budget of $${budget} cannot be held`
       return spent >= budget ? `not run: the budget of $${budget} was reached ($${round6(spent)} spent)` : null
     }
+    // Case runs under way hold the budget at the estimated cost per case run until they end: no case
+    // starts that what is left cannot pay for. Without a known estimate, one runs at a time.
+    const perCase = options.estimate?.estimate_usd == null || !options.estimate.case_runs ? null : options.estimate.estimate_usd / options.estimate.case_runs
+    const held = { runs: 0, usd: 0 }
+    const waiting: Array<() => void> = []
+    const admit = async (abort: AbortSignal): Promise<string | null> => {
+      for (;;) {
+        const stop = overBudget()
+        if (stop || budget === undefined) return stop
+        if (abort.aborted) return 'not run: the dataset run was cancelled'
+        const fits = perCase === null ? held.runs === 0 : spent + held.usd + perCase <= budget + 1e-12
+        if (fits) {
+          held.runs++
+          held.usd += perCase ?? 0
+          return null
+        }
+        if (held.runs === 0) return `not run: the budget left ($${round6(budget - spent)} of $${budget}) cannot pay for another case run at the estimated $${round6(perCase!)} each`
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve)
+          abort.addEventListener('abort', () => resolve(), { once: true })
+        })
+      }
+    }
+    const release = () => {
+      held.runs--
+      held.usd -= perCase ?? 0
+      for (const wake of waiting.splice(0)) wake()
+    }
     Object.assign(progress, { total: cases.length * options.repeat }, countsOf(counts))
     this.tell(progress)
     // Repeats measure how the answers vary: each asks the model anew.
@@ -374,36 +409,44 @@ export class DatasetRuns {
       // A run under way at the last stop is followed; a case run again (rate-limited) gets a new run.
       let runId = underWay.get(k)
       underWay.delete(k)
-      if (!runId || !(await store.runs.get(runId))) {
-        const stop = overBudget()
-        if (stop) return { kind: 'result', result: { ...task, status: 'cancelled', error: stop } }
-        runId ??= randomUUID()
-        const saved: Omit<DatasetRunCaseRow, 'updatedAt'> = { datasetRunId: row.id, caseId: task.case_id, repeat: task.repeat, status: 'running', runId, result: null }
-        await store.datasets.saveRunCase(saved)
-        open.set(k, { ...task, runId })
-        try {
-          await runs.start({
-            id: runId, definition: target.definition, workflowId: target.workflowId, workflowVersion: target.workflowVersion,
-            input: byId.get(task.case_id)!.input, options: runOptions,
-          })
+      let holds = false
+      try {
+        if (!runId || !(await store.runs.get(runId))) {
+          const stop = await admit(abort)
+          if (stop) return { kind: 'result', result: { ...task, status: 'cancelled', error: stop } }
+          holds = budget !== undefined
+          runId ??= randomUUID()
+          const saved: Omit<DatasetRunCaseRow, 'updatedAt'> = { datasetRunId: row.id, caseId: task.case_id, repeat: task.repeat, status: 'running', runId, result: null }
+          await store.datasets.saveRunCase(saved)
+          open.set(k, { ...task, runId })
+          try {
+            await runs.start({
+              id: runId, definition: target.definition, workflowId: target.workflowId, workflowVersion: target.workflowVersion,
+              input: byId.get(task.case_id)!.input, options: runOptions,
+            })
+          }
+          catch (error) {
+            if (!(error instanceof JudgeflowError) || error.category === 'system') throw error
+            if (error.code === 'TOO_MANY_RUNS') return { kind: 'rate_limited', retryAfterMs: 1_000, error: error.message }
+            return { kind: 'result', result: { ...task, status: 'errored', run_id: runId, error: error.message } }
+          }
         }
-        catch (error) {
-          if (!(error instanceof JudgeflowError) || error.category === 'system') throw error
-          if (error.code === 'TOO_MANY_RUNS') return { kind: 'rate_limited', retryAfterMs: 1_000, error: error.message }
-          return { kind: 'result', result: { ...task, status: 'errored', run_id: runId, error: error.message } }
+        const ended = await this.followRun(runId, abort)
+        const steps = await store.runs.steps(runId)
+        const runCost = spendingOf(steps, target.workflow)
+        const finishedRun = {
+          id: runId, result: runResultOf(ended, steps), latency_ms: ended.durationMs ?? 0, tokens: runCost.tokens, cost_usd: runCost.cost_usd,
         }
+        const outcome = caseRunOutcome(task, target.workflow, finishedRun, { scoreStep: options.score_step })
+        // Counted as soon as the run ends, before its result is written: the next case checks the budget against it.
+        if (runCost.cost_usd === null) unpriced ??= runId
+        else spent += runCost.cost_usd
+        return outcome
       }
-      const ended = await this.followRun(runId, abort)
-      const steps = await store.runs.steps(runId)
-      const runCost = spendingOf(steps, target.workflow)
-      const finishedRun = {
-        id: runId, result: runResultOf(ended, steps), latency_ms: ended.durationMs ?? 0, tokens: runCost.tokens, cost_usd: runCost.cost_usd,
+      finally {
+        // Its estimated cost is no longer held: what it cost is in `spent`.
+        if (holds) release()
       }
-      const outcome = caseRunOutcome(task, target.workflow, finishedRun, { scoreStep: options.score_step })
-      // Counted as soon as the run ends, before its result is written: the next case checks the budget against it.
-      if (runCost.cost_usd === null) unpriced ??= runId
-      else spent += runCost.cost_usd
-      return outcome
     }
 
     const save = (result: CaseResult) => store.datasets.saveRunCase({

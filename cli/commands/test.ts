@@ -43,6 +43,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       'max-errors': { type: 'string' },
       'max-flaky': { type: 'string' },
       'max-cost': { type: 'string' },
+      'force': { type: 'boolean' },
       'require-calibration': { type: 'string' },
       'report': { type: 'string' },
       'junit': { type: 'string' },
@@ -145,6 +146,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       cache: run.cache ?? promptfoo?.run.cache,
       repeat,
       ...(maxCost === undefined ? {} : { max_cost_usd: maxCost }),
+      ...(values.force ? { force: true } : {}),
       ...(calibration === undefined ? {} : { require_calibration: { dataset: calibration, min_kappa: minKappa! } }),
       score_step: values['score-step'],
       gates,
@@ -176,7 +178,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
 /** The estimate, said before the first case runs (estimate.ts). */
 export function estimateLine(e: CostEstimate, budget?: number): string {
   const runs = `${e.case_runs} case run${e.case_runs === 1 ? '' : 's'}`
-  const within = budget === undefined || e.estimate_usd === null ? '' : e.estimate_usd > budget ? `, over the --max-cost budget of $${budget}: the run stops when it is spent` : `, within the --max-cost budget of $${budget}`
+  const within = budget === undefined || e.estimate_usd === null ? '' : e.estimate_usd > budget ? `, over the --max-cost budget of $${budget} (--force): only the case runs it pays for start` : `, within the --max-cost budget of $${budget}`
   if (e.basis === 'last_run') return `estimate: $${e.estimate_usd} for ${runs}, from the last run of this dataset on this target (${e.from_dataset_run})${within}`
   const basis = `from the prompts' length: ${e.calls} calls, about ${e.input_tokens} tokens in and ${e.output_tokens} out`
   if (e.estimate_usd === null) return `estimate: not known, no price for ${e.unpriced!.join(', ')} (${runs}, ${basis})`

@@ -45,6 +45,16 @@ export interface GateFigures {
 const EPSILON = 1e-9
 const roundOrNull = (x: number | null) => (x === null ? null : round4(x))
 
+/**
+ * The budget's gate, when there is a budget: it holds when every case ran (a case it left is never
+ * a pass), each run's cost is known, and together they cost no more than the budget.
+ */
+export function budgetGate(figures: Pick<GateFigures, 'max_cost_usd' | 'cost_usd' | 'not_run'>): GateResult | undefined {
+  if (figures.max_cost_usd === undefined) return undefined
+  const actual = figures.cost_usd ?? null
+  return { gate: 'max_cost_usd', required: figures.max_cost_usd, actual, passed: actual !== null && actual <= figures.max_cost_usd + EPSILON && !figures.not_run }
+}
+
 /** The gates asked for, in a fixed order; `max_errors` (default 0) is always among them. */
 export function evaluateGates(gates: DatasetGates, figures: GateFigures): GateResult[] {
   const results: GateResult[] = []
@@ -63,10 +73,8 @@ export function evaluateGates(gates: DatasetGates, figures: GateFigures): GateRe
     const actual = figures.flaky_share ?? null
     results.push({ gate: 'max_flaky', required: gates.max_flaky, actual: roundOrNull(actual), passed: actual !== null && actual <= gates.max_flaky + EPSILON })
   }
-  if (figures.max_cost_usd !== undefined) {
-    // The budget holds when every case ran: a case it left is never a pass.
-    results.push({ gate: 'max_cost_usd', required: figures.max_cost_usd, actual: figures.cost_usd ?? null, passed: figures.cost_usd != null && !figures.not_run })
-  }
+  const budget = budgetGate(figures)
+  if (budget) results.push(budget)
   const maxErrors = gates.max_errors ?? 0
   results.push({ gate: 'max_errors', required: maxErrors, actual: figures.errored, passed: figures.errored <= maxErrors })
   return results
@@ -74,6 +82,8 @@ export function evaluateGates(gates: DatasetGates, figures: GateFigures): GateRe
 
 export interface GatedReport {
   errored: number
+  /** The cases a budget or a cancel left not run. */
+  not_run?: readonly string[]
   gates: readonly GateResult[]
 }
 
@@ -84,13 +94,13 @@ export function gatesHold(report: GatedReport): boolean {
 
 /**
  * `judgeflow test`'s exit code: 2 when errored cases exceed `max_errors` (0 when the report has no
- * such gate) or the `max_cost_usd` gate fails (the budget left cases not run), since the figures
- * then rest on too few cases; else 1 when a gate fails; else 0.
+ * such gate) or the budget left cases not run, since the figures then rest on too few cases; else
+ * 1 when a gate fails (a budget overspent among them); else 0.
  */
 export function exitCodeOf(report: GatedReport): 0 | 1 | 2 {
   const maxErrors = report.gates.find(g => g.gate === 'max_errors')?.required ?? 0
   if (report.errored > maxErrors) return 2
   // The budget left cases not run: the figures rest on fewer cases than were asked for.
-  if (report.gates.some(g => g.gate === 'max_cost_usd' && !g.passed)) return 2
+  if (report.not_run?.length && report.gates.some(g => g.gate === 'max_cost_usd' && !g.passed)) return 2
   return gatesHold(report) ? 0 : 1
 }

@@ -49,7 +49,7 @@ import { JudgeflowError } from '../errors'
 import { mean } from '../evaluator/arithmetic'
 import { agreementOf, judgesAgreementOf, sharedFingerprint, type Agreement, type LabelledCase } from './agreement'
 import { compareWithBaseline, verdictLabels, type BaselineComparison, type BaselineReport } from './baseline'
-import { evaluateGates, type DatasetGates, type GateResult } from './gates'
+import { budgetGate, evaluateGates, type DatasetGates, type GateResult } from './gates'
 import { gridOf, type ReportGrid } from './grid'
 import { summarizeCases, type CaseRun } from './outcomes'
 import { repeatFigures, type ScoreSpread } from './repeats'
@@ -197,6 +197,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
   const grid = gridOf(dataset.cases)
   const repeats = repeatFigures(summaries)
   const totals = runTotals(results)
+  const budget = input.max_cost_usd === undefined ? {} : { max_cost_usd: input.max_cost_usd, cost_usd: totals.cost_usd, not_run: notRun.length }
 
   return {
     dataset: { id: dataset.id, name: dataset.name, version: dataset.version },
@@ -222,6 +223,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
     ...(input.estimate_usd === undefined ? {} : { estimate_usd: input.estimate_usd }),
     ...(agreement ? { agreement } : {}),
     ...(baseline ? { baseline } : {}),
+    // A budget is a gate of its own, asked for or not: the report says whether it held.
     gates: input.gates
       ? evaluateGates(input.gates, {
           pass_rate: passRate,
@@ -229,9 +231,9 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
           regressions: baseline ? baseline.regressions.length : null,
           errored,
           flaky_share: repeats.flaky_share,
-          ...(input.max_cost_usd === undefined ? {} : { max_cost_usd: input.max_cost_usd, cost_usd: totals.cost_usd, not_run: notRun.length }),
+          ...budget,
         })
-      : [],
+      : [budgetGate(budget)].filter(gate => gate !== undefined),
     results: caseIds.flatMap(id => (summaries.get(id)?.runs ?? []).map(r => reportResult(r, repeats.spreads.get(id), repeats.perCase.get(id)))),
     ...(grid ? { grid } : {}),
   }

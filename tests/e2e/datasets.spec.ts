@@ -275,7 +275,7 @@ test('the run dialog says what a run will cost, asks before one estimated over t
   await dialog.getByTestId('run-confirm-over').fill('0.0001')
   await dialog.getByTestId('run-budget').focus()
   await page.keyboard.type('0.5')
-  await expect(dialog.getByTestId('run-estimate')).toContainText('Once the case runs have cost $0.50, no other case starts')
+  await expect(dialog.getByTestId('run-estimate')).toContainText('No case starts that what is left of $0.50 cannot pay for at the estimated cost')
   await dialog.getByTestId('start-dataset-run').click()
   const confirm = dialog.getByRole('alertdialog')
   await expect(confirm).toContainText('This run is estimated at $0.00072, over the $0.00010 you asked to be asked about. Start it?')
@@ -300,7 +300,9 @@ test('the run dialog says what a run will cost, asks before one estimated over t
   await expect(dialog.getByTestId('run-estimate')).toHaveText('Estimated cost: $0.000018 for 3 case runs, from the last run of this dataset on this target.')
   expect(await violations(page)).toEqual([])
 
-  // A budget the run reaches: one case at a time, two cost $0.0000117, and the third is not run.
+  // A budget under the estimate ($0.000018): the dialog says so, and asks before it starts only what the
+  // budget pays for. One case at a time, estimated at $0.000006 each: after the first ($0.00000585),
+  // what is left cannot pay for another, so two are not run.
   // The progress says so, and its bar is full: nothing is left to run. The dialog's stream is held
   // until the run has ended, so the progress is the one read back from the stored run (followed live,
   // it is the same: the unit tests compare the two).
@@ -311,9 +313,13 @@ test('the run dialog says what a run will cost, asks before one estimated over t
   })
   await dialog.getByLabel('Concurrency').fill('1')
   await dialog.getByTestId('run-budget').fill('0.00001')
+  await expect(dialog.getByTestId('run-estimate')).toContainText('That is over the budget of $0.000010: only the case runs it pays for would start')
   await dialog.getByTestId('start-dataset-run').click()
+  await expect(confirm).toContainText('This run is estimated at $0.000018, over its budget of $0.000010: only the case runs the budget pays for will start')
+  await page.screenshot({ path: 'test-results/e2e/run-dialog-over-budget-1280x720.png' })
+  await confirm.getByRole('button', { name: 'Start anyway' }).click()
   const status = dialog.getByTestId('dataset-run-status')
-  await expect(status).toHaveText(/^finished: 2 of 3 case runs done, 1 not run; cases: /, { timeout: 60_000 })
+  await expect(status).toHaveText(/^finished: 1 of 3 case runs done, 2 not run; cases: /, { timeout: 60_000 })
   const bar = dialog.getByRole('progressbar', { name: 'Dataset run progress' })
   expect(await bar.evaluate(el => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max])).toEqual([3, 3])
   await page.screenshot({ path: 'test-results/e2e/run-dialog-budget-reached-1280x720.png' })

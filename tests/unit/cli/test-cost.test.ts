@@ -68,6 +68,50 @@ describe('what a dataset run costs', () => {
     expect(run.out).toContain('FAIL max_cost_usd: required 0.035, actual 0.03975')
   })
 
+  it('--max-cost refuses a run estimated over the budget before any call; --force starts only what the budget pays for', async () => {
+    const dir = files(64)
+    const report = join(dir, 'r.json')
+    const args = ['test', join(dir, 'workflow.json'), '--dataset', join(dir, 'questions.jsonl'), '--concurrency', '64', '--max-cost', '0.000001', '--report', report]
+    const refused = await cli(args, fake.env())
+    expect(refused.code).toBe(2)
+    expect(refused.err).toMatch(/max_cost_usd: the run is estimated at \$0\.335888 for 64 case runs, over the budget of \$0\.000001; raise the budget, run fewer cases, or set force/)
+    expect(fake.requests).toHaveLength(0)
+    // Forced, no case starts: one case run is estimated at more than the whole budget.
+    const forced = await cli([...args, '--force'], fake.env())
+    expect(forced.code).toBe(2)
+    const written = JSON.parse(readFileSync(report, 'utf8')) as DatasetReport
+    expect(written).toMatchObject({ passed: 0, cost_usd: 0 })
+    expect(written.not_run).toHaveLength(64)
+    expect(written.gates.find(g => g.gate === 'max_cost_usd')).toEqual({ gate: 'max_cost_usd', required: 0.000001, actual: 0, passed: false })
+    expect(written.results.every(r => r.error?.startsWith('not run: the budget left ($0.000001 of $0.000001) cannot pay for another case run at the estimated $0.005248 each'))).toBe(true)
+    expect(fake.requests).toHaveLength(0)
+  })
+
+  it('--max-cost holds the budget for the case runs under way: with --concurrency 6, only as many start as the budget pays for at the estimate', async () => {
+    const dir = files(6)
+    const report = join(dir, 'r.json')
+    // Estimated at $0.00525 a case run ($0.0315 in all, over $0.0175): three fit at once; each costs $0.01325, so no fourth starts.
+    const run = await cli(['test', join(dir, 'workflow.json'), '--dataset', join(dir, 'questions.jsonl'), '--concurrency', '6', '--max-cost', '0.0175', '--force', '--report', report], fake.env())
+    expect(run.code).toBe(2)
+    const written = JSON.parse(readFileSync(report, 'utf8')) as DatasetReport
+    expect(written.not_run).toHaveLength(3)
+    expect(written.cost_usd).toBe(0.03975)
+    expect(fake.requests).toHaveLength(6)
+    expect(written.gates.find(g => g.gate === 'max_cost_usd')).toMatchObject({ actual: 0.03975, passed: false })
+  })
+
+  it('the budget gate fails when the runs cost more than the budget, even with every case run', async () => {
+    const dir = files(2)
+    const report = join(dir, 'r.json')
+    // Estimated at $0.0105, within $0.02: both start; they cost $0.0265.
+    const run = await cli(['test', join(dir, 'workflow.json'), '--dataset', join(dir, 'questions.jsonl'), '--concurrency', '2', '--max-cost', '0.02', '--report', report, '--junit', join(dir, 'j.xml')], fake.env())
+    expect(run.code).toBe(1)
+    const written = JSON.parse(readFileSync(report, 'utf8')) as DatasetReport
+    expect(written).toMatchObject({ passed: 2, not_run: [], cost_usd: 0.0265 })
+    expect(written.gates.find(g => g.gate === 'max_cost_usd')).toEqual({ gate: 'max_cost_usd', required: 0.02, actual: 0.0265, passed: false })
+    expect(run.out).toContain('FAIL max_cost_usd: required 0.02, actual 0.0265')
+  })
+
   it('--max-cost with a model whose price is not known stops after the first run rather than spend blind', async () => {
     const dir = files(4)
     const report = join(dir, 'r.json')
@@ -96,9 +140,12 @@ describe('what a dataset run costs', () => {
     // the judge 600 + 3 (the case's 10 characters) + 400 (the answer it judges) = 1,003 in, 250 out at gpt-4o's ($0.0050075).
     expect(first.err.split('\n')[0]).toBe('estimate: about $0.0104965 for 2 case runs, from the prompts\' length: 4 calls, about 2016 tokens in and 1300 out (a rough figure), within the --max-cost budget of $1')
     expect((JSON.parse(readFileSync(report, 'utf8')) as DatasetReport).estimate_usd).toBe(0.0104965)
-    const second = await cli(['test', join(dir, 'workflow.json'), '--dataset', join(dir, 'questions.jsonl'), '--db', db, '--repeat', '2', '--max-cost', '0.03'], fake.env())
-    // The first run cost $0.0265 for 2 case runs: 4 case runs now.
-    expect(second.err.split('\n')[0]).toMatch(/^estimate: \$0\.053 for 4 case runs, from the last run of this dataset on this target \([\w-]+\), over the --max-cost budget of \$0\.03: the run stops when it is spent$/)
+    // The first run cost $0.0265 for 2 case runs: 4 case runs now, over the budget, refused before any runs.
+    const refused = await cli(['test', join(dir, 'workflow.json'), '--dataset', join(dir, 'questions.jsonl'), '--db', db, '--repeat', '2', '--max-cost', '0.03'], fake.env())
+    expect(refused.code).toBe(2)
+    expect(refused.err).toContain('max_cost_usd: the run is estimated at $0.053 for 4 case runs, over the budget of $0.03; raise the budget, run fewer cases, or set force (--force from the command line)')
+    const second = await cli(['test', join(dir, 'workflow.json'), '--dataset', join(dir, 'questions.jsonl'), '--db', db, '--repeat', '2', '--max-cost', '0.03', '--force'], fake.env())
+    expect(second.err.split('\n')[0]).toMatch(/^estimate: \$0\.053 for 4 case runs, from the last run of this dataset on this target \([\w-]+\), over the --max-cost budget of \$0\.03 \(--force\): only the case runs it pays for start$/)
   })
 
   it('says so when a model\'s price is not known', async () => {

@@ -221,6 +221,27 @@ describe.each(storeFactories)('dataset runs ($name)', (factory) => {
     expect(fake.requests.length - callsBefore).toBeLessThanOrEqual(2 * (4 - finishedBefore.length))
   })
 
+  it('holds a budget: a run estimated over it is refused before it starts, forced it starts only what the budget pays for, and its gate is in the report without gates', async () => {
+    scripted()
+    app = await makeApp()
+    await app.store.workflows.create(gate)
+    await app.store.datasets.create('support', cases)
+    const request = { dataset: 'support', target: { workflow_id: 'Support answers' }, concurrency: 4, max_cost_usd: 0.000001 }
+    const estimate = await app.datasets.estimate(request)
+    expect(estimate.estimate_usd).toBeGreaterThan(0.000001)
+    await expect(app.datasets.start(request)).rejects.toThrow(expect.objectContaining({
+      code: 'INVALID_INPUT', message: expect.stringMatching(/^max_cost_usd: the run is estimated at \$[\d.]+ for 4 case runs, over the budget of \$0\.000001; raise the budget/),
+    }))
+    expect(await app.store.datasets.runs((await app.store.datasets.findByName('support'))!.id)).toEqual([])
+    expect(fake.requests).toHaveLength(0)
+    const forced = await app.datasets.start({ ...request, force: true })
+    const { report } = await finished(app, forced.id)
+    // No case run fits: none starts, and the report's budget gate says why it fails.
+    expect(fake.requests).toHaveLength(0)
+    expect(report.not_run).toEqual(['q1', 'q2', 'q3', 'q4'])
+    expect(report.gates).toEqual([{ gate: 'max_cost_usd', required: 0.000001, actual: 0, passed: false }])
+  })
+
   it('cancels: no case starts after, and the dataset run ends cancelled with what was done', async () => {
     fake.onRequest(async () => ({ text: 'slow', delayMs: 300 }))
     app = await makeApp()
