@@ -8,6 +8,7 @@ import { parseEnv } from 'node:util'
 import { z } from 'zod'
 import { DEFAULT_TIME_LIMIT_MS, DEFAULT_WORKERS } from '../engine/evaluator/worker/pool'
 import { DEFAULT_MAX_QUEUED_EVALUATIONS } from '../engine/evaluator/worker/queue-limit'
+import { DEFAULT_MAX_EVALUATION_CALLS, DEFAULT_MAX_EVALUATION_COST_USD, type EvaluationLimits } from '../engine/evaluator/call-budget'
 import { DEFAULT_STORAGE_LIMITS, type StorageLimits } from '../engine/executor/size-limits'
 import { defaultRetryPolicy, type RetryPolicy } from '../engine/providers/retry'
 import { DEFAULT_TRACE_CACHE, MAX_TRACE_CACHE_SIZE, type TraceCacheSettings } from '../engine/trace/shared-cache'
@@ -119,6 +120,8 @@ export interface JudgeflowConfig {
     timeLimitMs: number
     /** JUDGEFLOW_MAX_QUEUED_EVALUATIONS: evaluations asked over HTTP that may wait for a worker thread; beyond, 429. */
     maxQueued: number
+    /** JUDGEFLOW_MAX_EVALUATION_CALLS and JUDGEFLOW_MAX_EVALUATION_COST_USD: what one evaluation may cause. */
+    limits: EvaluationLimits
     /** JUDGEFLOW_CONFIG_DIR: where evaluator steps read their config_file from, as given (./configs by default). */
     configDir: string
     /** JUDGEFLOW_METRICS_DIR and JUDGEFLOW_SCORERS_DIR: custom metrics and scorers. */
@@ -267,6 +270,11 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
       workers,
       timeLimitMs,
       maxQueued: whole('JUDGEFLOW_MAX_QUEUED_EVALUATIONS', DEFAULT_MAX_QUEUED_EVALUATIONS),
+      limits: {
+        maxCalls: whole('JUDGEFLOW_MAX_EVALUATION_CALLS', DEFAULT_MAX_EVALUATION_CALLS),
+        maxCostUsd: read('JUDGEFLOW_MAX_EVALUATION_COST_USD', z.string().trim().transform(Number).pipe(z.number().gt(0)), DEFAULT_MAX_EVALUATION_COST_USD,
+          `JUDGEFLOW_MAX_EVALUATION_COST_USD must be a number of US dollars above 0 (it is "{raw}"); unset it for the default, ${DEFAULT_MAX_EVALUATION_COST_USD}.`),
+      },
       configDir: optional('JUDGEFLOW_CONFIG_DIR') ?? 'configs',
       metricsDir: resolve(env.JUDGEFLOW_METRICS_DIR ?? 'metrics'),
       scorersDir: resolve(env.JUDGEFLOW_SCORERS_DIR ?? 'scorers'),

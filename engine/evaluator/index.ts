@@ -16,6 +16,7 @@ import { judgeOf } from '../evaluation-types/result'
 import { judgeAsPanel } from './panel'
 import type { EvaluationTypeDefinition } from '../evaluation-types/types'
 import { givenValues, missingInputs } from '../evaluation-types/inputs'
+import { checkPlan, countedProviders, plannedCalls, type EvaluationLimits } from './call-budget'
 
 /**
  * What an app gives every evaluation it runs (see core/): its registries, where offline
@@ -38,6 +39,8 @@ export interface EvaluationServices {
   configDir?: string
   /** Where user code may run (promptfoo's javascript and python assertions); absent, such assertions are refused. */
   scripts?: ScriptRunner
+  /** The provider calls and estimated cost one evaluation may cause (call-budget.ts); unbounded unless given. */
+  limits?: EvaluationLimits
 }
 
 export interface EvaluateDeps extends EvaluationServices {
@@ -105,6 +108,9 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
   if (missing.length) {
     throw new JudgeflowError('INVALID_INPUT', `Invalid evaluation input: ${missing.map(p => `${p.path}: ${p.message}`).join('; ')}.`, { details: missing })
   }
+  // Refused before any call when what it plans passes a limit; counted as it goes otherwise.
+  if (deps.limits) checkPlan(plannedCalls(config, definition, prepared), textLength(input), deps.limits)
+  const providers = deps.limits ? countedProviders(deps.providers, deps.limits.maxCalls) : deps.providers
   const runner = deps.runner
   if (runner && isOfflineEvaluation(definition, config, prepared)) {
     const job = { config: rawConfig, input, defaultJudge: deps.providers.defaultJudgeModel(), candidateIds: deps.candidateIds }
@@ -112,7 +118,7 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
   }
   const heuristic = createHeuristicJudge({ context: input.context, reference: input.reference })
   const ctx: EvaluationContext = {
-    config, input, providers: deps.providers,
+    config, input, providers,
     metrics: deps.metrics ?? defaultMetrics, scorers: deps.scorers ?? defaultScorerRegistry, stats: newStats(), heuristic,
     traceCache: deps.traceCache ?? sharedTraceCache(), trace: deps.trace ?? { limits: DEFAULT_TRACE_CACHE },
     signal: deps.signal, candidateIds: deps.candidateIds, scripts: deps.scripts,
@@ -130,6 +136,13 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
     latency_ms: Math.round((performance.now() - started) * 100) / 100,
     ...teamOf(input),
   }
+}
+
+/** The characters of the texts an evaluation judges, for the estimate of its calls' cost. */
+function textLength(input: Record<string, unknown>): number {
+  let length = 0
+  for (const value of Object.values(input)) if (typeof value === 'string') length += value.length
+  return length
 }
 
 /** A caller's `team_id` (the metric suite's request field) is not used in judging: it is handed back as given. */

@@ -188,3 +188,15 @@ describe('POST /api/evaluate', () => {
     expect(down.body.message).toContain('The judge openai:gpt-4o-mini failed')
   })
 })
+
+describe('what one request may cost', () => {
+  it('POST /api/evaluate refuses a config that plans more provider calls than JUDGEFLOW_MAX_EVALUATION_CALLS, before any call', async () => {
+    const criteria = Array.from({ length: 50 }, (_, i) => ({ name: `c${i}`, description: `criterion ${i}`, weight: 1 / 50 }))
+    const config = { evaluation_type: 'criteria', judges: Array.from({ length: 7 }, (_, i) => `openai:judge-${i}`), samples: 10, per_criterion: true, criteria, cache: false }
+    const before = fake.requests.length
+    const refused = await server.api('/api/evaluate', { method: 'POST', body: { config, input: { content: 'x' } } })
+    expect(refused.status).toBe(400)
+    expect(refused.body.message).toContain('This evaluation would make 3500 provider calls (7 judges × samples: 10 × 50 criteria asked one by one), more than the 200 one evaluation may make (JUDGEFLOW_MAX_EVALUATION_CALLS)')
+    expect(fake.requests.length).toBe(before)
+  })
+})

@@ -41,7 +41,8 @@ describe('the evaluation pool', () => {
   })
 
   it('brings an engine error back as the same JudgeflowError', async () => {
-    const result = evaluate({ evaluation_type: 'scorers', scorers: [{ type: 'regex', options: { pattern: '(' } }] }, { actual: 'x' }, { providers, runner: poolOf() })
+    // A pattern holding a reference is compiled only when it is judged (the config's check leaves it to the run): in the worker.
+    const result = evaluate({ evaluation_type: 'scorers', scorers: [{ type: 'regex', options: { pattern: '({{x}}' } }] }, { actual: 'x' }, { providers, runner: poolOf() })
     await expect(result).rejects.toBeInstanceOf(JudgeflowError)
     await expect(result).rejects.toMatchObject({ code: 'INVALID_PATTERN', category: 'user' })
   })
