@@ -44,6 +44,8 @@ function needTool(command, args, debianPackage, forWhat) {
   }
 }
 needTool('python3', ['--version'], 'python3-minimal', 'the python assertion tests')
+// As root, user code runs as nobody, who cannot read an interpreter under /root (pyenv's): the system's python3 serves it.
+if (process.getuid?.() === 0) needTool('/usr/bin/python3', ['--version'], 'python3-minimal', 'the python assertion tests (in the sandbox, as nobody)')
 needTool('bwrap', ['--version'], 'bubblewrap', 'the code sandbox tests (it isolates javascript and python assertions)')
 needTool('xmllint', ['--version'], 'libxml2-utils', 'the JUnit report tests')
 
