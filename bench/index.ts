@@ -9,11 +9,13 @@ import { benchEvaluator, benchHeuristic } from './evaluator'
 import { benchScorers } from './scorers'
 import { benchTrace } from './trace'
 import { benchDatasets } from './datasets'
+import { benchDatasetEstimate } from './dataset-estimate'
 import { benchDatasetRuns } from './dataset-runs'
 import { benchQueueWorkers } from './queue-workers'
 import { benchDatasetWorkers } from './dataset-workers'
 import { benchImports } from './imports'
 import { benchCli } from './cli'
+import { benchSandbox } from './sandbox'
 
 const benches: Record<string, () => Promise<void>> = {
   executor: benchExecutor,
@@ -27,11 +29,13 @@ const benches: Record<string, () => Promise<void>> = {
   load: benchLoad,
   load_postgres: benchLoadPostgres,
   datasets: benchDatasets,
+  dataset_estimate: benchDatasetEstimate,
   dataset_runs: benchDatasetRuns,
   queue_workers: benchQueueWorkers,
   dataset_workers: benchDatasetWorkers,
   imports: benchImports,
   cli: benchCli,
+  sandbox: benchSandbox,
 }
 const only = process.argv[2]
 

@@ -5,7 +5,7 @@
  * is killed with every process it started at the time limit, on abort, or when the resident
  * memory of all its processes together passes the limit plus the runtime's own share.
  */
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -117,9 +117,9 @@ async function parents(): Promise<Map<number, number>> {
   return found
 }
 
-async function residentMb(pid: number): Promise<number> {
+async function residentMb(pid: number | string, proc = '/proc'): Promise<number> {
   try {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8')
+    const status = await readFile(`${proc}/${pid}/status`, 'utf8')
     const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]
     return kb === undefined ? 0 : Number(kb) / 1024
   }
@@ -145,9 +145,15 @@ async function treeOf(root: number): Promise<number[]> {
   return [...tree]
 }
 
-/** The resident memory of a process and all its descendants together. */
-async function treeResidentMb(root: number): Promise<number> {
-  const sizes = await Promise.all((await treeOf(root)).map(residentMb))
+/**
+ * The resident memory of every process in a sandbox together, read from the sandbox's own /proc
+ * (through its first process's root): it lists the sandbox's processes alone, a forked, setsid
+ * one included, so nothing else on the machine is read.
+ */
+async function sandboxResidentMb(firstPid: number): Promise<number> {
+  const proc = `/proc/${firstPid}/root/proc`
+  const names = await readdir(proc).catch(() => [] as string[])
+  const sizes = await Promise.all(names.filter(name => /^\d+$/.test(name)).map(name => residentMb(name, proc)))
   return sizes.reduce((sum, mb) => sum + mb, 0)
 }
 
@@ -158,7 +164,8 @@ function launch(spec: ChildSpec, cwd: string | undefined) {
   // bwrap itself gets no environment: its sandbox's first process is a copy of it, whose /proc/1/environ the code can read.
   return {
     command: isolator.bwrap,
-    args: [...bwrapArguments({ command: spec.command, binds }, spec.env), '--', spec.command, ...spec.args],
+    // On fd 3, bwrap says the pid of the sandbox's first process.
+    args: ['--info-fd', '3', ...bwrapArguments({ command: spec.command, binds }, spec.env), '--', spec.command, ...spec.args],
     options: { env: {}, ...isolator.user },
   }
 }
@@ -167,7 +174,20 @@ function runIn(cwd: string | undefined, spec: ChildSpec, limits: SandboxLimits, 
   return new Promise((resolve) => {
     const { command, args, options } = launch(spec, cwd)
     // Its own process group: a kill reaches what it started (in a sandbox, bwrap's end ends its pid namespace).
-    const child = spawn(command, args, { ...options, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(command, args, { ...options, detached: true, stdio: ['pipe', 'pipe', 'pipe', spec.sandbox ? 'pipe' : 'ignore'] }) as ChildProcessWithoutNullStreams
+    // In a sandbox, its first process, whose /proc lists all of the code's processes.
+    let firstPid: number | undefined
+    if (spec.sandbox) {
+      let info = ''
+      const infoStream = child.stdio[3] as NodeJS.ReadableStream
+      infoStream.setEncoding('utf8')
+      infoStream.on('data', (chunk: string) => {
+        info += chunk
+        const pid = /"child-pid":\s*(\d+)/.exec(info)?.[1]
+        if (pid) firstPid = Number(pid)
+      })
+      infoStream.on('error', () => {})
+    }
     let killed: Killed | undefined
     let done = false
     let stdout = ''
@@ -195,9 +215,11 @@ function runIn(cwd: string | undefined, spec: ChildSpec, limits: SandboxLimits, 
     const timer = setTimeout(kill, limits.timeoutMs, 'timeout')
     let checking = false
     const memoryCheck = setInterval(async () => {
-      if (checking || child.pid === undefined) return
+      // Outside a sandbox, the child's own memory (what it forks is not watched there).
+      const watched = spec.sandbox ? firstPid : child.pid
+      if (checking || watched === undefined) return
       checking = true
-      const mb = await treeResidentMb(child.pid)
+      const mb = spec.sandbox ? await sandboxResidentMb(watched) : await residentMb(watched)
       checking = false
       if (mb > limits.memoryMb + RUNTIME_ALLOWANCE_MB) kill('memory')
     }, MEMORY_CHECK_MS)
