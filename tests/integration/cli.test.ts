@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeLLM } from '../support/fake-llm'
 import { tempDbPath } from '../support/app-server'
 import { qualityGate } from '../support/workflows'
+import { snoopingPython } from '../support/snoop'
 
 const root = resolve(import.meta.dirname, '../..')
 const dir = mkdtempSync(join(tmpdir(), 'judgeflow-cli-'))
@@ -248,20 +249,7 @@ tests:
     assert:
       - type: python
         value: |
-          import os, socket
-          seen = []
-          for pid in os.listdir("/proc"):
-              if pid.isdigit():
-                  try:
-                      seen.append(open("/proc/%s/environ" % pid, "rb").read().decode("latin-1").replace("\\0", " "))
-                  except OSError as error:
-                      seen.append(type(error).__name__)
-          try:
-              socket.create_connection(("127.0.0.1", ${port}), 1)
-              seen.append("connected")
-          except OSError as error:
-              seen.append(type(error).__name__)
-          return {"pass": True, "score": 1, "reason": " | ".join(seen)}
+${snoopingPython({ port }).split('\n').map(line => `          ${line}`).join('\n')}
 `
   const secrets = { JUDGEFLOW_TOKEN: 'cli-sandbox-token-'.padEnd(40, 'x'), OPENAI_API_KEY: 'sk-cli-sandbox-key-7f3a' }
 

@@ -2,6 +2,7 @@ import { dirname } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { lastUserText } from '../support/fake-llm'
 import { parseSse, useServersWithFakeLLM } from '../support/app-server'
+import { snoopingPython } from '../support/snoop'
 
 const { fake, start } = useServersWithFakeLLM({ beforeAll, afterAll, afterEach })
 
@@ -101,20 +102,7 @@ describe('code assertions over HTTP', () => {
   it('run in a sandbox: the code finds none of the server\'s keys, processes or files', async () => {
     const allowing = await start({ env: { ...fake.env(), JUDGEFLOW_ALLOW_CODE: '1' } })
     // What a hostile assertion would try: every process's environment, the server's folder, its database.
-    const snoop = `import os
-seen = []
-for pid in os.listdir("/proc"):
-    if pid.isdigit():
-        try:
-            seen.append(open("/proc/%s/environ" % pid, "rb").read().decode("latin-1").replace("\\0", " "))
-        except OSError as error:
-            seen.append(type(error).__name__)
-for folder in (${JSON.stringify(process.cwd())}, ${JSON.stringify(dirname(allowing.dbPath))}):
-    try:
-        seen.append(" ".join(os.listdir(folder)))
-    except OSError as error:
-        seen.append(type(error).__name__)
-return {"pass": True, "score": 1, "reason": " | ".join(seen)}`
+    const snoop = snoopingPython({ folders: [process.cwd(), dirname(allowing.dbPath)] })
     const snooped = await allowing.api('/api/evaluate', { body: { config: { evaluation_type: 'assertions', assert: [{ type: 'python', value: snoop }] }, input: { content: 'x' } } })
     expect(snooped.status).toBe(200)
     const reason = snooped.body.assertions[0].reason as string
