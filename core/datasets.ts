@@ -147,6 +147,9 @@ export class DatasetRuns {
     const dataset = request.version ? await store.datasets.get(found.id, request.version) : found
     if (!dataset) throw new JudgeflowError('INVALID_INPUT', `version: dataset "${found.name}" has no version ${request.version} (its current is ${found.currentVersion})`)
     const cases = selectedCases(dataset.cases as DatasetCase[], request)
+    // A large dataset's read holds the thread a while (50,000 cases: tens of milliseconds): other
+    // requests go first, then the workflow is checked and the estimate made.
+    await new Promise<void>(resolve => setImmediate(resolve))
     const target = await this.storedTarget(request.target, cases)
     const resolved = await this.resolve(target, request.grader)
     return { request, dataset, cases, target, resolved }
