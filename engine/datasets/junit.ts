@@ -5,8 +5,10 @@
  * case carries a <failure> whose message names its first failed check, the reason and an excerpt of
  * the output, an errored one an <error> with its message; the failure's text and <system-out> list
  * every run's checks (✓ / ✗, score, reason) and its output, so a CI log says why without the app.
- * Only what Jenkins' xunit schema (junit-10.xsd) allows: no properties in a testcase, no `skipped`
- * on <testsuites>.
+ * A second <testsuite> named `gates` holds one <testcase> per gate of the report, a failed gate
+ * as a <failure> saying what was required and what was measured, so a CI dashboard shows why a
+ * job whose every case passed still failed. Only what Jenkins' xunit schema (junit-10.xsd)
+ * allows: no properties in a testcase, no `skipped` on <testsuites>.
  */
 import { checkLines, excerpt, runReason, telling } from './case-reasons'
 import { summarizeCases } from './outcomes'
@@ -75,6 +77,14 @@ export function datasetReportToJunit(report: DatasetReport): string {
   }
   const kappa = report.agreement?.kappa ?? null
   const counts = `tests="${summaries.size}" failures="${report.failed}" errors="${report.errored}" time="${seconds(totalMs)}"`
+  const failedGates = report.gates.filter(g => !g.passed)
+  const gateCounts = `tests="${report.gates.length}" failures="${failedGates.length}" errors="0" time="0.000"`
+  const allCounts = `tests="${summaries.size + report.gates.length}" failures="${report.failed + failedGates.length}" errors="${report.errored}" time="${seconds(totalMs)}"`
+  const gateCases = report.gates.map((g) => {
+    const measured = `required ${g.required}, actual ${g.actual ?? 'none'}`
+    const failure = g.passed ? '' : `\n      <failure message="${xmlAttribute(`${g.gate} failed: ${measured}`)}" type="gate">${xmlText(gateWhy(g.gate, measured, report))}</failure>`
+    return `    <testcase classname="gates" name="${xmlAttribute(g.gate)}" time="0.000">${failure}\n      <system-out>${xmlText(`${g.passed ? 'passed' : 'failed'}: ${measured}`)}</system-out>\n    </testcase>`
+  })
   const suiteProperties = [
     property('dataset_id', report.dataset.id),
     property('dataset_version', report.dataset.version),
@@ -89,14 +99,30 @@ export function datasetReportToJunit(report: DatasetReport): string {
   ]
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="judgeflow" ${counts}>`,
+    `<testsuites name="judgeflow" ${allCounts}>`,
     `  <testsuite name="${xmlAttribute(suite)}" ${counts} skipped="0">`,
     `    <properties>${suiteProperties.join('')}</properties>`,
     ...testcases,
     '  </testsuite>',
+    ...(report.gates.length ? [`  <testsuite name="gates" ${gateCounts} skipped="0">`, ...gateCases, '  </testsuite>'] : []),
     '</testsuites>',
     '',
   ].join('\n')
+}
+
+/** What a failed gate means, for the failure's text. */
+function gateWhy(gate: string, measured: string, report: DatasetReport): string {
+  const left = report.not_run?.length ?? 0
+  const notRun = left ? `; ${left} case${left === 1 ? '' : 's'} not run` : ''
+  const meaning: Record<string, string> = {
+    min_pass_rate: 'the share of judged cases that passed is under the minimum',
+    min_kappa: 'the judge\'s agreement with the expected verdicts, Cohen\'s κ, is under the minimum',
+    no_regressions: 'cases that passed in the baseline fail now',
+    max_flaky: 'more cases than allowed gave different verdicts on their repeats',
+    max_cost_usd: 'the runs cost more than the budget, a run\'s cost was not known, or the budget left cases not run',
+    max_errors: 'more cases errored than allowed',
+  }
+  return `${gate}: ${meaning[gate] ?? 'the gate does not hold'} (${measured}${notRun}).`
 }
 
 /** How many runs failed and their scores, then why the first did (its first failed check) and what it answered. */

@@ -52,11 +52,14 @@ describe('JUnit XML', () => {
   it('matches its snapshot', () => {
     expect(xml).toMatchSnapshot()
   })
-  it('has one testsuite with the counts and one testcase per case that ran', () => {
-    expect(xml.match(/<testsuite /g)).toHaveLength(1)
-    expect(xml).toContain('<testsuites name="judgeflow" tests="5" failures="2" errors="1" time="5.500">')
+  it('has the cases\' testsuite with their counts, one testcase per case that ran, and the gates\' testsuite, both in the totals', () => {
+    expect(xml.match(/<testsuite /g)).toHaveLength(2)
+    const failedGates = report.gates.filter(g => !g.passed).length
+    expect(xml).toContain(`<testsuites name="judgeflow" tests="${5 + report.gates.length}" failures="${2 + failedGates}" errors="1" time="5.500">`)
     expect(xml).toContain('<testsuite name="support" tests="5" failures="2" errors="1" time="5.500" skipped="0">')
-    expect(xml.match(/<testcase /g)).toHaveLength(5)
+    expect(xml).toContain(`<testsuite name="gates" tests="${report.gates.length}" failures="${failedGates}" errors="0" time="0.000" skipped="0">`)
+    expect(xml.match(/<testcase classname="support" /g)).toHaveLength(5)
+    expect(xml.match(/<testcase classname="gates" /g)).toHaveLength(report.gates.length)
     expect(xml).toContain('<testcase classname="support" name="a" time="0.300">')
   })
   it('marks failed cases with <failure> and errored ones with <error>, escaped', () => {
@@ -72,7 +75,7 @@ describe('JUnit XML', () => {
     for (const name of attributes('testsuites')) expect(['name', 'time', 'tests', 'failures', 'errors']).toContain(name)
     for (const name of attributes('testcase')) expect(['name', 'time', 'classname', 'group']).toContain(name)
     const testcases = [...xml.matchAll(/<testcase [^>]*>([^]*?)<\/testcase>/g)].map(m => m[1]!)
-    expect(testcases).toHaveLength(5)
+    expect(testcases).toHaveLength(5 + report.gates.length)
     for (const body of testcases) {
       const children = [...body.replace(/<(failure|error|system-out)[^>]*>[^]*?<\/\1>/g, '<$1/>').matchAll(/<([\w-]+)/g)].map(m => m[1])
       for (const child of children) expect(['skipped', 'error', 'failure', 'system-out', 'system-err']).toContain(child)

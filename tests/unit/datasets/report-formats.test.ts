@@ -54,6 +54,27 @@ describe('JUnit XML with checks and outputs', () => {
     expect(body).toContain('✗ equals &lt;b&gt; (score 0): Expected "&lt;/pre&gt;&lt;script&gt;alert(2)&lt;/script&gt;" ]]&gt; got \uFFFD something')
     expect(body).toContain('message="verdict fail (score 0): equals &lt;b&gt;: Expected &quot;&lt;/pre&gt;')
   })
+  it('writes each gate as a testcase of a `gates` testsuite, a failed one as a failure, counted in the totals', () => {
+    // The fixture's gates: a pass rate of 0.25 under 0.5, and one errored case against max_errors 0.
+    const gates = xml.match(/<testsuite name="gates" ([^>]*)>([^]*?)<\/testsuite>/)!
+    expect(gates[1]).toBe('tests="2" failures="2" errors="0" time="0.000" skipped="0"')
+    expect(gates[2]).toContain('<testcase classname="gates" name="min_pass_rate" time="0.000">\n      <failure message="min_pass_rate failed: required 0.5, actual 0.25" type="gate">min_pass_rate: the share of judged cases that passed is under the minimum (required 0.5, actual 0.25).</failure>')
+    expect(gates[2]).toContain('<testcase classname="gates" name="max_errors" time="0.000">\n      <failure message="max_errors failed: required 0, actual 1" type="gate">')
+    const cases = xml.match(/<testsuite name="refunds[^"]*" ([^>]*)>/)![1]
+    const failed = Number(/failures="(\d+)"/.exec(cases!)![1])
+    expect(xml).toMatch(new RegExp(`<testsuites name="judgeflow" tests="\\d+" failures="${failed + 2}"`))
+  })
+  it('fails in JUnit when every case passed but a gate did not: the job\'s exit and the file agree', () => {
+    const passing = results.filter(r => r.verdict === 'pass')
+    const passingDataset = { ...dataset, cases: dataset.cases.filter(c => passing.some(r => r.case_id === c.id)) }
+    const gated = buildDatasetReport({ dataset: passingDataset, target: { evaluator: true }, results: passing, gates: { min_kappa: 0.5 } })
+    expect(gated.failed).toBe(0)
+    expect(gated.gates.find(g => g.gate === 'min_kappa')?.passed).toBe(false)
+    const junit = datasetReportToJunit(gated)
+    expect(() => validate(junit)).not.toThrow()
+    expect(junit).toMatch(/<testsuites name="judgeflow" tests="\d+" failures="1"/)
+    expect(junit).toContain('<failure message="min_kappa failed: required 0.5, actual 0" type="gate">')
+  })
   it('keeps an errored case\'s error', () => {
     expect(testcase('=formula')).toContain('<error message="=HYPERLINK(&quot;http://x.example&quot;) provider down" type="errored">')
   })
