@@ -33,16 +33,21 @@ export function assertionObstacle(assertion: PromptfooAssertion): string | undef
   return problems.length ? problems[0]!.replace(/^it(?: \([^)]*\))?: /, '') : undefined
 }
 
-/** `{{ var }}` (and `{{ var.field }}`) in an assertion's value, replaced by the test's vars as promptfoo renders them. */
-export function renderVars(value: unknown, vars: Record<string, unknown>): unknown {
+/**
+ * `{{ var }}` (and `{{ var.field }}`) in an assertion's value, replaced by the test's vars as promptfoo
+ * renders them; `rendered` is told each replacement's length before the text is put together.
+ */
+export function renderVars(value: unknown, vars: Record<string, unknown>, rendered?: (characters: number) => void): unknown {
   if (typeof value === 'string') {
     return value.replace(/\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g, (whole, path: string) => {
       const found = path.split('.').reduce<unknown>((at, key) => (at && typeof at === 'object' && Object.hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined), vars)
-      return found === undefined ? whole : typeof found === 'string' ? found : JSON.stringify(found)
+      const text = found === undefined ? whole : typeof found === 'string' ? found : JSON.stringify(found)
+      rendered?.(text.length)
+      return text
     })
   }
-  if (Array.isArray(value)) return value.map(item => renderVars(item, vars))
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderVars(v, vars)]))
+  if (Array.isArray(value)) return value.map(item => renderVars(item, vars, rendered))
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderVars(v, vars, rendered)]))
   return value
 }
 

@@ -9,8 +9,9 @@ import { invalid } from './promptfoo-invalid'
 import { checkedTest, fileOf, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
 import { gradersOf, noGrader, testGraders, withGraders } from './promptfoo-graders'
 import {
-  envOf, MAX_EXPANDED_TESTS, optionOf, outputTransform, renderAssertion, resolveRefs, scenarioTests, varCombinations, withFactuality, type FileValues,
+  envOf, optionOf, outputTransform, renderAssertion, resolveRefs, scenarioTests, varCombinations, withFactuality, type FileValues,
 } from './promptfoo-tests'
+import { importBudget, refuseOversizedExpansion, refuseOversizedGrid } from './promptfoo-limits'
 import { checkModelConfig, checkTestSettings, checkTopLevel, evaluateOptionsOf, responseFormatOf } from './promptfoo-settings'
 import { buildPromptfooWorkflow, promptsOfProvider, providerModel, type PromptfooProvider } from './promptfoo-workflow'
 import { endpointOf, endpointsOf, gradersIn, type Endpoints } from './promptfoo-endpoints'
@@ -102,9 +103,15 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   checkTopLevel(config, notes)
   const readTests = (items: unknown[], where: string) => items.flatMap((item, i) => (typeof item === 'string' ? testsFromFile(item, `${where}[${i}]`, options.readFile, maxDepth) : [checkedTest(item, `${where}[${i}]`)]))
   // Plain tests first, then each scenario's tests under each of its configs, as promptfoo orders them.
-  const tests = [...readTests(config.tests ?? [], 'tests'), ...scenarioTests(config.scenarios, readTests)]
+  const plain = readTests(config.tests ?? [], 'tests')
+  const tests = [...plain, ...scenarioTests(config.scenarios, readTests, plain.length)]
   if (!tests.length) throw invalid('the promptfoo config has no tests: give tests with vars and assert')
   const defaults = config.defaultTest ?? {}
+  // The prompts × providers grid first: how many cases the config makes is known before any is made.
+  const gridNotes: string[] = []
+  const grid = config.prompts?.length && config.providers?.length ? promptGrid(config, options, gridNotes) : undefined
+  refuseOversizedExpansion(tests, defaults.vars, grid && { cells: grid.cells, prompts: grid.prompts.length, providers: grid.providers.length })
+  const budget = importBudget(grid?.cells ?? 1)
   checkTestSettings(defaults, 'defaultTest', notes)
   tests.forEach((test, i) => checkTestSettings(test, `tests[${i}]`, notes))
   const graders = gradersOf((defaults.options as { provider?: unknown } | undefined)?.provider, 'defaultTest.options.provider', notes)
@@ -139,7 +146,6 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     return /\.ya?ml$/i.test(path) ? JSON.stringify(readStructured(text, `the file "${path}"`, maxDepth)) : text.trim()
   }
   const expanded = tests.flatMap((test, i) => varCombinations(loadVars({ ...defaults.vars, ...test.vars }, `tests[${i}]`)).map(vars => ({ test, i, vars })))
-  if (expanded.length > MAX_EXPANDED_TESTS) throw invalid(`the promptfoo config's list-valued vars make ${expanded.length} tests, more than ${MAX_EXPANDED_TESTS}: split the config`)
   const cases: DatasetCase[] = expanded.map(({ test, i, vars }) => {
     const id = uniqueId(test.description?.trim() || `test-${i + 1}`, ids)
     for (const name of Object.keys(vars)) {
@@ -154,9 +160,11 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
       if (obstacle) note(type, obstacle, id)
       if (obstacle && options.skipUnsupported) return skippedAssertion(type, obstacle)
       if (type.startsWith('not-') && ASSERTION_HANDLERS.get(type.slice(4))?.notInverted) notInverted.add(type)
-      return withGraders(withFactuality(renderAssertion(assertion as PromptfooAssertion, vars, notes, files), factuality), own)
+      return withGraders(withFactuality(renderAssertion(assertion as PromptfooAssertion, vars, notes, files, budget), factuality), own)
     })
-    return { id, input: { ...vars, [ASSERT_FIELD]: assert, [THRESHOLD_FIELD]: test.threshold ?? null, [TRANSFORM_FIELD]: transform } }
+    const input = { ...vars, [ASSERT_FIELD]: assert, [THRESHOLD_FIELD]: test.threshold ?? null, [TRANSFORM_FIELD]: transform }
+    budget.made(input, id)
+    return { id, input }
   })
   if (unsupportedFound.size && !options.skipUnsupported) throw unsupported([...unsupportedFound.values()])
   for (const u of unsupportedFound.values()) notes.push(`${u.type} ×${u.count} is not run (--skip-unsupported: ${u.reason}); the ${u.tests.length === 1 ? 'case that holds it errors' : `${u.tests.length} cases that hold it error`}, never pass`)
@@ -192,37 +200,9 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     notes,
     run: evaluateOptionsOf(config.evaluateOptions, notes),
   }
-  if (config.prompts?.length && config.providers?.length) {
-    const prompts = config.prompts.flatMap((p, i) => {
-      if (typeof p === 'object') {
-        const other = Object.keys(p).find(key => !['raw', 'id', 'label', 'config'].includes(key))
-        if (other) throw invalid(`the promptfoo config, prompts[${i}].${other}: not imported (judgeflow has no equivalent); remove it to import the rest`)
-        checkModelConfig(p.config as Record<string, unknown> | undefined, `prompts[${i}]`, ['temperature', 'max_tokens', 'response_format'], notes)
-      }
-      // A prompt's own temperature and max_tokens override its providers', as promptfoo merges them.
-      const own = (typeof p === 'object' ? p.config ?? {} : {}) as { temperature?: unknown, max_tokens?: unknown, response_format?: unknown }
-      const format = responseFormatOf(own.response_format, `prompts[${i}]`)
-      return promptsOf(p, `prompts[${i}]`, options.readFile, envOf(config.env)).map(prompt => ({
-        ...prompt,
-        ...(format ? { response_format: format } : {}),
-        ...(typeof own.temperature === 'number' ? { temperature: own.temperature } : {}),
-        ...(typeof own.max_tokens === 'number' ? { max_tokens: own.max_tokens } : {}),
-      }))
-    })
-    const providers: PromptfooProvider[] = config.providers.map((p, i) => {
-      const where = `providers[${i}]`
-      if (typeof p === 'string') return { model: providerModel(p, where) }
-      const { temperature, max_tokens: maxTokens, response_format: format } = p.config ?? {}
-      checkModelConfig(p.config, where, ['temperature', 'max_tokens', 'response_format', 'apiBaseUrl', 'apiHost'], notes)
-      const endpoint = endpointOf(p.config, where)
-      return {
-        ...(endpoint ? { endpoint } : {}),
-        model: providerModel(p.id, where), label: p.label, temperature: typeof temperature === 'number' ? temperature : undefined,
-        response_format: responseFormatOf(format, where),
-        max_tokens: typeof maxTokens === 'number' ? maxTokens : undefined, prompts: promptsOfProvider(p.prompts, prompts, where),
-        ...(p.transform ? { transform: p.transform } : {}),
-      }
-    })
+  if (grid) {
+    const { prompts, providers } = grid
+    notes.push(...gridNotes)
     const located = providers.map((p, i) => ({ model: p.model, endpoint: p.endpoint, where: `providers[${i}]` }))
     const reached = endpointsOf(located, gradersIn(all, [judge, graders.embedding]))
     if (Object.keys(reached.endpoints).length) result.endpoints = reached.endpoints
@@ -241,6 +221,43 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     if (config.prompts?.length || config.providers?.length) notes.push('no workflow: the config needs both prompts and providers for one')
   }
   return result
+}
+
+/** The config's prompts and providers, read, and how many cells their grid has (each provider × the prompts it runs). */
+function promptGrid(config: z.infer<typeof configSchema>, options: PromptfooImportOptions, notes: string[]) {
+  const prompts = config.prompts!.flatMap((p, i) => {
+    if (typeof p === 'object') {
+      const other = Object.keys(p).find(key => !['raw', 'id', 'label', 'config'].includes(key))
+      if (other) throw invalid(`the promptfoo config, prompts[${i}].${other}: not imported (judgeflow has no equivalent); remove it to import the rest`)
+      checkModelConfig(p.config as Record<string, unknown> | undefined, `prompts[${i}]`, ['temperature', 'max_tokens', 'response_format'], notes)
+    }
+    // A prompt's own temperature and max_tokens override its providers', as promptfoo merges them.
+    const own = (typeof p === 'object' ? p.config ?? {} : {}) as { temperature?: unknown, max_tokens?: unknown, response_format?: unknown }
+    const format = responseFormatOf(own.response_format, `prompts[${i}]`)
+    return promptsOf(p, `prompts[${i}]`, options.readFile, envOf(config.env)).map(prompt => ({
+      ...prompt,
+      ...(format ? { response_format: format } : {}),
+      ...(typeof own.temperature === 'number' ? { temperature: own.temperature } : {}),
+      ...(typeof own.max_tokens === 'number' ? { max_tokens: own.max_tokens } : {}),
+    }))
+  })
+  const providers: PromptfooProvider[] = config.providers!.map((p, i) => {
+    const where = `providers[${i}]`
+    if (typeof p === 'string') return { model: providerModel(p, where) }
+    const { temperature, max_tokens: maxTokens, response_format: format } = p.config ?? {}
+    checkModelConfig(p.config, where, ['temperature', 'max_tokens', 'response_format', 'apiBaseUrl', 'apiHost'], notes)
+    const endpoint = endpointOf(p.config, where)
+    return {
+      ...(endpoint ? { endpoint } : {}),
+      model: providerModel(p.id, where), label: p.label, temperature: typeof temperature === 'number' ? temperature : undefined,
+      response_format: responseFormatOf(format, where),
+      max_tokens: typeof maxTokens === 'number' ? maxTokens : undefined, prompts: promptsOfProvider(p.prompts, prompts, where),
+      ...(p.transform ? { transform: p.transform } : {}),
+    }
+  })
+  const cells = providers.reduce((sum, provider) => sum + (provider.prompts ? new Set(provider.prompts).size : prompts.length), 0)
+  refuseOversizedGrid(cells, prompts.length, providers.length)
+  return { prompts, providers, cells }
 }
 
 /** The evaluator of every case: its own assertions (in its input) graded as promptfoo grades them. */

@@ -101,6 +101,24 @@ describe('judgeflow import promptfoo', () => {
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
+
+  it('refuses a config that expands past the cases a dataset holds, with exit 2 and the count, as judgeflow test does, before anything is written or run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judgeflow-promptfoo-'))
+    const topics = Array.from({ length: 3_000 }, (_, i) => `topic ${i}`)
+    const config = {
+      prompts: Array.from({ length: 10 }, (_, i) => `Prompt ${i}: {{topic}}`),
+      providers: Array.from({ length: 10 }, (_, i) => `openai:gpt-4o-mini-${i}`),
+      tests: [{ vars: { topic: topics }, assert: [{ type: 'contains', value: '{{topic}}' }] }],
+    }
+    writeFileSync(join(dir, 'grid.yaml'), JSON.stringify(config))
+    const refusal = 'the promptfoo config would make 300,000 cases (1 test × 3,000 items of vars.topic × 100 cells of 10 prompts and 10 providers), '
+      + 'more than the 100,000 cases a dataset may hold: split it into configs of fewer tests, list items, prompts or providers.'
+    const out = join(dir, 'out')
+    expect(await cli(['import', 'promptfoo', join(dir, 'grid.yaml'), '--out', out])).toMatchObject({ code: 2, err: refusal })
+    expect(existsSync(out)).toBe(false)
+    expect(await cli(['test', join(dir, 'grid.yaml'), '--report', join(dir, 'report.json')], fake.env())).toMatchObject({ code: 2, err: expect.stringContaining(refusal) })
+    expect(existsSync(join(dir, 'report.json'))).toBe(false)
+  })
 })
 
 describe('judgeflow import promptfoo: the files it writes are checked before it writes any', () => {
