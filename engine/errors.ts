@@ -15,6 +15,12 @@ export type ErrorCode
     | 'STEP_FAILED'
     // User code (a `javascript`/`python` assertion, a transform) threw, ran too long or too large, or cannot run here.
     | 'SCRIPT_FAILED'
+    // An HTTP call (engine/http) to the system under test: refused before any connection (scheme, credentials,
+    // the server's address policy), failed on the way (network, time limit, status, size, redirects), or its
+    // answer path not found in the response.
+    | 'HTTP_REFUSED'
+    | 'HTTP_FAILED'
+    | 'ANSWER_NOT_FOUND'
     | 'TOO_MANY_RUNS'
     | 'TOO_LARGE'
     | 'VERSION_CONFLICT'
