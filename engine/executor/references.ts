@@ -45,9 +45,17 @@ export function parseReference(expression: string): Reference {
 }
 
 function parsePath(text: string): PathSegment[] {
+  return parseFieldPath(text, why => new JudgeflowError('INVALID_REFERENCE', `"{{${text}}}" is not a valid reference: ${why}`))
+}
+
+/**
+ * A path into a value (`choices[0].message.content`, `data["a.b"]`) as its keys and indexes; the
+ * error `fail` makes of the reason when it is not one (empty, unclosed, deeper than
+ * MAX_REFERENCE_DEPTH, or naming `__proto__`, `prototype` or `constructor`).
+ */
+export function parseFieldPath(text: string, fail: (why: string) => Error): PathSegment[] {
   const segments: PathSegment[] = []
   let i = 0
-  const fail = (why: string) => new JudgeflowError('INVALID_REFERENCE', `"{{${text}}}" is not a valid reference: ${why}`)
   while (i < text.length) {
     if (text[i] === '[') {
       const close = text.indexOf(']', i)
