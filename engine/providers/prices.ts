@@ -1,8 +1,10 @@
 /**
  * What a call costs: the published price per million tokens of the models judgeflow knows, in US
  * dollars (input, output). A model not listed has no known price: its cost is null, never a guess.
- * A dated or suffixed name (gpt-4o-mini-2024-07-18) takes its family's price, the longest listed
- * name it starts with. JUDGEFLOW_PRICES sets others, or other prices, for a server.
+ * A dated or versioned name (gpt-4o-mini-2024-07-18, claude-3-5-sonnet-latest) takes its family's
+ * price, the longest listed name it starts with, when what follows is only numbers, `latest` or
+ * `preview`: another word (gpt-4o-mni, o1-pro) is another model, never priced as a neighbour.
+ * JUDGEFLOW_PRICES sets others, or other prices, for a server.
  */
 const PER_MILLION: Record<string, readonly [number, number]> = {
   'openai:gpt-4o-mini': [0.15, 0.6],
@@ -39,7 +41,16 @@ export function setPriceOverrides(prices: Record<string, readonly [number, numbe
   overrideNames = Object.keys(overrides).sort((a, b) => b.length - a.length)
 }
 
-const matching = (list: readonly string[], modelRef: string) => list.find(known => modelRef === known || modelRef.startsWith(`${known}-`))
+/** What may follow a listed name in a name of the same model: a date, a version number, `latest`, `preview`. */
+const SAME_MODEL_SUFFIX = /^(?:-(?:\d+|latest|preview))+$/
+
+const matching = (list: readonly string[], modelRef: string) => list.find(known => modelRef === known || (modelRef.startsWith(`${known}-`) && SAME_MODEL_SUFFIX.test(modelRef.slice(known.length))))
+
+/** Whether judgeflow knows a price for `provider:model`, published or configured. */
+export const isPriced = (modelRef: string) => matching(overrideNames, modelRef) !== undefined || matching(names, modelRef) !== undefined
+
+/** The names judgeflow knows a price for (published and configured), for "did you mean". */
+export const pricedModels = (): string[] => [...new Set([...overrideNames, ...names])]
 
 /** The price per token (input, output) of `provider:model`, or undefined when judgeflow knows none. */
 export function priceOf(modelRef: string): { input: number, output: number } | undefined {
