@@ -4,6 +4,7 @@
  */
 import { JudgeflowError } from '../errors'
 import { formatPath } from '../graph/validate'
+import { judgmentsFileProblems } from './check-judgments'
 import { judgmentsFileSchema, type JudgmentsFile, type RoundSummary } from './schema'
 import { regressionsOf, summarizeVariant, type VariantSummary } from './stats'
 
@@ -60,12 +61,24 @@ export function convergenceOf(improvements: readonly number[]): { state: 'may_ha
   return { state: converged ? 'may_have_converged' : 'continue', improvements: [...improvements] }
 }
 
-/** A judgments file, or an error naming each bad field by its path (e.g. judgments[3].problems.P2.mark). */
+/** Faults named in a refusal's message at most; its details hold them all. */
+const FAULTS_LISTED = 20
+
+/**
+ * A judgments file, or an error naming each bad field by its path (e.g. judgments[3].problems.P2.mark),
+ * each output judged twice, each mark of a problem the document lacks and each judgment missing a mark.
+ */
 export function parseJudgmentsFile(raw: unknown, source = 'the judgments'): JudgmentsFile {
   const parsed = judgmentsFileSchema.safeParse(raw)
-  if (parsed.success) return parsed.data
-  const problems = parsed.error.issues.slice(0, 5).map(issue => `${formatPath(issue.path) || '(top level)'}: ${issue.message}`)
-  throw new JudgeflowError('INVALID_INPUT', `${source} ${problems.length > 1 ? 'have problems' : 'have a problem'}: ${problems.join('; ')}`)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.slice(0, 5).map(issue => `${formatPath(issue.path) || '(top level)'}: ${issue.message}`)
+    throw new JudgeflowError('INVALID_INPUT', `${source} ${problems.length > 1 ? 'have problems' : 'have a problem'}: ${problems.join('; ')}`)
+  }
+  const faults = judgmentsFileProblems(parsed.data.judgments, parsed.data.documents)
+  if (!faults.length) return parsed.data
+  const more = faults.length > FAULTS_LISTED ? `; and ${faults.length - FAULTS_LISTED} more` : ''
+  const listed = faults.slice(0, FAULTS_LISTED).map(f => `${f.path}: ${f.message}`).join('; ')
+  throw new JudgeflowError('INVALID_INPUT', `${source} ${faults.length > 1 ? `have ${faults.length} problems` : 'have a problem'}, and no report is made from them: ${listed}${more}`, { details: faults })
 }
 
 /** The whole report of a round, from its judgments (and the history of earlier rounds). */

@@ -16,7 +16,7 @@ const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** di
 // The mean and sample SD are the evaluator's: one definition of each in the engine.
 export { mean, sampleSd }
 
-/** The judgment's mark of a problem of the answer key; × when it has none. */
+/** The judgment's mark of a problem of the answer key; × when it has none (a report refuses such a judgment first: parseJudgmentsFile). */
 function markOf(judgment: Judgment, problemId: string): Mark {
   return Object.hasOwn(judgment.problems, problemId) ? judgment.problems[problemId]!.mark : '×'
 }

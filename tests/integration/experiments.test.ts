@@ -154,7 +154,7 @@ describe('an experiment round, end to end', () => {
     expect(await message([other, otherSpec])).toBe('Invalid body: judgments: 2 of round 1\'s 4 judgments are missing (variant "best", document "contract", run 1; variant "best", document "spec", run 1): send every judgment of the round, corrected or not; the report compares every variant with the current best "best", so its judgments are needed too')
     expect(await message([{ ...best, run: 999999999, problems: {} }, bestSpec, other, otherSpec])).toContain('judgments[0].run: variant "best" has no run 999999999 of document "contract" in round 1 (runs: 1)')
     expect(await message([{ ...best, variant: 'ghost' }, bestSpec, other, otherSpec])).toContain('judgments[0].variant: "ghost" was not judged in round 1 (variants: best, other)')
-    expect(await message([{ ...best, problems: { A1: '○', Z9: '○' } }, bestSpec, other, otherSpec])).toContain('judgments[0].problems.Z9: "Z9" is not a problem of document "contract" (A1, A2); judgments[0].problems: no mark for A2: every problem of document "contract" needs one')
+    expect(await message([{ ...best, problems: { A1: '○', Z9: '○' } }, bestSpec, other, otherSpec])).toContain('judgments[0].problems.Z9: "Z9" is not a problem of document "contract" (A1, A2); judgments[0].problems: variant "best", document "contract", run 1 has no mark for A2: every problem of document "contract" needs one')
     expect(await message([best, best, bestSpec, other, otherSpec])).toContain('judgments[1]: variant "best", document "contract", run 1 is judged twice (also judgments[0])')
 
     const { body: after } = await server.api(`/api/experiments/${experiment.id}`)
