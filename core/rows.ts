@@ -156,6 +156,15 @@ export interface DatasetWithCases extends DatasetRow {
   cases: unknown[]
 }
 
+/** One page of a dataset version's cases (`DatasetRepository.casesPage`), with the version's case count. */
+export interface DatasetCasesPage extends DatasetRow {
+  version: number
+  /** The version's cases in all. */
+  total: number
+  /** Cases `offset`… in order: at most `limit`, and at most `maxCharacters` of JSON after the first. */
+  cases: unknown[]
+}
+
 /** A run of a workflow (or an evaluator alone) over every case of a dataset version. */
 export interface DatasetRunRow {
   id: string

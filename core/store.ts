@@ -7,13 +7,14 @@
  */
 import type { Journal, ResponseCache, ResponseLimits, RunEvent } from '../engine'
 import type {
-  DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases, ExperimentRoundRow, ExperimentRow, Lease, NewRun, RunEventRow, RunLease, RunRow,
+  DatasetCasesPage, DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases, ExperimentRoundRow, ExperimentRow, Lease, NewRun, RunEventRow,
+  RunLease, RunRow,
   ClaimOneOptions, PruneResult, RetentionPolicy, RunSummaryRow, RunView, StepRunRow, StoredValueRef, Takeover, TakeoverOptions,
   WorkflowRow, WorkflowWithDefinition,
 } from './rows'
 
 export type {
-  RunView, StoredValueRef, DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases,
+  RunView, StoredValueRef, DatasetCasesPage, DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases,
   PruneResult, RetentionPolicy, ExperimentRoundRow, ExperimentRow, Lease, RunEventRow, RunRow, RunSummaryRow, StepRunRow, WorkflowRow, WorkflowWithDefinition,
 }
 
@@ -142,10 +143,24 @@ export interface SettingsRepository {
 
 type DatasetRunPatch = Partial<Pick<DatasetRunRow, 'status' | 'error' | 'report' | 'finishedAt'>>
 
+export interface DatasetPageRequest {
+  version?: number
+  offset: number
+  limit: number
+  maxCharacters: number
+}
+
 export interface DatasetRepository {
   list(): MaybePromise<DatasetRow[]>
   /** The dataset with the cases of its current version, or of `version`; null when either is not found. */
   get(id: string, version?: number): MaybePromise<DatasetWithCases | null>
+  /**
+   * One page of the cases of the current version, or of `version`: from `offset` (0 the first) in
+   * order, at most `limit`, and no case after the first once the page holds `maxCharacters` of JSON;
+   * with the version's case count. Only the page reaches the process, however large the version.
+   * Null when the dataset or the version is not found.
+   */
+  casesPage(id: string, page: DatasetPageRequest): MaybePromise<DatasetCasesPage | null>
   findByName(name: string): MaybePromise<DatasetRow | null>
   versions(id: string): MaybePromise<Array<{ version: number, caseCount: number, createdAt: number }>>
   create(name: string, cases: unknown[]): MaybePromise<DatasetWithCases>

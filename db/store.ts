@@ -9,8 +9,8 @@ import { claimOrphanedRuns, claimQueuedRun, claimOrphanToInterrupt } from './run
 import { createSqliteResponseCache } from './repositories/cache'
 import { oneAtATime, pruneStore } from './retention'
 import {
-  createDataset, createDatasetRun, deleteDataset, findDatasetByName, getDataset, getDatasetRun, getDatasetRunSummary, listDatasetRunCases, listDatasetRuns,
-  listDatasets, listDatasetVersions, listOpenDatasetRuns, saveDatasetRunCase, updateDataset, updateDatasetRun,
+  createDataset, createDatasetRun, deleteDataset, findDatasetByName, getDataset, getDatasetCasesPage, getDatasetRun, getDatasetRunSummary,
+  listDatasetRunCases, listDatasetRuns, listDatasets, listDatasetVersions, listOpenDatasetRuns, saveDatasetRunCase, updateDataset, updateDatasetRun,
 } from './repositories/datasets'
 import {
   createExperiment, createRound, deleteExperiment, getExperiment, getRound, listExperiments, listOpenRounds, listRounds, roundExists,
@@ -79,7 +79,8 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
     }),
     datasets: {
       ...withDb(db, {
-        list: listDatasets, get: getDataset, findByName: findDatasetByName, versions: listDatasetVersions, create: createDataset,
+        list: listDatasets, get: getDataset, casesPage: getDatasetCasesPage, findByName: findDatasetByName, versions: listDatasetVersions,
+        create: createDataset,
         update: updateDataset, delete: deleteDataset, createRun: createDatasetRun, getRun: getDatasetRun, getRunSummary: getDatasetRunSummary,
         runs: listDatasetRuns, openRuns: listOpenDatasetRuns, updateRun: updateDatasetRun, runCases: listDatasetRunCases,
       }),

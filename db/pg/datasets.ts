@@ -25,6 +25,23 @@ export function pgDatasets(db: PgDb, ready: Promise<void>): DatasetRepository {
       const stored = await versionOf(db, id, wanted)
       return stored ? { ...row, version: wanted, cases: stored.cases } : null
     },
+    async casesPage(id, page) {
+      await ready
+      const [row] = await db.select().from(datasets).where(eq(datasets.id, id))
+      if (!row) return null
+      const version = page.version ?? row.currentVersion
+      const [stored] = await db.select({ caseCount: datasetVersions.caseCount }).from(datasetVersions)
+        .where(and(eq(datasetVersions.datasetId, id), eq(datasetVersions.version, version)))
+      if (!stored) return null
+      // PostgreSQL walks the stored array; only the page's cases, as their JSON text, come back.
+      const { rows } = await db.execute<{ value: string }>(sql`
+        select value from (
+          select e.n, e.value::text as value, sum(length(e.value::text)) over (order by e.n) as upto
+          from dataset_versions v cross join lateral json_array_elements(v.cases) with ordinality as e(value, n)
+          where v.dataset_id = ${id} and v.version = ${version} and e.n > ${page.offset} and e.n <= ${page.offset + page.limit}
+        ) p where n = ${page.offset + 1} or upto <= ${page.maxCharacters} order by n`)
+      return { ...row, version, total: stored.caseCount, cases: rows.map(text => JSON.parse(text.value) as unknown) }
+    },
     async findByName(name) {
       await ready
       return (await db.select().from(datasets).where(eq(datasets.name, name)))[0] ?? null

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto'
 import type { Db } from '../client'
 import { datasetRunCases, datasetRuns, datasets, datasetVersions } from '../schema'
 import { prepared } from '../prepared'
-import type { DatasetRow, DatasetRunRow, DatasetRunCaseRow, DatasetWithCases } from '../../core/rows'
+import type { DatasetCasesPage, DatasetRow, DatasetRunRow, DatasetRunCaseRow, DatasetWithCases } from '../../core/rows'
+import type { DatasetPageRequest } from '../../core/store'
 export type { DatasetRow, DatasetRunRow, DatasetRunCaseRow, DatasetWithCases } from '../../core/rows'
 
 export function listDatasets(db: Db): DatasetRow[] {
@@ -17,6 +18,27 @@ export function getDataset(db: Db, id: string, version?: number): DatasetWithCas
   const wanted = version ?? row.currentVersion
   const stored = db.select().from(datasetVersions).where(and(eq(datasetVersions.datasetId, id), eq(datasetVersions.version, wanted))).get()
   return stored ? { ...row, version: wanted, cases: stored.cases } : null
+}
+
+/**
+ * One page of a version's cases (`DatasetRepository.casesPage`): SQLite walks the stored array
+ * (`json_each`) and hands over the page's cases alone, each as its JSON text, cut once they hold
+ * `maxCharacters`; the version's case count is its column.
+ */
+export function getDatasetCasesPage(db: Db, id: string, page: DatasetPageRequest): DatasetCasesPage | null {
+  const row = db.select().from(datasets).where(eq(datasets.id, id)).get()
+  if (!row) return null
+  const version = page.version ?? row.currentVersion
+  const stored = db.select({ caseCount: datasetVersions.caseCount }).from(datasetVersions)
+    .where(and(eq(datasetVersions.datasetId, id), eq(datasetVersions.version, version))).get()
+  if (!stored) return null
+  const texts = db.all<{ value: string }>(sql`
+    select value from (
+      select key, value, sum(length(value)) over (order by key) as upto
+      from json_each((select cases from dataset_versions where dataset_id = ${id} and version = ${version}))
+      where key >= ${page.offset} and key < ${page.offset + page.limit}
+    ) where key = ${page.offset} or upto <= ${page.maxCharacters} order by key`)
+  return { ...row, version, total: stored.caseCount, cases: texts.map(text => JSON.parse(text.value) as unknown) }
 }
 
 export function findDatasetByName(db: Db, name: string): DatasetRow | null {

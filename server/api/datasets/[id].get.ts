@@ -1,15 +1,19 @@
 import { z } from 'zod'
 import { useJudgeflow } from '../../utils/context'
-import { presentDatasetSummary } from '../../utils/datasets'
+import { DEFAULT_CASES_PAGE, MAX_CASES_PAGE, PAGE_CHARACTERS, presentDatasetPage } from '../../utils/dataset-pages'
 import { notFound, readQueryWith, routeId } from '../../utils/http'
 import { wholeNumber } from '../../utils/parameters'
 
-const querySchema = z.object({ version: wholeNumber().optional() })
+const querySchema = z.object({
+  version: wholeNumber().optional(),
+  offset: wholeNumber({ min: 0 }).optional(),
+  limit: wholeNumber({ max: MAX_CASES_PAGE }).optional(),
+})
 
-/** The dataset with the cases of its current version, or of ?version=. */
+/** The dataset with a page of the cases of its current version, or of ?version=: ?offset= (0) and ?limit= (100, at most 1,000). */
 export default defineEventHandler(async (event) => {
-  const { version } = await readQueryWith(event, querySchema)
-  const dataset = await useJudgeflow().store.datasets.get(routeId(event), version)
+  const { version, offset = 0, limit = DEFAULT_CASES_PAGE } = await readQueryWith(event, querySchema)
+  const dataset = await useJudgeflow().store.datasets.casesPage(routeId(event), { version, offset, limit, maxCharacters: PAGE_CHARACTERS })
   if (!dataset) notFound(version ? `version ${version} of dataset` : 'dataset', routeId(event))
-  return { ...presentDatasetSummary(dataset), version: dataset.version, cases: dataset.cases }
+  return presentDatasetPage(dataset, offset, limit)
 })
