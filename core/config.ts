@@ -8,6 +8,7 @@ import { parseEnv } from 'node:util'
 import { z } from 'zod'
 import { DEFAULT_TIME_LIMIT_MS, DEFAULT_WORKERS } from '../engine/evaluator/worker/pool'
 import { DEFAULT_MAX_QUEUED_EVALUATIONS } from '../engine/evaluator/worker/queue-limit'
+import { DEFAULT_MAX_IMPORTS_PER_CLIENT, DEFAULT_MAX_QUEUED_IMPORTS } from '../engine/datasets/import-worker/queue-limits'
 import { DEFAULT_MAX_EVALUATION_CALLS, DEFAULT_MAX_EVALUATION_COST_USD, type EvaluationLimits } from '../engine/evaluator/call-budget'
 import { DEFAULT_STORAGE_LIMITS, type StorageLimits } from '../engine/executor/size-limits'
 import { defaultRetryPolicy, type RetryPolicy } from '../engine/providers/retry'
@@ -62,6 +63,10 @@ export interface JudgeflowConfig {
     maxBodyBytes: number
     /** JUDGEFLOW_MAX_SSE_PER_CLIENT: event streams one client address may hold open at once. */
     maxStreamsPerClient: number
+    /** JUDGEFLOW_MAX_QUEUED_IMPORTS: imports (dataset text or cases, promptfoo configs) that may wait for the import worker; beyond, 429. */
+    maxQueuedImports: number
+    /** JUDGEFLOW_MAX_IMPORTS_PER_CLIENT: imports one client address may have waiting or being read at once; beyond, 429. */
+    maxImportsPerClient: number
   }
   /** JUDGEFLOW_MAX_JSON_DEPTH: nesting levels a JSON value from a user may have (at most 1,000). */
   maxJsonDepth: number
@@ -228,6 +233,8 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
       allowedHosts: (env.JUDGEFLOW_ALLOWED_HOSTS ?? '').split(',').map(h => h.trim().toLowerCase()).filter(Boolean),
       maxBodyBytes: whole('JUDGEFLOW_MAX_BODY_BYTES', 1024 * 1024),
       maxStreamsPerClient: whole('JUDGEFLOW_MAX_SSE_PER_CLIENT', 20),
+      maxQueuedImports: whole('JUDGEFLOW_MAX_QUEUED_IMPORTS', DEFAULT_MAX_QUEUED_IMPORTS),
+      maxImportsPerClient: whole('JUDGEFLOW_MAX_IMPORTS_PER_CLIENT', DEFAULT_MAX_IMPORTS_PER_CLIENT),
     },
     maxJsonDepth: Math.min(depth, MAX_JSON_DEPTH_CEILING),
     db: { path: optional('JUDGEFLOW_DB'), migrations: optional('JUDGEFLOW_MIGRATIONS'), synchronous, url: databaseUrl },

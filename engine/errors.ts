@@ -26,6 +26,7 @@ export type ErrorCode
     | 'VERSION_CONFLICT'
     | 'EVALUATION_TIME_LIMIT'
     | 'TOO_MANY_EVALUATIONS'
+    | 'TOO_MANY_IMPORTS'
     | 'NOT_CANCELLABLE'
     | 'RESUME_LIMIT'
     | 'CONFLICT'

@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import { JudgeflowError } from '../../engine/errors'
 import { accessProblem, DEFAULT_SESSION_TTL_HOURS, isLoopbackAddress, isLoopbackHost, MIN_TOKEN_LENGTH } from '../../core/config'
+import { clientAddress } from './clients'
 import { judgeflowConfig } from './config'
 import { LoginThrottle } from './login-throttle'
 import { issueSession, RevokedSessions, sameSecret, verifySession, type Session } from './session'
@@ -31,7 +32,6 @@ export const configuredToken = () => judgeflowConfig().server.token
 
 const throttle = new LoginThrottle()
 const revoked = new RevokedSessions()
-const clientOf = (event: H3Event) => getRequestIP(event) ?? 'unknown'
 
 function waitText(ms: number): string {
   const seconds = Math.ceil(ms / 1000)
@@ -41,7 +41,7 @@ function waitText(ms: number): string {
 
 /** 429 with Retry-After for a wrong token while this client is locked out after wrong tokens. */
 function assertNotLockedOut(event: H3Event): void {
-  const waitMs = throttle.retryAfterMs(clientOf(event))
+  const waitMs = throttle.retryAfterMs(clientAddress(event))
   if (!waitMs) return
   const seconds = Math.ceil(waitMs / 1000)
   throw new JudgeflowError(
@@ -59,11 +59,11 @@ function assertNotLockedOut(event: H3Event): void {
  */
 export function checkToken(event: H3Event, given: string, token: string): { ok: boolean, hint: string } {
   if (sameSecret(given, token)) {
-    throttle.succeed(clientOf(event))
+    throttle.succeed(clientAddress(event))
     return { ok: true, hint: '' }
   }
   assertNotLockedOut(event)
-  const lockMs = throttle.fail(clientOf(event))
+  const lockMs = throttle.fail(clientAddress(event))
   return { ok: false, hint: lockMs ? ` Too many wrong tokens: try again in ${waitText(lockMs)}.` : '' }
 }
 

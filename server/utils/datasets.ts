@@ -1,3 +1,4 @@
+import type { H3Event } from 'h3'
 import { z } from 'zod'
 import { datasetFormats, type DatasetCase, type DatasetReport } from '../../engine/datasets'
 import type { DatasetRow, DatasetRunRow } from '../../core'
@@ -49,10 +50,10 @@ export function checkCasesBody<T extends CasesBody>(schema: z.ZodType<T>) {
 }
 
 /** The cases the body gives, read whole (on the import worker) or refused with each bad row named; undefined when it gives none. */
-export async function casesOf(body: CasesBody): Promise<DatasetCase[] | undefined> {
+export async function casesOf(event: H3Event, body: CasesBody): Promise<DatasetCase[] | undefined> {
   if (body.text !== undefined) {
     const options = { where: `the ${body.format!.toUpperCase()} file`, maxDepth: judgeflowConfig().maxJsonDepth }
-    return (await readImportAside({ kind: 'file', text: body.text, format: body.format!, options })).cases
+    return (await readImportAside(event, { kind: 'file', text: body.text, format: body.format!, options })).cases
   }
-  return body.cases === undefined ? undefined : readImportAside({ kind: 'cases', cases: body.cases })
+  return body.cases === undefined ? undefined : readImportAside(event, { kind: 'cases', cases: body.cases })
 }

@@ -60,6 +60,7 @@ const BY_CODE: Partial<Record<ErrorCode, Row>> = {
   TOO_MANY_ATTEMPTS: { status: 429, data: error => ({ code: error.code, ...details(error) }), retryAfterS: error => details(error).retry_after_s as number },
   TOO_MANY_STREAMS: { status: 429 },
   TOO_MANY_EVALUATIONS: { status: 429, data: codeAndDetails, retryAfterS: error => details(error).retry_after_s as number },
+  TOO_MANY_IMPORTS: { status: 429, data: codeAndDetails, retryAfterS: error => details(error).retry_after_s as number },
   // A stored record this version cannot read: the server's fault, said plainly.
   STORED_RECORD_INVALID: { status: 500, data: codeAndDetails },
 }

@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import type { RunEventRow } from '../../core'
 import { JudgeflowError } from '../../engine/errors'
+import { clientAddress } from './clients'
 import { judgeflowConfig } from './config'
 import { presentEvent } from './present'
 
@@ -48,7 +49,7 @@ export function streamTurn(): Promise<void> {
  * past it, a 429 saying so. Returns the release, called once when the stream closes.
  */
 function takeStreamSlot(event: H3Event): () => void {
-  const client = getRequestIP(event) ?? 'unknown'
+  const client = clientAddress(event)
   const max = judgeflowConfig().server.maxStreamsPerClient
   const open = openByClient.get(client) ?? 0
   if (open >= max) {

@@ -5,7 +5,14 @@ export type ApiRoute = [method: 'get' | 'post' | 'put' | 'delete', path: string,
 
 export interface ApiAnswer {
   status: number
+  /** Not enumerable: an answer still equals `{ status, body }`. */
+  readonly headers: Headers
   body: { message?: string, data?: unknown, [key: string]: unknown } | null
+}
+
+/** Where a request comes from, as the server sees it (`getRequestIP`). */
+export interface ApiCaller {
+  clientAddress?: string
 }
 
 /**
@@ -14,7 +21,7 @@ export interface ApiAnswer {
  * and the errors plugin (server/plugins/http-errors.ts) wraps the app as Nitro does. The routes
  * reach the app through `useJudgeflow()`: the test mocks `server/utils/context` to hand them its own.
  */
-export async function apiRoutes(routes: readonly ApiRoute[]): Promise<(path: string, init?: RequestInit) => Promise<ApiAnswer>> {
+export async function apiRoutes(routes: readonly ApiRoute[]): Promise<(path: string, init?: RequestInit, caller?: ApiCaller) => Promise<ApiAnswer>> {
   const globals = globalThis as Record<string, unknown>
   for (const [name, value] of Object.entries(h3)) globals[name] ??= value
   globals.defineNitroPlugin ??= (plugin: unknown) => plugin
@@ -33,9 +40,10 @@ export async function apiRoutes(routes: readonly ApiRoute[]): Promise<(path: str
   app.use(router)
   ;(await load<(nitro: { h3App: h3.App }) => void>('plugins/http-errors.ts'))({ h3App: app })
   const handle = h3.toWebHandler(app)
-  return async (path, init) => {
-    const response = await handle(new Request(`http://localhost${path}`, init))
+  return async (path, init, caller = {}) => {
+    const response = await handle(new Request(`http://localhost${path}`, init), caller.clientAddress ? { clientAddress: caller.clientAddress } : undefined)
     const text = await response.text()
-    return { status: response.status, body: text ? JSON.parse(text) as ApiAnswer['body'] : null }
+    const answer = { status: response.status, body: text ? JSON.parse(text) as ApiAnswer['body'] : null }
+    return Object.defineProperty(answer, 'headers', { value: response.headers, enumerable: false }) as ApiAnswer
   }
 }

@@ -12,7 +12,7 @@ export default defineEventHandler(async (event) => {
   const body = await readBodyWith(event, bodySchema)
   const { store } = useJudgeflow()
   const id = routeId(event)
-  const cases = await casesOf(body)
+  const cases = await casesOf(event, body)
   if (body.name) {
     const named = await store.datasets.findByName(body.name)
     if (named && named.id !== id) throw new JudgeflowError('CONFLICT', `A dataset named "${body.name}" already exists: choose another name.`)

@@ -21,7 +21,7 @@ const bodySchema = z.object({
 export default defineEventHandler(async (event) => {
   const body = await readBodyWith(event, bodySchema)
   const { store } = useJudgeflow()
-  const imported = await readImportAside({ kind: 'promptfoo', text: body.config, options: { name: body.name, judge: body.judge, maxDepth: judgeflowConfig().maxJsonDepth, skipUnsupported: body.skip_unsupported } })
+  const imported = await readImportAside(event, { kind: 'promptfoo', text: body.config, options: { name: body.name, judge: body.judge, maxDepth: judgeflowConfig().maxJsonDepth, skipUnsupported: body.skip_unsupported } })
   if (await store.datasets.findByName(imported.name)) throw new JudgeflowError('CONFLICT', `A dataset named "${imported.name}" already exists: give another name.`)
   const row = await store.datasets.create(imported.name, imported.cases)
   setResponseStatus(event, 201)

@@ -12,7 +12,7 @@ const bodySchema = checkCasesBody(z.object({ name: datasetNameSchema, ...dataset
 export default defineEventHandler(async (event) => {
   const body = await readBodyWith(event, bodySchema)
   const { store } = useJudgeflow()
-  const cases = (await casesOf(body))!
+  const cases = (await casesOf(event, body))!
   if (await store.datasets.findByName(body.name)) throw new JudgeflowError('CONFLICT', `A dataset named "${body.name}" already exists: choose another name, or import into it as a new version.`)
   const row = await store.datasets.create(body.name, cases)
   setResponseStatus(event, 201)

@@ -76,6 +76,13 @@ describe('the configuration', () => {
     expect(() => loadConfig({ JUDGEFLOW_MAX_QUEUED_EVALUATIONS: '0' })).toThrow('JUDGEFLOW_MAX_QUEUED_EVALUATIONS must be a whole number of at least 1 (it is "0"); unset it for the default, 16.')
   })
 
+  it('bounds the imports waiting for the import worker (JUDGEFLOW_MAX_QUEUED_IMPORTS, 8) and each client\'s share of them (JUDGEFLOW_MAX_IMPORTS_PER_CLIENT, 2)', () => {
+    expect(loadConfig({}).server).toMatchObject({ maxQueuedImports: 8, maxImportsPerClient: 2 })
+    expect(loadConfig({ JUDGEFLOW_MAX_QUEUED_IMPORTS: '20', JUDGEFLOW_MAX_IMPORTS_PER_CLIENT: '5' }).server).toMatchObject({ maxQueuedImports: 20, maxImportsPerClient: 5 })
+    expect(() => loadConfig({ JUDGEFLOW_MAX_QUEUED_IMPORTS: '0' })).toThrow('JUDGEFLOW_MAX_QUEUED_IMPORTS must be a whole number of at least 1 (it is "0"); unset it for the default, 8.')
+    expect(() => loadConfig({ JUDGEFLOW_MAX_IMPORTS_PER_CLIENT: 'two' })).toThrow('JUDGEFLOW_MAX_IMPORTS_PER_CLIENT must be a whole number of at least 1 (it is "two"); unset it for the default, 2.')
+  })
+
   it('reads the trace cache from JUDGEFLOW_TRACE_CACHE_SIZE and JUDGEFLOW_TRACE_CACHE_TTL_MS, else 1,000 for an hour', () => {
     expect(loadConfig({}).trace.cache).toEqual({ maxElements: 1000, ttlMs: 3_600_000 })
     expect(loadConfig({ JUDGEFLOW_TRACE_CACHE_SIZE: '250', JUDGEFLOW_TRACE_CACHE_TTL_MS: ' 60000 ' }).trace.cache).toEqual({ maxElements: 250, ttlMs: 60_000 })

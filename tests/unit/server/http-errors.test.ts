@@ -44,6 +44,11 @@ describe('httpAnswerFor: the one table from error codes to HTTP', () => {
       statusCode: 429, statusMessage: 'Too Many Requests', headers: { 'retry-after': 10 },
       data: { code: 'TOO_MANY_EVALUATIONS', details: { variable: 'JUDGEFLOW_MAX_QUEUED_EVALUATIONS', limit: 16, retry_after_s: 10 } },
     })
+    const importsFull = new JudgeflowError('TOO_MANY_IMPORTS', 'full', { details: { variable: 'JUDGEFLOW_MAX_IMPORTS_PER_CLIENT', limit: 2, retry_after_s: 30 } })
+    expect(httpAnswerFor(importsFull)).toEqual({
+      statusCode: 429, statusMessage: 'Too Many Requests', headers: { 'retry-after': 30 },
+      data: { code: 'TOO_MANY_IMPORTS', details: { variable: 'JUDGEFLOW_MAX_IMPORTS_PER_CLIENT', limit: 2, retry_after_s: 30 } },
+    })
   })
 
   it('answers a conflict with 409, and a version conflict with 412 when the If-Match precondition failed', () => {
