@@ -1,6 +1,7 @@
 import type { Judgeflow, JudgeflowConfig } from '../core'
 import { holdsCode } from '../engine/assertions/registry'
 import { javascriptIsolation } from '../engine/sandbox'
+import { loadTraceCache, saveTraceCache } from '../engine/trace/persist'
 import { openJudgeflow } from '../main'
 import type { Io } from './io'
 
@@ -23,14 +24,35 @@ export async function openApp(config: JudgeflowConfig, dbPath?: string): Promise
   return app
 }
 
-/** Runs `work` with an app, closing it after. */
+/**
+ * Runs `work` with an app, closing it after. With JUDGEFLOW_TRACE_CACHE_FILE, the trace novelty
+ * cache is loaded from the file before and written back after, as the server does at start and
+ * shutdown, so one command's traces lower the next one's novelty. It is written also when `work`
+ * fails (what was scored was seen) unless the cache is empty (a file refused at the start stays
+ * as it was), and a failed write then does not hide `work`'s error.
+ */
 export async function withApp<T>(config: JudgeflowConfig, dbPath: string | undefined, work: (app: Judgeflow) => Promise<T>): Promise<T> {
   const app = await openApp(config, dbPath)
+  const cacheFile = config.trace.cacheFile
+  let done = false
   try {
-    return await work(app)
+    if (cacheFile) loadTraceCache(app.traceCache, cacheFile)
+    const result = await work(app)
+    done = true
+    return result
   }
   finally {
     await app.close(0)
+    if (cacheFile && (done || app.traceCache.size)) keepTraceCache(app, cacheFile, done)
+  }
+}
+
+function keepTraceCache(app: Judgeflow, file: string, mustSucceed: boolean): void {
+  try {
+    saveTraceCache(app.traceCache, file)
+  }
+  catch (error) {
+    if (mustSucceed) throw error
   }
 }
 
