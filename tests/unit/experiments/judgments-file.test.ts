@@ -42,7 +42,7 @@ describe('a judgments file whose judgments would skew the report is refused, eac
   })
   it('refuses a judgment without a mark for every problem rather than counting the missing mark as ×', () => {
     const missing = structuredClone(example)
-    const [first, second] = Object.keys(missing.judgments[6].problems)
+    const [first, second] = Object.keys(missing.judgments[6].problems) as [string, string]
     delete missing.judgments[6].problems[first]
     delete missing.judgments[6].problems[second]
     const { message, details } = refusal(missing)
