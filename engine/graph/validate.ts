@@ -7,6 +7,7 @@ import { formatPath } from './path'
 import { issuePath } from '../schema/unknown-keys'
 import { runProblems } from './graph-defaults'
 import { referenceProblems } from './references'
+import { modelProblems } from './models'
 import type { Problem } from './problem'
 
 export type { Problem, ProblemCode } from './problem'
@@ -108,6 +109,8 @@ export function validateWorkflow(raw: unknown, registry: StepSpecs): ValidationR
   }
 
   problems.push(...referenceProblems(workflow, graph, registry))
+  // A provider judgeflow does not call or a misspelt offline judge, on the field naming it (a near-miss model name warned of).
+  problems.push(...modelProblems(workflow.nodes.filter(n => registry.get(n.type)), problems))
   // What a step's run would refuse (an evaluator's missing inputs), on the steps with no other problem.
   const flagged = new Set(problems.filter(p => p.severity !== 'warning').map(p => p.node))
   problems.push(...runProblems(workflow, registry).filter(p => !flagged.has(p.node)))

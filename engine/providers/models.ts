@@ -15,3 +15,9 @@ export function providerDefaultModel(provider: string): string | undefined {
 export function noDefaultModel(provider: string): string {
   return `"${provider}" has no default model: name one with model (providers with a default model: ${Object.keys(PROVIDER_MODELS).join(', ')})`
 }
+
+/** The providers judgeflow calls: `local` is the offline judge, whose one model is `local:heuristic`. */
+export const KNOWN_PROVIDERS: readonly string[] = ['openai', 'anthropic', 'local']
+
+/** The offline judge. */
+export const OFFLINE_JUDGE = 'local:heuristic'
