@@ -100,7 +100,7 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   })
   const rounds = new Rounds({ store, runs, providers })
   const datasets = new DatasetRuns({
-    store, runs, registry, defaultJudge: () => providers.defaultJudgeModel(), configDir: config.evaluation.configDir, metrics,
+    store, runs, registry, defaultJudge: () => providers.defaultJudgeModel(), configDir: config.evaluation.configDir, metrics, providers,
   })
   let pool: EvaluationPool | undefined
   return {

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { DatasetRunCaseRow, DatasetRunRow, RunRow, StepRunRow } from './rows'
-import { JudgeflowError, validatedWorkflow, type RunResult, type StepRegistry, type StepSummary, type Workflow } from '../engine'
+import { JudgeflowError, missingKeyWarnings, validatedWorkflow, type Providers, type RunResult, type StepRegistry, type StepSummary, type Workflow } from '../engine'
 import {
   buildDatasetReport, caseRunOutcome, checkBaselineReport, withGrader, comparisonRun, OutcomeCounts, runCases, selectionsOf, settleComparisons,
   type CaseResult, type ComparisonGroup, type ComparisonOutcome, type CaseRun, type CaseRunOutcome, type CaseTask,
   type CaseTokens, type CostEstimate, type DatasetCase, type DatasetReport,
 } from '../engine/datasets'
 import { estimateFromLastRun, estimateFromPrompts } from '../engine/datasets/estimate'
+import { checkRequiredInputs } from '../engine/datasets/required-inputs'
 import type { MetricRegistry } from '../engine/evaluator'
 import { calibrationOf, calibrationProblem, workflowJudgeFingerprint } from './calibration'
 import { datasetRunRequestSchema, selectedCases, type DatasetRunRequest, type StoredOptions } from './dataset-run-request'
@@ -66,6 +67,8 @@ export interface DatasetRunsDeps {
   /** Where evaluator steps read their config files, and the metrics they know: for the judge's fingerprint. */
   configDir?: string
   metrics?: MetricRegistry
+  /** The app's providers: a key the workflow's models need and this process lacks refuses the start, not each case. */
+  providers?: Providers
 }
 
 /**
@@ -86,6 +89,10 @@ export class DatasetRuns {
   async start(raw: DatasetRunRequest): Promise<DatasetRunRow> {
     const { request, dataset, cases, target, resolved } = await this.checked(raw)
     const { store } = this.deps
+    // What every case's run would be refused for is refused once, before any case runs.
+    checkRequiredInputs(resolved.workflow, cases)
+    const missingKey = this.deps.providers && missingKeyWarnings(resolved.workflow, { registry: this.deps.registry, providers: this.deps.providers })[0]
+    if (missingKey) throw new JudgeflowError('MISSING_API_KEY', missingKey.message)
     if (request.score_step) {
       const node = resolved.workflow.nodes.find(n => n.id === request.score_step)
       if (node?.type !== 'evaluator') throw new JudgeflowError('INVALID_INPUT', `score_step: the workflow has no evaluator step "${request.score_step}"`)

@@ -73,11 +73,15 @@ describe('judgeflow test', () => {
     const dir = mkdtempSync(join(tmpdir(), 'judgeflow-test-'))
     writeFileSync(join(dir, 'bad.csv'), 'id,question,expected_verdict\nq1,hi,maybe\n')
     expect(await cli(['test', gate, '--dataset', join(dir, 'bad.csv')])).toMatchObject({ code: 2, err: expect.stringContaining('line 2, expected_verdict: "maybe" is not a verdict') })
-    // An LLM step with no pinned output and no key: each case's run is refused, so every case errors.
+    // An LLM step with no pinned output and no key: refused once, in one sentence, before any case runs.
     const unpinned = JSON.parse(readFileSync(gate, 'utf8')) as { nodes: Array<{ pinned?: unknown }> }
     for (const node of unpinned.nodes) delete node.pinned
     writeFileSync(join(dir, 'unpinned.json'), JSON.stringify(unpinned))
-    const errored = await cli(['test', join(dir, 'unpinned.json'), '--dataset', dataset, '--max-errors', '2'])
+    const keyless = await cli(['test', join(dir, 'unpinned.json'), '--dataset', dataset, '--max-errors', '2'])
+    expect(keyless).toMatchObject({ code: 2, out: '', err: expect.stringMatching(/^OPENAI_API_KEY is not set: node "\w+" uses openai:[\w.-]+\. Set it in the environment, or pin this step's output to run offline\.$/) })
+    // With the key, a provider nobody answers at: each case's run errors.
+    const unreachable = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', JUDGEFLOW_LLM_MAX_RETRIES: '0' }
+    const errored = await cli(['test', join(dir, 'unpinned.json'), '--dataset', dataset, '--max-errors', '2'], unreachable)
     expect(errored.code).toBe(2)
     expect(errored.out).toContain('0 passed, 0 failed, 12 errored of 12 cases')
   })

@@ -74,7 +74,7 @@ describe('judgeflow test with LLM calls', () => {
     const dir = files()
     const { OPENAI_API_KEY, ...withoutKey } = fake.env()
     const args = ['test', '--config', join(dir, 'judge.json'), '--dataset', join(dir, 'answers.jsonl')]
-    expect((await cli(args, withoutKey)).out).toContain('0 passed, 0 failed, 2 errored')
+    expect(await cli(args, withoutKey)).toMatchObject({ code: 2, out: '', err: expect.stringContaining('OPENAI_API_KEY is not set') })
     writeFileSync(join(dir, '.env'), `# the key for the judge\nexport OPENAI_API_KEY="${OPENAI_API_KEY}"\n`)
     const run = await cli([...args, '--env-file', join(dir, '.env')], withoutKey)
     expect(run.out).toContain('1 passed, 1 failed, 0 errored')
