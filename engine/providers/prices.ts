@@ -4,7 +4,8 @@
  * A dated or versioned name (gpt-4o-mini-2024-07-18, claude-3-5-sonnet-latest) takes its family's
  * price, the longest listed name it starts with, when what follows is only numbers, `latest` or
  * `preview`: another word (gpt-4o-mni, o1-pro) is another model, never priced as a neighbour.
- * JUDGEFLOW_PRICES sets others, or other prices, for a server.
+ * JUDGEFLOW_PRICES sets others, or other prices, for a server. Browser-safe: the workflow's validation
+ * (engine/graph/models.ts) reads the known names for its "did you mean".
  */
 const PER_MILLION: Record<string, readonly [number, number]> = {
   'openai:gpt-4o-mini': [0.15, 0.6],
