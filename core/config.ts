@@ -25,6 +25,8 @@ export type { Env } from './config-fields'
 
 export const MIN_TOKEN_LENGTH = 32
 export const DEFAULT_SESSION_TTL_HOURS = 12
+/** A request body must have arrived this long after its headers (JUDGEFLOW_BODY_TIMEOUT_MS). */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000
 /** The server's port when PORT is unset, as Nitro's. */
 export const DEFAULT_PORT = 3000
 const MAX_SESSION_TTL_HOURS = 24 * 366
@@ -61,6 +63,8 @@ export interface JudgeflowConfig {
     allowedHosts: string[]
     /** JUDGEFLOW_MAX_BODY_BYTES: request bodies over this are refused with 413. */
     maxBodyBytes: number
+    /** JUDGEFLOW_BODY_TIMEOUT_MS: a request body still arriving this long after its headers is answered 408 and its connection closed. */
+    bodyTimeoutMs: number
     /** JUDGEFLOW_MAX_SSE_PER_CLIENT: event streams one client address may hold open at once. */
     maxStreamsPerClient: number
     /** JUDGEFLOW_MAX_QUEUED_IMPORTS: imports (dataset text or cases, promptfoo configs) that may wait for the import worker; beyond, 429. */
@@ -232,6 +236,7 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
       sessionTtlMs: ttlHours * 3_600_000,
       allowedHosts: (env.JUDGEFLOW_ALLOWED_HOSTS ?? '').split(',').map(h => h.trim().toLowerCase()).filter(Boolean),
       maxBodyBytes: whole('JUDGEFLOW_MAX_BODY_BYTES', 1024 * 1024),
+      bodyTimeoutMs: whole('JUDGEFLOW_BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS),
       maxStreamsPerClient: whole('JUDGEFLOW_MAX_SSE_PER_CLIENT', 20),
       maxQueuedImports: whole('JUDGEFLOW_MAX_QUEUED_IMPORTS', DEFAULT_MAX_QUEUED_IMPORTS),
       maxImportsPerClient: whole('JUDGEFLOW_MAX_IMPORTS_PER_CLIENT', DEFAULT_MAX_IMPORTS_PER_CLIENT),

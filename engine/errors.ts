@@ -40,6 +40,7 @@ export type ErrorCode
     | 'UNAUTHORIZED'
     | 'FORBIDDEN'
     | 'BODY_TOO_LARGE'
+    | 'BODY_TIMEOUT'
     | 'TOO_MANY_ATTEMPTS'
     | 'TOO_MANY_STREAMS'
     | 'ROUND_NOT_FINISHED'

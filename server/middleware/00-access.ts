@@ -1,11 +1,9 @@
 import { JudgeflowError } from '../../engine/errors'
 import { safeNextPath } from '../../shared/utils/next-path'
-import { configuredToken, isAuthenticated, isLoopbackAddress } from '../utils/access'
+import { configuredToken, isAuthenticated, isLoopbackAddress, isPublicPath } from '../utils/access'
 import { allowedHosts, isAllowedHost, ownOrigin } from '../utils/hosts'
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
-/** Reachable without signing in: the login page and what it needs, signing out, and the health check. */
-const PUBLIC = [/^\/login\/?$/, /^\/api\/(login|logout|session)$/, /^\/api\/health$/, /^\/_nuxt\//, /^\/favicon\.ico$/]
 
 /**
  * Every request: a Host this server does not answer to is refused (DNS rebinding), and so is a
@@ -25,15 +23,14 @@ export default defineEventHandler((event) => {
   if (origin && STATE_CHANGING.has(event.method) && origin.toLowerCase() !== ownOrigin(event)) {
     throw new JudgeflowError('FORBIDDEN', `Refused: a ${event.method} from another origin (${origin}).`)
   }
-  const path = event.path.split('?')[0]!
   if (!token) {
     if (!isLoopbackAddress(event.node.req.socket.remoteAddress)) {
       throw new JudgeflowError('FORBIDDEN', 'judgeflow serves only this machine; set JUDGEFLOW_TOKEN to serve others.')
     }
     return
   }
-  if (PUBLIC.some(re => re.test(path)) || isAuthenticated(event, token)) return
-  if (path.startsWith('/api/')) {
+  if (isPublicPath(event) || isAuthenticated(event, token)) return
+  if (event.path.startsWith('/api/')) {
     setResponseHeader(event, 'www-authenticate', 'Bearer realm="judgeflow"')
     throw new JudgeflowError('UNAUTHORIZED', 'Sign in: send "Authorization: Bearer <JUDGEFLOW_TOKEN>", or sign in at /login.')
   }

@@ -30,6 +30,15 @@ export function accessConfig(): AccessConfig {
 
 export const configuredToken = () => judgeflowConfig().server.token
 
+/** Reachable without signing in: the login page and what it needs, signing out, and the health check. */
+const PUBLIC = [/^\/login\/?$/, /^\/api\/(login|logout|session)$/, /^\/api\/health$/, /^\/_nuxt\//, /^\/favicon\.ico$/]
+
+/** Whether the request's path is served to anyone, signed in or not. */
+export function isPublicPath(event: H3Event): boolean {
+  const path = event.path.split('?')[0]!
+  return PUBLIC.some(re => re.test(path))
+}
+
 const throttle = new LoginThrottle()
 const revoked = new RevokedSessions()
 

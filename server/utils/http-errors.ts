@@ -21,7 +21,7 @@ interface Row {
 }
 
 const REASONS: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 412: 'Precondition Failed',
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 408: 'Request Timeout', 409: 'Conflict', 412: 'Precondition Failed',
   413: 'Payload Too Large', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
 }
 
@@ -54,6 +54,7 @@ const BY_CODE: Partial<Record<ErrorCode, Row>> = {
     data: error => ({ code: error.code, current_version: details(error).current_version }),
   },
   BODY_TOO_LARGE: { status: 413 },
+  BODY_TIMEOUT: { status: 408 },
   // The user's own code failed (threw, hit the time or memory limit): their input, never the server's fault.
   SCRIPT_FAILED: { status: 400, data: codeAndDetails },
   TOO_MANY_RUNS: { status: 429, data: codeOnly, retryAfterS: () => QUEUE_RETRY_AFTER_S },

@@ -76,6 +76,12 @@ describe('the configuration', () => {
     expect(() => loadConfig({ JUDGEFLOW_MAX_QUEUED_EVALUATIONS: '0' })).toThrow('JUDGEFLOW_MAX_QUEUED_EVALUATIONS must be a whole number of at least 1 (it is "0"); unset it for the default, 16.')
   })
 
+  it('gives a request body JUDGEFLOW_BODY_TIMEOUT_MS (10 s) to arrive after its headers', () => {
+    expect(loadConfig({}).server.bodyTimeoutMs).toBe(10_000)
+    expect(loadConfig({ JUDGEFLOW_BODY_TIMEOUT_MS: '30000' }).server.bodyTimeoutMs).toBe(30_000)
+    expect(() => loadConfig({ JUDGEFLOW_BODY_TIMEOUT_MS: '10s' })).toThrow('JUDGEFLOW_BODY_TIMEOUT_MS must be a whole number of at least 1 (it is "10s"); unset it for the default, 10000.')
+  })
+
   it('bounds the imports waiting for the import worker (JUDGEFLOW_MAX_QUEUED_IMPORTS, 8) and each client\'s share of them (JUDGEFLOW_MAX_IMPORTS_PER_CLIENT, 2)', () => {
     expect(loadConfig({}).server).toMatchObject({ maxQueuedImports: 8, maxImportsPerClient: 2 })
     expect(loadConfig({ JUDGEFLOW_MAX_QUEUED_IMPORTS: '20', JUDGEFLOW_MAX_IMPORTS_PER_CLIENT: '5' }).server).toMatchObject({ maxQueuedImports: 20, maxImportsPerClient: 5 })

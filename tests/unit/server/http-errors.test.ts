@@ -25,6 +25,7 @@ describe('httpAnswerFor: the one table from error codes to HTTP', () => {
     expect(httpAnswerFor(new JudgeflowError('FORBIDDEN', 'no'))).toEqual({ statusCode: 403, statusMessage: 'Forbidden' })
     expect(httpAnswerFor(new JudgeflowError('UNAUTHORIZED', 'no'))).toEqual({ statusCode: 401, statusMessage: 'Unauthorized' })
     expect(httpAnswerFor(new JudgeflowError('BODY_TOO_LARGE', 'big'))).toEqual({ statusCode: 413, statusMessage: 'Payload Too Large' })
+    expect(httpAnswerFor(new JudgeflowError('BODY_TIMEOUT', 'slow'))).toEqual({ statusCode: 408, statusMessage: 'Request Timeout' })
     expect(httpAnswerFor(new JudgeflowError('TOO_MANY_STREAMS', 'many'))).toEqual({ statusCode: 429, statusMessage: 'Too Many Requests' })
     expect(httpAnswerFor(new JudgeflowError('STILL_RUNNING', 'busy'))).toEqual({ statusCode: 409, statusMessage: 'Conflict' })
     expect(httpAnswerFor(new JudgeflowError('ROUND_NOT_FINISHED', 'wait'))).toEqual({ statusCode: 409, statusMessage: 'Conflict' })
