@@ -53,7 +53,9 @@ describe('datasets over HTTP', () => {
     expect(markdown.headers.get('content-type')).toMatch(/^text\/markdown/)
     expect(markdown.body).toMatch(/^# Dataset reset questions/)
     const junit = await app.api(`/api/dataset-runs/${started.body.id}/report?format=junit`)
-    expect(String(junit.body).match(/<testcase /g)).toHaveLength(10)
+    // A testcase per case, and one per gate in the gates' testsuite.
+    expect(String(junit.body).match(/<testcase classname="reset questions" /g)).toHaveLength(10)
+    expect(String(junit.body)).toContain('<testsuite name="gates" tests="2"')
     const fileName = `reset-questions-v1-${started.body.id.slice(0, 8)}`
     const html = await app.api(`/api/dataset-runs/${started.body.id}/report?format=html`)
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8')
