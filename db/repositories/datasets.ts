@@ -34,9 +34,9 @@ export function getDatasetCasesPage(db: Db, id: string, page: DatasetPageRequest
   if (!stored) return null
   const texts = db.all<{ value: string }>(sql`
     select value from (
-      select key, value, sum(length(value)) over (order by key) as upto
-      from json_each((select cases from dataset_versions where dataset_id = ${id} and version = ${version}))
-      where key >= ${page.offset} and key < ${page.offset + page.limit}
+      select e.key, e.value, sum(length(e.value)) over (order by e.key) as upto
+      from dataset_versions v, json_each(v.cases) e
+      where v.dataset_id = ${id} and v.version = ${version} and e.key >= ${page.offset} and e.key < ${page.offset + page.limit}
     ) where key = ${page.offset} or upto <= ${page.maxCharacters} order by key`)
   return { ...row, version, total: stored.caseCount, cases: texts.map(text => JSON.parse(text.value) as unknown) }
 }
