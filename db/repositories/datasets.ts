@@ -22,8 +22,8 @@ export function getDataset(db: Db, id: string, version?: number): DatasetWithCas
 
 /**
  * One page of a version's cases (`DatasetRepository.casesPage`): SQLite walks the stored array
- * (`json_each`) and hands over the page's cases alone, each as its JSON text, cut once they hold
- * `maxCharacters`; the version's case count is its column.
+ * (`json_each`, in the array's order) and the cases of the page come over one at a time, each as
+ * its JSON text, until the page holds `maxCharacters`; the version's case count is its column.
  */
 export function getDatasetCasesPage(db: Db, id: string, page: DatasetPageRequest): DatasetCasesPage | null {
   const row = db.select().from(datasets).where(eq(datasets.id, id)).get()
@@ -32,13 +32,18 @@ export function getDatasetCasesPage(db: Db, id: string, page: DatasetPageRequest
   const stored = db.select({ caseCount: datasetVersions.caseCount }).from(datasetVersions)
     .where(and(eq(datasetVersions.datasetId, id), eq(datasetVersions.version, version))).get()
   if (!stored) return null
-  const texts = db.all<{ value: string }>(sql`
-    select value from (
-      select e.key, e.value, sum(length(e.value)) over (order by e.key) as upto
-      from dataset_versions v, json_each(v.cases) e
-      where v.dataset_id = ${id} and v.version = ${version} and e.key >= ${page.offset} and e.key < ${page.offset + page.limit}
-    ) where key = ${page.offset} or upto <= ${page.maxCharacters} order by key`)
-  return { ...row, version, total: stored.caseCount, cases: texts.map(text => JSON.parse(text.value) as unknown) }
+  const texts = db.$client.prepare<[string, number, number, number], { value: string }>(
+    'select e.value from dataset_versions v, json_each(v.cases) e where v.dataset_id = ? and v.version = ? and e.key >= ? and e.key < ?',
+  ).iterate(id, version, page.offset, page.offset + page.limit)
+  const cases: unknown[] = []
+  let characters = 0
+  for (const { value } of texts) {
+    // Leaving the loop ends the statement: the cases past the page are never read.
+    if (cases.length && characters + value.length > page.maxCharacters) break
+    characters += value.length
+    cases.push(JSON.parse(value) as unknown)
+  }
+  return { ...row, version, total: stored.caseCount, cases }
 }
 
 export function findDatasetByName(db: Db, name: string): DatasetRow | null {
