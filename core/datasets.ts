@@ -155,8 +155,8 @@ export class DatasetRuns {
     if (!dataset) throw new JudgeflowError('INVALID_INPUT', `version: dataset "${found.name}" has no version ${request.version} (its current is ${found.currentVersion})`)
     const cases = selectedCases(dataset.cases as DatasetCase[], request)
     // A large dataset's read holds the thread a while (50,000 cases: tens of milliseconds): other
-    // requests go first, then the workflow is checked and the estimate made.
-    await new Promise<void>(resolve => setImmediate(resolve))
+    // requests and timers (a lease's heartbeat) go first, then the workflow is checked and the estimate made.
+    await new Promise<void>(resolve => setTimeout(resolve, 0))
     const target = await this.storedTarget(request.target, cases)
     const resolved = await this.resolve(target, request.grader)
     return { request, dataset, cases, target, resolved }
