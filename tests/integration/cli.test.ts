@@ -36,7 +36,7 @@ describe('npx judgeflow', () => {
   it('validate: exit 0 for a valid workflow', async () => {
     const result = await judgeflow(['validate', file('ok.json', qualityGate(['a'], [true]))], {}, true)
     expect(result.code).toBe(0)
-    expect(JSON.parse(result.stdout)).toEqual({ valid: true, problems: [] })
+    expect(JSON.parse(result.stdout)).toEqual({ valid: true, problems: [], warnings: [] })
   })
 
   it('validate: every problem with node ids, exit 2', async () => {
