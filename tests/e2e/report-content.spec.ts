@@ -207,7 +207,8 @@ test('a dataset run held to a budget shows what it cost and the cases the budget
     name: `Budget ${Date.now()}`,
     nodes: [
       { id: 'in', type: 'input', config: { fields: { question: { type: 'string' } } }, position: { x: 0, y: 0 } },
-      { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer: {{input.question}}' }, position: { x: 220, y: 0 } },
+      // Seven tokens at most: the estimate (3 in, 7 out: $0.00000465 a case) is close to what a case costs.
+      { id: 'draft', type: 'llm', config: { model: 'openai:gpt-4o-mini', prompt: 'Answer: {{input.question}}', max_tokens: 7 }, position: { x: 220, y: 0 } },
       { id: 'judge', type: 'evaluator', position: { x: 440, y: 0 }, config: {
         evaluation_type: 'scorers', pass_threshold: 0, content: '{{steps.draft.text}}', scorers: [{ type: 'contains', threshold: 0, options: { values: ['echo'] } }],
       } },
@@ -217,20 +218,24 @@ test('a dataset run held to a budget shows what it cost and the cases the budget
   const workflow = await created.json()
   const csv = ['id,question', 'q1,one', 'q2,two', 'q3,three', 'q4,four'].join('\n')
   const dataset = await (await page.request.post(`${app}/api/datasets`, { data: { name: `budget ${Date.now()}`, format: 'csv', text: csv } })).json()
-  const started = await page.request.post(`${app}/api/dataset-runs`, { data: {
-    dataset: dataset.id, target: { workflow_id: workflow.id }, concurrency: 1, max_cost_usd: 0.00001, gates: { min_pass_rate: 0 },
-  } })
+  const request = { dataset: dataset.id, target: { workflow_id: workflow.id }, concurrency: 1, max_cost_usd: 0.00001, gates: { min_pass_rate: 0 } }
+  // Estimated at $0.0000186, over the budget: refused unless forced.
+  const refused = await page.request.post(`${app}/api/dataset-runs`, { data: request })
+  expect(refused.status()).toBe(400)
+  expect((await refused.json()).message).toContain('over the budget of $0.00001')
+  const started = await page.request.post(`${app}/api/dataset-runs`, { data: { ...request, force: true } })
   expect(started.status()).toBe(202)
   const { id } = await started.json()
   await expect.poll(async () => (await (await page.request.get(`${app}/api/dataset-runs/${id}`)).json()).status, { timeout: 60_000 }).toBe('finished')
 
   await page.goto(`${app}/dataset-runs/${id}`)
-  // Two runs reach $0.0000117 ≥ $0.00001: q3 and q4 are left.
-  await expect(page.getByTestId('cost')).toContainText('Cost$0.000012')
-  await expect(page.getByTestId('cost')).toContainText('generation 36 · judge 0 tokens')
-  await expect(page.getByTestId('not-run')).toHaveText('2 of 4 cases were not run (a budget or a cancel left them): they are not passes.')
+  // The first case costs $0.00000585 (11 tokens in, 7 out); what is left of the budget cannot pay for
+  // another at the estimated $0.00000465, so q2, q3 and q4 are left.
+  await expect(page.getByTestId('cost')).toContainText(/Cost\$0\.00000\d/)
+  await expect(page.getByTestId('cost')).toContainText('generation 18 · judge 0 tokens')
+  await expect(page.getByTestId('not-run')).toHaveText('3 of 4 cases were not run (a budget or a cancel left them): they are not passes.')
   await expect(page.getByTestId('pass-rate')).toContainText('100.0 %')
-  await expect(page.getByRole('list', { name: 'Gates' })).toContainText('✗ max_cost_usd: required 0.00001, actual 0.0000117')
+  await expect(page.getByRole('list', { name: 'Gates' })).toContainText('✗ max_cost_usd: required 0.00001, actual 0.00000585')
   expect(await violations(page)).toEqual([])
   await shots(page, 'report-content-budget')
   // A case's run says what it cost, and each step's attempt what its call did.
