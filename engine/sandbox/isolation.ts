@@ -142,7 +142,7 @@ const probes = new Map<string, Promise<IsolationProbe>>()
 
 /**
  * Whether `program` runs in the sandbox here (`probeArgs` make it exit at once), asked once per
- * program and PATH. The reason, when not, is one sentence naming what to install or what failed.
+ * program and PATH while it works. The reason, when not, is one sentence naming what to install or what failed.
  */
 export function probeIsolation(searchPath: string, program: SandboxedProgram, probeArgs: string[]): Promise<IsolationProbe> {
   const key = JSON.stringify([searchPath, program, probeArgs])
@@ -158,6 +158,11 @@ export function probeIsolation(searchPath: string, program: SandboxedProgram, pr
       return { ok: false, reason: `bubblewrap could not run ${program.command} in a sandbox${as}${said ? ` (${said})` : ''}: the kernel must allow user namespaces to this user` }
     })()
     probes.set(key, probe)
+    // Only a sandbox that worked is remembered: a probe that failed (bwrap installed later, a
+    // start slowed past its time by a busy machine) is asked again by the next run of code.
+    void probe.then((found) => {
+      if (!found.ok) probes.delete(key)
+    })
   }
   return probe
 }
