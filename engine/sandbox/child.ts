@@ -6,7 +6,7 @@
  * memory of all its processes together passes the limit plus the runtime's own share.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { JudgeflowError } from '../errors'
@@ -152,6 +152,10 @@ async function treeOf(root: number): Promise<number[]> {
  */
 async function sandboxResidentMb(firstPid: number): Promise<number> {
   const proc = `/proc/${firstPid}/root/proc`
+  // While bwrap sets the sandbox up, its first process's root is still the machine's, whose /proc
+  // lists every process: until the sandbox's own /proc is there, its first process alone is counted.
+  const [inside, machine] = await Promise.all([stat(proc).catch(() => undefined), stat('/proc')])
+  if (!inside || (inside.dev === machine.dev && inside.ino === machine.ino)) return await residentMb(firstPid)
   const names = await readdir(proc).catch(() => [] as string[])
   const sizes = await Promise.all(names.filter(name => /^\d+$/.test(name)).map(name => residentMb(name, proc)))
   return sizes.reduce((sum, mb) => sum + mb, 0)
