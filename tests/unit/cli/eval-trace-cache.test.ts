@@ -3,17 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cli } from '../../support/cli'
+import { financeTrace } from '../../support/workflow-corpus'
 
-const trace = {
-  metadata: { task_domain: 'finance', success: true },
-  task: { objective: 'Analyze TSMC Q4 earnings report' },
-  steps: [
-    { step_id: 0, type: 'thought', content: 'Extracting revenue and margin data' },
-    { step_id: 1, type: 'tool_call', tool: { name: 'financial_data_api' }, input: { ticker: 'TSM' } },
-    { step_id: 2, type: 'observation', content: 'Revenue: $26.3B, up 14.3% YoY' },
-  ],
-  outcome: { result_summary: 'Strong quarter', confidence: 0.92 },
-}
+// The finance trace every trace test shares.
+const trace = financeTrace
 
 function files() {
   const dir = mkdtempSync(join(tmpdir(), 'judgeflow-eval-trace-'))
