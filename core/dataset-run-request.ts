@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { JudgeflowError } from '../engine'
 import { modelRefSchema } from '../engine/schema/common'
 import { MAX_CASE_DELAY_MS, type BaselineReport, type CostEstimate, type DatasetCase, type DatasetGates } from '../engine/datasets'
+import type { RecordedOutputs } from '../engine/datasets/recorded-outputs'
 import { MAX_STORED_INTEGER } from './store'
 
 const DEFAULT_CONCURRENCY = 8
@@ -56,6 +57,10 @@ export const datasetRunRequestSchema = z.object({
   max_cost_usd: z.number().positive('must be more than 0').max(1_000_000).optional(),
   /** Start even when the estimate is over `max_cost_usd`: the run then stops when the budget is spent. */
   force: z.boolean().optional(),
+  /** Where the cases' recorded outputs came from, said in the report (e.g. an outputs file's name); "the dataset's output column" unless given. */
+  outputs_from: z.string().trim().min(1).max(200).optional(),
+  /** The workflow step the recorded outputs stand in for; by default the one step the evaluators judge. */
+  output_step: z.string().min(1).max(200).optional(),
 }).strict()
   .refine(r => !(r.baseline_run_id && r.baseline_report), { error: 'give baseline_run_id or baseline_report, not both', path: ['baseline_report'] })
   .refine(r => r.gates?.max_flaky === undefined || r.repeat > 1, { error: 'needs repeat of 2 or more: a case run once cannot be flaky', path: ['gates', 'max_flaky'] })
@@ -79,6 +84,8 @@ export interface StoredOptions {
   force?: boolean
   /** What the run was estimated to cost before it started. */
   estimate?: CostEstimate
+  /** The cases are judged on their recorded outputs: where from, and the step they stand in for (none for an evaluator alone). */
+  recorded?: RecordedOutputs
 }
 
 /** The cases a run takes: those of `case_ids` (all unless given), with `vars` set on each one's input. */

@@ -9,6 +9,7 @@ import {
 } from '../engine/datasets'
 import { estimateFromLastRun, estimateFromPrompts } from '../engine/datasets/estimate'
 import { checkRequiredInputs } from '../engine/datasets/required-inputs'
+import { caseRunOf, DATASET_OUTPUT_COLUMN, generatingStep, holdsRecordedOutputs, inputWithOutput, pinnedTo, type RecordedOutputs } from '../engine/datasets/recorded-outputs'
 import type { MetricRegistry } from '../engine/evaluator'
 import { calibrationOf, calibrationProblem, workflowJudgeFingerprint } from './calibration'
 import { datasetRunRequestSchema, selectedCases, type DatasetRunRequest, type StoredOptions } from './dataset-run-request'
@@ -87,7 +88,7 @@ export class DatasetRuns {
 
   /** Checks the request (a user error naming the field otherwise), records the dataset run and starts it. */
   async start(raw: DatasetRunRequest): Promise<DatasetRunRow> {
-    const { request, dataset, cases, target, resolved } = await this.checked(raw)
+    const { request, dataset, cases, target, resolved, recorded } = await this.checked(raw)
     const { store } = this.deps
     // What every case's run would be refused for is refused once, before any case runs.
     checkRequiredInputs(resolved.workflow, cases)
@@ -114,7 +115,7 @@ export class DatasetRuns {
     const baseline = request.baseline_report
       ? checkBaselineReport(request.baseline_report, { name: dataset.name, caseIds: cases.map(c => c.id) }, 'baseline_report')
       : undefined
-    const { dataset: _d, version: _v, target: _t, baseline_report: _b, ...rest } = request
+    const { dataset: _d, version: _v, target: _t, baseline_report: _b, outputs_from: _o, output_step: _s, ...rest } = request
     const estimate = await this.estimateOf(dataset.id, target, resolved.workflow, cases, request.repeat)
     const budget = request.max_cost_usd
     // A budget is a promise: a run estimated past it does not start unless told to run until it is spent.
@@ -123,7 +124,7 @@ export class DatasetRuns {
         details: { estimate },
       })
     }
-    const options: StoredOptions = { ...rest, baseline, estimate }
+    const options: StoredOptions = { ...rest, baseline, estimate, ...(recorded ? { recorded } : {}) }
     const row = await store.datasets.createRun({
       datasetId: dataset.id, datasetVersion: dataset.version, target: target as Record<string, unknown>, options: options as unknown as Record<string, unknown>,
     })
@@ -153,13 +154,25 @@ export class DatasetRuns {
     if (!found) throw new JudgeflowError('NOT_FOUND', `dataset "${request.dataset}" does not exist`)
     const dataset = request.version ? await store.datasets.get(found.id, request.version) : found
     if (!dataset) throw new JudgeflowError('INVALID_INPUT', `version: dataset "${found.name}" has no version ${request.version} (its current is ${found.currentVersion})`)
-    const cases = selectedCases(dataset.cases as DatasetCase[], request)
+    const selected = selectedCases(dataset.cases as DatasetCase[], request)
     // A large dataset's read holds the thread a while (50,000 cases: tens of milliseconds): other
     // requests and timers (a lease's heartbeat) go first, then the workflow is checked and the estimate made.
     await new Promise<void>(resolve => setTimeout(resolve, 0))
+    // Cases holding outputs are judged on them (recorded-outputs.ts); an evaluator alone judges each as its content.
+    const recordedFrom = holdsRecordedOutputs(selected) ? request.outputs_from ?? DATASET_OUTPUT_COLUMN : undefined
+    if (!recordedFrom && request.outputs_from) throw new JudgeflowError('INVALID_INPUT', 'outputs_from: the cases hold no recorded outputs')
+    if (!recordedFrom && request.output_step) throw new JudgeflowError('INVALID_INPUT', 'output_step: names the step recorded outputs stand in for, and the cases hold none')
+    const alone = 'evaluator' in request.target
+    if (alone && request.output_step) throw new JudgeflowError('INVALID_INPUT', 'output_step: an evaluator config judged alone has no steps; its recorded output is the content judged')
+    const cases = recordedFrom && alone ? selected.map(c => ({ ...c, input: inputWithOutput(c) })) : selected
     const target = await this.storedTarget(request.target, cases)
-    const resolved = await this.resolve(target, request.grader)
-    return { request, dataset, cases, target, resolved }
+    let resolved = await this.resolve(target, request.grader)
+    let recorded: RecordedOutputs | undefined
+    if (recordedFrom) {
+      recorded = { from: recordedFrom, step: alone ? null : generatingStep(resolved.workflow, this.deps.registry, request.output_step) }
+      if (recorded.step) resolved = await this.resolve(target, request.grader, recorded)
+    }
+    return { request, dataset, cases, target, resolved, recorded }
   }
 
   /** From the newest finished run of the dataset on the same target (of its 20 newest) whose cost is known, else from the prompts. */
@@ -314,8 +327,10 @@ export class DatasetRuns {
     return { workflow_id: workflow.id, workflow_version: workflow.version }
   }
 
-  private async resolve(target: StoredTarget, grader?: string): Promise<ResolvedTarget> {
-    const judged = (definition: Record<string, unknown>) => (grader ? withGrader(definition, grader) : definition)
+  /** The target's workflow; with recorded outputs, the step they stand in for pinned (each case's run pins it to the case's own). */
+  private async resolve(target: StoredTarget, grader?: string, recorded?: RecordedOutputs): Promise<ResolvedTarget> {
+    const graded = (definition: Record<string, unknown>) => (grader ? withGrader(definition, grader) : definition)
+    const judged = (definition: Record<string, unknown>) => (recorded?.step ? pinnedTo(graded(definition), recorded.step, '') : graded(definition))
     if ('evaluator' in target) {
       const definition = judged(evaluatorWorkflow(target.evaluator, target.fields))
       return { definition, workflow: validatedWorkflow(definition, this.deps.registry), workflowId: null, workflowVersion: null }
@@ -352,7 +367,7 @@ export class DatasetRuns {
     if (!dataset) throw new JudgeflowError('NOT_FOUND', `dataset version ${row.datasetVersion} no longer exists`)
     const cases = selectedCases(dataset.cases as DatasetCase[], options)
     const byId = new Map(cases.map(c => [c.id, c]))
-    const target = await this.resolve(row.target as unknown as StoredTarget, options.grader)
+    const target = await this.resolve(row.target as unknown as StoredTarget, options.grader, options.recorded)
     const key = (caseId: string, repeat: number) => `${caseId}#${repeat}`
     const existing = new Map((await store.datasets.runCases(row.id)).map(c => [key(c.caseId, c.repeat), c]))
     const results: CaseResult[] = []
@@ -430,10 +445,11 @@ export class DatasetRuns {
           await store.datasets.saveRunCase(saved)
           open.set(k, { ...task, runId })
           try {
-            await runs.start({
-              id: runId, definition: target.definition, workflowId: target.workflowId, workflowVersion: target.workflowVersion,
-              input: byId.get(task.case_id)!.input, options: runOptions,
-            })
+            // A recorded output pins the step it stands in for, or is the content an evaluator alone judges.
+            const { definition, input } = caseRunOf(target.definition, byId.get(task.case_id)!, options.recorded)
+            // A pinned definition is not the stored version's: validated as its own, not from the version's cache.
+            const version = options.recorded?.step ? null : target.workflowVersion
+            await runs.start({ id: runId, definition, workflowId: target.workflowId, workflowVersion: version, input, options: runOptions })
           }
           catch (error) {
             if (!(error instanceof JudgeflowError) || error.category === 'system') throw error
@@ -524,6 +540,7 @@ export class DatasetRuns {
       dataset_run_id: row.id,
       ...(budget === undefined ? {} : { max_cost_usd: budget }),
       ...(options.estimate ? { estimate_usd: options.estimate.estimate_usd } : {}),
+      ...(options.recorded ? { recorded_outputs: options.recorded } : {}),
     })
     progress.status = signal.aborted ? 'cancelled' : 'finished'
     await store.datasets.updateRun(row.id, { status: progress.status, report: report as unknown as Record<string, unknown>, finishedAt: Date.now() })

@@ -16,6 +16,8 @@ import { readPromptfooConfig } from '../promptfoo'
 import { readJsonFile, readTextFile, type Io } from '../io'
 import { checkOutputFiles, writeOutputFile, type InputFile, type OutputFile } from '../output-paths'
 import { TEST_USAGE } from '../usage'
+import { recordedOutputsOf } from '../recorded-outputs'
+import { recordedOutputsNote } from '../../engine/datasets/recorded-outputs-note'
 
 export { TEST_USAGE }
 
@@ -55,6 +57,8 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       'db': { type: 'string' },
       'grader': { type: 'string' },
       'skip-unsupported': { type: 'boolean' },
+      'outputs': { type: 'string' },
+      'output-step': { type: 'string' },
     },
   })
   const [firstFile] = positionals
@@ -111,6 +115,8 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       ? { definition: readJsonFile(workflowFile, 'workflow', config.maxJsonDepth) as Record<string, unknown> }
       : { evaluator: await readEvaluatorConfigFile(values.config!) }
   }
+  const recorded = recordedOutputsOf(values, parsed.cases, config.maxJsonDepth)
+  if (recorded) parsed = { ...parsed, cases: recorded.cases }
   const name = parsed.name ?? basename(values.dataset!).replace(/\.[^.]+$/, '')
   if (values.baseline) checkBaselineReport(baselineFile, { name, caseIds: parsed.cases.map(c => c.id) }, `The baseline report "${values.baseline}"`)
   const chosen = filteredCases(values, { name, cases: parsed.cases }, config.maxJsonDepth)
@@ -152,6 +158,8 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       gates,
       ...(baselineFile ? { baseline_report: baselineFile as Record<string, unknown>, baseline_label: basename(values.baseline!) } : {}),
       ...(chosen.cases === parsed.cases ? {} : { case_ids: chosen.cases.map(c => c.id) }),
+      ...(recorded?.from ? { outputs_from: recorded.from } : {}),
+      ...(values['output-step'] ? { output_step: values['output-step'] } : {}),
       // A promptfoo config's grader is set as it is imported.
       ...(values.grader && !promptfoo ? { grader: values.grader } : {}),
     })
@@ -203,7 +211,7 @@ function outputsOf(values: Partial<Record<'report' | 'junit' | 'html' | 'csv' | 
 }
 
 /** The files `test` reads (and the database it keeps), which no output may overwrite. */
-function inputsOf(values: { 'dataset'?: string, 'config'?: string, 'baseline'?: string, 'db'?: string, 'filter-failing'?: string, 'env-file'?: string }, workflowFile: string | undefined): InputFile[] {
+function inputsOf(values: { 'dataset'?: string, 'config'?: string, 'baseline'?: string, 'db'?: string, 'filter-failing'?: string, 'env-file'?: string, 'outputs'?: string }, workflowFile: string | undefined): InputFile[] {
   const inputs: Array<InputFile | null> = [
     values.dataset ? { path: values.dataset, what: 'the dataset file' } : null,
     workflowFile ? { path: workflowFile, what: 'the workflow file' } : null,
@@ -212,6 +220,7 @@ function inputsOf(values: { 'dataset'?: string, 'config'?: string, 'baseline'?: 
     values['filter-failing'] ? { path: values['filter-failing'], what: 'the report of --filter-failing' } : null,
     values['env-file'] ? { path: values['env-file'], what: 'the --env-file' } : null,
     values.db ? { path: values.db, what: 'the database' } : null,
+    values.outputs ? { path: values.outputs, what: 'the outputs file' } : null,
   ]
   return inputs.filter(input => input !== null)
 }
@@ -247,6 +256,7 @@ function summary(report: DatasetReport, defaultPassRate: boolean, drawn?: string
   const lines = [
     `${report.dataset.name}: ${report.passed} passed, ${report.failed} failed, ${report.errored} errored of ${report.cases} cases${drawn ? ` (${drawn})` : ''}`,
     `pass rate ${percent(report.pass_rate)}${report.pass_rate_ci ? ` (95 % CI ${percent(report.pass_rate_ci[0])}–${percent(report.pass_rate_ci[1])})` : ''}`,
+    ...(report.recorded_outputs ? [recordedOutputsNote(report.recorded_outputs)] : []),
   ]
   // Why cases errored, so the reason is on screen and not only in the report file.
   const errored = report.results.filter(r => r.status === 'errored')

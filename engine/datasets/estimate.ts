@@ -39,7 +39,7 @@ export const ASSUMED_OUTPUT_TOKENS = 400
 export const JUDGE_PROMPT_TOKENS = 600
 export const JUDGE_OUTPUT_TOKENS = 250
 
-type Node = { id: string, type: string, config?: Record<string, unknown> }
+type Node = { id: string, type: string, config?: Record<string, unknown>, pinned?: readonly unknown[] }
 const round8 = (x: number) => Math.round(x * 1e8) / 1e8
 
 /** The last run's cost per case run × the case runs asked for. */
@@ -60,6 +60,8 @@ export function estimateFromPrompts(
     const judgeInput = sumOver(n, i => JUDGE_PROMPT_TOKENS + Math.ceil(generated.inputChars[i]! / 4) + ASSUMED_OUTPUT_TOKENS)
     workflow.nodes.forEach((node, index) => {
       const config = node.config ?? {}
+      // A pinned step (a recorded output stands in for it) calls nothing.
+      if (node.pinned?.length) return
       if (node.type === 'llm') {
         spending.add(String(config.model), repeat * n, repeat * generated.byNode.get(index)!, repeat * n * numberOr(config.max_tokens, ASSUMED_OUTPUT_TOKENS))
       }

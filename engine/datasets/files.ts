@@ -18,8 +18,11 @@ import { datasetCaseSchema, datasetNameSchema, verdicts, type DatasetCase, type 
 export const datasetFormats = ['csv', 'jsonl', 'json', 'yaml'] as const
 export type DatasetFormat = (typeof datasetFormats)[number]
 
-/** CSV columns that are not input fields. `reference` is both: it goes to `expected.reference` and the input. */
-export const RESERVED_COLUMNS = ['id', 'tags', 'expected_verdict', 'expected_score', 'reference'] as const
+/**
+ * CSV columns that are not input fields. `reference` is both: it goes to `expected.reference` and the
+ * input. `output` is the case's recorded output (recorded-outputs.ts), judged with no generation call.
+ */
+export const RESERVED_COLUMNS = ['id', 'tags', 'expected_verdict', 'expected_score', 'reference', 'output'] as const
 
 /** The most cases one dataset holds. */
 export const MAX_DATASET_CASES = 100_000
@@ -124,6 +127,7 @@ function readCsv(text: string, where: string, problems: Problem[]): ReadResult {
     const expected: Expected = {}
     let id: string | undefined
     let tags: string[] | undefined
+    let output: string | undefined
     record.forEach((written, index) => {
       const column = columns[index]!
       const cell = restoreCell(written)
@@ -152,12 +156,17 @@ function readCsv(text: string, where: string, problems: Problem[]): ReadResult {
           expected.reference = cell
           input.reference = cell
           break
+        case 'output':
+          // An empty cell cannot tell an empty answer from a missing one: neither is guessed.
+          if (value) output = cell
+          else problems.push({ line, field: column, message: `is empty${id ? ` for case "${clip(id)}"` : ''}: every case needs its recorded output (to judge an empty answer, give the case in JSONL with "output": "")` })
+          break
         default:
           // An empty cell leaves the field out, so the workflow's default or required check applies.
           if (value) input[column] = cell
       }
     })
-    cases.push(finishCase({ id, input, expected, tags }, line, cases.length + 1, problems))
+    cases.push(finishCase({ id, input, expected, tags, output }, line, cases.length + 1, problems))
     lines.push(line)
   }
   return { cases, lineOf: index => lines[index]! }
@@ -256,7 +265,7 @@ function validateCase(value: unknown, position: number, line: number, problems: 
 }
 
 function finishCase(
-  fields: { id?: string, input: Record<string, unknown>, expected: Expected, tags?: string[] },
+  fields: { id?: string, input: Record<string, unknown>, expected: Expected, tags?: string[], output?: string },
   line: number,
   position: number,
   problems: Problem[],
@@ -264,6 +273,7 @@ function finishCase(
   const draft: DatasetCase = { id: fields.id ?? `case-${position}`, input: fields.input }
   if (Object.keys(fields.expected).length) draft.expected = fields.expected
   if (fields.tags?.length) draft.tags = fields.tags
+  if (fields.output !== undefined) draft.output = fields.output
   const parsed = datasetCaseSchema.safeParse(draft)
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push({ line, field: formatPath(issue.path as Array<string | number>) || '(row)', message: issueMessage(issue) })
@@ -336,6 +346,10 @@ export function toCsv(cases: readonly DatasetCase[]): string {
     const item = cases.find(c => Object.hasOwn(c.input, clash))!
     throw new JudgeflowError('INVALID_INPUT', `case "${item.id}": the input field "${clash}" cannot be written to CSV, where ${clash === 'reference' ? '"reference" is also the expected reference, and the two differ' : `"${clash}" is a reserved column`}; export to JSONL instead.`)
   }
+  // Recorded outputs are written when the cases hold them: text only, as a CSV cell reads back.
+  const outputs = cases.some(c => c.output !== undefined)
+  const notText = outputs && cases.find(c => typeof c.output !== 'string' || c.output === '')
+  if (notText) throw new JudgeflowError('INVALID_INPUT', `case "${notText.id}": its recorded output ${notText.output === undefined ? 'is missing' : notText.output === '' ? 'is empty' : 'is an object'}, which the CSV output column cannot hold; export to JSONL instead.`)
   const rows = cases.map(item => [
     neutraliseCell(item.id),
     ...fields.map(field => cellText(item.input[field])),
@@ -343,8 +357,9 @@ export function toCsv(cases: readonly DatasetCase[]): string {
     item.expected?.verdict ?? '',
     item.expected?.score === undefined ? '' : String(item.expected.score),
     item.expected?.reference === undefined ? cellText(item.input.reference) : neutraliseCell(item.expected.reference),
+    ...(outputs ? [neutraliseCell(item.output as string)] : []),
   ])
-  return stringifyCsv([['id', ...fields.map(neutraliseCell), 'tags', 'expected_verdict', 'expected_score', 'reference'], ...rows])
+  return stringifyCsv([['id', ...fields.map(neutraliseCell), 'tags', 'expected_verdict', 'expected_score', 'reference', ...(outputs ? ['output'] : [])], ...rows])
 }
 
 /** A number is written as one (a spreadsheet reads `-1` as minus one); any text, JSON included, is neutralised. */

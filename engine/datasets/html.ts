@@ -8,6 +8,7 @@ import { caseReason, excerpt, firstFailedCheck, telling } from './case-reasons'
 import { summarizeCases } from './outcomes'
 import type { DatasetReport } from './report'
 import { round4 } from './stats'
+import { recordedOutputsNote } from './recorded-outputs-note'
 
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' }
 
@@ -43,6 +44,7 @@ export function datasetReportToHtml(report: DatasetReport): string {
     `<meta http-equiv="Content-Security-Policy" content="${HTML_REPORT_POLICY}">`,
     `<title>${htmlText(title)}</title><style>${CSS}</style></head><body>`,
     `<h1>${htmlText(title)}</h1>`,
+    ...(report.recorded_outputs ? [`<p class="recorded">${htmlText(recordedOutputsNote(report.recorded_outputs))}</p>`] : []),
     figures(report),
     gates(report),
     cases(report),

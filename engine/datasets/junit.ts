@@ -93,6 +93,7 @@ export function datasetReportToJunit(report: DatasetReport): string {
     ...(report.agreement?.judges_kappa == null ? [] : [property('judges_kappa', report.agreement.judges_kappa)]),
     ...(report.cost_usd == null ? [] : [property('cost_usd', report.cost_usd)]),
     ...(report.not_run?.length ? [property('not_run', report.not_run.length)] : []),
+    ...(report.recorded_outputs ? [property('recorded_outputs', report.recorded_outputs.from), ...(report.recorded_outputs.step ? [property('recorded_output_step', report.recorded_outputs.step)] : [])] : []),
     ...(report.pass_all_repeats == null ? [] : [property('pass_all_repeats', report.pass_all_repeats)]),
     ...(report.pass_any_repeat == null ? [] : [property('pass_any_repeat', report.pass_any_repeat)]),
     ...report.gates.map(g => property(`gate.${g.gate}`, `${g.passed ? 'passed' : 'failed'} (required ${g.required}, actual ${g.actual ?? 'none'})`)),

@@ -11,6 +11,7 @@ import type { DatasetReport } from './report'
 import type { DatasetCase } from './schema'
 import { usdText } from '../providers/prices'
 import { round4, type Interval } from './stats'
+import { recordedOutputsNote } from './recorded-outputs-note'
 
 /** The most cases a list shows before "… and N more". */
 export const LIST_CAP = 20
@@ -53,6 +54,7 @@ export function datasetReportToMarkdown(report: DatasetReport, cases?: readonly 
     '',
     `Target: ${target}.`,
     '',
+    ...(report.recorded_outputs ? [markdownText(recordedOutputsNote(report.recorded_outputs)), ''] : []),
     row(['', '']),
     row(['---', '---:']),
     row(['cases', report.cases]),

@@ -45,6 +45,7 @@
  *   tests × prompts × providers): see grid.ts.
  * - Rates, scores, κ and intervals are rounded to 4 decimals, p-values to 4 significant digits.
  */
+import type { RecordedOutputs } from './recorded-outputs-note'
 import { JudgeflowError } from '../errors'
 import { mean } from '../evaluator/arithmetic'
 import { agreementOf, judgesAgreementOf, sharedFingerprint, type Agreement, type LabelledCase } from './agreement'
@@ -125,6 +126,11 @@ export interface DatasetReport {
   results: ReportResult[]
   /** An imported promptfoo suite's prompts × providers grid (grid.ts): its tests by its cells. */
   grid?: ReportGrid
+  /**
+   * The cases were judged on recorded outputs, with no generation call: where they came from (an
+   * outputs file's name, or "the dataset's output column") and the step they stood in for (null: an evaluator alone).
+   */
+  recorded_outputs?: RecordedOutputs
 }
 
 export interface DatasetReportInput {
@@ -142,6 +148,8 @@ export interface DatasetReportInput {
   estimate_usd?: number | null
   /** The bootstraps' resamples and seed (defaults: 2,000 / 1,000 resamples, a fixed seed). */
   bootstrap?: { seed?: number, mean_resamples?: number, kappa_resamples?: number }
+  /** The cases were judged on recorded outputs (recorded-outputs.ts). */
+  recorded_outputs?: RecordedOutputs
 }
 
 export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
@@ -202,6 +210,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
   return {
     dataset: { id: dataset.id, name: dataset.name, version: dataset.version },
     target: input.target,
+    ...(input.recorded_outputs ? { recorded_outputs: input.recorded_outputs } : {}),
     ...(input.dataset_run_id === undefined ? {} : { dataset_run_id: input.dataset_run_id }),
     cases: dataset.cases.length,
     passed,

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { NUL_REFUSAL } from '../text/safe-json'
+import { pinnedItemSchema } from '../schema/workflow'
 
 /**
  * Datasets: named lists of cases a workflow (or an evaluator alone) runs over, and what a dataset
@@ -28,12 +29,21 @@ const caseIdSchema = z.string().trim().min(1, 'is required').max(200, 'is longer
   .refine(id => id !== '__proto__', 'is a reserved name')
   .refine(noNul, NUL_MESSAGE)
 
+/**
+ * An output already produced for the case (recorded-outputs.ts): a text (`{ text }`), or the
+ * generating step's whole output, as a `pinned` item is.
+ */
+export const recordedOutputSchema = pinnedItemSchema
+export type RecordedOutput = z.infer<typeof recordedOutputSchema>
+
 export const datasetCaseSchema = z.object({
   id: caseIdSchema,
   /** The workflow's input fields, or `content` / `context` / `reference` / `candidates` for an evaluator alone. */
   input: z.record(z.string(), z.unknown()),
   expected: expectedSchema.optional(),
   tags: z.array(z.string().trim().min(1, 'is empty')).optional(),
+  /** A recorded output: the case is judged on it, with no generation call. */
+  output: recordedOutputSchema.optional(),
 }).strict()
 export type DatasetCase = z.infer<typeof datasetCaseSchema>
 
