@@ -88,7 +88,7 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   setPriceOverrides(config.providers.prices)
   const traceCache = createTraceCache(config.trace.cache)
   const evaluation: EvaluationServices = {
-    metrics, scorers, traceCache, configDir: config.evaluation.configDir, limits: config.evaluation.limits,
+    metrics, scorers, traceCache, configDir: config.evaluation.configDir, limits: config.evaluation.limits, http: config.http,
     trace: { limits: config.trace.cache, embedderModel: config.trace.embedderModel },
     // Code assertions run only where allowed: always from the CLI, over HTTP with JUDGEFLOW_ALLOW_CODE.
     ...(config.code.allow ? { scripts: createScriptRunner(config.code) } : {}),

@@ -20,6 +20,9 @@ import { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES } from './runs/leases'
 /** Runs one worker process executes at once unless told. */
 export const DEFAULT_WORKER_CONCURRENCY = 8
 import { variable, type Env } from './config-fields'
+import { parseAllowPatterns } from '../engine/http/address-policy'
+import type { HttpAccess } from '../engine/http/access'
+import { ENV_NAME } from '../engine/schema/common'
 
 export type { Env } from './config-fields'
 
@@ -137,6 +140,8 @@ export interface JudgeflowConfig {
     metricsDir: string
     scorersDir: string
   }
+  /** The http step: the hosts it may call and the variables its headers may read (engine/http/access.ts). */
+  http: HttpAccess
   /** User code: `javascript` and `python` assertions, transforms. */
   code: {
     /** JUDGEFLOW_ALLOW_CODE: whether the HTTP server runs code assertions (the CLI always may). */
@@ -225,6 +230,19 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
     'JUDGEFLOW_RETENTION_RUNS must be a whole number of runs of at least 1 kept per workflow (it is "{raw}"); unset it to keep every run.', { blank: 'empty' })
   const allowCode = read('JUDGEFLOW_ALLOW_CODE', text.toLowerCase().pipe(z.enum(['1', 'true', 'yes', '0', 'false', 'no'])).transform(yes => ['1', 'true', 'yes'].includes(yes)), DEFAULT_ALLOW_CODE,
     'JUDGEFLOW_ALLOW_CODE must be true or false (or 1 or 0), not "{raw}"; unset it to refuse code assertions over HTTP.')
+  const httpAllow = read('JUDGEFLOW_HTTP_ALLOW', z.string().transform((raw, ctx) => {
+    const patterns = raw.split(',').map(p => p.trim()).filter(Boolean)
+    try {
+      parseAllowPatterns(patterns)
+    }
+    catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message })
+      return z.NEVER
+    }
+    return patterns
+  }), undefined, 'JUDGEFLOW_HTTP_ALLOW must list host patterns separated by commas (api.example.com, *.example.com, 10.0.0.0/8, ::1), not "{raw}".', { blank: 'empty' })
+  const httpEnv = read('JUDGEFLOW_HTTP_ENV', z.string().transform(raw => raw.split(',').map(n => n.trim()).filter(Boolean)).pipe(z.array(z.string().regex(ENV_NAME))), [],
+    'JUDGEFLOW_HTTP_ENV must list environment variable names separated by commas (API_TOKEN,STAGING_KEY), not "{raw}".')
   const portVariable = env.NITRO_PORT ? 'NITRO_PORT' : 'PORT'
   const port = read(portVariable, wholeFrom(0, 65_535), DEFAULT_PORT,
     `${portVariable} must be a port number from 0 to 65535 (it is "{raw}"); unset it to listen on ${DEFAULT_PORT}.`)
@@ -290,6 +308,12 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
       configDir: optional('JUDGEFLOW_CONFIG_DIR') ?? 'configs',
       metricsDir: resolve(env.JUDGEFLOW_METRICS_DIR ?? 'metrics'),
       scorersDir: resolve(env.JUDGEFLOW_SCORERS_DIR ?? 'scorers'),
+    },
+    http: {
+      policy: { guard: true, ...(httpAllow ? { allow: httpAllow } : {}) },
+      env: httpEnv,
+      workflowEnv: false,
+      read: name => env[name],
     },
     code: {
       allow: allowCode,

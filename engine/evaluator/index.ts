@@ -1,5 +1,6 @@
 import { JudgeflowError } from '../errors'
 import type { Providers } from '../providers/types'
+import type { HttpAccess } from '../http/access'
 import { evaluationInputSchema, type EvaluatorResult } from '../schema/evaluator'
 import { formatPath } from '../graph/path'
 import { resolveEvaluatorConfig, type ResolvedEvaluatorConfig } from './config'
@@ -39,6 +40,8 @@ export interface EvaluationServices {
   configDir?: string
   /** Where user code may run (promptfoo's javascript and python assertions); absent, such assertions are refused. */
   scripts?: ScriptRunner
+  /** What http steps may reach and which variables their headers may read; the caller's own process (any host) unless given. */
+  http?: HttpAccess
   /** The provider calls and estimated cost one evaluation may cause (call-budget.ts); unbounded unless given. */
   limits?: EvaluationLimits
 }

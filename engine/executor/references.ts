@@ -1,13 +1,16 @@
 /**
- * References: `{{input.<path>}}`, `{{steps.<nodeId>.<path>}}`, `{{attempt}}`.
- * A reference is a path lookup over plain data, never code evaluation.
+ * References: `{{input.<path>}}`, `{{steps.<nodeId>.<path>}}`, `{{attempt}}`, and `{{env.NAME}}`
+ * (an environment variable an `http` step's header reads). A reference is a path lookup over plain
+ * data, never code evaluation. Rendering leaves `{{env.NAME}}` as it is written: the step that may
+ * read it puts the value in only as it sends it, so no stored input, event or error holds it.
  */
 import { JudgeflowError } from '../errors'
+import { ENV_NAME } from '../schema/common'
 
 export type PathSegment = string | number
 
 export interface Reference {
-  root: 'input' | 'steps' | 'attempt'
+  root: 'input' | 'steps' | 'attempt' | 'env'
   nodeId?: string
   path: PathSegment[]
 }
@@ -36,12 +39,19 @@ export function parseReference(expression: string): Reference {
     return { root: 'attempt', path: [] }
   }
   if (root === 'input') return { root: 'input', path: rest }
+  if (root === 'env') {
+    const [name, ...more] = rest
+    if (typeof name !== 'string' || !ENV_NAME.test(name) || more.length) {
+      throw new JudgeflowError('INVALID_REFERENCE', `"{{${text}}}" is not a reference: env. takes one environment variable's name, such as env.API_TOKEN`)
+    }
+    return { root: 'env', path: [name] }
+  }
   if (root === 'steps') {
     const [nodeId, ...fields] = rest
     if (typeof nodeId !== 'string' || !nodeId) throw new JudgeflowError('INVALID_REFERENCE', `"{{${text}}}" needs a node id after "steps."`)
     return { root: 'steps', nodeId, path: fields }
   }
-  throw new JudgeflowError('INVALID_REFERENCE', `"{{${text}}}" is not a reference: it must start with input., steps.<nodeId>. or be attempt`)
+  throw new JudgeflowError('INVALID_REFERENCE', `"{{${text}}}" is not a reference: it must start with input., steps.<nodeId>. or env., or be attempt`)
 }
 
 function parsePath(text: string): PathSegment[] {
@@ -115,6 +125,7 @@ export function lookup(value: unknown, path: readonly PathSegment[]): unknown {
 export function resolveReference(ref: Reference, scope: ReferenceScope): unknown {
   if (ref.root === 'attempt') return scope.attempt
   if (ref.root === 'input') return lookup(scope.input, ref.path)
+  if (ref.root === 'env') return `{{env.${ref.path[0]}}}`
   return lookup(scope.steps.get(ref.nodeId!), ref.path)
 }
 

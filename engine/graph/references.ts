@@ -33,8 +33,9 @@ export function referenceProblems(workflow: Workflow, graph: Graph, specs: StepS
   for (const node of graph.nodes.values()) {
     for (const found of findReferences(node.config, `nodes.${node.id}.config`)) {
       if (!found.reference) continue
-      const problem = checkReference(found.reference, found.expression, node, scope)
-        ?? carriedWhole(found.reference, found.expression, node, scope, found.whole)
+      const problem = found.reference.root === 'env'
+        ? envProblem(found.field, found.expression, node, scope)
+        : checkReference(found.reference, found.expression, node, scope) ?? carriedWhole(found.reference, found.expression, node, scope, found.whole)
       if (problem) problems.push({ code: 'invalid_reference', node: node.id, path: found.field, message: `node "${node.id}": ${found.field}: ${problem}` })
     }
     if (node.type === 'condition') {
@@ -99,6 +100,28 @@ function checkReference(ref: Reference, expression: string, node: WorkflowNode, 
   if (!output) return undefined
   return unknownField(output, ref.path, expression, `step "${target.id}"`, (near, known, at) =>
     `${expression}: step "${target.id}" (${describe(target, scope)}) has no field "${at}" (its fields${at.includes('.') ? ` there` : ''}: ${known})${near ? `; did you mean \`${near}\`?` : ''}`)
+}
+
+/**
+ * `{{env.NAME}}` is read only where a step puts the value in as it sends it (StepSpec.secretFields:
+ * an http step's headers), and only beside text: a header that also held `{{input.…}}` could be
+ * given a `{{env.…}}` by the input.
+ */
+function envProblem(field: string, expression: string, node: WorkflowNode, scope: Scope): string | undefined {
+  const prefix = `nodes.${node.id}.config.`
+  const secret = scope.specs.get(node.type)?.secretFields?.find(name => field.startsWith(`${prefix}${name}.`))
+  if (!secret) return `${expression} reads an environment variable, which only an http step's headers may do (the value is put in as the request is sent, never stored)`
+  const value = lookupField(node.config, field.slice(prefix.length))
+  if (typeof value === 'string' && findReferences(value).some(found => found.reference?.root !== 'env')) {
+    return `${expression}: a header that reads an environment variable holds only text and {{env.NAME}}, no other reference`
+  }
+  return undefined
+}
+
+function lookupField(config: Record<string, unknown>, path: string): unknown {
+  const dot = path.indexOf('.')
+  const value = config[path.slice(0, dot)]
+  return value && typeof value === 'object' ? (value as Record<string, unknown>)[path.slice(dot + 1)] : undefined
 }
 
 /**

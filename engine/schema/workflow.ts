@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { strictObject } from './unknown-keys'
+import { ENV_NAME } from './common'
 
 /** setTimeout's ceiling (about 24.8 days); a longer delay would fire at once. */
 export const MAX_TIMEOUT_MS = 2_147_483_647
@@ -45,6 +46,11 @@ export const workflowSettingsSchema = strictObject({
   timeout_ms: timeoutSchema.optional(),
   /** `false` bypasses the LLM response cache for the whole run. */
   cache: z.boolean().optional(),
+  /**
+   * Environment variables an http step's headers may read as `{{env.NAME}}`, from the CLI and the
+   * library (the server reads only those JUDGEFLOW_HTTP_ENV lists).
+   */
+  env: z.array(z.string().regex(ENV_NAME, 'is not an environment variable\'s name')).max(100).optional(),
 })
 
 export const workflowSchema = strictObject({

@@ -5,6 +5,7 @@
 import type { OutputField } from './outputs'
 import { inputOutputs } from './input/outputs'
 import { llmOutputs } from './llm/outputs'
+import { httpOutputs } from './http/outputs'
 import { evaluatorOutputs } from './evaluator/outputs'
 import { conditionOutputs } from './condition/outputs'
 import { retryOutputs } from './retry/outputs'
@@ -13,6 +14,7 @@ import { outputOutputs } from './output/outputs'
 export const builtinStepOutputs: Readonly<Record<string, (config: Record<string, unknown>) => OutputField>> = {
   input: inputOutputs,
   llm: llmOutputs,
+  http: httpOutputs,
   evaluator: evaluatorOutputs,
   condition: conditionOutputs,
   retry: retryOutputs,

@@ -1,6 +1,7 @@
 import type { StepDefinition } from './types'
 import { inputStep } from './input'
 import { llmStep } from './llm'
+import { httpStep } from './http'
 import { evaluatorStep } from './evaluator'
 import { conditionStep } from './condition'
 import { retryStep } from './retry'
@@ -11,6 +12,7 @@ import { JudgeflowError } from '../errors'
 export const builtinSteps: readonly StepDefinition<any>[] = [
   inputStep,
   llmStep,
+  httpStep,
   evaluatorStep,
   conditionStep,
   retryStep,

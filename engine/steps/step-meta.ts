@@ -11,6 +11,7 @@ export interface StepMeta {
 export const builtinStepMeta = {
   input: { label: 'Input' },
   llm: { label: 'LLM', pinnedOptional: ['model'] },
+  http: { label: 'HTTP', pinnedOptional: ['url'] },
   evaluator: { label: 'Evaluator' },
   condition: { label: 'Condition' },
   retry: { label: 'Retry' },

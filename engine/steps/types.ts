@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { WorkflowNode } from '../schema/workflow'
+import type { WorkflowNode, WorkflowSettings } from '../schema/workflow'
 import type { Providers } from '../providers/types'
 import type { EvaluationServices } from '../evaluator/index'
 import type { OutputField } from './outputs'
@@ -29,6 +29,8 @@ export interface StepContext<C> {
   input: unknown
   signal: AbortSignal
   providers: Providers
+  /** The workflow's settings (`settings.env`: the variables an http step's headers may read). */
+  settings: WorkflowSettings
   /** The app's registries, evaluation workers, trace cache and config folder (see EvaluationServices). */
   evaluation: EvaluationServices
   /** `false` when the caller asked to bypass the LLM response cache for this run. */
@@ -64,6 +66,11 @@ export interface StepSpec<C = unknown> {
    * (engine/graph/references.ts); tests/unit/steps/outputs.test.ts holds it to what runs output.
    */
   outputs?(config: Record<string, unknown>): OutputField
+  /**
+   * Config fields whose texts may read `{{env.NAME}}` (an http step's headers): rendering leaves
+   * such a reference as written and the step puts the value in as it sends it. Anywhere else it is refused.
+   */
+  secretFields?: readonly string[]
   /** The output field that is this step's text (llm: `text`), for a step downstream that takes it. */
   textField?: string
   /**

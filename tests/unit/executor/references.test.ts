@@ -31,8 +31,17 @@ describe('references', () => {
 
   it('is a lookup, never code', () => {
     expect(() => parseReference('input.constructor')).toThrow('"constructor" cannot be looked up')
-    expect(() => parseReference('process.exit()')).toThrow('must start with input., steps.<nodeId>. or be attempt')
+    expect(() => parseReference('process.exit()')).toThrow('must start with input., steps.<nodeId>. or env., or be attempt')
     expect(renderTemplate('{{input.question.length}}', scope)).toBe('')
+  })
+
+  it('leaves {{env.NAME}} as written: only the step that sends it puts the value in', () => {
+    expect(parseReference('env.API_TOKEN')).toEqual({ root: 'env', path: ['API_TOKEN'] })
+    expect(renderTemplate('Bearer {{env.API_TOKEN}}', scope)).toBe('Bearer {{env.API_TOKEN}}')
+    expect(renderTemplate('{{ env.API_TOKEN }}', scope)).toBe('{{env.API_TOKEN}}')
+    expect(() => parseReference('env')).toThrow('env. takes one environment variable\'s name, such as env.API_TOKEN')
+    expect(() => parseReference('env.A.B')).toThrow('env. takes one environment variable\'s name')
+    expect(() => parseReference('env["a-b"]')).toThrow('env. takes one environment variable\'s name')
   })
 
   it('renders every string in a config', () => {
@@ -43,7 +52,7 @@ describe('references', () => {
     const found = findReferences({ prompt: 'a {{steps.x.text}}', list: ['{{bogus}}'] })
     expect(found.map(f => [f.field, f.reference?.nodeId ?? f.error])).toEqual([
       ['prompt', 'x'],
-      ['list[0]', '"{{bogus}}" is not a reference: it must start with input., steps.<nodeId>. or be attempt'],
+      ['list[0]', '"{{bogus}}" is not a reference: it must start with input., steps.<nodeId>. or env., or be attempt'],
     ])
   })
 })
