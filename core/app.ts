@@ -1,7 +1,7 @@
 import { createScriptRunner } from '../engine/sandbox'
 import {
   createProviders, createTraceCache, defaultRegistry, EvaluationPool, loadMetricsFolder, loadScorersFolder, MetricRegistry, refusingWhenQueued, ScorerRegistry,
-  type EvaluationServices, type Providers, type StepRegistry, type VectorCache,
+  type EvaluationServices, type ProviderAdapter, type Providers, type StepRegistry, type VectorCache,
 } from '../engine'
 import { setPriceOverrides } from '../engine/providers/prices'
 import type { JudgeflowConfig } from './config'
@@ -26,6 +26,8 @@ export interface JudgeflowOptions {
   retention?: boolean
   /** Where started runs execute: this process unless given (`openJudgeflow` gives PostgreSQL's pg-boss queue). */
   queue?: RunQueue
+  /** Providers besides (or in place of) the built-in ones, by id: the library caller's own (engine/providers/caller.ts). */
+  adapters?: ProviderAdapter[]
 }
 
 /**
@@ -83,7 +85,9 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   const scorers = new ScorerRegistry()
   const retention = options.retention === false ? undefined : scheduleRetention(store, config.retention)
   const cache = retention?.boundedCache(store.cache) ?? store.cache
-  const providers = createProviders({ env: { ...config.providers.keys }, defaultJudge: config.providers.defaultJudge, cache, retry: config.retry })
+  const providers = createProviders({
+    env: { ...config.providers.keys }, defaultJudge: config.providers.defaultJudge, cache, retry: config.retry, adapters: options.adapters,
+  })
   // The prices the server was given come before the published ones, for every cost and estimate.
   setPriceOverrides(config.providers.prices)
   const traceCache = createTraceCache(config.trace.cache)

@@ -333,13 +333,18 @@ export class DatasetRuns {
     const judged = (definition: Record<string, unknown>) => (recorded?.step ? pinnedTo(graded(definition), recorded.step, '') : graded(definition))
     if ('evaluator' in target) {
       const definition = judged(evaluatorWorkflow(target.evaluator, target.fields))
-      return { definition, workflow: validatedWorkflow(definition, this.deps.registry), workflowId: null, workflowVersion: null }
+      return { definition, workflow: validatedWorkflow(definition, this.deps.registry, this.validation()), workflowId: null, workflowVersion: null }
     }
     const stored = await this.deps.store.workflows.get(target.workflow_id, target.workflow_version)
     if (!stored) throw new JudgeflowError('INVALID_INPUT', `target.workflow_id: workflow "${target.workflow_id}" version ${target.workflow_version} no longer exists`)
     const definition = judged(stored.definition)
-    const workflow = validatedWorkflow(definition, this.deps.registry)
+    const workflow = validatedWorkflow(definition, this.deps.registry, this.validation())
     return { definition, workflow, workflowId: stored.id, workflowVersion: stored.version }
+  }
+
+  /** The workflows' models are checked against the app's providers (the library caller's own included). */
+  private validation() {
+    return { providers: this.deps.providers?.providerIds?.() }
   }
 
   private launch(row: DatasetRunRow): void {

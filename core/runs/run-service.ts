@@ -62,7 +62,7 @@ export class RunService {
     })
     const dispatch = this.dispatch = new Dispatch({
       ...deps, owner, local, leases, limit, now, closed,
-      validated: new ValidatedWorkflows(deps.registry),
+      validated: new ValidatedWorkflows(deps.registry, deps.providers),
       maxQueued: deps.maxQueuedRuns ?? 1000,
       closing: workflowId => this.cancellation.isClosing(workflowId),
     })

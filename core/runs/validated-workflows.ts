@@ -1,4 +1,4 @@
-import { validatedWorkflow, workflowSchema, type StepRegistry, type Workflow } from '../../engine'
+import { validatedWorkflow, workflowSchema, type Providers, type StepRegistry, type Workflow } from '../../engine'
 import { parseStored } from '../stored'
 
 const CACHE_SIZE = 200
@@ -14,7 +14,12 @@ export class ValidatedWorkflows {
   private readonly byVersion = new Map<string, Workflow>()
   private readonly byText = new Map<string, Workflow>()
 
-  constructor(private readonly registry: StepRegistry) {}
+  /** `providers`: the run's, whose ids a workflow's models are checked against (the caller's own included). */
+  constructor(private readonly registry: StepRegistry, private readonly providers?: Pick<Providers, 'providerIds'>) {}
+
+  private validate(definition: Record<string, unknown>): Workflow {
+    return validatedWorkflow(definition, this.registry, { providers: this.providers?.providerIds?.() })
+  }
 
   get(definition: Record<string, unknown>, workflowId?: string | null, version?: number | null): Workflow {
     if (!workflowId || !version) return this.unversioned(definition)
@@ -27,7 +32,7 @@ export class ValidatedWorkflows {
       if (!shape.success && shape.error.issues.some(issue => issue.code !== 'unrecognized_keys')) {
         parseStored(workflowSchema, definition, `version ${version} of workflow "${workflowId}"`)
       }
-      workflow = validatedWorkflow(definition, this.registry)
+      workflow = this.validate(definition)
       if (this.byVersion.size >= CACHE_SIZE) this.byVersion.delete(this.byVersion.keys().next().value!)
       this.byVersion.set(key, workflow)
     }
@@ -36,10 +41,10 @@ export class ValidatedWorkflows {
 
   private unversioned(definition: Record<string, unknown>): Workflow {
     const text = JSON.stringify(definition)
-    if (text.length > KEPT_TEXT_CHARS) return validatedWorkflow(definition, this.registry)
+    if (text.length > KEPT_TEXT_CHARS) return this.validate(definition)
     let workflow = this.byText.get(text)
     if (!workflow) {
-      workflow = validatedWorkflow(definition, this.registry)
+      workflow = this.validate(definition)
       if (this.byText.size >= CACHE_SIZE) this.byText.delete(this.byText.keys().next().value!)
       this.byText.set(text, workflow)
     }

@@ -22,16 +22,21 @@ const cut = (text: string) => (text.length > REPORT_OUTPUT_LIMIT ? `${text.slice
 /**
  * The output the case was judged on: as the scored evaluator graded it when a transform changed it
  * (promptfoo's provider and test transforms), else the run's output value, else the text of the last
- * LLM step that answered; undefined when there is none.
+ * step that produced a text (an LLM, a caller's target, …); undefined when there is none.
  */
 export function outputOf(workflow: Workflow, result: RunResult, evaluation?: { graded_output?: unknown } | null): string | undefined {
   if (typeof evaluation?.graded_output === 'string') return cut(evaluation.graded_output)
   const value = (result as { output?: unknown }).output
   if (value !== undefined && value !== null) return cut(typeof value === 'string' ? value : JSON.stringify(value))
-  const llms = workflow.nodes.filter(node => node.type === 'llm' && result.steps[node.id]?.status === 'succeeded')
-  const text = (llms.length ? result.steps[llms.at(-1)!.id]!.output as { text?: unknown } : undefined)?.text
-  return typeof text === 'string' ? cut(text) : undefined
+  // The last step that produced a text: an LLM's, or any other producing step's (a caller's target, an http call).
+  const texts = workflow.nodes.filter(node => !CONTROL_STEPS.has(node.type) && result.steps[node.id]?.status === 'succeeded')
+    .map(node => (result.steps[node.id]!.output as { text?: unknown } | null)?.text)
+    .filter(text => typeof text === 'string')
+  return texts.length ? cut(texts.at(-1)!) : undefined
 }
+
+/** Step types that judge, route or pass on what other steps produce, rather than producing a text. */
+const CONTROL_STEPS = new Set(['input', 'evaluator', 'condition', 'retry', 'output'])
 
 /** The scored evaluator's own reason for its verdict (its feedback), cut like the output; undefined when it gave none. */
 export function reasonOf(evaluation: { feedback?: unknown } | null | undefined): string | undefined {

@@ -1,6 +1,6 @@
 import { JudgeflowError } from '../errors'
 import type { Workflow } from '../schema/workflow'
-import { validateWorkflow, type Problem } from '../graph/validate'
+import { validateWorkflow, type Problem, type ValidateOptions } from '../graph/validate'
 import type { StepRegistry } from '../steps/registry'
 import type { Providers } from '../providers/types'
 import { applyInputFields, inputStep } from '../steps/input'
@@ -13,8 +13,8 @@ export function invalidWorkflowError(problems: Problem[]): JudgeflowError {
 }
 
 /** The definition checked and typed; throws INVALID_WORKFLOW listing every problem. */
-export function validatedWorkflow(raw: unknown, registry: StepRegistry): Workflow {
-  const validation = validateWorkflow(raw, registry)
+export function validatedWorkflow(raw: unknown, registry: StepRegistry, options: ValidateOptions = {}): Workflow {
+  const validation = validateWorkflow(raw, registry, options)
   if (!validation.ok) throw invalidWorkflowError(validation.problems)
   return validation.workflow
 }
@@ -78,7 +78,8 @@ export function prepareRun(
   raw: unknown,
   deps: { registry: StepRegistry, providers: Providers, input?: unknown },
 ): { workflow: Workflow, input: Record<string, unknown> } {
-  const workflow = validatedWorkflow(raw, deps.registry)
+  // The models are checked against the providers the run calls: the caller's own included.
+  const workflow = validatedWorkflow(raw, deps.registry, { providers: deps.providers.providerIds?.() })
   return { workflow, input: prepareInput(workflow, deps) }
 }
 

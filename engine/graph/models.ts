@@ -62,15 +62,17 @@ function nearestKnownModel(provider: string, model: string): string | undefined 
  * call, or a `local:` model other than the offline judge, is an error; a name judgeflow knows no
  * price for that is close to one it knows is a warning (new models run, unpriced).
  */
-export function modelRefProblem(ref: string): { message: string, severity?: 'warning' } | undefined {
+export function modelRefProblem(ref: string, providers: readonly string[] = KNOWN_PROVIDERS): { message: string, severity?: 'warning' } | undefined {
   const colon = ref.indexOf(':')
   if (colon < 1) return undefined
   const provider = ref.slice(0, colon)
   const model = ref.slice(colon + 1)
-  if (!KNOWN_PROVIDERS.includes(provider)) {
-    const near = closestKey(provider, KNOWN_PROVIDERS)
-    return { message: `unknown provider "${provider}" in "${ref}": judgeflow calls ${KNOWN_PROVIDERS.join(', ')}${near ? `; did you mean "${near}:${model}"?` : ''}` }
+  if (!providers.includes(provider)) {
+    const near = closestKey(provider, providers)
+    return { message: `unknown provider "${provider}" in "${ref}": judgeflow calls ${providers.join(', ')}${near ? `; did you mean "${near}:${model}"?` : ''}` }
   }
+  // A provider of the caller's (the library's `providers`): its models are its own to know.
+  if (!KNOWN_PROVIDERS.includes(provider)) return undefined
   if (provider === 'local') {
     if (ref === OFFLINE_JUDGE) return undefined
     const near = closestKey(model, [OFFLINE_JUDGE.slice('local:'.length)])
@@ -85,15 +87,16 @@ export function modelRefProblem(ref: string): { message: string, severity?: 'war
 /**
  * The models of each step that runs (a pinned step calls none), checked (modelRefProblem) on the
  * step and field that name them; a field that already has a problem (`found`) is left to it.
+ * `providers`: the provider ids the run calls (the built-in ones unless given).
  */
-export function modelProblems(nodes: Workflow['nodes'], found: readonly Problem[]): Problem[] {
+export function modelProblems(nodes: Workflow['nodes'], found: readonly Problem[], providers?: readonly string[]): Problem[] {
   const flagged = new Set(found.map(p => p.path))
   const problems: Problem[] = []
   for (const node of nodes) {
     if (node.pinned?.length) continue
     for (const { path, ref } of namedModels(node.config)) {
       const at = `nodes.${node.id}.config.${path}`
-      const problem = flagged.has(at) ? undefined : modelRefProblem(ref)
+      const problem = flagged.has(at) ? undefined : modelRefProblem(ref, providers)
       if (!problem) continue
       problems.push({ code: 'invalid_config', node: node.id, path: at, message: `node "${node.id}": ${at}: ${problem.message}`, ...(problem.severity ? { severity: problem.severity } : {}) })
     }

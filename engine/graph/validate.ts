@@ -32,8 +32,13 @@ export function zodProblems(error: z.ZodError, prefix: string, node?: string): P
   })
 }
 
+/** What validation knows beyond the step types: the provider ids the run calls (the built-in ones unless given). */
+export interface ValidateOptions {
+  providers?: readonly string[]
+}
+
 /** Checks a workflow definition and reports every problem at once, each naming its node. */
-export function validateWorkflow(raw: unknown, registry: StepSpecs): ValidationResult {
+export function validateWorkflow(raw: unknown, registry: StepSpecs, options: ValidateOptions = {}): ValidationResult {
   const parsed = workflowSchema.safeParse(raw)
   if (!parsed.success) {
     const problems = zodProblems(parsed.error, '').map((p) => {
@@ -110,7 +115,7 @@ export function validateWorkflow(raw: unknown, registry: StepSpecs): ValidationR
 
   problems.push(...referenceProblems(workflow, graph, registry))
   // A provider judgeflow does not call or a misspelt offline judge, on the field naming it (a near-miss model name warned of).
-  problems.push(...modelProblems(workflow.nodes.filter(n => registry.get(n.type)), problems))
+  problems.push(...modelProblems(workflow.nodes.filter(n => registry.get(n.type)), problems, options.providers))
   // What a step's run would refuse (an evaluator's missing inputs), on the steps with no other problem.
   const flagged = new Set(problems.filter(p => p.severity !== 'warning').map(p => p.node))
   problems.push(...runProblems(workflow, registry).filter(p => !flagged.has(p.node)))

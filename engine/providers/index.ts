@@ -9,6 +9,7 @@ import type { ChatResponse, ProviderAdapter, Providers, ResponseCache } from './
 import { PROVIDER_MODELS } from './models'
 
 export { PROVIDER_MODELS, providerDefaultModel } from './models'
+export { callerAdapters, type CallerAnswer, type CallerComplete, type CallerProvider, type CallerProviders } from './caller'
 
 /** `local:heuristic` is the offline judge: evaluators use it directly, it answers no chat request. */
 const localAdapter: ProviderAdapter = {
@@ -103,6 +104,9 @@ export function createProviders(options: ProvidersOptions = {}): Providers {
     },
     defaultJudgeModel() {
       return defaultJudgeFor(env, options.defaultJudge)
+    },
+    providerIds() {
+      return [...adapters.keys()]
     },
   }
 }

@@ -72,4 +72,6 @@ export interface Providers {
   embed(modelRef: string, texts: string[], options?: CallOptions): Promise<number[][]>
   /** The judge used when an evaluator names no model: the configured one (JUDGEFLOW_DEFAULT_JUDGE), else by the keys present, else local:heuristic. */
   defaultJudgeModel(): string
+  /** The provider ids it calls (built-in and the caller's): a workflow's models are checked against them. Absent: the built-in ones. */
+  providerIds?(): readonly string[]
 }
