@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startParityServer } from '../tests/parity/promptfoo/fake-server'
+import { PRODUCT_PLACEHOLDER, type ProductServer, startProductServer, withProductUrl } from '../tests/parity/promptfoo/product-server'
 import type { ParityRecording, RecordedAssertion, RecordedResult } from '../tests/parity/promptfoo/recording'
 
 const SUITE = resolve(fileURLToPath(import.meta.url), '../../tests/parity/promptfoo')
@@ -119,14 +120,27 @@ function order(a: RecordedResult, b: RecordedResult): number {
     || JSON.stringify(a).localeCompare(JSON.stringify(b))
 }
 
-async function record(name: string, promptfoo: ReturnType<typeof promptfooPaths>, version: string, env: Record<string, string>, scratch: string) {
+async function record(
+  name: string, promptfoo: ReturnType<typeof promptfooPaths>, version: string, env: Record<string, string>, scratch: string, product: ProductServer,
+) {
   const cwd = join(CONFIGS, name)
   const out = join(scratch, `${name}.json`)
-  const { code, log } = await run(promptfoo.node, [promptfoo.main, 'eval', '-c', 'promptfooconfig.yaml', '--no-cache', '--no-write', '--no-table', '--no-progress-bar', '-o', out], cwd, env)
+  // A config calling the product names it by a placeholder: promptfoo reads a copy with the URL in, beside the config's files.
+  const text = await readFile(join(cwd, 'promptfooconfig.yaml'), 'utf8')
+  const config = text.includes(PRODUCT_PLACEHOLDER) ? '.parity-promptfooconfig.yaml' : 'promptfooconfig.yaml'
+  if (config !== 'promptfooconfig.yaml') await writeFile(join(cwd, config), withProductUrl(text, product))
+  let ran: { code: number | null, log: string }
+  try {
+    ran = await run(promptfoo.node, [promptfoo.main, 'eval', '-c', config, '--no-cache', '--no-write', '--no-table', '--no-progress-bar', '-o', out], cwd, env)
+  }
+  finally {
+    if (config !== 'promptfooconfig.yaml') await rm(join(cwd, config), { force: true })
+  }
+  const { code, log } = ran
   if ((code !== 0 && code !== EXIT_TESTS_FAILED) || !existsSync(out)) throw new Error(`promptfoo failed on ${name} (exit ${code}):\n${log.slice(-4000)}`)
   const results = (JSON.parse(await readFile(out, 'utf8')).results.results as unknown[]).map(summarise).sort(order)
   const recording: ParityRecording = { promptfoo: version, config: name, results }
-  const scrubbed = scrub(recording, [cwd, scratch, env.HOME!, promptfoo.dir])
+  const scrubbed = JSON.parse(JSON.stringify(scrub(recording, [cwd, scratch, env.HOME!, promptfoo.dir])).split(product.url).join(PRODUCT_PLACEHOLDER))
   await writeFile(join(RECORDED, `${name}.json`), `${JSON.stringify(scrubbed, null, 2)}\n`)
   const failed = results.filter(r => !r.success).length
   console.log(`${name}: ${results.length} results, ${failed} not successful`)
@@ -138,6 +152,7 @@ async function main() {
   const wanted = process.argv.slice(2)
   const names = (await readdir(CONFIGS)).filter(name => existsSync(join(CONFIGS, name, 'promptfooconfig.yaml')) && (!wanted.length || wanted.includes(name))).sort()
   const fake = await startParityServer()
+  const product = await startProductServer()
   const scratch = await mkdtemp(join(tmpdir(), 'promptfoo-parity-'))
   const home = join(scratch, 'home')
   await mkdir(home)
@@ -152,10 +167,11 @@ async function main() {
     OPENAI_BASE_URL: fake.openaiBaseURL,
   }
   try {
-    for (const name of names) await record(name, promptfoo, version, env, scratch)
+    for (const name of names) await record(name, promptfoo, version, env, scratch, product)
   }
   finally {
     await fake.stop()
+    await product.stop()
     await rm(scratch, { recursive: true, force: true })
   }
 }

@@ -74,12 +74,15 @@ export function needsOf(list: readonly Assertion[]): Set<NonNullable<AssertionHa
 }
 
 /** The keys whose text is JavaScript run on an output: an assertion's, a test's, a provider's transform. */
-const TRANSFORM_KEYS = new Set(['transform', 'provider_transform', 'assert_transform'])
+const TRANSFORM_KEYS = new Set(['transform', 'provider_transform', 'response_transform', 'assert_transform'])
+
+/** A workflow's node of this type calls the user's own function (engine/steps/code). */
+const CODE_STEP_TYPE = 'code'
 
 /**
  * Whether a workflow, config or cases anywhere hold code to run: a `javascript` or `python`
- * assertion (or its not- form), or a transform. A walk of the whole value, so what a case's
- * input carries counts too.
+ * assertion (or its not- form), a transform, or a code step (a node `{ id, type: 'code' }`).
+ * A walk of the whole value, so what a case's input carries counts too.
  */
 export function holdsCode(value: unknown): boolean {
   const seen = new Set<object>()
@@ -94,6 +97,7 @@ export function holdsCode(value: unknown): boolean {
     }
     for (const [key, inner] of Object.entries(item)) {
       if (key === 'type' && typeof inner === 'string' && ASSERTION_HANDLERS.get(baseTypeOf(inner).baseType)?.needs === 'code') return true
+      if (key === 'type' && inner === CODE_STEP_TYPE && 'id' in item) return true
       if (TRANSFORM_KEYS.has(key) && typeof inner === 'string' && inner.trim()) return true
       stack.push(inner)
     }

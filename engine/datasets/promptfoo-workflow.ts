@@ -1,5 +1,6 @@
 import { JudgeflowError } from '../errors'
 import { invalid } from './promptfoo-invalid'
+import { type PromptfooHttp, withPrompt } from './promptfoo-http'
 
 /**
  * The workflow of an imported promptfoo config: the input (the vars as fields), an LLM step per
@@ -18,6 +19,8 @@ export interface PromptfooProvider {
   transform?: string
   /** The endpoint its config names (apiBaseUrl, apiHost), which the run calls it at. */
   endpoint?: string
+  /** An http provider (promptfoo-http.ts): the product's endpoint, called by an http step; `model` is then its id. */
+  http?: PromptfooHttp
 }
 
 interface WorkflowParts {
@@ -84,7 +87,12 @@ export function buildPromptfooWorkflow(parts: WorkflowParts): { workflow: Record
     const max_tokens = prompt.max_tokens ?? provider.max_tokens
     const format = prompt.response_format ?? provider.response_format
     if (format && model.startsWith('anthropic:')) throw new JudgeflowError('INVALID_INPUT', `${provider.model}: a response_format is not imported for an anthropic provider, which has none; remove it, or ask for JSON in the prompt`)
-    nodes.push({
+    if (provider.http) {
+      if (prompt.system) throw invalid(`the promptfoo config: ${prompt.label ?? 'a prompt'} is a chat with a system message, which an http provider (${provider.label ?? provider.model}) is not sent as judgeflow writes it; give the http provider a text prompt`)
+      if (parts.gradedByProvider) throw invalid(`the promptfoo config: no grader is named, and ${provider.label ?? provider.model} is an http endpoint, which cannot grade; set defaultTest.options.provider, or --grader`)
+      nodes.push({ id: llm, type: 'http', config: withPrompt(provider.http.config, prompt.text) })
+    }
+    else nodes.push({
       id: llm, type: 'llm',
       config: {
         model,
@@ -102,11 +110,20 @@ export function buildPromptfooWorkflow(parts: WorkflowParts): { workflow: Record
     }
     else edges.push({ from: 'input', to: llm })
     const judge = several ? `${llm}_judge` : 'judge'
-    nodes.push({ id: judge, type: 'evaluator', config: { ...parts.evaluator, ...(parts.gradedByProvider ? { model } : {}), content: `{{steps.${llm}.text}}`, context: prompt.text, ...(provider.transform ? { provider_transform: provider.transform } : {}), ...(parts.latency ? { latency_ms: `{{steps.${llm}.latency_ms}}` } : {}), ...(parts.cost ? { cost_usd: `{{steps.${llm}.cost_usd}}` } : {}) } })
+    const http = provider.http && (provider.http.responseTransform ? { response_transform: provider.http.responseTransform } : provider.http.config.answer === undefined ? { provider_output: 'json_or_text' } : {})
+    nodes.push({
+      id: judge, type: 'evaluator', config: {
+        ...parts.evaluator, ...(parts.gradedByProvider ? { model } : {}), content: `{{steps.${llm}.text}}`, context: prompt.text, ...http,
+        ...(provider.transform ? { provider_transform: provider.transform } : {}), ...(parts.latency ? { latency_ms: `{{steps.${llm}.latency_ms}}` } : {}),
+        // An http endpoint reports no price: promptfoo's cost assertion then has none to read.
+        ...(parts.cost ? { cost_usd: provider.http ? null : `{{steps.${llm}.cost_usd}}` } : {}),
+      },
+    })
     edges.push({ from: llm, to: judge })
   })
+  const env = [...new Set(parts.providers.flatMap(p => p.http?.env ?? []))]
   return {
-    workflow: { name: parts.name, nodes, edges },
+    workflow: { name: parts.name, nodes, edges, ...(env.length ? { settings: { env } } : {}) },
     cells: cells.map(({ prompt, p, provider }) => `${prompt.label ?? `prompt ${p + 1}`} · ${provider.label ?? provider.model}`),
   }
 }

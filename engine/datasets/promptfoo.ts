@@ -14,6 +14,7 @@ import {
 import { importBudget, refuseOversizedExpansion, refuseOversizedGrid } from './promptfoo-limits'
 import { checkModelConfig, checkTestSettings, checkTopLevel, evaluateOptionsOf, responseFormatOf } from './promptfoo-settings'
 import { buildPromptfooWorkflow, promptsOfProvider, providerModel, type PromptfooProvider } from './promptfoo-workflow'
+import { importHttpProvider, isHttpProvider } from './promptfoo-http'
 import { endpointOf, endpointsOf, gradersIn, type Endpoints } from './promptfoo-endpoints'
 import { datasetCaseSchema, type DatasetCase } from './schema'
 import { ASSERT_FIELD, CELL_FIELD, PROMPTFOO_RESERVED_FIELDS, THRESHOLD_FIELD, TRANSFORM_FIELD } from './promptfoo-fields'
@@ -203,7 +204,7 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   if (grid) {
     const { prompts, providers } = grid
     notes.push(...gridNotes)
-    const located = providers.map((p, i) => ({ model: p.model, endpoint: p.endpoint, where: `providers[${i}]` }))
+    const located = providers.flatMap((p, i) => (p.http ? [] : [{ model: p.model, endpoint: p.endpoint, where: `providers[${i}]` }]))
     const reached = endpointsOf(located, gradersIn(all, [judge, graders.embedding]))
     if (Object.keys(reached.endpoints).length) result.endpoints = reached.endpoints
     notes.push(...reached.notes)
@@ -243,6 +244,15 @@ function promptGrid(config: z.infer<typeof configSchema>, options: PromptfooImpo
   })
   const providers: PromptfooProvider[] = config.providers!.map((p, i) => {
     const where = `providers[${i}]`
+    const id = typeof p === 'string' ? p : p.id
+    if (isHttpProvider(id.trim())) {
+      const http = importHttpProvider(id.trim(), typeof p === 'string' ? undefined : p.config, where, notes)
+      return {
+        model: id.trim(), http, label: typeof p === 'string' ? undefined : p.label,
+        prompts: typeof p === 'string' ? undefined : promptsOfProvider(p.prompts, prompts, where),
+        ...(typeof p !== 'string' && p.transform ? { transform: p.transform } : {}),
+      }
+    }
     if (typeof p === 'string') return { model: providerModel(p, where) }
     const { temperature, max_tokens: maxTokens, response_format: format } = p.config ?? {}
     checkModelConfig(p.config, where, ['temperature', 'max_tokens', 'response_format', 'apiBaseUrl', 'apiHost'], notes)

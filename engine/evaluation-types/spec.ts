@@ -30,7 +30,7 @@ export const FORM_SECTION_FIELDS: Readonly<Record<FormSection, readonly string[]
   threshold: ['pass_threshold'],
   feedback: ['include_feedback'],
   rubric: ['rubric'],
-  assertions: ['assert', 'threshold', 'vars', 'latency_ms', 'cost_usd', 'embedding_model', 'transform', 'provider_transform'],
+  assertions: ['assert', 'threshold', 'vars', 'latency_ms', 'cost_usd', 'embedding_model', 'transform', 'provider_transform', 'provider_output', 'response_transform'],
 }
 
 /** The evaluation types a judge panel (`judges`) judges: the form offers a panel for these only. */

@@ -30,8 +30,11 @@ export interface HttpCallOptions {
   timeoutMs?: number
   /** Calls made again after a 429 or 5xx that is not expected (0: one call). */
   retries?: number
-  /** The statuses that succeed; any 2xx when not given. A redirect whose status is listed is not followed. */
-  expectStatus?: number | readonly number[]
+  /**
+   * The statuses that succeed; any 2xx when not given. A redirect whose status is listed is not
+   * followed. `any`: every final status is the answer (redirects followed), a 429 is still retried.
+   */
+  expectStatus?: number | readonly number[] | 'any'
   policy: AddressPolicy | CheckedPolicy
   signal?: AbortSignal
   maxResponseBytes?: number
@@ -80,7 +83,7 @@ export async function httpCall(options: HttpCallOptions): Promise<HttpResult> {
     resolve: options.resolve,
     signal,
     maxBytes: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
-    expected: expected.test,
+    expected: options.expectStatus === 'any' ? () => false : expected.test,
   }
   const retries = options.retries ?? 0
   try {
@@ -90,7 +93,8 @@ export async function httpCall(options: HttpCallOptions): Promise<HttpResult> {
       const body = hop.method === 'HEAD' ? Buffer.alloc(0) : await answer.read(call.maxBytes)
       const latency = Math.round(performance.now() - started)
       const text = decodeText(body, answer.headers['content-type'])
-      if (expected.test(answer.status)) {
+      const retried429 = options.expectStatus === 'any' && answer.status === 429 && attempt < retries
+      if (expected.test(answer.status) && !retried429) {
         return { status: answer.status, headers: answer.headers, text, json: parseJson(text, options.maxJsonDepth), latency_ms: latency, attempts: attempt + 1 }
       }
       const failure = statusError(hop, answer, text, expected.text, attempt + 1)
@@ -146,7 +150,8 @@ function requestBody(headers: Record<string, string>, body: unknown): { headers:
   return { headers: typed ? headers : { ...headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) }
 }
 
-function expectedStatus(expect: number | readonly number[] | undefined): { test: (status: number) => boolean, text: string } {
+function expectedStatus(expect: number | readonly number[] | 'any' | undefined): { test: (status: number) => boolean, text: string } {
+  if (expect === 'any') return { test: () => true, text: 'any status' }
   if (expect === undefined) return { test: status => status >= 200 && status < 300, text: '2xx' }
   const list = typeof expect === 'number' ? [expect] : expect
   return { test: status => list.includes(status), text: list.join(' or ') }

@@ -118,6 +118,18 @@ async function evaluateComparison(ctx: EvaluationContext<Config>, list: Assertio
   }
 }
 
+const TRANSFORM_OWNER = { response_transform: 'provider\'s transformResponse', provider_transform: 'provider\'s transform', transform: 'test\'s transform' }
+
+/** promptfoo's http provider without a transformResponse: the body parsed as JSON when it is (and not a falsy value), else its text. */
+function jsonOrText(text: string): unknown {
+  try {
+    return (JSON.parse(text) as unknown) || text
+  }
+  catch {
+    return text
+  }
+}
+
 /** JavaScript that turns the output (a provider's transform, the test's), or none. */
 const codeOf = (value: unknown) => (typeof value === 'string' && value.trim() ? value : undefined)
 
@@ -129,18 +141,20 @@ export async function evaluateAssertions(ctx: EvaluationContext<Config>): Promis
   // An empty answer is an answer: promptfoo grades it (is-refusal passes it, contains fails it).
   const output = ctx.input.content === '' ? '' : requireText(ctx.input.content, 'content')
   const needs = needsOf(list)
-  const transforms = [['provider_transform', codeOf(ctx.config.provider_transform)], ['transform', codeOf(ctx.config.transform)]] as const
+  const transforms = [
+    ['response_transform', codeOf(ctx.config.response_transform)], ['provider_transform', codeOf(ctx.config.provider_transform)], ['transform', codeOf(ctx.config.transform)],
+  ] as const
   if (needs.has('code') || transforms.some(([, code]) => code)) {
     if (!ctx.scripts) throw new JudgeflowError('INVALID_CONFIG', 'javascript, python and transform run code, which this server does not allow: set JUDGEFLOW_ALLOW_CODE=1 where the server runs, or run the suite with the judgeflow CLI')
     await ctx.scripts.ready()
   }
   const latency = ctx.config.latency_ms
   // The provider's transform turns the output first, then the test's (promptfoo's options.transform); an assertion's own comes after them.
-  let graded: unknown = output
+  let graded: unknown = ctx.config.provider_output === 'json_or_text' ? jsonOrText(output) : output
   for (const [field, code] of transforms) {
     if (!code) continue
     graded = await ctx.scripts!.run('javascript', code, { output: graded, context: { vars, prompt: ctx.input.context } }, 'transform')
-    if (graded === undefined || graded === null) throw new JudgeflowError('INVALID_INPUT', `${field}: the ${field === 'transform' ? 'test\'s' : 'provider\'s'} transform did not return a value`)
+    if (graded === undefined || graded === null) throw new JudgeflowError('INVALID_INPUT', `${field}: the ${TRANSFORM_OWNER[field]} did not return a value`)
   }
   const test = await runAssertions(list, {
     output: graded,

@@ -32,6 +32,13 @@ export const assertionsFields = {
   embedding_model: z.string().min(1).optional(),
   /** promptfoo's test `options.transform`: JavaScript that turns the output before every assertion sees it. */
   transform: z.union([z.string().min(1), wholeReference]).nullable().optional(),
+  /**
+   * How an imported promptfoo http provider turns its response into the output, before every
+   * transform: `json_or_text` (promptfoo's default: the parsed JSON, else the text).
+   */
+  provider_output: z.enum(['json_or_text']).optional(),
+  /** promptfoo's http `transformResponse`: JavaScript over the response text (`output`), run before the provider's transform. */
+  response_transform: z.string().min(1).nullable().optional(),
   /** promptfoo's provider `transform`: JavaScript that turns the model's output before the test's transform. */
   provider_transform: z.string().min(1).nullable().optional(),
   /** What the model's call cost (its step's cost_usd), for `cost`. */

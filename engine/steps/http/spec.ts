@@ -55,8 +55,8 @@ export const httpSpec = defineStepSpec({
     timeout_ms: z.number().int().min(1).max(MAX_HTTP_TIMEOUT_MS).optional(),
     /** Calls made again after a 429 or 5xx, waiting as Retry-After asks or with backoff. */
     retries: z.number().int().min(0).max(10).default(DEFAULT_HTTP_RETRIES),
-    /** The statuses that succeed; any 2xx when absent. */
-    expect_status: z.union([statusSchema, z.array(statusSchema).min(1).max(20)]).optional(),
+    /** The statuses that succeed; any 2xx when absent; `any`: every status is the answer (a 429 still retried). */
+    expect_status: z.union([statusSchema, z.array(statusSchema).min(1).max(20), z.literal('any')]).optional(),
   }),
   pinnedOptional: builtinStepMeta.http.pinnedOptional,
   secretFields: ['headers'],

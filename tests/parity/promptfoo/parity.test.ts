@@ -7,13 +7,14 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createProviders, runWorkflow } from '../../../engine'
+import { createProviders, openHttpAccess, runWorkflow } from '../../../engine'
 import { comparisonRun, importPromptfoo, selectionsOf, settleComparisons, type CaseResult, type ComparisonGroup, type ComparisonOutcome, type PromptfooImport } from '../../../engine/datasets'
 import type { AwaitingComparison } from '../../../engine/assertions/types'
 import { createScriptRunner } from '../../../engine/sandbox'
 import type { AssertionGrade } from '../../../engine/assertions/types'
 import type { FakeLLM } from '../../support/fake-llm'
 import { startParityServer } from './fake-server'
+import { type ProductServer, startProductServer, withProductUrl } from './product-server'
 import type { ParityRecording, RecordedAssertion, RecordedResult } from './recording'
 import { testDeps } from '../../support/workflows'
 
@@ -23,11 +24,14 @@ const root = import.meta.dirname
 export const REFUSED: Record<string, RegExp> = {}
 
 let fake: FakeLLM
+let product: ProductServer
 beforeAll(async () => {
   fake = await startParityServer()
+  product = await startProductServer()
 })
 afterAll(async () => {
   await fake.stop()
+  await product.stop()
 })
 
 interface Outcome {
@@ -44,7 +48,7 @@ function run(definition: Record<string, unknown>, input: Record<string, unknown>
   return runWorkflow(definition, {
     ...options,
     providers: createProviders({ env, retry: { baseDelayMs: 1, maxDelayMs: 5, maxRetries: 0 } }),
-    evaluation: { scripts: createScriptRunner({ timeoutMs: 5000, memoryMb: 128, maxProcesses: 32, searchPath: process.env.PATH ?? '', isolation: 'require' }) },
+    evaluation: { http: openHttpAccess(), scripts: createScriptRunner({ timeoutMs: 5000, memoryMb: 128, maxProcesses: 32, searchPath: process.env.PATH ?? '', isolation: 'require' }) },
     input,
   })
 }
@@ -125,7 +129,7 @@ describe('promptfoo parity: judgeflow gives promptfoo\'s verdicts on the same co
       const recording = JSON.parse(readFileSync(join(root, 'recorded', `${name}.json`), 'utf8')) as ParityRecording
       let imported: PromptfooImport
       try {
-        imported = importPromptfoo(readFileSync(join(dir, 'promptfooconfig.yaml'), 'utf8'), { readFile: path => readFileSync(resolve(dir, path), 'utf8') })
+        imported = importPromptfoo(withProductUrl(readFileSync(join(dir, 'promptfooconfig.yaml'), 'utf8'), product), { readFile: path => readFileSync(resolve(dir, path), 'utf8') })
       }
       catch (error) {
         expect(REFUSED[name], `${name} was refused: ${(error as Error).message}`).toBeDefined()
@@ -135,7 +139,7 @@ describe('promptfoo parity: judgeflow gives promptfoo\'s verdicts on the same co
       expect(REFUSED[name], `${name} is listed as refused, but it imports`).toBeUndefined()
       // promptfoo repeats a test as consecutive copies (evaluateOptions.repeat); judgeflow runs each case that many times.
       const repeat = imported.run.repeat ?? 1
-      const cells = (imported.workflow!.nodes as Array<{ type: string }>).filter(node => node.type === 'llm').length
+      const cells = (imported.workflow!.nodes as Array<{ type: string }>).filter(node => node.type === 'llm' || node.type === 'http').length
       expect(imported.cases.length * repeat, `${name}: judgeflow has ${imported.cases.length} cases × ${repeat}, promptfoo ${recording.results.length} results`).toBe(recording.results.length)
       const runs: Array<{ caseIndex: number, repeat: number, outcome: Outcome }> = []
       for (const k of recording.results.keys()) {
