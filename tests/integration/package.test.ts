@@ -91,6 +91,35 @@ describe('judgeflow installed from its tarball', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ passed: 5, kinds: ['function', 'function'] })
   }, 120_000)
 
+  it('the README\'s target example runs as written: the caller\'s function judged, a throw erroring its case', async () => {
+    // As the README shows it: plain JavaScript in an ES-module project (npm init -y, "type": "module").
+    writeFileSync(join(project, 'gate-api.js'), `import { runDataset } from 'judgeflow'
+
+// Your product: here a function; in your project, a call to your API or your own code.
+async function answer(question) {
+  if (question.includes('password')) return 'Open Settings, choose "Forgot password", enter your email address and follow the link we send you.'
+  throw new Error('the support API answered 503')
+}
+
+const report = await runDataset({
+  target: async input => answer(input.question),
+  evaluator: { evaluation_type: 'scoring', model: 'local:heuristic', pass_threshold: 0.5, context: '{{input.question}}' },
+  cases: [
+    { id: 'reset', input: { question: 'How do I reset my password?' } },
+    { id: 'refund', input: { question: 'Can I get a refund?' } },
+  ],
+  gates: { min_pass_rate: 1, max_errors: 0 },
+})
+for (const r of report.results) console.log(r.case_id, r.status, r.verdict ?? r.error)
+console.log(\`\${report.passed} passed, \${report.failed} failed, \${report.errored} errored\`)
+if (report.gates.some(gate => !gate.passed)) process.exitCode = 1
+`)
+    const run = await sh(process.execPath, ['gate-api.js'], project)
+    expect(run.stderr).toBe('')
+    expect(run.stdout.trim().split('\n')).toEqual(['reset succeeded pass', 'refund errored the support API answered 503', '1 passed, 0 failed, 1 errored'])
+    expect(run.code).toBe(1)
+  }, 120_000)
+
   it('npx judgeflow serve starts the shipped app at once, its database in the working directory', async () => {
     const port = await freePort()
     // A process group of its own: npx does not pass a signal on to judgeflow, so the whole group is stopped at the end.
