@@ -16,6 +16,7 @@ import { benchDatasetWorkers } from './dataset-workers'
 import { benchImports } from './imports'
 import { benchCli } from './cli'
 import { benchSandbox } from './sandbox'
+import { benchHttpGate } from './http-gate'
 
 const benches: Record<string, () => Promise<void>> = {
   executor: benchExecutor,
@@ -36,6 +37,7 @@ const benches: Record<string, () => Promise<void>> = {
   imports: benchImports,
   cli: benchCli,
   sandbox: benchSandbox,
+  http_gate: benchHttpGate,
 }
 const only = process.argv[2]
 

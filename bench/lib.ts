@@ -1,6 +1,8 @@
 /** Helpers for `npm run bench`: each benchmark prints one JSON line {name, value, unit, target}. */
-import { fork, type ChildProcess } from 'node:child_process'
-import { join } from 'node:path'
+import { fork, spawnSync, type ChildProcess } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 
 export interface BenchResult {
   name: string
@@ -60,4 +62,21 @@ export async function startFakeLLMProcess(latencyMs: number): Promise<FakeLLMPro
     child.send({ type })
   })
   return { child, env, count: async () => (await ask<{ count: number }>('count')).count, reset: async () => void await ask('reset') }
+}
+
+/**
+ * The package as `npm install` lays it out (bin/, the compiled dist/, package.json, no sources) in a
+ * temporary folder, its node_modules the checkout's: what `npx judgeflow` runs. dist/ is compiled
+ * first when missing, or always with `rebuild` (a benchmark of code that changed since the last build).
+ */
+export function installedPackage(options: { rebuild: boolean }): { installed: string, bin: string, remove: () => void } {
+  const root = resolve(import.meta.dirname, '..')
+  if (options.rebuild || !existsSync(join(root, 'dist/cli.js'))) {
+    const built = spawnSync(process.execPath, [join(root, 'scripts/build-package.mjs')], { cwd: root, stdio: 'inherit' })
+    if (built.status !== 0) throw new Error('bench: compiling the CLI (scripts/build-package.mjs) failed')
+  }
+  const installed = mkdtempSync(join(tmpdir(), 'judgeflow-bench-package-'))
+  for (const part of ['bin', 'dist', 'package.json']) cpSync(join(root, part), join(installed, part), { recursive: true })
+  symlinkSync(join(root, 'node_modules'), join(installed, 'node_modules'))
+  return { installed, bin: join(installed, 'bin/judgeflow.mjs'), remove: () => rmSync(installed, { recursive: true, force: true }) }
 }
