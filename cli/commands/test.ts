@@ -17,6 +17,7 @@ import { readJsonFile, readTextFile, type Io } from '../io'
 import { checkOutputFiles, writeOutputFile, type InputFile, type OutputFile } from '../output-paths'
 import { TEST_USAGE } from '../usage'
 import { recordedOutputsOf } from '../recorded-outputs'
+import { readModelOutputs } from '../model-outputs'
 import { recordedOutputsNote } from '../../engine/datasets/recorded-outputs-note'
 
 export { TEST_USAGE }
@@ -59,22 +60,32 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       'skip-unsupported': { type: 'boolean' },
       'outputs': { type: 'string' },
       'output-step': { type: 'string' },
+      'assertions': { type: 'string' },
+      'model-outputs': { type: 'string' },
     },
   })
   const [firstFile] = positionals
   // A file alone is a promptfoo config, run as promptfoo runs it: its tests × prompts × providers.
   const promptfooFile = firstFile && !values.dataset && !values.config && !isWorkflowFile(firstFile) ? firstFile : undefined
   const workflowFile = promptfooFile ? undefined : firstFile
-  if (!promptfooFile && (!values.dataset || (!workflowFile) === (!values.config))) {
+  // promptfoo's standalone assertion mode: recorded outputs judged by an assertions file (cli/model-outputs.ts).
+  const standalone = values.assertions !== undefined || values['model-outputs'] !== undefined
+  if (standalone && (values.dataset || values.config || workflowFile || values.outputs)) {
+    throw new JudgeflowError('INVALID_INPUT', '--assertions and --model-outputs judge promptfoo\'s recorded outputs alone (with a promptfoo config at most): give no --dataset, --config, workflow or --outputs with them.')
+  }
+  if (!promptfooFile && !standalone && (!values.dataset || (!workflowFile) === (!values.config))) {
     io.err(`test needs ${values.dataset ? '' : 'a dataset and '}either a workflow file or --config, or a promptfoo config alone: ${TEST_USAGE}`)
     return 2
   }
-  if (values['skip-unsupported'] && !promptfooFile) throw new JudgeflowError('INVALID_INPUT', '--skip-unsupported imports a promptfoo config whose assertions judgeflow cannot all run: give it with judgeflow test <promptfooconfig.yaml>.')
+  if (values['skip-unsupported'] && !promptfooFile && !standalone) throw new JudgeflowError('INVALID_INPUT', '--skip-unsupported imports a promptfoo config whose assertions judgeflow cannot all run: give it with judgeflow test <promptfooconfig.yaml>.')
   if (values.grader !== undefined && !modelRefSchema.safeParse(values.grader).success) {
     throw new JudgeflowError('INVALID_INPUT', `--grader must be "provider:model", e.g. "openai:gpt-4o-mini", not "${values.grader}".`)
   }
   const inputs = inputsOf(values, workflowFile)
-  const promptfoo = promptfooFile ? readPromptfooConfig(promptfooFile, { judge: values.grader, maxDepth: config.maxJsonDepth, skipUnsupported: values['skip-unsupported'] }, inputs) : undefined
+  const readOptions = { judge: values.grader, maxDepth: config.maxJsonDepth, skipUnsupported: values['skip-unsupported'] }
+  const promptfoo = standalone
+    ? readModelOutputs(values, promptfooFile, readOptions, inputs)
+    : promptfooFile ? readPromptfooConfig(promptfooFile, readOptions, inputs) : undefined
   checkOutputFiles(outputsOf(values), { inputs })
   const flagValue = (flag: string) => values[flag as keyof typeof values] as string | undefined
   const whole = (flag: string, min: number, max: number) => numberFlag(flagValue(flag), flag, { min, max, whole: true })
@@ -101,10 +112,11 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   let parsed: { name?: string, cases: DatasetCase[] }
   let target: { definition?: Record<string, unknown>, evaluator?: Record<string, unknown> }
   if (promptfoo) {
-    if (!promptfoo.workflow) throw new JudgeflowError('INVALID_INPUT', `${promptfooFile}: the promptfoo config needs prompts and providers to run; without them, import its tests (judgeflow import promptfoo) and judge outputs you have with --config.`)
+    if (!promptfoo.workflow && !standalone) throw new JudgeflowError('INVALID_INPUT', `${promptfooFile}: the promptfoo config needs prompts and providers to run; without them, import its tests (judgeflow import promptfoo) and judge outputs you have with --config.`)
     for (const note of promptfoo.notes) io.err(`Note: ${note}`)
     parsed = { name: promptfoo.name, cases: promptfoo.cases }
-    target = { definition: promptfoo.workflow }
+    // Recorded outputs (--model-outputs) are judged by the assertions alone; a config's tests run through its prompts × providers.
+    target = standalone ? { evaluator: promptfoo.evaluator! } : { definition: promptfoo.workflow }
   }
   else {
     const format = formatFromName(values.dataset!)
@@ -158,7 +170,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       gates,
       ...(baselineFile ? { baseline_report: baselineFile as Record<string, unknown>, baseline_label: basename(values.baseline!) } : {}),
       ...(chosen.cases === parsed.cases ? {} : { case_ids: chosen.cases.map(c => c.id) }),
-      ...(recorded?.from ? { outputs_from: recorded.from } : {}),
+      ...(recorded?.from ? { outputs_from: recorded.from } : standalone ? { outputs_from: values['model-outputs']! } : {}),
       ...(values['output-step'] ? { output_step: values['output-step'] } : {}),
       // A promptfoo config's grader is set as it is imported.
       ...(values.grader && !promptfoo ? { grader: values.grader } : {}),

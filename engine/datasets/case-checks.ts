@@ -22,7 +22,8 @@ const cut = (text: string) => (text.length > REPORT_OUTPUT_LIMIT ? `${text.slice
 /**
  * The output the case was judged on: as the scored evaluator graded it when a transform changed it
  * (promptfoo's provider and test transforms), else the run's output value, else the text of the last
- * step that produced a text (an LLM, a caller's target, …); undefined when there is none.
+ * step that produced a text (an LLM, a caller's target, …), else (an evaluator alone) the content it
+ * judged; undefined when there is none.
  */
 export function outputOf(workflow: Workflow, result: RunResult, evaluation?: { graded_output?: unknown } | null): string | undefined {
   if (typeof evaluation?.graded_output === 'string') return cut(evaluation.graded_output)
@@ -32,7 +33,11 @@ export function outputOf(workflow: Workflow, result: RunResult, evaluation?: { g
   const texts = workflow.nodes.filter(node => !CONTROL_STEPS.has(node.type) && result.steps[node.id]?.status === 'succeeded')
     .map(node => (result.steps[node.id]!.output as { text?: unknown } | null)?.text)
     .filter(text => typeof text === 'string')
-  return texts.length ? cut(texts.at(-1)!) : undefined
+  if (texts.length) return cut(texts.at(-1)!)
+  // An evaluator alone judges the case's own content (or its recorded output): that is the text judged.
+  const alone = workflow.nodes.every(node => CONTROL_STEPS.has(node.type))
+  const input = alone ? result.steps[workflow.nodes.find(node => node.type === 'input')?.id ?? '']?.output as { content?: unknown } | null | undefined : undefined
+  return typeof input?.content === 'string' ? cut(input.content) : undefined
 }
 
 /** Step types that judge, route or pass on what other steps produce, rather than producing a text. */
