@@ -599,8 +599,9 @@ export function runResultOf(run: RunRow, steps: readonly StepRunRow[]): RunResul
 
 /**
  * Tokens and cost over every attempt of every step: the evaluator steps' as the judge's, the
- * others' (LLM steps) as generation. The cost is each step's `cost_usd`; null when a step that
- * used tokens has none (a model without a known price).
+ * others' (LLM steps, and the product's as an http step's response reports them) as generation.
+ * The cost is each step's `cost_usd`; null when a step that used tokens has none (a model without
+ * a known price). An http step's tokens cost the product, not judgeflow: they are not priced.
  */
 export function spendingOf(
   steps: readonly StepRunRow[], workflow: { nodes: ReadonlyArray<{ id: string, type: string }> },
@@ -615,6 +616,8 @@ export function spendingOf(
     const into = types.get(step.nodeId) === 'evaluator' ? judge : generation
     into.input += usage.input_tokens ?? 0
     into.output += usage.output_tokens ?? 0
+    // The product's tokens (an http step's response reports them) are its own spend, not priced here.
+    if (types.get(step.nodeId) === 'http') continue
     const stepCost = (step.output as { cost_usd?: unknown } | null)?.cost_usd
     cost = cost === null || typeof stepCost !== 'number' ? null : cost + stepCost
   }

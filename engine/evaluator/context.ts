@@ -1,5 +1,6 @@
 import { JudgeflowError } from '../errors'
 import type { Providers } from '../providers/types'
+import type { ModuleRequest } from '../sandbox/limits'
 import type { EvaluationInput } from '../schema/evaluator'
 import type { TraceCacheSettings } from '../trace/shared-cache'
 import type { NoveltyMemory } from '../trace/vector-cache'
@@ -32,8 +33,13 @@ export interface EvaluationContext<C = ResolvedEvaluatorConfig> {
 
 export interface ScriptRunner {
   run(language: 'javascript' | 'python', code: string, args: Record<string, unknown>, mode?: 'assertion' | 'transform'): Promise<unknown>
-  /** Resolves when code can run here; otherwise throws INVALID_CONFIG saying what to install. */
-  ready(): Promise<void>
+  /** Calls a code step's function (engine/sandbox/modules.ts). */
+  runModule(request: ModuleRequest, signal?: AbortSignal): Promise<unknown>
+  /**
+   * Resolves when code can run here; otherwise throws INVALID_CONFIG saying what to install.
+   * `what` names the code in that sentence (the assertions and transforms unless given).
+   */
+  ready(what?: string): Promise<void>
 }
 
 /** What trace scoring takes from the process's configuration. */

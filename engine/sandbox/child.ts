@@ -31,8 +31,8 @@ export interface ChildSpec {
   input: string
   /** Whether the child's stderr says it ran out of memory (when it died without answering). */
   outOfMemory: (stderr: string) => boolean
-  /** The sandbox it runs in, with the folders its program needs; none: a plain child process. */
-  sandbox?: { isolator: Isolator, binds: string[] }
+  /** The sandbox it runs in, with the folders its program needs (and the network, when granted); none: a plain child process. */
+  sandbox?: { isolator: Isolator, binds: string[], network?: boolean }
 }
 
 type Answer
@@ -164,12 +164,12 @@ async function sandboxResidentMb(firstPid: number): Promise<number> {
 /** The process to start: the program itself, or bwrap running it in its sandbox. */
 function launch(spec: ChildSpec, cwd: string | undefined) {
   if (!spec.sandbox) return { command: spec.command, args: spec.args, options: { cwd, env: spec.env } }
-  const { isolator, binds } = spec.sandbox
+  const { isolator, binds, network } = spec.sandbox
   // bwrap itself gets no environment: its sandbox's first process is a copy of it, whose /proc/1/environ the code can read.
   return {
     command: isolator.bwrap,
     // On fd 3, bwrap says the pid of the sandbox's first process.
-    args: ['--info-fd', '3', ...bwrapArguments({ command: spec.command, binds }, spec.env), '--', spec.command, ...spec.args],
+    args: ['--info-fd', '3', ...bwrapArguments({ command: spec.command, binds }, spec.env, { network }), '--', spec.command, ...spec.args],
     options: { env: {}, ...isolator.user },
   }
 }

@@ -100,19 +100,29 @@ function systemFolders(): string[] {
   return args
 }
 
+/** What a granted network needs of /etc: name resolution and the certificate authorities (Python's TLS reads them). */
+const NETWORK_FILES = ['/etc/resolv.conf', '/etc/hosts', '/etc/nsswitch.conf', '/etc/gai.conf', '/etc/host.conf', '/etc/ssl', '/etc/ca-certificates', '/etc/pki']
+
+export interface SandboxOptions {
+  /** The machine's network, shared (a `code` step whose config says `network: true`); none otherwise. */
+  network?: boolean
+}
+
 /**
  * bwrap's arguments before the program: every namespace unshared (network, pids, IPC, UTS, user,
- * cgroup), an empty environment but for `env`, /usr and the program's folders read-only, a new
- * /proc and a minimal /dev, a private /tmp of SANDBOX_TMP_MB as the working folder, the rest of
- * the file system read-only and empty, and the whole sandbox killed when its caller goes.
+ * cgroup) — the network shared only when `options.network` grants it — an empty environment but
+ * for `env`, /usr and the program's folders read-only, a new /proc and a minimal /dev, a private
+ * /tmp of SANDBOX_TMP_MB as the working folder, the rest of the file system read-only and empty,
+ * and the whole sandbox killed when its caller goes.
  */
-export function bwrapArguments(program: SandboxedProgram, env: Record<string, string>): string[] {
+export function bwrapArguments(program: SandboxedProgram, env: Record<string, string>, options: SandboxOptions = {}): string[] {
   const args = [
-    '--unshare-all', '--die-with-parent', '--new-session', '--clearenv',
+    '--unshare-all', ...(options.network ? ['--share-net'] : []), '--die-with-parent', '--new-session', '--clearenv',
     '--ro-bind', '/usr', '/usr', ...systemFolders(),
     // The dynamic loader's list of library folders (a library installed outside the defaults).
     '--ro-bind-try', '/etc/ld.so.cache', '/etc/ld.so.cache',
   ]
+  if (options.network) for (const file of NETWORK_FILES) args.push('--ro-bind-try', file, file)
   for (const folder of program.binds) args.push('--ro-bind', folder, folder)
   for (const [name, value] of Object.entries(env)) args.push('--setenv', name, value)
   args.push(

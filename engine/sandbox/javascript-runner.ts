@@ -10,8 +10,11 @@
  * handed in — the answer callback — has no prototype (no `.constructor` to climb) and never throws.
  */
 
-/** Runs inside the context before the code: returns `run(fn, argsJson)`, which reports one JSON text. */
-const DRIVER = String.raw`(report) => {
+/**
+ * Runs inside the context before the code: returns `run(fn, argsJson)`, which reports one JSON text.
+ * A code step's module runner (module-runner.ts) calls its function with it too: one encoding of results.
+ */
+export const DRIVER = String.raw`(report) => {
   const { stringify, parse } = JSON
   const finite = Number.isFinite
   const isArray = Array.isArray

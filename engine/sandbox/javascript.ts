@@ -27,9 +27,16 @@ export function javascriptIsolation(searchPath: string): Promise<IsolationProbe>
  * A function, symbol, bigint, non-finite number or cycle inside the result is refused.
  */
 export async function runJavascript(request: CodeRequest, limits: SandboxLimits, signal?: AbortSignal): Promise<unknown> {
-  const spec = javascriptChild(request, limits)
+  return await runNode(javascriptChild(request, limits), limits, signal)
+}
+
+/**
+ * Runs a Node child in its sandbox (with the network when `network` grants it), or — isolation
+ * `prefer`, none available — as a plain child process; else refuses it, saying why.
+ */
+export async function runNode(spec: ChildSpec, limits: SandboxLimits, signal?: AbortSignal, network = false): Promise<unknown> {
   const probe = await javascriptIsolation(limits.searchPath)
-  if (probe.ok) return await runChild({ ...spec, sandbox: { isolator: probe.isolator, binds: node().binds } }, limits, signal)
+  if (probe.ok) return await runChild({ ...spec, sandbox: { isolator: probe.isolator, binds: node().binds, network } }, limits, signal)
   if (limits.isolation === 'prefer') return await runChild(spec, limits, signal)
   const { message, reason } = notIsolated('JavaScript', probe.reason)
   throw new JudgeflowError('SCRIPT_FAILED', message, { details: { language: 'JavaScript', reason } })

@@ -47,3 +47,25 @@ export interface CodeRequest {
   args: Record<string, unknown>
   mode: 'assertion' | 'transform'
 }
+
+/**
+ * One call of a code step's function: a JavaScript/TypeScript module or a Python file, found and
+ * checked by the step (engine/steps/code/module-file.ts) to lie in `root`.
+ */
+export interface ModuleRequest {
+  language: 'javascript' | 'python'
+  /** The module's real path. */
+  file: string
+  /** The folder the module and the files it imports lie in. */
+  root: string
+  /** The module as messages name it (its path in the folder). */
+  label: string
+  /** The function's parameters in order, named (`input`, `context`); JSON. */
+  args: Record<string, unknown>
+  /** The variables the code sees in its environment, and nothing else. */
+  env: Record<string, string>
+  /** The machine's network; none unless granted. */
+  network: boolean
+  /** This call's time limit, instead of `SandboxLimits.timeoutMs`. */
+  timeoutMs?: number
+}

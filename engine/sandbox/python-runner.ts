@@ -1,7 +1,10 @@
 /**
  * The source the Python child runs (`python3 -I -c`). It reads `{ script, args, memoryBytes,
- * cpuSeconds, maxProcesses }` on stdin, loads `script` as a module, calls its `main(*args)` and writes one answer
+ * cpuSeconds, maxProcesses }` on stdin — a code step's file adds `{ function, filename, env }` —
+ * loads `script` as a module, calls its `main(*args)` (or `function`) and writes one answer
  * on stdout: `{ ok: true, value }` or `{ ok: false, kind: 'threw' | 'json' | 'memory', message? }`.
+ * An error names its line in the code (an assertion's, counted without the header pythonModule
+ * adds) or in the file (a code step's).
  * What the code prints goes to stderr, so it cannot spoil the answer. The address space is
  * capped (RLIMIT_AS) where the platform allows, and so is CPU time, in case nothing is left to
  * kill the child at the time limit; in a sandbox, so are its processes and threads (RLIMIT_NPROC,
@@ -9,21 +12,21 @@
  */
 export const PYTHON_RUNNER = String.raw`
 import json
+import os
 import sys
 import traceback
 
-HEADER_LINES = 3
 
-
-def describe(error):
-    if isinstance(error, SyntaxError) and error.filename == "script.py" and (error.lineno or 0) > HEADER_LINES:
-        return "%s: %s (line %d of the code)" % (type(error).__name__, error.msg, error.lineno - HEADER_LINES)
+def describe(error, filename):
+    header, where = (3, "the code") if filename == "script.py" else (0, filename)
+    if isinstance(error, SyntaxError) and error.filename == filename and (error.lineno or 0) > header:
+        return "%s: %s (line %d of %s)" % (type(error).__name__, error.msg, error.lineno - header, where)
     text = type(error).__name__
     if str(error):
         text += ": " + str(error)
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == "script.py"]
-    if frames and frames[-1].lineno > HEADER_LINES:
-        text += " (line %d of the code)" % (frames[-1].lineno - HEADER_LINES)
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == filename]
+    if frames and frames[-1].lineno > header:
+        text += " (line %d of %s)" % (frames[-1].lineno - header, where)
     return text
 
 
@@ -44,14 +47,19 @@ def limit(request):
 
 def run(request):
     limit(request)
+    os.environ.update(request.get("env", {}))
+    filename = request.get("filename", "script.py")
     try:
-        module = {"__name__": "script", "__file__": "script.py"}
-        exec(compile(request["script"], "script.py", "exec"), module)
-        result = module["main"](*request["args"])
+        module = {"__name__": "script", "__file__": filename}
+        exec(compile(request["script"], filename, "exec"), module)
+        function = module.get(request.get("function", "main"))
+        if not callable(function):
+            return {"ok": False, "kind": "threw", "message": "%s defines no function %s(input, context)" % (filename, request.get("function", "main"))}
+        result = function(*request["args"])
     except MemoryError:
         return {"ok": False, "kind": "memory"}
     except BaseException as error:
-        return {"ok": False, "kind": "threw", "message": describe(error)}
+        return {"ok": False, "kind": "threw", "message": describe(error, filename)}
     try:
         return json.dumps({"ok": True, "value": result}, allow_nan=False)
     except MemoryError:

@@ -79,18 +79,36 @@ function pythonLaunch(limits: SandboxLimits): Promise<PythonLaunch> {
 /**
  * Runs a `python` assertion as promptfoo does: the value becomes the module
  * `def main(output, context): …` (see pythonModule) and `main` is called with the `args` values
- * in order; its result comes back as JSON (None as null). The child is `python3 -I` from
- * `limits.searchPath` in its sandbox (isolation.ts), with an address space of `limits.memoryMb`
- * per process and at most `limits.maxProcesses` processes and threads, killed with all of them
- * after `limits.timeoutMs` or on `signal`. `mode` changes nothing: promptfoo has inline Python
- * for assertions only (a Python transform is a file).
+ * in order; its result comes back as JSON (None as null). `mode` changes nothing: promptfoo has
+ * inline Python for assertions only (a Python transform is a file).
  */
 export async function runPython(request: CodeRequest, limits: SandboxLimits, signal?: AbortSignal): Promise<unknown> {
   const params = parameterNames(request.args)
+  return await runPythonScript({ script: pythonModule(request.code, params), argsJson: argumentsJson(request.args) }, limits, signal)
+}
+
+/** A Python module to run and what to call in it: `main` of the inline code, or a code step file's `call` (named as `filename`, with `env` set). */
+export interface PythonScript {
+  script: string
+  argsJson: string
+  function?: string
+  filename?: string
+  env?: Record<string, string>
+  network?: boolean
+}
+
+/**
+ * Runs `script` in a child `python3 -I` from `limits.searchPath` in its sandbox (isolation.ts),
+ * with an address space of `limits.memoryMb` per process and at most `limits.maxProcesses`
+ * processes and threads, killed with all of them after `limits.timeoutMs` or on `signal`.
+ */
+export async function runPythonScript(request: PythonScript, limits: SandboxLimits, signal?: AbortSignal): Promise<unknown> {
   const launch = await pythonLaunch(limits)
   // The process limit counts the sandbox's own processes only; outside one it would count every process of the user's.
   const maxProcesses = launch.sandbox ? limits.maxProcesses : 0
-  const input = `{"script":${JSON.stringify(pythonModule(request.code, params))},"args":${argumentsJson(request.args)},"memoryBytes":${limits.memoryMb * 1024 * 1024},"cpuSeconds":${Math.ceil(limits.timeoutMs / 1000) + 1},"maxProcesses":${maxProcesses}}`
+  const { script, argsJson, network, ...named } = request
+  const more = Object.entries(named).map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`).join('')
+  const input = `{"script":${JSON.stringify(script)},"args":${argsJson},"memoryBytes":${limits.memoryMb * 1024 * 1024},"cpuSeconds":${Math.ceil(limits.timeoutMs / 1000) + 1},"maxProcesses":${maxProcesses}${more}}`
   const spec: ChildSpec = {
     language: 'Python',
     command: launch.command,
@@ -98,7 +116,7 @@ export async function runPython(request: CodeRequest, limits: SandboxLimits, sig
     env: { PATH: launch.sandbox ? '/usr/local/bin:/usr/bin:/bin' : limits.searchPath },
     input,
     outOfMemory: stderr => /\bMemoryError\b|Cannot allocate memory/.test(stderr),
-    ...(launch.sandbox ? { sandbox: launch.sandbox } : {}),
+    ...(launch.sandbox ? { sandbox: { ...launch.sandbox, network } } : {}),
   }
   return await runChild(spec, limits, signal)
 }

@@ -6,6 +6,7 @@ import type { OutputField } from './outputs'
 import { inputOutputs } from './input/outputs'
 import { llmOutputs } from './llm/outputs'
 import { httpOutputs } from './http/outputs'
+import { codeOutputs } from './code/outputs'
 import { evaluatorOutputs } from './evaluator/outputs'
 import { conditionOutputs } from './condition/outputs'
 import { retryOutputs } from './retry/outputs'
@@ -15,6 +16,7 @@ export const builtinStepOutputs: Readonly<Record<string, (config: Record<string,
   input: inputOutputs,
   llm: llmOutputs,
   http: httpOutputs,
+  code: codeOutputs,
   evaluator: evaluatorOutputs,
   condition: conditionOutputs,
   retry: retryOutputs,

@@ -2,6 +2,7 @@ import type { StepDefinition } from './types'
 import { inputStep } from './input'
 import { llmStep } from './llm'
 import { httpStep } from './http'
+import { codeStep } from './code'
 import { evaluatorStep } from './evaluator'
 import { conditionStep } from './condition'
 import { retryStep } from './retry'
@@ -13,6 +14,7 @@ export const builtinSteps: readonly StepDefinition<any>[] = [
   inputStep,
   llmStep,
   httpStep,
+  codeStep,
   evaluatorStep,
   conditionStep,
   retryStep,

@@ -6,12 +6,13 @@ import type { StepSpec, StepSpecs } from './types'
 import { inputSpec } from './input/spec'
 import { llmSpec } from './llm/spec'
 import { httpSpec } from './http/spec'
+import { codeSpec } from './code/spec'
 import { evaluatorSpec } from './evaluator/spec'
 import { conditionSpec } from './condition/spec'
 import { retrySpec } from './retry/spec'
 import { outputSpec } from './output/spec'
 
-export const builtinStepSpecs: readonly StepSpec<any>[] = [inputSpec, llmSpec, httpSpec, evaluatorSpec, conditionSpec, retrySpec, outputSpec]
+export const builtinStepSpecs: readonly StepSpec<any>[] = [inputSpec, llmSpec, httpSpec, codeSpec, evaluatorSpec, conditionSpec, retrySpec, outputSpec]
 
 export function stepSpecs(specs: readonly StepSpec<any>[] = builtinStepSpecs): StepSpecs {
   const byType = new Map(specs.map(spec => [spec.type, spec as StepSpec]))

@@ -12,6 +12,7 @@ export const builtinStepMeta = {
   input: { label: 'Input' },
   llm: { label: 'LLM', pinnedOptional: ['model'] },
   http: { label: 'HTTP', pinnedOptional: ['url'] },
+  code: { label: 'Code' },
   evaluator: { label: 'Evaluator' },
   condition: { label: 'Condition' },
   retry: { label: 'Retry' },

@@ -3,7 +3,7 @@ import { parseTemplate } from '../../executor/references'
 import { extractAnswer } from '../../http/answer-path'
 import { type HttpAccess, openHttpAccess, readEnvValue } from '../../http/access'
 import { httpCall } from '../../http/request'
-import { defineStep } from '../types'
+import { defineStep, type TokenUsage } from '../types'
 import { httpSpec } from './spec'
 import { redactor, shownHeaders } from './secrets'
 
@@ -27,10 +27,13 @@ export const httpStep = defineStep({
       })
       const answer = config.answer === undefined ? result.text : extractAnswer(result.json, config.answer)
       const text = typeof answer === 'string' ? answer : JSON.stringify(answer) ?? ''
+      const usage = reportedUsage(result.json)
       return {
         output: redact({
           text, json: result.json, status: result.status, headers: shownHeaders(result.headers), latency_ms: result.latency_ms, attempts: result.attempts,
+          ...(usage ? { usage } : {}),
         }),
+        ...(usage ? { usage } : {}),
       }
     }
     catch (error) {
@@ -56,4 +59,14 @@ function withEnv(template: string, access: HttpAccess, settingsEnv: readonly str
     else throw new JudgeflowError('INVALID_CONFIG', `${field} mixes {{env.…}} with other references: a header that reads a variable holds only text and {{env.NAME}}.`, { details: { field } })
   }
   return out
+}
+
+/** The token usage an OpenAI- or Anthropic-shaped response reports at its top level (`usage`), or undefined. */
+function reportedUsage(json: unknown): TokenUsage | undefined {
+  const usage = (json as { usage?: Record<string, unknown> } | null)?.usage
+  if (!usage || typeof usage !== 'object') return undefined
+  const input = usage.prompt_tokens ?? usage.input_tokens
+  const output = usage.completion_tokens ?? usage.output_tokens
+  const count = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n >= 0
+  return count(input) && count(output) ? { input_tokens: input as number, output_tokens: output as number } : undefined
 }

@@ -18,7 +18,10 @@ beforeAll(async () => {
     }
     const body = hit.body ? JSON.parse(hit.body) : null
     res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req-1', 'set-cookie': 'session=private' })
-    res.end(JSON.stringify({ choices: [{ message: { content: `Answer to: ${body?.question ?? ''}` } }], echo: { authorization: hit.headers.authorization ?? null } }))
+    res.end(JSON.stringify({
+      choices: [{ message: { content: `Answer to: ${body?.question ?? ''}` } }], echo: { authorization: hit.headers.authorization ?? null },
+      ...(req.url === '/usage' ? { usage: { prompt_tokens: 12, completion_tokens: 5 } } : {}),
+    }))
   })
 })
 afterAll(async () => {
@@ -99,6 +102,15 @@ describe('the http step', () => {
     expect(unset.result.steps.api!.error!.message).toBe('headers.X-Key reads {{env.STAGING_KEY}}, which is not set in the environment: set STAGING_KEY.')
   })
 
+  it('reports the product\'s token usage when its response does, as the step\'s usage', async () => {
+    const { result, events } = await run(gateWorkflow({ url: `${service.url}/usage` }), loopbackOnly())
+    expect((result.steps.api!.output as any).usage).toEqual({ input_tokens: 12, output_tokens: 5 })
+    const done = events.find(e => e.type === 'step.succeeded' && e.step.node_id === 'api') as any
+    expect(done.step.usage).toEqual({ input_tokens: 12, output_tokens: 5 })
+    const plain = await run(gateWorkflow({}), loopbackOnly())
+    expect((plain.result.steps.api!.output as any).usage).toBeUndefined()
+  })
+
   it('retries a 503 as its Retry-After asks, and says how many calls it made', async () => {
     const { result } = await run(gateWorkflow({ url: `${service.url}/flaky` }), loopbackOnly())
     expect(result.status).toBe('succeeded')
@@ -141,6 +153,6 @@ describe('http step validation', () => {
     expect(problems(gateWorkflow({ method: 'get' }))).toEqual([expect.stringMatching(/nodes\.api\.config\.body: a GET request sends no body/)])
     const wrongField = gateWorkflow({})
     wrongField.nodes[2]!.config = { value: '{{steps.api.answer}}' }
-    expect(problems(wrongField)).toEqual([expect.stringMatching(/step "api" \(.*\) has no field "answer" \(its fields: text, json, status, headers, latency_ms, attempts\)/)])
+    expect(problems(wrongField)).toEqual([expect.stringMatching(/step "api" \(.*\) has no field "answer" \(its fields: text, json, status, headers, latency_ms, attempts, usage\)/)])
   })
 })
