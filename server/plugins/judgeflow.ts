@@ -35,6 +35,8 @@ async function start(nitroApp: Parameters<Parameters<typeof defineNitroPlugin>[0
       ? 'judgeflow: code assertions and transforms run in a bubblewrap sandbox (JUDGEFLOW_ALLOW_CODE)'
       : `judgeflow: JUDGEFLOW_ALLOW_CODE is set, but code assertions and transforms will be refused: ${sandbox.reason}`)
   }
+  const { policy, env } = config.http
+  console.info(`judgeflow: http steps call ${policy.allow ? `only ${policy.allow.join(', ')} (JUDGEFLOW_HTTP_ALLOW)` : 'public addresses only (JUDGEFLOW_HTTP_ALLOW lists others)'}${env.length ? `; their headers may read ${env.join(', ')} (JUDGEFLOW_HTTP_ENV)` : ''}`)
   const traceCacheFile = config.trace.cacheFile
   if (traceCacheFile) console.info(`judgeflow: ${loadTraceCache(app.traceCache, traceCacheFile)} trace vectors loaded from ${traceCacheFile}`)
   // With a queue (PostgreSQL), only a worker executes runs: a server started with --no-worker leaves them, and dead workers' runs, to the workers.
