@@ -56,7 +56,8 @@ export function registryWithTarget(target: Target): StepRegistry {
  * the evaluators judge: recorded-outputs.ts), the node keeping its id so references to it hold.
  */
 export function workflowWithTarget(definition: Record<string, unknown>, outputStep: string | undefined, providers: readonly string[]): Record<string, unknown> {
-  const workflow: Workflow = validatedWorkflow(definition, defaultRegistry, { providers })
+  // Named as runDataset stores it: a workflow given without a name is not refused for that.
+  const workflow: Workflow = validatedWorkflow({ ...definition, name: definition.name ?? 'workflow' }, defaultRegistry, { providers })
   const step = generatingStep(workflow, defaultRegistry, outputStep)
   const nodes = (definition.nodes as Array<Record<string, unknown>>)
     .map(node => (node.id === step ? { id: node.id, type: TARGET_STEP, config: {} } : node))

@@ -44,7 +44,8 @@ describe('runDataset with the caller\'s target', () => {
       if (String(input.question).startsWith('And')) throw new Error('the staging API answered 503')
       return String(input.question).endsWith('please?') ? 'No.' : good
     }
-    const report = await runDataset({ workflow, target, cases, config: settings(), concurrency: 1 })
+    const { name: _unnamed, ...nameless } = workflow
+    const report = await runDataset({ workflow: nameless, target, cases, config: settings(), concurrency: 1 })
     expect(fake.requests).toHaveLength(0)
     expect(seen).toEqual([['How do I reset my password?', 1], ['How do I reset my password please?', 1], ['And my password?', 1]])
     expect(report.results.map(r => [r.case_id, r.status, r.verdict ?? null, r.output ?? null, r.error ?? null])).toEqual([

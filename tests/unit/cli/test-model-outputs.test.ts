@@ -45,6 +45,8 @@ function files() {
 const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as DatasetReport
 
 describe('judgeflow test --assertions --model-outputs (promptfoo\'s standalone assertion mode)', () => {
+  // promptfoo 0.123.1 on these two files (`promptfoo eval --assertions asserts.yaml --model-outputs outputs.json`, run by hand):
+  // test 1 success, icontains ✓ not-icontains ✓; test 2 failure, icontains ✓ not-icontains ✗, vars.tags "support, en".
   it('each recorded output is a test judged by every assertion, with no generation call; the report says where they came from', async () => {
     const dir = files()
     const outputs = join(dir, 'outputs.json')
