@@ -63,7 +63,7 @@ export async function readEvaluatorConfigFile(given: string, options: ReadConfig
 function shownName(given: string, within: string | undefined): string {
   if (!within || !isAbsolute(given)) return given
   const folder = resolve(within)
-  return inside(folder, resolve(given)) ? relative(folder, resolve(given)) : given
+  return isInsideFolder(folder, resolve(given)) ? relative(folder, resolve(given)) : given
 }
 
 async function realFile(given: string, path: string, within: string | undefined, where: string): Promise<string> {
@@ -72,13 +72,14 @@ async function realFile(given: string, path: string, within: string | undefined,
   const base = await realpath(within).catch(() => { throw refuse(`Cannot read the config file "${path}": the config folder (JUDGEFLOW_CONFIG_DIR) does not exist.`) })
   const outside = () => refuse(`The config file "${path}" is outside the config folder (JUDGEFLOW_CONFIG_DIR); config files are read only from there.`)
   const candidate = resolve(base, given)
-  if (!inside(base, candidate)) throw outside()
+  if (!isInsideFolder(base, candidate)) throw outside()
   const real = await realpath(candidate).catch(() => { throw missing() })
-  if (!inside(base, real)) throw outside()
+  if (!isInsideFolder(base, real)) throw outside()
   return real
 }
 
-function inside(base: string, path: string): boolean {
+/** Whether `path` lies inside the folder `base` (the folder itself is not inside it); both resolved. */
+export function isInsideFolder(base: string, path: string): boolean {
   const rel = relative(base, path)
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel)
 }

@@ -9,9 +9,10 @@
  * and made again when one of its files changed.
  */
 import { stat } from 'node:fs/promises'
-import { join, relative, sep } from 'node:path'
+import { join, sep } from 'node:path'
 import type { Plugin } from 'esbuild'
 import { JudgeflowError } from '../errors'
+import { isInsideFolder as inside } from '../evaluator/config-file'
 
 /** The bundle's name in the folder its source map's paths are relative to: the sandbox writes it there. */
 export const BUNDLE_NAME = '__judgeflow_module.mjs'
@@ -25,11 +26,6 @@ interface Cached {
 }
 
 const cache = new Map<string, Cached>()
-
-const inside = (root: string, path: string) => {
-  const rel = relative(root, path)
-  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep)
-}
 
 /** Refuses to read a file outside the folder that is not a package's. */
 function withinFolder(root: string, label: string): Plugin {

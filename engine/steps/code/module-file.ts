@@ -5,8 +5,8 @@
  * folder was looked in.
  */
 import { realpath, stat } from 'node:fs/promises'
-import { isAbsolute, relative, resolve, sep } from 'node:path'
-import { DEFAULT_CONFIG_DIR } from '../../evaluator/config-file'
+import { relative, resolve } from 'node:path'
+import { DEFAULT_CONFIG_DIR, isInsideFolder as inside } from '../../evaluator/config-file'
 import { JudgeflowError } from '../../errors'
 
 export interface ModuleFile {
@@ -16,11 +16,6 @@ export interface ModuleFile {
   root: string
   /** The file as messages name it: its path in the folder. */
   label: string
-}
-
-function inside(base: string, path: string): boolean {
-  const rel = relative(base, path)
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)
 }
 
 /** `given` (the config's `module` or `python`) found in `configDir`, or INVALID_CONFIG naming the node, the field and the folder. */
