@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { defaultRegistry, defineStep, JudgeflowError, StepRegistry, validatedWorkflow, type Workflow } from '../engine'
 import { generatingStep, type DatasetCase } from '../engine/datasets'
 import { EVALUATION_INPUT_ALIASES, EVALUATION_INPUT_FIELDS } from '../engine/schema/evaluator'
+import { evaluatorWorkflow } from '../core/datasets'
 
 /** What a target answers: a text (the step's `{ text }`), or an object, the step's whole output. */
 export type TargetOutput = string | Record<string, unknown>
@@ -71,18 +72,13 @@ export function workflowWithTarget(definition: Record<string, unknown>, outputSt
  */
 export function evaluatorWithTarget(config: Record<string, unknown>, cases: readonly DatasetCase[]): Record<string, unknown> {
   const present = new Set(cases.flatMap(c => Object.keys(c.input)))
-  const passed: Record<string, string> = {}
-  for (const field of EVALUATION_INPUT_FIELDS.filter(f => present.has(f))) {
-    const as = (EVALUATION_INPUT_ALIASES as Record<string, string>)[field] ?? field
-    if (as !== 'content' && (as === field || !present.has(as))) passed[as] = `{{input.${field}}}`
-  }
+  // The target's text is the content: a case's own content (or its alias) is not passed on.
+  const fields = EVALUATION_INPUT_FIELDS.filter(f => present.has(f) && f !== 'content' && (EVALUATION_INPUT_ALIASES as Record<string, string>)[f] !== 'content')
+  const alone = evaluatorWorkflow(config, fields) as { nodes: Array<Record<string, unknown>> }
+  const [input, evaluator] = alone.nodes as [Record<string, unknown>, { config: Record<string, unknown> }]
   return {
     name: 'Target and evaluator',
-    nodes: [
-      { id: 'input', type: 'input' },
-      { id: TARGET_NODE, type: TARGET_STEP, config: {} },
-      { id: 'evaluator', type: 'evaluator', config: { ...config, ...passed, content: `{{steps.${TARGET_NODE}.text}}` } },
-    ],
-    edges: [{ from: 'input', to: TARGET_NODE }, { from: TARGET_NODE, to: 'evaluator' }],
+    nodes: [input, { id: TARGET_NODE, type: TARGET_STEP, config: {} }, { ...evaluator, config: { ...evaluator.config, content: `{{steps.${TARGET_NODE}.text}}` } }],
+    edges: [{ from: input.id, to: TARGET_NODE }, { from: TARGET_NODE, to: (evaluator as { id?: unknown }).id }],
   }
 }
