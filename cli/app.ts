@@ -67,5 +67,5 @@ function keepTraceCache(app: Judgeflow, file: string, mustSucceed: boolean): voi
 export async function noteUnisolatedCode(value: unknown, config: JudgeflowConfig, io: Io): Promise<void> {
   if (!holdsCode(value)) return
   const probe = await javascriptIsolation(config.code.searchPath)
-  if (!probe.ok) io.err(`Note: the javascript and python assertions and transforms here run without a sandbox — with an empty environment and their time and memory limits, but able to read your files and reach the network — because ${probe.reason}.`)
+  if (!probe.ok) io.err(`Note: the javascript and python assertions, transforms and code steps here run without a sandbox — with an empty environment and their time and memory limits, but able to read your files and reach the network — because ${probe.reason}.`)
 }

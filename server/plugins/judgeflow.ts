@@ -32,8 +32,8 @@ async function start(nitroApp: Parameters<Parameters<typeof defineNitroPlugin>[0
   if (config.code.allow) {
     const sandbox = await javascriptIsolation(config.code.searchPath)
     console.info(sandbox.ok
-      ? 'judgeflow: code assertions and transforms run in a bubblewrap sandbox (JUDGEFLOW_ALLOW_CODE)'
-      : `judgeflow: JUDGEFLOW_ALLOW_CODE is set, but code assertions and transforms will be refused: ${sandbox.reason}`)
+      ? 'judgeflow: code assertions, transforms and code steps run in a bubblewrap sandbox (JUDGEFLOW_ALLOW_CODE)'
+      : `judgeflow: JUDGEFLOW_ALLOW_CODE is set, but code assertions, transforms and code steps will be refused: ${sandbox.reason}`)
   }
   const { policy, env } = config.http
   console.info(`judgeflow: http steps call ${policy.allow ? `only ${policy.allow.join(', ')} (JUDGEFLOW_HTTP_ALLOW)` : 'public addresses only (JUDGEFLOW_HTTP_ALLOW lists others)'}${env.length ? `; their headers may read ${env.join(', ')} (JUDGEFLOW_HTTP_ENV)` : ''}`)

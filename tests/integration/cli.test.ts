@@ -283,7 +283,7 @@ ${snoopingPython({ port }).split('\n').map(line => `          ${line}`).join('\n
     symlinkSync(python, join(bin, 'python3'))
     const config = file('snoop-bare.yaml', snooping(9))
     const result = await judgeflow(['test', config], { ...fake.env(), PATH: bin })
-    expect(result.stderr).toMatch(/^Note: the javascript and python assertions and transforms here run without a sandbox — with an empty environment and their time and memory limits, but able to read your files and reach the network — because bubblewrap \(bwrap\), which isolates user code, is not installed: install bubblewrap/m)
+    expect(result.stderr).toMatch(/^Note: the javascript and python assertions, transforms and code steps here run without a sandbox — with an empty environment and their time and memory limits, but able to read your files and reach the network — because bubblewrap \(bwrap\), which isolates user code, is not installed: install bubblewrap/m)
     // And the code ran, as promptfoo would run it.
     expect(result.code).toBe(0)
   })

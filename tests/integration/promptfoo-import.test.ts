@@ -115,6 +115,6 @@ describe('code assertions over HTTP', () => {
     const bare = await start({ env: { ...fake.env(), JUDGEFLOW_ALLOW_CODE: '1', PATH: '/nonexistent' } })
     const refused = await bare.api('/api/evaluate', { body })
     expect(refused).toMatchObject({ status: 400, body: { message: expect.stringContaining('which this server runs only in a sandbox, and bubblewrap (bwrap), which isolates user code, is not installed: install bubblewrap') } })
-    expect(bare.output()).toContain('JUDGEFLOW_ALLOW_CODE is set, but code assertions and transforms will be refused: bubblewrap (bwrap)')
+    expect(bare.output()).toContain('JUDGEFLOW_ALLOW_CODE is set, but code assertions, transforms and code steps will be refused: bubblewrap (bwrap)')
   })
 })
