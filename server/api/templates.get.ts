@@ -1,6 +1,6 @@
 import { templates } from '../utils/templates'
 
-/** The template gallery: the quality gate, feedback loop and A/B test flows. */
+/** The template gallery: the quality gate, feedback loop, A/B test and "gate your API" flows. */
 export default defineEventHandler(() => templates.map(t => ({
   id: t.id, name: t.definition.name, description: t.definition.description ?? null, definition: t.definition,
 })))

@@ -15,18 +15,26 @@ const example = (name: string) => JSON.parse(readFileSync(resolve(import.meta.di
 const registry = new StepRegistry(builtinSteps)
 const finished = (id: string) => runEndedOn(server, id)
 
-describe('the three templates', () => {
+describe('the templates', () => {
   it('are offered as a gallery, and not also copied into a new database as workflows', async () => {
     const { body: workflows } = await server.api('/api/workflows')
     expect(workflows.map((w: { name: string }) => w.name)).not.toContain('Quality gate')
     const { body: gallery } = await server.api('/api/templates')
-    expect(gallery.map((t: { id: string }) => t.id)).toEqual(['quality-gate', 'feedback-loop', 'ab-test'])
+    expect(gallery.map((t: { id: string }) => t.id)).toEqual(['quality-gate', 'feedback-loop', 'ab-test', 'gate-your-api'])
   })
 
   it('run offline: the quality gate fails once and passes on retry, with the feedback in the second prompt', async () => {
     const result = await runWorkflow(example('quality-gate'), { registry, providers: createProviders({ env: {} }), input: { question: 'How do I reset my password?' } })
     expect(result).toMatchObject({ status: 'succeeded', verdict: 'pass' })
     expect(result.steps.draft!.attempts).toBe(2)
+    expect(result.steps.judge!.output).toMatchObject({ passed: true, judge: { model: 'local:heuristic', heuristic: true } })
+  })
+
+  it('run offline: "Gate your API" judges its HTTP step\'s pinned response and passes, calling nothing', async () => {
+    const result = await runWorkflow(example('gate-your-api'), { registry, providers: createProviders({ env: {} }), input: { question: 'How do I reset my password?' } })
+    expect(result).toMatchObject({ status: 'succeeded', verdict: 'pass' })
+    // The pinned response, as written in the template: nothing was called.
+    expect(result.steps.api!.output).toEqual(example('gate-your-api').nodes[1].pinned[0])
     expect(result.steps.judge!.output).toMatchObject({ passed: true, judge: { model: 'local:heuristic', heuristic: true } })
   })
 
