@@ -35,7 +35,8 @@ export default defineConfig({
       command: `node tests/e2e/serve.mjs`,
       url: `http://127.0.0.1:${port}/api/health`,
       reuseExistingServer: false,
-      env: { PORT: String(port) },
+      // http steps may call the endpoints the tests run on loopback, and read one variable (http-step.spec.ts).
+      env: { PORT: String(port), JUDGEFLOW_HTTP_ALLOW: '127.0.0.1', JUDGEFLOW_HTTP_ENV: 'E2E_API_KEY', E2E_API_KEY: 'e2e-secret-key-value' },
       timeout: 30_000,
     },
     {

@@ -12,6 +12,8 @@ export type ApiAnswer<Route extends keyof InternalApi, Method extends keyof Inte
 /** GET /api/steps: a step type with its config's JSON Schema. */
 export type StepTypeInfo = ApiAnswer<'/api/steps'>[number]
 export type ModelList = ApiAnswer<'/api/models'>
+/** POST /api/http-test: an http step's test request, its status, latency and answer, or why it failed. */
+export type HttpTestAnswer = ApiAnswer<'/api/http-test', 'post'>
 /** A workflow's version; the database keeps its definition as JSON, checked with the engine's schema when saved. */
 export type WorkflowDetail = Omit<ApiAnswer<'/api/workflows/:id'>, 'definition'> & { definition: Workflow }
 export type SavedWorkflow = ApiAnswer<'/api/workflows/:id', 'put'>

@@ -19,8 +19,13 @@ function operand(value: unknown): string {
   return value === undefined ? '?' : JSON.stringify(value)
 }
 
+/** A URL as a card has room for it: without its scheme and query (a query often holds a key). */
+function shortUrl(url: string): string {
+  return url.replace(/^https?:\/\//i, '').replace(/[?#].*$/s, '')
+}
+
 /** What a new step is called until renamed: what it does in a workflow, numbered when taken. */
-const STARTING_NAMES: Record<string, string> = { input: 'Input', llm: 'Generate', evaluator: 'Judge', condition: 'Check', retry: 'Retry', output: 'Output' }
+const STARTING_NAMES: Record<string, string> = { input: 'Input', llm: 'Generate', http: 'Call API', evaluator: 'Judge', condition: 'Check', retry: 'Retry', output: 'Output' }
 export function startingName(type: string, taken: Iterable<string | undefined>): string {
   const base = STARTING_NAMES[type] ?? type
   const names = new Set(taken)
@@ -29,7 +34,7 @@ export function startingName(type: string, taken: Iterable<string | undefined>):
 }
 
 /**
- * One line of what the step does: the model, the evaluation type and threshold, the condition, the
+ * One line of what the step does: the model, the method and URL called, the evaluation type and threshold, the condition, the
  * retry's loop (named by its target's label, from `nameOf`, else by id).
  */
 export function stepSummary(node: NodeLike, nameOf: (id: string) => string | undefined = () => undefined): string {
@@ -41,6 +46,8 @@ export function stepSummary(node: NodeLike, nameOf: (id: string) => string | und
     }
     case 'llm':
       return typeof c.model === 'string' && c.model ? c.model : 'no model set'
+    case 'http':
+      return typeof c.url === 'string' && c.url ? `${typeof c.method === 'string' ? c.method.toUpperCase() : 'POST'} ${shortUrl(c.url)}` : 'no URL set'
     case 'evaluator': {
       const type = typeof c.evaluation_type === 'string' ? c.evaluation_type : 'no type'
       return typeof c.pass_threshold === 'number' ? `${type} · pass ≥ ${c.pass_threshold}` : type

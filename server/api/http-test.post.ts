@@ -1,0 +1,13 @@
+import { useJudgeflow } from '../utils/context'
+import { readBodyWith } from '../utils/http'
+import { httpTestBodySchema, sendTestRequest } from '../utils/http-test'
+
+/**
+ * The editor's "Send test request": one call with an http step's config under this server's
+ * policy (JUDGEFLOW_HTTP_ALLOW, JUDGEFLOW_HTTP_ENV); its status, latency and answer, or why it failed.
+ */
+export default defineEventHandler(async (event) => {
+  const body = await readBodyWith(event, httpTestBodySchema)
+  const app = useJudgeflow()
+  return await sendTestRequest(body.config, body.input, { http: app.config.http, providers: app.providers })
+})
