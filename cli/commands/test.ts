@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { basename } from 'node:path'
+import { basename, dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { JudgeflowConfig } from '../../core/config'
 import type { DatasetRunProgress } from '../../core/datasets'
@@ -141,7 +141,11 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
 
   // The endpoint the config's providers name (apiBaseUrl, apiHost) is where this run calls them, as promptfoo would.
   const endpoints = promptfoo?.endpoints
-  const appConfig = endpoints ? { ...config, providers: { ...config.providers, keys: { ...config.providers.keys, ...endpoints } } } : config
+  const withEndpoints = endpoints ? { ...config, providers: { ...config.providers, keys: { ...config.providers.keys, ...endpoints } } } : config
+  // A promptfoo config's provider files (file://provider.js, exec: python3 script.py) lie beside it, where promptfoo finds them.
+  const appConfig = promptfooFile && !standalone
+    ? { ...withEndpoints, evaluation: { ...withEndpoints.evaluation, configDir: dirname(resolve(promptfooFile)) } }
+    : withEndpoints
   await noteUnisolatedCode([target, chosen.cases], config, io)
   const report = await withApp(appConfig, values.db, async (app) => {
     // With --db the dataset is kept under its name: a file that changed is its next version.

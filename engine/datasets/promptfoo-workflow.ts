@@ -1,6 +1,7 @@
 import { JudgeflowError } from '../errors'
 import { invalid } from './promptfoo-invalid'
 import { type PromptfooHttp, withPrompt } from './promptfoo-http'
+import type { PromptfooScript } from './promptfoo-scripts'
 
 /**
  * The workflow of an imported promptfoo config: the input (the vars as fields), an LLM step per
@@ -21,6 +22,8 @@ export interface PromptfooProvider {
   endpoint?: string
   /** An http provider (promptfoo-http.ts): the product's endpoint, called by an http step; `model` is then its id. */
   http?: PromptfooHttp
+  /** A provider of the user's code (promptfoo-scripts.ts), called by a code step; `model` is then its id. */
+  code?: PromptfooScript
 }
 
 interface WorkflowParts {
@@ -87,10 +90,14 @@ export function buildPromptfooWorkflow(parts: WorkflowParts): { workflow: Record
     const max_tokens = prompt.max_tokens ?? provider.max_tokens
     const format = prompt.response_format ?? provider.response_format
     if (format && model.startsWith('anthropic:')) throw new JudgeflowError('INVALID_INPUT', `${provider.model}: a response_format is not imported for an anthropic provider, which has none; remove it, or ask for JSON in the prompt`)
-    if (provider.http) {
-      if (prompt.system) throw invalid(`the promptfoo config: ${prompt.label ?? 'a prompt'} is a chat with a system message, which an http provider (${provider.label ?? provider.model}) is not sent as judgeflow writes it; give the http provider a text prompt`)
-      if (parts.gradedByProvider) throw invalid(`the promptfoo config: no grader is named, and ${provider.label ?? provider.model} is an http endpoint, which cannot grade; set defaultTest.options.provider, or --grader`)
-      nodes.push({ id: llm, type: 'http', config: withPrompt(provider.http.config, prompt.text) })
+    if (provider.http || provider.code) {
+      if (prompt.system) throw invalid(`the promptfoo config: ${prompt.label ?? 'a prompt'} is a chat with a system message, which judgeflow does not send to ${provider.label ?? provider.model} (an http endpoint or your own code); give it a text prompt`)
+      if (parts.gradedByProvider) throw invalid(`the promptfoo config: no grader is named, and ${provider.label ?? provider.model} is ${provider.http ? 'an http endpoint' : 'your own code'}, which cannot grade; set defaultTest.options.provider, or --grader`)
+      if (provider.http) nodes.push({ id: llm, type: 'http', config: withPrompt(provider.http.config, prompt.text) })
+      else {
+        const code = provider.code!.config as { promptfoo: Record<string, unknown> }
+        nodes.push({ id: llm, type: 'code', config: { ...code, promptfoo: { ...code.promptfoo, prompt: prompt.text } } })
+      }
     }
     else nodes.push({
       id: llm, type: 'llm',
@@ -115,8 +122,8 @@ export function buildPromptfooWorkflow(parts: WorkflowParts): { workflow: Record
       id: judge, type: 'evaluator', config: {
         ...parts.evaluator, ...(parts.gradedByProvider ? { model } : {}), content: `{{steps.${llm}.text}}`, context: prompt.text, ...http,
         ...(provider.transform ? { provider_transform: provider.transform } : {}), ...(parts.latency ? { latency_ms: `{{steps.${llm}.latency_ms}}` } : {}),
-        // An http endpoint reports no price: promptfoo's cost assertion then has none to read.
-        ...(parts.cost ? { cost_usd: provider.http ? null : `{{steps.${llm}.cost_usd}}` } : {}),
+        // An http endpoint or a script reports no price: promptfoo's cost assertion then has none to read.
+        ...(parts.cost ? { cost_usd: provider.http || provider.code ? null : `{{steps.${llm}.cost_usd}}` } : {}),
       },
     })
     edges.push({ from: llm, to: judge })

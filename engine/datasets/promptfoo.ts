@@ -15,6 +15,7 @@ import { importBudget, refuseOversizedExpansion, refuseOversizedGrid } from './p
 import { checkModelConfig, checkTestSettings, checkTopLevel, evaluateOptionsOf, responseFormatOf } from './promptfoo-settings'
 import { buildPromptfooWorkflow, promptsOfProvider, providerModel, type PromptfooProvider } from './promptfoo-workflow'
 import { importHttpProvider, isHttpProvider } from './promptfoo-http'
+import { importScriptProvider, isScriptProvider } from './promptfoo-scripts'
 import { endpointOf, endpointsOf, gradersIn, type Endpoints } from './promptfoo-endpoints'
 import { datasetCaseSchema, type DatasetCase } from './schema'
 import { ASSERT_FIELD, CELL_FIELD, PROMPTFOO_RESERVED_FIELDS, THRESHOLD_FIELD, TRANSFORM_FIELD } from './promptfoo-fields'
@@ -204,7 +205,7 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   if (grid) {
     const { prompts, providers } = grid
     notes.push(...gridNotes)
-    const located = providers.flatMap((p, i) => (p.http ? [] : [{ model: p.model, endpoint: p.endpoint, where: `providers[${i}]` }]))
+    const located = providers.flatMap((p, i) => (p.http || p.code ? [] : [{ model: p.model, endpoint: p.endpoint, where: `providers[${i}]` }]))
     const reached = endpointsOf(located, gradersIn(all, [judge, graders.embedding]))
     if (Object.keys(reached.endpoints).length) result.endpoints = reached.endpoints
     notes.push(...reached.notes)
@@ -249,6 +250,14 @@ function promptGrid(config: z.infer<typeof configSchema>, options: PromptfooImpo
       const http = importHttpProvider(id.trim(), typeof p === 'string' ? undefined : p.config, where, notes)
       return {
         model: id.trim(), http, label: typeof p === 'string' ? undefined : p.label,
+        prompts: typeof p === 'string' ? undefined : promptsOfProvider(p.prompts, prompts, where),
+        ...(typeof p !== 'string' && p.transform ? { transform: p.transform } : {}),
+      }
+    }
+    if (isScriptProvider(id.trim())) {
+      const options = typeof p === 'string' ? { id: id.trim() } : { id: p.id, ...(p.label ? { label: p.label } : {}), config: p.config ?? {} }
+      return {
+        model: id.trim(), code: importScriptProvider(id.trim(), options, where), label: typeof p === 'string' ? undefined : p.label,
         prompts: typeof p === 'string' ? undefined : promptsOfProvider(p.prompts, prompts, where),
         ...(typeof p !== 'string' && p.transform ? { transform: p.transform } : {}),
       }

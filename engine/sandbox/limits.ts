@@ -68,4 +68,16 @@ export interface ModuleRequest {
   network: boolean
   /** This call's time limit, instead of `SandboxLimits.timeoutMs`. */
   timeoutMs?: number
+  /**
+   * How the module is called (`function` when absent): `provider`, as promptfoo calls a provider
+   * file — a JavaScript module's default export constructed with `args.options`, its
+   * `callApi(prompt, context, {})` called; a Python file's `pythonFunction` called with the args;
+   * `main`, as promptfoo's `exec:` runs a script — the file run as the program with `argv`, its
+   * standard output the value.
+   */
+  style?: 'function' | 'provider' | 'main'
+  /** The Python function a `function` or `provider` call calls (`call` unless given). */
+  pythonFunction?: string
+  /** A `main` run's arguments (after the script's name). */
+  argv?: string[]
 }

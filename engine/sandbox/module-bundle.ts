@@ -8,7 +8,7 @@
  * an import that reaches past the folder is refused naming both. A bundle is made once per module
  * and made again when one of its files changed.
  */
-import { stat } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { join, sep } from 'node:path'
 import type { Plugin } from 'esbuild'
 import { JudgeflowError } from '../errors'
@@ -35,6 +35,29 @@ function withinFolder(root: string, label: string): Plugin {
       build.onLoad({ filter: /.*/ }, (args) => {
         if (args.namespace !== 'file' || inside(root, args.path) || args.path.split(sep).includes('node_modules')) return undefined
         return { errors: [{ text: `${label} imports ${args.path}, which is outside ${root}: a code step's module and the files it imports lie in that folder (packages in node_modules excepted)` }] }
+      })
+    },
+  }
+}
+
+/** A `.js` file of CommonJS shape: `module.exports` or `exports.x =`, and no `import` or `export` statement. */
+const CJS_SHAPE = /\bmodule\.exports\b|\bexports\.[\w$]+\s*=/
+const ESM_SYNTAX = /^\s*(?:import\s*[\w{*'"]|export\s)/m
+
+/**
+ * A `.js` file written as CommonJS where its package says `"type": "module"`: bundled as an ES
+ * module it would lose `module.exports`. It is read as CommonJS, as Node's loaders (and promptfoo's
+ * fallback) read it, its `module.exports` the default export.
+ */
+function commonJsFallback(): Plugin {
+  return {
+    name: 'judgeflow-commonjs-fallback',
+    setup(build) {
+      build.onLoad({ filter: /\.js$/ }, async (args) => {
+        if (args.path.split(sep).includes('node_modules')) return undefined
+        const source = await readFile(args.path, 'utf8')
+        if (!CJS_SHAPE.test(source) || ESM_SYNTAX.test(source)) return undefined
+        return { contents: `const module = { exports: {} }; let exports = module.exports;\n${source}\nexport default module.exports;\n`, loader: 'js' }
       })
     },
   }
@@ -67,7 +90,7 @@ export async function bundleModule(file: string, root: string, label: string): P
       bundle: true, format: 'esm', platform: 'node', target: 'node20', sourcemap: 'inline', sourcesContent: false,
       // A package written as CommonJS may require Node's built-ins: an ES module has no `require` of its own.
       banner: { js: 'import { createRequire as __judgeflowRequire } from \'node:module\'; const require = __judgeflowRequire(import.meta.url);' },
-      logLevel: 'silent', plugins: [withinFolder(root, label)],
+      logLevel: 'silent', plugins: [withinFolder(root, label), commonJsFallback()],
     })
   }
   catch (error) {

@@ -18,12 +18,13 @@ const { pathToFileURL } = require('node:url')
 const DRIVER = ${JSON.stringify(DRIVER)}
 const BUNDLE_NAME = ${JSON.stringify(BUNDLE_NAME)}
 const stdout = process.stdout.write.bind(process.stdout)
+const exit = process.exit.bind(process)
 process.stdout.write = process.stderr.write.bind(process.stderr)
 let answered = false
 function answer(outcome) {
   if (answered) return
   answered = true
-  stdout(typeof outcome === 'string' ? outcome : JSON.stringify(outcome), () => process.exit(0))
+  stdout(typeof outcome === 'string' ? outcome : JSON.stringify(outcome), () => exit(0))
 }
 const threw = message => answer({ ok: false, kind: 'threw', message })
 function firstUserFrame(stack, folder) {
@@ -49,9 +50,11 @@ async function start(request) {
   const folder = process.cwd()
   const file = join(folder, BUNDLE_NAME)
   writeFileSync(file, request.source)
+  if (request.style === 'main') return runMain(request, file, folder)
   let module
   try { module = await import(pathToFileURL(file).href) }
   catch (error) { return threw('loading it: ' + String(withFrame(error, folder).message ?? error)) }
+  if (request.style === 'provider') return callProvider(request, module, folder)
   const exported = module.default
   const fn = typeof exported === 'function' ? exported
     : typeof module.call === 'function' ? module.call
@@ -59,6 +62,36 @@ async function start(request) {
   if (!fn) return threw(request.label + ' exports no function to call: export default async function (input, context), or export function call(input, context)')
   const called = async (...args) => {
     try { return await fn(...args) }
+    catch (error) { throw withFrame(error, folder) }
+  }
+  ;(0, eval)(DRIVER)(text => setImmediate(answer, text))(called, request.argsJson)
+}
+// promptfoo's exec: the script is the program, with its arguments; what it writes on stdout is the value.
+async function runMain(request, file, folder) {
+  const captured = []
+  process.stdout.write = (chunk, encoding, done) => {
+    captured.push(Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8'))
+    const callback = typeof encoding === 'function' ? encoding : done
+    if (callback) callback()
+    return true
+  }
+  const finish = () => answer({ ok: true, value: Buffer.concat(captured).toString('utf8') })
+  process.exit = code => (code ? threw(request.label + ' exited with ' + code) : finish())
+  process.argv = [process.argv[0], join(folder, request.label), ...request.argv]
+  process.once('beforeExit', finish)
+  try { await import(pathToFileURL(file).href) }
+  catch (error) { threw(String(withFrame(error, folder).message ?? error)) }
+}
+// promptfoo's provider file: its default export is a class, made with the provider's options, whose callApi answers.
+function callProvider(request, module, folder) {
+  const Provider = module.default
+  if (typeof Provider !== 'function') return threw(request.label + ' exports no provider class: module.exports = class { callApi(prompt, context) { … } }, or export default such a class')
+  const called = async (options, prompt, context) => {
+    try {
+      const provider = new Provider(options)
+      if (typeof provider.callApi !== 'function') throw new Error(request.label + '\'s provider has no callApi(prompt, context) method')
+      return await provider.callApi(prompt, context, {})
+    }
     catch (error) { throw withFrame(error, folder) }
   }
   ;(0, eval)(DRIVER)(text => setImmediate(answer, text))(called, request.argsJson)

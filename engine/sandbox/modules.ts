@@ -21,7 +21,8 @@ export async function runModule(request: ModuleRequest, limits: SandboxLimits, s
   const callLimits = { ...limits, timeoutMs: request.timeoutMs ?? limits.timeoutMs }
   if (request.language === 'python') {
     const script = await readPythonFile(request)
-    return await runPythonScript({ script, argsJson, function: 'call', filename: request.label, env: request.env, network: request.network }, callLimits, signal)
+    const call = request.style === 'main' ? { main: true, argv: request.argv ?? [] } : { function: request.pythonFunction ?? 'call' }
+    return await runPythonScript({ script, argsJson, ...call, filename: request.label, env: request.env, network: request.network }, callLimits, signal)
   }
   const source = await bundleModule(request.file, request.root, request.label)
   return await runNode({
@@ -29,7 +30,7 @@ export async function runModule(request: ModuleRequest, limits: SandboxLimits, s
     command: process.execPath,
     args: [`--max-old-space-size=${limits.memoryMb}`, '--enable-source-maps', '-e', MODULE_RUNNER],
     env: {},
-    input: JSON.stringify({ source, label: request.label, argsJson, env: request.env }),
+    input: JSON.stringify({ source, label: request.label, argsJson, env: request.env, style: request.style ?? 'function', argv: request.argv ?? [] }),
     outOfMemory: stderr => /heap out of memory|Reached heap limit/.test(stderr),
   }, callLimits, signal, request.network)
 }

@@ -45,10 +45,31 @@ def limit(request):
             pass
 
 
+def run_main(request, filename):
+    import io
+    captured = io.StringIO()
+    sys.argv = [filename] + request.get("argv", [])
+    sys.stdout = captured
+    try:
+        exec(compile(request["script"], filename, "exec"), {"__name__": "__main__", "__file__": filename})
+    except SystemExit as ended:
+        if ended.code not in (None, 0):
+            return {"ok": False, "kind": "threw", "message": "%s exited with %s" % (filename, ended.code)}
+    except MemoryError:
+        return {"ok": False, "kind": "memory"}
+    except BaseException as error:
+        return {"ok": False, "kind": "threw", "message": describe(error, filename)}
+    finally:
+        sys.stdout = sys.stderr
+    return json.dumps({"ok": True, "value": captured.getvalue()})
+
+
 def run(request):
     limit(request)
     os.environ.update(request.get("env", {}))
     filename = request.get("filename", "script.py")
+    if request.get("main"):
+        return run_main(request, filename)
     try:
         module = {"__name__": "script", "__file__": filename}
         exec(compile(request["script"], filename, "exec"), module)

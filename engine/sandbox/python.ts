@@ -92,6 +92,9 @@ export interface PythonScript {
   script: string
   argsJson: string
   function?: string
+  /** Run the file as the program (`__main__`, with `argv`): its standard output is the value. */
+  main?: boolean
+  argv?: string[]
   filename?: string
   env?: Record<string, string>
   network?: boolean

@@ -3,6 +3,7 @@ import { openHttpAccess, readEnvValue } from '../../http/access'
 import { defineStep } from '../types'
 import { findModuleFile } from './module-file'
 import { codeSpec, type CodeStepConfig } from './spec'
+import { promptfooCall, promptfooOutput } from './promptfoo-provider'
 
 export { codeSpec, type CodeStepConfig } from './spec'
 
@@ -29,11 +30,14 @@ export const codeStep = defineStep({
       const found = await findModuleFile(config[field]!, evaluation.configDir, node.id, field)
       const access = evaluation.http ?? openHttpAccess()
       const env = Object.fromEntries((config.env ?? []).map(name => [name, readEnvValue(access, name, settings.env, 'env')]))
+      const language = field === 'module' ? 'javascript' : 'python'
+      const call = config.promptfoo
+        ? promptfooCall(config.promptfoo, language, input)
+        : { args: { input: config.input === undefined ? input : config.input, context: { node: node.id, attempt, input } } }
       const returned = await scripts.runModule({
-        language: field === 'module' ? 'javascript' : 'python', ...found, env, network: config.network, timeoutMs: config.timeout_ms,
-        args: { input: config.input === undefined ? input : config.input, context: { node: node.id, attempt, input } },
+        language, ...found, env, network: config.network, timeoutMs: config.timeout_ms, ...call,
       }, signal).catch((error: unknown) => { throw withNetworkHint(error, config) })
-      return { output: outputOf(returned, found.label) }
+      return { output: config.promptfoo ? promptfooOutput(returned, config.promptfoo.call, found.label) : outputOf(returned, found.label) }
     }
     catch (error) {
       if (!(error instanceof JudgeflowError) || error.message.startsWith('node "')) throw error

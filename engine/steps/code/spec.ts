@@ -32,6 +32,21 @@ export const codeSpec = defineStepSpec({
     network: z.boolean().default(false),
     /** The environment variables the code sees (only names JUDGEFLOW_HTTP_ENV or `settings.env` list); it sees no other. */
     env: z.array(z.string().regex(ENV_NAME, 'is not an environment variable\'s name')).max(64).optional(),
+    /**
+     * The file is a promptfoo custom provider, called as promptfoo calls it (an imported promptfoo
+     * config): `provider` — a JavaScript class's `callApi(prompt, context)`, a Python file's
+     * `call_api(prompt, options, context)` (or `function`); `exec` — the file run as the program
+     * with `argv`, then the prompt, the options and the context as JSON, its standard output the
+     * answer. The output is `{ text }`: the provider's `output` (JSON text when not a string).
+     */
+    promptfoo: strictObject({
+      call: z.enum(['provider', 'exec']),
+      prompt: z.string(),
+      /** The provider's options as promptfoo gives them (`id`, `label`, `config`). */
+      options: z.record(z.string(), z.unknown()).default({}),
+      function: z.string().regex(/^[A-Za-z_]\w*$/, 'must be a Python function\'s name').optional(),
+      argv: z.array(z.string()).max(64).optional(),
+    }).optional(),
   }).superRefine((config, ctx) => {
     if ((config.module === undefined) === (config.python === undefined)) {
       const both = config.module !== undefined

@@ -42,13 +42,16 @@ interface Outcome {
   awaiting?: AwaitingComparison
 }
 
+/** The config's folder: the files its code providers name are found there, as promptfoo finds them. */
+let configDir: string | undefined
+
 function run(definition: Record<string, unknown>, input: Record<string, unknown>) {
   const { options } = testDeps()
   const env = { OPENAI_API_KEY: 'sk-parity', OPENAI_BASE_URL: fake.openaiBaseURL }
   return runWorkflow(definition, {
     ...options,
     providers: createProviders({ env, retry: { baseDelayMs: 1, maxDelayMs: 5, maxRetries: 0 } }),
-    evaluation: { http: openHttpAccess(), scripts: createScriptRunner({ timeoutMs: 5000, memoryMb: 128, maxProcesses: 32, searchPath: process.env.PATH ?? '', isolation: 'require' }) },
+    evaluation: { http: openHttpAccess(), configDir, scripts: createScriptRunner({ timeoutMs: 5000, memoryMb: 128, maxProcesses: 32, searchPath: process.env.PATH ?? '', isolation: 'require' }) },
     input,
   })
 }
@@ -126,6 +129,7 @@ describe('promptfoo parity: judgeflow gives promptfoo\'s verdicts on the same co
   for (const name of configs) {
     it(name, async () => {
       const dir = join(root, 'configs', name)
+      configDir = dir
       const recording = JSON.parse(readFileSync(join(root, 'recorded', `${name}.json`), 'utf8')) as ParityRecording
       let imported: PromptfooImport
       try {
@@ -139,7 +143,7 @@ describe('promptfoo parity: judgeflow gives promptfoo\'s verdicts on the same co
       expect(REFUSED[name], `${name} is listed as refused, but it imports`).toBeUndefined()
       // promptfoo repeats a test as consecutive copies (evaluateOptions.repeat); judgeflow runs each case that many times.
       const repeat = imported.run.repeat ?? 1
-      const cells = (imported.workflow!.nodes as Array<{ type: string }>).filter(node => node.type === 'llm' || node.type === 'http').length
+      const cells = (imported.workflow!.nodes as Array<{ type: string }>).filter(node => ['llm', 'http', 'code'].includes(node.type)).length
       expect(imported.cases.length * repeat, `${name}: judgeflow has ${imported.cases.length} cases × ${repeat}, promptfoo ${recording.results.length} results`).toBe(recording.results.length)
       const runs: Array<{ caseIndex: number, repeat: number, outcome: Outcome }> = []
       for (const k of recording.results.keys()) {
