@@ -67,6 +67,15 @@ interface Call {
   expected: (status: number) => boolean
 }
 
+const checkedPolicies = new WeakMap<AddressPolicy, CheckedPolicy>()
+/** The policy with its patterns read, once per policy object: its connections are kept alive together (exchange.ts). */
+function checked(policy: AddressPolicy | CheckedPolicy): CheckedPolicy {
+  if (policy instanceof CheckedPolicy) return policy
+  let found = checkedPolicies.get(policy)
+  if (!found) checkedPolicies.set(policy, found = new CheckedPolicy(policy))
+  return found
+}
+
 /** Calls `url`; throws HTTP_REFUSED, HTTP_FAILED or CANCELLED saying what happened, naming the URL without its query's values. */
 export async function httpCall(options: HttpCallOptions): Promise<HttpResult> {
   const url = parseUrl(options.url)
@@ -79,7 +88,7 @@ export async function httpCall(options: HttpCallOptions): Promise<HttpResult> {
   const expected = expectedStatus(options.expectStatus)
   const call: Call = {
     first: { url, method, ...requestBody(options.headers ?? {}, options.body) },
-    policy: options.policy instanceof CheckedPolicy ? options.policy : new CheckedPolicy(options.policy),
+    policy: checked(options.policy),
     resolve: options.resolve,
     signal,
     maxBytes: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
