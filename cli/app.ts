@@ -1,4 +1,4 @@
-import type { Judgeflow, JudgeflowConfig } from '../core'
+import { ownSuiteConfig, type Judgeflow, type JudgeflowConfig } from '../core'
 import { holdsCode } from '../engine/assertions/registry'
 import { javascriptIsolation } from '../engine/sandbox'
 import { loadTraceCache, saveTraceCache } from '../engine/trace/persist'
@@ -13,10 +13,8 @@ export async function openApp(config: JudgeflowConfig, dbPath?: string): Promise
   // The CLI's commands keep to SQLite (in memory unless --db or JUDGEFLOW_DB), whatever JUDGEFLOW_DATABASE_URL says.
   // The person's own suite runs their own code, as promptfoo runs it, in a sandbox where one is
   // available (noteUnisolatedCode says when not); the server needs JUDGEFLOW_ALLOW_CODE and a sandbox.
-  const app = openJudgeflow({ ...config, db: { ...config.db, url: undefined, path: dbPath ?? ':memory:' }, code: { ...config.code, allow: true, isolation: 'prefer' },
-    // The person calls their own product: any host (JUDGEFLOW_HTTP_ALLOW still guards when set), the variables their workflow lists.
-    http: { ...config.http, policy: { ...config.http.policy, guard: !!config.http.policy.allow }, workflowEnv: true },
-  })
+  const own = ownSuiteConfig(config)
+  const app = openJudgeflow({ ...own, db: { ...own.db, url: undefined, path: dbPath ?? ':memory:' } })
   try {
     await app.loadCustomModules()
   }

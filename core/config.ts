@@ -372,3 +372,17 @@ export function accessProblem(config: JudgeflowConfig): string | undefined {
   if (isLoopbackHost(host) || token) return undefined
   return `it would listen on ${host || 'every interface'} without JUDGEFLOW_TOKEN. Set JUDGEFLOW_TOKEN to require a token, or HOST=127.0.0.1 to serve this machine only.`
 }
+
+/**
+ * The settings of a person running their own suite — the CLI, the library's runDataset — rather
+ * than a server others send workflows to: their code runs (in a sandbox where one is available, else
+ * with a note), their http steps call any host (only JUDGEFLOW_HTTP_ALLOW's when it is set), and
+ * their workflow's `settings.env` adds the variables its steps may read.
+ */
+export function ownSuiteConfig(config: JudgeflowConfig): JudgeflowConfig {
+  return {
+    ...config,
+    code: { ...config.code, allow: true, isolation: 'prefer' },
+    http: { ...config.http, policy: { ...config.http.policy, guard: !!config.http.policy.allow }, workflowEnv: true },
+  }
+}

@@ -4,7 +4,7 @@
  * config) over cases, returning the report the CLI's `judgeflow test` writes. The caller's own
  * product (`target`) and providers (`providers`) take the place of judgeflow's calls.
  */
-import { loadConfig, type JudgeflowConfig } from '../core/config'
+import { loadConfig, ownSuiteConfig, type JudgeflowConfig } from '../core/config'
 import { openJudgeflow } from '.'
 import {
   callerAdapters, createProviders, defaultRegistry, evaluate as evaluateWith, JudgeflowError, runWorkflow as runWorkflowWith,
@@ -76,7 +76,8 @@ export async function runDataset(options: RunDatasetOptions): Promise<DatasetRep
   if (target !== undefined && typeof target !== 'function') throw new JudgeflowError('INVALID_INPUT', 'runDataset: target must be a function, async (input) => output.')
   const recorded = target && options.cases.find(c => c.output !== undefined)
   if (recorded) throw new JudgeflowError('INVALID_INPUT', `runDataset: case "${recorded.id}" holds a recorded output and a target is given: judge the recorded outputs (no target) or call the target (cases without output).`)
-  const config = options.config ?? loadConfig()
+  // The caller runs their own suite, as the CLI does: their code, any host, their workflow's variables.
+  const config = ownSuiteConfig(options.config ?? loadConfig())
   const adapters = options.providers ? callerAdapters(options.providers) : undefined
   const app = openJudgeflow({ ...config, db: { ...config.db, url: undefined, path: ':memory:' } }, {
     ...(adapters ? { adapters } : {}), ...(target ? { steps: registryWithTarget(target) } : {}),

@@ -132,3 +132,38 @@ describe('the caller\'s providers', () => {
     expect(fake.requests).toHaveLength(0)
   })
 })
+
+describe('runDataset with an http step: the caller\'s own suite, as the CLI runs it', () => {
+  it('calls a loopback endpoint (the server would refuse it) with a header read from settings.env, and never reports the secret', async () => {
+    const { createServer } = await import('node:http')
+    const seen: string[] = []
+    const server = createServer((req, res) => {
+      seen.push(String(req.headers['x-api-key']))
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reply: { text: good }, key: req.headers['x-api-key'] }))
+    })
+    await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
+    try {
+      const port = (server.address() as { port: number }).port
+      const gate = {
+        name: 'API gate',
+        settings: { env: ['PRODUCT_KEY'] },
+        nodes: [
+          { id: 'in', type: 'input', config: { fields: { question: { type: 'string', required: true } } } },
+          { id: 'api', type: 'http', config: { url: `http://127.0.0.1:${port}/chat`, headers: { 'X-Api-Key': '{{env.PRODUCT_KEY}}' }, body: { q: '{{input.question}}' }, answer: 'reply.text' } },
+          { id: 'judge', type: 'evaluator', config: { evaluation_type: 'scoring', model: 'local:heuristic', pass_threshold: 0.5, context: '{{input.question}}' } },
+        ],
+        edges: [{ from: 'in', to: 'api' }, { from: 'api', to: 'judge' }],
+      }
+      const report = await runDataset({ workflow: gate, cases: cases.slice(0, 1), config: loadConfig({ ...fake.env(), PRODUCT_KEY: 'pk-live-secret-123' }) })
+      expect(seen).toEqual(['pk-live-secret-123'])
+      expect(report.results[0]!.status).toBe('succeeded')
+      expect(report.results[0]!.output).toBe(good)
+      expect(JSON.stringify(report)).not.toContain('pk-live-secret-123')
+      expect(fake.requests).toEqual([])
+    }
+    finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+})
