@@ -1,4 +1,4 @@
-import type { Read } from '~/utils/http-form'
+import type { Read } from '~/utils/json-field'
 
 /**
  * A field whose text is read into a value (a JSON body, a list of statuses). What does not read

@@ -1,5 +1,5 @@
 /** The http step's form: its fields as text and back, and what it says of them. Pure, tested on its own. */
-import { DEFAULT_MAX_JSON_DEPTH, readJson } from '../../engine/text/safe-json'
+import type { Read } from './json-field'
 
 /**
  * The step's methods and defaults, as engine/steps/http/spec.ts and engine/http/request.ts have them
@@ -8,9 +8,7 @@ import { DEFAULT_MAX_JSON_DEPTH, readJson } from '../../engine/text/safe-json'
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const
 export const HTTP_DEFAULTS = { method: 'POST', retries: 2, timeout_ms: 30_000 } as const
 
-/** What was typed, read; or why not, as the end of a sentence whose subject is the field ("is not valid JSON: …"). */
-export type Read<T> = { ok: true, value: T } | { ok: false, reason: string }
-
+/** A header as the form edits it: a row of name and value. */
 export interface HeaderRow { name: string, value: string }
 
 export const headerRows = (headers: unknown): HeaderRow[] =>
@@ -41,24 +39,6 @@ const SECRET_NAME = /authorization|api[-_]?key|token|secret|password|cookie/i
 /** Headers whose name says they carry a secret written in plain text: it would be stored with the workflow. */
 export function plainSecretHeaders(rows: readonly HeaderRow[]): string[] {
   return rows.filter(row => SECRET_NAME.test(row.name) && row.value.trim() && !row.value.includes('{{env.')).map(row => row.name.trim())
-}
-
-const LONE_REFERENCE = /^\{\{[^{}]*\}\}$/
-
-/** The body as its field shows it: JSON, indented; a lone reference (`{{input.payload}}`) as written. */
-export function bodyText(body: unknown): string {
-  if (body === undefined) return ''
-  if (typeof body === 'string' && LONE_REFERENCE.test(body.trim())) return body
-  return JSON.stringify(body, null, 2)
-}
-
-/** The body typed: JSON, or a lone reference (its value is sent); empty is no body. */
-export function parseBody(text: string): Read<unknown> {
-  const trimmed = text.trim()
-  if (!trimmed) return { ok: true, value: undefined }
-  if (LONE_REFERENCE.test(trimmed)) return { ok: true, value: trimmed }
-  const read = readJson(trimmed, DEFAULT_MAX_JSON_DEPTH)
-  return read.ok ? read : { ok: false, reason: read.reason }
 }
 
 /** Expected statuses as the field shows them: `200` or `200, 201`. */

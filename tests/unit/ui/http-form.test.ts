@@ -1,30 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_HTTP_TIMEOUT_MS } from '../../../engine/http/request'
 import { DEFAULT_HTTP_RETRIES, httpMethods, httpSpec } from '../../../engine/steps/http/spec'
-import { HTTP_DEFAULTS, HTTP_METHODS, bodyText, headerRows, headersOf, parseBody, parseStatuses, plainSecretHeaders, repeatedHeader, sampleInput, statusText, testSummary } from '../../../app/utils/http-form'
+import { HTTP_DEFAULTS, HTTP_METHODS, headerRows, headersOf, parseStatuses, plainSecretHeaders, repeatedHeader, sampleInput, statusText, testSummary } from '../../../app/utils/http-form'
 
 describe('the http form\'s fields as text and back', () => {
   it('offers the engine\'s methods and says its defaults', () => {
     expect(HTTP_METHODS).toEqual(httpMethods)
     expect(HTTP_DEFAULTS).toEqual({ method: httpSpec.configSchema.parse({ url: 'x' }).method, retries: DEFAULT_HTTP_RETRIES, timeout_ms: DEFAULT_HTTP_TIMEOUT_MS })
-  })
-
-  it('reads a body as JSON or a lone reference, and says why other text is not JSON', () => {
-    expect(parseBody('')).toEqual({ ok: true, value: undefined })
-    expect(parseBody('{"q": "{{input.question}}"}')).toEqual({ ok: true, value: { q: '{{input.question}}' } })
-    expect(parseBody(' {{input.payload}} ')).toEqual({ ok: true, value: '{{input.payload}}' })
-    expect(parseBody('"plain text"')).toEqual({ ok: true, value: 'plain text' })
-    const half = parseBody('{"q": ')
-    expect(half.ok).toBe(false)
-    expect(!half.ok && half.reason).toMatch(/^is not valid JSON: /)
-  })
-
-  it('shows a body as indented JSON, a lone reference as written, and reads back what it shows', () => {
-    for (const body of [{ q: 'x', n: [1, 2] }, 'text', 3, '{{input.payload}}']) {
-      const read = parseBody(bodyText(body))
-      expect(read.ok && read.value).toEqual(body)
-    }
-    expect(bodyText(undefined)).toBe('')
   })
 
   it('reads expected statuses as one code or a list, and names a part that is not one', () => {
