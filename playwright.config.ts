@@ -35,8 +35,12 @@ export default defineConfig({
       command: `node tests/e2e/serve.mjs`,
       url: `http://127.0.0.1:${port}/api/health`,
       reuseExistingServer: false,
-      // http steps may call the endpoints the tests run on loopback, and read one variable (http-step.spec.ts).
-      env: { PORT: String(port), JUDGEFLOW_HTTP_ALLOW: '127.0.0.1', JUDGEFLOW_HTTP_ENV: 'E2E_API_KEY', E2E_API_KEY: 'e2e-secret-key-value' },
+      // http steps may call the endpoints the tests run on loopback, and read one variable (http-step.spec.ts);
+      // code steps run, calling the modules in tests/e2e/configs (code-step.spec.ts; no other spec uses the config folder).
+      env: {
+        PORT: String(port), JUDGEFLOW_HTTP_ALLOW: '127.0.0.1', JUDGEFLOW_HTTP_ENV: 'E2E_API_KEY', E2E_API_KEY: 'e2e-secret-key-value',
+        JUDGEFLOW_ALLOW_CODE: '1', JUDGEFLOW_CONFIG_DIR: 'tests/e2e/configs',
+      },
       timeout: 30_000,
     },
     {

@@ -29,6 +29,8 @@ export function useEditorProblems(selectedNode: Ref<DocNode | undefined>) {
     const node = p.node ? store.nodeById(p.node) : undefined
     const field = p.node && p.path?.startsWith(`nodes.${p.node}.config.`) ? p.path.slice(`nodes.${p.node}.`.length) : undefined
     const said = p.message.replace(/^node "[^"]+": /, '')
+    // A problem of a step's config as a whole ("give module or python") is said without its path.
+    if (node && p.path === `nodes.${p.node}.config` && said.startsWith(`${p.path}: `)) return said.slice(p.path.length + 2)
     if (!node || !field) return said
     return problemSentence(node.type, field, said.replace(/^[^:]+: /, ''))
   }

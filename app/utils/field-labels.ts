@@ -4,6 +4,7 @@
  */
 import { EVALUATION_INPUTS } from '../../engine/evaluation-types/fields'
 import { ownConfigFields } from '../../engine/evaluation-types/specs'
+import { DEFAULT_CODE_TIMEOUT_MS } from '../../engine/sandbox/limits'
 
 export interface FieldText {
   label: string
@@ -36,6 +37,13 @@ const FIELDS: Record<string, FieldText> = {
   'http.timeout_ms': { label: 'Timeout (ms)', help: 'For the whole call, retries and redirects included; 30000 unless set.' },
   'http.retries': { label: 'Retries', help: 'Calls made again after a 429 or 5xx, waiting as Retry-After asks; 2 unless set.' },
   'http.expect_status': { label: 'Expected status', help: 'The statuses that succeed, e.g. 200 or 200, 201; empty: any 2xx.' },
+  'code.module': { label: 'Module file', help: 'A .js, .mjs, .cjs, .ts, .mts, .cts, .jsx or .tsx file, relative to the config folder: JUDGEFLOW_CONFIG_DIR, ./configs by default.' },
+  'code.python': { label: 'Python file', help: 'A .py file, relative to the config folder: JUDGEFLOW_CONFIG_DIR, ./configs by default.' },
+  'code.input': { label: 'Function input', help: 'JSON the function gets as input; references go inside its strings. Empty: the run input.' },
+  'code.timeout_ms': { label: 'Timeout (ms)', help: `How long the call may take; empty: the server's JUDGEFLOW_CODE_TIMEOUT_MS (${DEFAULT_CODE_TIMEOUT_MS} unless set).` },
+  'code.network': { label: 'Allow network access', help: 'Unticked, the code has no network: the sandbox refuses every connection it makes.' },
+  'code.env': { label: 'Environment variables', help: 'Names separated by commas: the code sees these variables and no others. Only names JUDGEFLOW_HTTP_ENV or the workflow\'s settings.env lists are readable.' },
+  'code.promptfoo': { label: 'promptfoo call' },
   'fields': { label: 'Run input fields' },
   'pinned': { label: 'Pinned outputs' },
   'pass_threshold': { label: 'Pass threshold' },
@@ -112,6 +120,7 @@ const ROWS: Record<string, { noun: string, fields: Record<string, string> }> = {
   'metrics': { noun: 'Metric', fields: { name: 'name', weight: 'weight', model: 'model' } },
   'scorers': { noun: 'Scorer', fields: { type: 'type', weight: 'weight', options: 'options' } },
   'judges': { noun: 'Judge', fields: {} },
+  'env': { noun: 'Variable', fields: {} },
 }
 
 /** Where in a field a problem is: `criteria[0].name` → "Criterion 1: the name", `fields.question.type` → "Run input fields question type". */

@@ -25,7 +25,7 @@ function shortUrl(url: string): string {
 }
 
 /** What a new step is called until renamed: what it does in a workflow, numbered when taken. */
-const STARTING_NAMES: Record<string, string> = { input: 'Input', llm: 'Generate', http: 'Call API', evaluator: 'Judge', condition: 'Check', retry: 'Retry', output: 'Output' }
+const STARTING_NAMES: Record<string, string> = { input: 'Input', llm: 'Generate', http: 'Call API', code: 'Call function', evaluator: 'Judge', condition: 'Check', retry: 'Retry', output: 'Output' }
 export function startingName(type: string, taken: Iterable<string | undefined>): string {
   const base = STARTING_NAMES[type] ?? type
   const names = new Set(taken)
@@ -34,7 +34,7 @@ export function startingName(type: string, taken: Iterable<string | undefined>):
 }
 
 /**
- * One line of what the step does: the model, the method and URL called, the evaluation type and threshold, the condition, the
+ * One line of what the step does: the model, the method and URL called, the file a code step calls, the evaluation type and threshold, the condition, the
  * retry's loop (named by its target's label, from `nameOf`, else by id).
  */
 export function stepSummary(node: NodeLike, nameOf: (id: string) => string | undefined = () => undefined): string {
@@ -48,6 +48,11 @@ export function stepSummary(node: NodeLike, nameOf: (id: string) => string | und
       return typeof c.model === 'string' && c.model ? c.model : 'no model set'
     case 'http':
       return typeof c.url === 'string' && c.url ? `${typeof c.method === 'string' ? c.method.toUpperCase() : 'POST'} ${shortUrl(c.url)}` : 'no URL set'
+    case 'code': {
+      const file = [c.module, c.python].find(name => typeof name === 'string' && name) as string | undefined
+      if (!file) return 'no file set'
+      return file === c.module ? file : `python: ${file}`
+    }
     case 'evaluator': {
       const type = typeof c.evaluation_type === 'string' ? c.evaluation_type : 'no type'
       return typeof c.pass_threshold === 'number' ? `${type} · pass ≥ ${c.pass_threshold}` : type

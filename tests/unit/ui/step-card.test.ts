@@ -6,6 +6,7 @@ describe('a new step\'s name', () => {
   it('says what the step does, numbered when the name is taken', () => {
     expect(startingName('llm', [])).toBe('Generate')
     expect(startingName('http', [])).toBe('Call API')
+    expect(startingName('code', [])).toBe('Call function')
     expect(startingName('evaluator', ['Input', undefined])).toBe('Judge')
     expect(startingName('evaluator', ['Judge', 'Judge 2'])).toBe('Judge 3')
     expect(startingName('webhook', [])).toBe('webhook')
@@ -21,6 +22,9 @@ describe('a step card\'s line of what the step does', () => {
     expect(stepSummary({ id: 'api', type: 'http', config: { url: 'https://api.example.com/v1/chat?key=sk-1' } })).toBe('POST api.example.com/v1/chat')
     expect(stepSummary({ id: 'api', type: 'http', config: { url: '{{input.base}}/health', method: 'get' } })).toBe('GET {{input.base}}/health')
     expect(stepSummary({ id: 'api', type: 'http', config: {} })).toBe('no URL set')
+    expect(stepSummary({ id: 'code', type: 'code', config: { module: 'product.ts' } })).toBe('product.ts')
+    expect(stepSummary({ id: 'code', type: 'code', config: { python: 'lib/product.py' } })).toBe('python: lib/product.py')
+    expect(stepSummary({ id: 'code', type: 'code', config: {} })).toBe('no file set')
     expect(stepSummary({ id: 'j', type: 'evaluator', config: { evaluation_type: 'criteria', pass_threshold: 0.8 } })).toBe('criteria · pass ≥ 0.8')
     expect(stepSummary({ id: 'j', type: 'evaluator', config: { evaluation_type: 'scoring' } })).toBe('scoring')
     expect(stepSummary({ id: 'c', type: 'condition', config: { left: '{{steps.judge.passed}}', op: 'eq', right: true } })).toBe('judge.passed = true')
