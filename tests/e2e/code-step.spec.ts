@@ -129,7 +129,7 @@ test('a code step calling a TypeScript module of the config folder runs from the
 })
 
 test('a code step imported from a promptfoo config keeps its promptfoo call through the form\'s edits', async ({ page }) => {
-  const promptfoo = { call: 'provider', prompt: 'Say hi to {{name}}', options: { id: 'file://provider.js', config: { temperature: 0 } } }
+  const promptfoo = { call: 'provider', prompt: 'Say hi to Ada', options: { id: 'file://provider.js', config: { temperature: 0 } } }
   const created = await page.request.post('/api/workflows', {
     data: {
       name: 'Imported provider',
