@@ -17,6 +17,12 @@ import { isInsideFolder as inside } from '../evaluator/config-file'
 /** The bundle's name in the folder its source map's paths are relative to: the sandbox writes it there. */
 export const BUNDLE_NAME = '__judgeflow_module.mjs'
 
+/**
+ * The module's own URL in the bundle's text, put together at run time: the server's bundler (Nitro)
+ * rewrites `import.meta` wherever it appears in the server's code, strings included.
+ */
+const META_URL = ['import', 'meta', 'url'].join('.')
+
 /** Modules whose bundle is kept; the oldest goes first. */
 const MAX_CACHED = 32
 
@@ -89,7 +95,7 @@ export async function bundleModule(file: string, root: string, label: string): P
       entryPoints: [file], absWorkingDir: root, outfile: join(root, BUNDLE_NAME), write: false, metafile: true,
       bundle: true, format: 'esm', platform: 'node', target: 'node20', sourcemap: 'inline', sourcesContent: false,
       // A package written as CommonJS may require Node's built-ins: an ES module has no `require` of its own.
-      banner: { js: 'import { createRequire as __judgeflowRequire } from \'node:module\'; const require = __judgeflowRequire(import.meta.url);' },
+      banner: { js: `import { createRequire as __judgeflowRequire } from 'node:module'; const require = __judgeflowRequire(${META_URL});` },
       logLevel: 'silent', plugins: [withinFolder(root, label), commonJsFallback()],
     })
   }

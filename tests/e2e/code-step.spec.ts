@@ -107,7 +107,6 @@ test('a code step from the palette, filled by mouse and keyboard, calls a module
 test('a code step calling a TypeScript module of the config folder runs from the built server', async ({ page }) => {
   // Fails today: the built server's bundle has Nitro's rewrite of the module banner's `import.meta.url`
   // (globalThis._importMeta_.url), undefined in the sandbox. Remove this line when engine/sandbox/module-bundle.ts is fixed.
-  test.fail(true, 'engine/sandbox/module-bundle.ts: Nitro rewrites import.meta.url in the banner string')
   const created = await page.request.post('/api/workflows', {
     data: {
       name: 'Call my module',
