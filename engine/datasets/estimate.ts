@@ -21,6 +21,7 @@
  */
 import { priceOf } from '../providers/prices'
 import type { DatasetCase } from './schema'
+import { workflowShape } from './estimate-shape'
 
 export interface CostEstimate {
   /** Null when a model's price is not known (`unpriced` names it). */
@@ -33,6 +34,13 @@ export interface CostEstimate {
   output_tokens?: number
   from_dataset_run?: string
   unpriced?: string[]
+  /**
+   * From the prompts, when the workflow's shape leaves the calls open (a condition decided only as
+   * the run goes, a retry loop): `estimate_usd` is the high figure, an upper bound, and this the
+   * range with the calls at each end; `shape` says why, one sentence each (estimate-shape.ts).
+   */
+  range?: { low_usd: number | null, high_usd: number | null, low_calls: number, high_calls: number }
+  shape?: string[]
 }
 
 export const ASSUMED_OUTPUT_TOKENS = 400
@@ -40,6 +48,7 @@ export const JUDGE_PROMPT_TOKENS = 600
 export const JUDGE_OUTPUT_TOKENS = 250
 
 type Node = { id: string, type: string, config?: Record<string, unknown>, pinned?: readonly unknown[] }
+type Edge = { from: string, to: string, when?: string }
 const round8 = (x: number) => Math.round(x * 1e8) / 1e8
 
 /** The last run's cost per case run × the case runs asked for. */
@@ -50,39 +59,62 @@ export function estimateFromLastRun(last: { id: string, cost_usd: number, case_r
 
 /** The estimate from the prompts' length (see the head of this file). */
 export function estimateFromPrompts(
-  workflow: { nodes: readonly Node[] }, cases: readonly DatasetCase[], repeat: number, defaultJudge: string,
+  workflow: { nodes: readonly Node[], edges?: readonly Edge[] }, cases: readonly DatasetCase[], repeat: number, defaultJudge: string,
 ): CostEstimate {
-  const spending = new Spending()
-  if (cases.length) {
-    const n = cases.length
-    const generated = promptTokens(workflow.nodes, cases)
-    // A judge's prompt: its instructions, the case's whole input and the answer it judges, the same for every judge.
-    const judgeInput = sumOver(n, i => JUDGE_PROMPT_TOKENS + Math.ceil(generated.inputChars[i]! / 4) + ASSUMED_OUTPUT_TOKENS)
-    workflow.nodes.forEach((node, index) => {
-      const config = node.config ?? {}
-      // A pinned step (a recorded output stands in for it) calls nothing.
-      if (node.pinned?.length) return
-      if (node.type === 'llm') {
-        spending.add(String(config.model), repeat * n, repeat * generated.byNode.get(index)!, repeat * n * numberOr(config.max_tokens, ASSUMED_OUTPUT_TOKENS))
-      }
-      else if (node.type === 'evaluator') {
-        const judged = judgeCalls(config)
-        const perCase = repeat * judged.perJudge
-        const output = numberOr(config.max_tokens, JUDGE_OUTPUT_TOKENS)
-        for (const model of judged.models.length ? judged.models : [defaultJudge]) spending.add(model, perCase * n, perCase * judgeInput, perCase * n * output)
-      }
-    })
+  const shape = workflowShape(workflow, cases)
+  const open = shape.groups.some(g => g.high.some((h, i) => h !== g.low[i]))
+  const high = new Spending()
+  const low = new Spending()
+  for (const group of shape.groups) {
+    const members = shape.groups.length === 1 ? cases : group.cases.map(k => cases[k]!)
+    spend(workflow.nodes, members, repeat, defaultJudge, [[group.high, high], ...(open ? [[group.low, low] as const] : [])])
   }
-  const { cost, calls, inputTokens, outputTokens, unpriced } = spending.total()
+  const { cost, calls, inputTokens, outputTokens, unpriced } = high.total()
+  const price = (c: number) => (unpriced.length ? null : round8(c))
+  const lowFigures = open ? low.total() : undefined
+  // The shape leaves the calls open only where a step that calls something may or may not run.
+  const lowTotal = lowFigures && (lowFigures.calls !== calls || lowFigures.cost !== cost) ? lowFigures : undefined
   return {
-    estimate_usd: unpriced.length ? null : round8(cost),
+    estimate_usd: price(cost),
     case_runs: cases.length * repeat,
     basis: 'prompts',
     calls,
     input_tokens: inputTokens,
     output_tokens: outputTokens,
     ...(unpriced.length ? { unpriced } : {}),
+    ...(lowTotal ? { range: { low_usd: price(lowTotal.cost), high_usd: price(cost), low_calls: lowTotal.calls, high_calls: calls } } : {}),
+    ...(lowTotal && shape.notes.length ? { shape: shape.notes } : {}),
   }
+}
+
+/** The calls of `cases` into each spending, each step's counted as many times per case as its multiplier says. */
+function spend(
+  nodes: readonly Node[], cases: readonly DatasetCase[], repeat: number, defaultJudge: string,
+  into: ReadonlyArray<readonly [readonly number[], Spending]>,
+): void {
+  if (!cases.length) return
+  const n = cases.length
+  const generated = promptTokens(nodes, cases)
+  // A judge's prompt: its instructions, the case's whole input and the answer it judges, the same for every judge.
+  const judgeInput = sumOver(n, i => JUDGE_PROMPT_TOKENS + Math.ceil(generated.inputChars[i]! / 4) + ASSUMED_OUTPUT_TOKENS)
+  nodes.forEach((node, index) => {
+    const config = node.config ?? {}
+    // A pinned step (a recorded output stands in for it) calls nothing.
+    if (node.pinned?.length) return
+    for (const [times, spending] of into) {
+      const runs = repeat * times[index]!
+      if (!runs) continue
+      if (node.type === 'llm') {
+        spending.add(String(config.model), runs * n, runs * generated.byNode.get(index)!, runs * n * numberOr(config.max_tokens, ASSUMED_OUTPUT_TOKENS))
+      }
+      else if (node.type === 'evaluator') {
+        const judged = judgeCalls(config)
+        const perCase = runs * judged.perJudge
+        const output = numberOr(config.max_tokens, JUDGE_OUTPUT_TOKENS)
+        for (const model of judged.models.length ? judged.models : [defaultJudge]) spending.add(model, perCase * n, perCase * judgeInput, perCase * n * output)
+      }
+    }
+  })
 }
 
 /** Calls and tokens per model in whole numbers, priced once; models in the order their steps first spend. */
