@@ -11,7 +11,6 @@ import {
 } from '../../engine/datasets'
 import { filteredCases, numberFlag, RUN_FLAG_OPTIONS, runFlagsOf } from '../test-flags'
 import { modelRefSchema } from '../../engine/schema/common'
-import { graderModel } from '../../engine/datasets/promptfoo-graders'
 import { noteUnisolatedCode, withApp } from '../app'
 import { readPromptfooConfig } from '../promptfoo'
 import { readJsonFile, readTextFile, type Io } from '../io'
@@ -20,7 +19,6 @@ import { TEST_USAGE } from '../usage'
 import { recordedOutputsOf } from '../recorded-outputs'
 import { readModelOutputs } from '../model-outputs'
 import { recordedOutputsNote } from '../../engine/datasets/recorded-outputs-note'
-import { calibrationText, kappaUncertainty, type KappaMeasure } from '../../engine/datasets/kappa-interval'
 
 export { TEST_USAGE }
 
@@ -50,7 +48,6 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       'max-cost': { type: 'string' },
       'force': { type: 'boolean' },
       'require-calibration': { type: 'string' },
-      'min-kappa-lower': { type: 'string' },
       'report': { type: 'string' },
       'junit': { type: 'string' },
       'html': { type: 'string' },
@@ -85,9 +82,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     throw new JudgeflowError('INVALID_INPUT', `--grader must be "provider:model", e.g. "openai:gpt-4o-mini", not "${values.grader}".`)
   }
   const inputs = inputsOf(values, workflowFile)
-  // promptfoo's openai:chat:<model> names the model <model>, as a config's provider ids do.
-  const grader = values.grader === undefined ? undefined : graderModel(values.grader)
-  const readOptions = { judge: grader, maxDepth: config.maxJsonDepth, skipUnsupported: values['skip-unsupported'] }
+  const readOptions = { judge: values.grader, maxDepth: config.maxJsonDepth, skipUnsupported: values['skip-unsupported'] }
   const promptfoo = standalone
     ? readModelOutputs(values, promptfooFile, readOptions, inputs)
     : promptfooFile ? readPromptfooConfig(promptfooFile, readOptions, inputs) : undefined
@@ -104,8 +99,6 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   const calibration = values['require-calibration']
   if (calibration !== undefined && minKappa === undefined) throw new JudgeflowError('INVALID_INPUT', '--require-calibration <dataset> needs --min-kappa K: the κ the judge\'s calibration must reach.')
   if (minKappa !== undefined && calibration === undefined) gates.min_kappa = minKappa
-  const minKappaLower = share('min-kappa-lower', -1)
-  if (minKappaLower !== undefined && calibration === undefined) throw new JudgeflowError('INVALID_INPUT', '--min-kappa-lower K bounds the calibration\'s κ interval: give it with --require-calibration <dataset> --min-kappa K.')
   if (values['no-regressions']) {
     if (!values.baseline) throw new JudgeflowError('INVALID_INPUT', '--no-regressions needs --baseline <report.json>: the report of an earlier run of the same dataset.')
     gates.no_regressions = true
@@ -176,7 +169,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       repeat,
       ...(maxCost === undefined ? {} : { max_cost_usd: maxCost }),
       ...(values.force ? { force: true } : {}),
-      ...(calibration === undefined ? {} : { require_calibration: { dataset: calibration, min_kappa: minKappa!, ...(minKappaLower === undefined ? {} : { min_kappa_lower: minKappaLower }) } }),
+      ...(calibration === undefined ? {} : { require_calibration: { dataset: calibration, min_kappa: minKappa! } }),
       score_step: values['score-step'],
       gates,
       ...(baselineFile ? { baseline_report: baselineFile as Record<string, unknown>, baseline_label: basename(values.baseline!) } : {}),
@@ -184,7 +177,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       ...(recorded?.from ? { outputs_from: recorded.from } : standalone ? { outputs_from: values['model-outputs']! } : {}),
       ...(values['output-step'] ? { output_step: values['output-step'] } : {}),
       // A promptfoo config's grader is set as it is imported.
-      ...(grader && !promptfoo ? { grader } : {}),
+      ...(values.grader && !promptfoo ? { grader: values.grader } : {}),
     })
     const estimate = (started.options as { estimate?: CostEstimate }).estimate
     if (estimate) io.err(estimateLine(estimate, maxCost))
@@ -311,13 +304,7 @@ function summary(report: DatasetReport, defaultPassRate: boolean, drawn?: string
     lines.push(`repeats: pass^N ${percent(report.pass_all_repeats)} (every repeat passed), pass@N ${percent(report.pass_any_repeat ?? null)} (a repeat passed), ${report.flaky.length} flaky; largest score SD ${spread}`)
   }
   const agreement = report.agreement
-  // A κ that cannot tell says so on its line, as loudly as a failed case (kappa-interval.ts).
-  const uncertain = (m: Pick<KappaMeasure, 'kappa_ci' | 'labelled'>) => {
-    const why = kappaUncertainty(m)
-    return why ? `; ${m.kappa_ci ? `its interval [${m.kappa_ci[0].toFixed(2)}, ${m.kappa_ci[1].toFixed(2)}]` : 'it'}: ${why.toUpperCase().slice(0, why.indexOf(':'))}${why.slice(why.indexOf(':'))}` : ''
-  }
-  if (agreement?.labelled) lines.push(`judge agreement: κ ${agreement.kappa ?? '—'} on ${agreement.labelled} labelled cases, accuracy ${percent(agreement.accuracy)}${uncertain(agreement)}`)
-  if (report.calibration) lines.push(`calibration against people: ${calibrationText(report.calibration)}${kappaUncertainty(report.calibration) ? ` — ${kappaUncertainty(report.calibration)!.replace(/^[^:]+/, m => m.toUpperCase())}` : ''}`)
+  if (agreement?.labelled) lines.push(`judge agreement: κ ${agreement.kappa ?? '—'} on ${agreement.labelled} labelled cases, accuracy ${percent(agreement.accuracy)}`)
   if (agreement?.judges) {
     lines.push(`judges agree: Fleiss' κ ${agreement.judges_kappa ?? '—'} over ${agreement.judges.runs} runs of ${agreement.judges.models.join(', ')}, pairs agreeing ${percent(agreement.judges.pair_agreement)}`)
   }
