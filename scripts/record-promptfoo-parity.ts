@@ -129,9 +129,11 @@ async function record(
   const text = await readFile(join(cwd, 'promptfooconfig.yaml'), 'utf8')
   const config = text.includes(PRODUCT_PLACEHOLDER) ? '.parity-promptfooconfig.yaml' : 'promptfooconfig.yaml'
   if (config !== 'promptfooconfig.yaml') await writeFile(join(cwd, config), withProductUrl(text, product))
+  // A config run with --grader names it in grader.txt beside it; the parity test gives judgeflow the same.
+  const grader = existsSync(join(cwd, 'grader.txt')) ? (await readFile(join(cwd, 'grader.txt'), 'utf8')).trim() : undefined
   let ran: { code: number | null, log: string }
   try {
-    ran = await run(promptfoo.node, [promptfoo.main, 'eval', '-c', config, '--no-cache', '--no-write', '--no-table', '--no-progress-bar', '-o', out], cwd, env)
+    ran = await run(promptfoo.node, [promptfoo.main, 'eval', '-c', config, ...(grader ? ['--grader', grader] : []), '--no-cache', '--no-write', '--no-table', '--no-progress-bar', '-o', out], cwd, env)
   }
   finally {
     if (config !== 'promptfooconfig.yaml') await rm(join(cwd, config), { force: true })

@@ -50,7 +50,8 @@ export async function runAssertions(all: readonly Assertion[], target: Assertion
   // As promptfoo: a comparison of the test's outputs is not part of one output's grade; it is merged in once decided.
   const awaiting = all.filter(a => ASSERTION_HANDLERS.get(a.type)?.comparesOutputs)
   const list = awaiting.length ? all.filter(a => !awaiting.includes(a)) : all
-  if (!list.length) return { pass: true, score: 1, reason: 'No assertions', named_scores: {}, assertions: [], awaiting }
+  // promptfoo: a test with no assertions passes with score 1; one whose only assertion is a comparison scores 0 before it (its weights sum to 0).
+  if (!all.length) return { pass: true, score: 1, reason: 'No assertions', named_scores: {}, assertions: [], awaiting }
   const grades = await mapLimit(list, ASSERTIONS_AT_ONCE, a => gradeOne(a, target, services))
   let total = 0
   let weights = 0

@@ -99,7 +99,8 @@ export function promptsOf(
   const { path, text } = fileOf(raw, where, readFile)
   if (/\.(json|ya?ml)$/i.test(path)) return [{ label, ...chatPrompt(readStructured(text, `the prompt file "${path}"`, DEFAULT_MAX_JSON_DEPTH), `${where} ("${path}")`, template), source: raw }]
   if (!/\.(txt|md)$/i.test(path)) throw invalid(`${where}: "${path}" is not a .txt, .md, .json or .yaml prompt file; code prompts are not imported`)
-  return text.split(/^---$/m).map(part => part.trim()).filter(Boolean).map(part => ({ label, text: template(part), source: raw }))
+  // As promptfoo: each prompt of a labelled file is labelled `<label>: <path>: <prompt>`, so each is its own column.
+  return text.split(/^---$/m).map(part => part.trim()).filter(Boolean).map(part => ({ label: label === undefined ? undefined : `${label}: ${path}: ${part}`, text: template(part), source: raw }))
 }
 
 /**

@@ -9,6 +9,15 @@ import { providerModel } from './promptfoo-workflow'
  * `{ text, embedding }`.
  */
 
+/**
+ * A grader given on the command line (`--grader`) as judgeflow calls it: promptfoo's
+ * `openai:chat:<model>` and `anthropic:messages:<model>` lose their middle part, as a config's
+ * provider ids do, so the API is sent `<model>`, never `chat:<model>`; any other reference is kept.
+ */
+export function graderModel(reference: string): string {
+  return reference.trim().replace(/^(openai|anthropic):(?:chat|messages):(?=[^:])/, '$1:')
+}
+
 /** The graders a test's own `options.provider` names (its model-graded and similarity assertions use them). */
 export function testGraders(provider: unknown, where: string, notes: string[]): { text?: string, embedding?: string } {
   return provider === undefined ? {} : gradersOf(provider, where, notes)

@@ -118,9 +118,11 @@ export function buildPromptfooWorkflow(parts: WorkflowParts): { workflow: Record
     else edges.push({ from: 'input', to: llm })
     const judge = several ? `${llm}_judge` : 'judge'
     const http = provider.http && (provider.http.responseTransform ? { response_transform: provider.http.responseTransform } : provider.http.config.answer === undefined ? { provider_output: 'json_or_text' } : {})
+    // promptfoo's OpenAI chat provider parses an answer to a json_schema response_format into an object before any assertion sees it.
+    const parsed = !provider.http && !provider.code && format?.type === 'json_schema' ? { provider_output: 'json' } : {}
     nodes.push({
       id: judge, type: 'evaluator', config: {
-        ...parts.evaluator, ...(parts.gradedByProvider ? { model } : {}), content: `{{steps.${llm}.text}}`, context: prompt.text, ...http,
+        ...parts.evaluator, ...(parts.gradedByProvider ? { model } : {}), content: `{{steps.${llm}.text}}`, context: prompt.text, ...http, ...parsed,
         ...(provider.transform ? { provider_transform: provider.transform } : {}), ...(parts.latency ? { latency_ms: `{{steps.${llm}.latency_ms}}` } : {}),
         // An http endpoint or a script reports no price: promptfoo's cost assertion then has none to read.
         ...(parts.cost ? { cost_usd: provider.http || provider.code ? null : `{{steps.${llm}.cost_usd}}` } : {}),
@@ -151,8 +153,18 @@ export function promptsOfProvider(
   const list = Array.isArray(names) ? names : [names]
   return list.flatMap((name, n) => {
     if (typeof name !== 'string') throw invalid(`the promptfoo config, ${where}.prompts[${n}]: name a prompt by its label`)
-    const matches = prompts.flatMap((prompt, i) => (prompt.label === name || prompt.source === name || prompt.text === name ? [i] : []))
+    const matches = prompts.flatMap((prompt, i) => (promptMatches(name, prompt) ? [i] : []))
     if (!matches.length) throw invalid(`the promptfoo config, ${where}.prompts[${n}]: no prompt is labelled "${name}"`)
     return matches
   })
+}
+
+/**
+ * Whether a provider's `prompts` entry names a prompt: its label, file or text, a `prefix*`, or a
+ * label's `<name>:` prefix (the prompts of a labelled file), as promptfoo matches them.
+ */
+function promptMatches(name: string, prompt: { label?: string, text: string, source?: string }): boolean {
+  if (prompt.label === name || prompt.source === name || prompt.text === name) return true
+  if (name.endsWith('*') && prompt.label?.startsWith(name.slice(0, -1))) return true
+  return prompt.label?.startsWith(`${name}:`) === true
 }

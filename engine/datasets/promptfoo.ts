@@ -7,7 +7,7 @@ import { DEFAULT_EMBEDDING_MODEL } from '../assertions/types'
 import type { Assertion } from '../assertions/types'
 import { invalid } from './promptfoo-invalid'
 import { checkedTest, fileOf, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
-import { gradersOf, noGrader, testGraders, withGraders } from './promptfoo-graders'
+import { graderModel, gradersOf, noGrader, testGraders, withGraders } from './promptfoo-graders'
 import {
   envOf, optionOf, outputTransform, renderAssertion, resolveRefs, scenarioTests, varCombinations, withFactuality, type FileValues,
 } from './promptfoo-tests'
@@ -118,8 +118,9 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   tests.forEach((test, i) => checkTestSettings(test, `tests[${i}]`, notes))
   const graders = gradersOf((defaults.options as { provider?: unknown } | undefined)?.provider, 'defaultTest.options.provider', notes)
   // As promptfoo's --grader: it replaces defaultTest.options.provider (a test's own provider still comes first).
-  const grader = options.judge ?? graders.text
-  if (options.judge && graders.text && options.judge !== graders.text) notes.push(`--grader ${options.judge} replaces defaultTest.options.provider (${graders.text}), as promptfoo's --grader does`)
+  const given = options.judge === undefined ? undefined : graderModel(options.judge)
+  const grader = given ?? graders.text
+  if (given && graders.text && given !== graders.text) notes.push(`--grader ${options.judge} replaces defaultTest.options.provider (${graders.text}), as promptfoo's --grader does`)
   tests.forEach((test, i) => {
     if (test.threshold !== undefined && (typeof test.threshold !== 'number' || !Number.isFinite(test.threshold))) throw invalid(`tests[${i}].threshold: must be a number`)
   })
@@ -177,7 +178,9 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   }
   for (const type of notInverted) notes.push(`${type}: promptfoo grades it as ${type.slice(4)} itself, without inverting it, and so does judgeflow, to keep your verdicts; write an llm-rubric that asks the opposite to invert it`)
   const all = cases.flatMap(c => c.input[ASSERT_FIELD] as Assertion[])
-  if (!all.length) throw invalid('the promptfoo config has no assertions: give each test (or defaultTest) an assert list')
+  // As promptfoo: a test without assertions passes (score 1) once its output is there; the note says so.
+  const bare = cases.filter(c => !(c.input[ASSERT_FIELD] as Assertion[]).length)
+  if (bare.length) notes.push(`${bare.length === cases.length ? 'no test has' : `${bare.length} of ${cases.length} tests have no`} assertions: each such test passes (score 1) when its output is produced, as promptfoo passes it; add an assert list to check the output`)
   const needs = needsOf(all)
   // No grader named: each cell's own provider grades (the provider of the test); without prompts and providers there is none.
   const gradedByProvider = needs.has('grader') && !grader
@@ -214,7 +217,9 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     if (built.cells.length < 2) refuseComparisons(cases, 'this config has one prompt and one provider, so each test has one output')
     // The grid stays a grid: each test runs once per prompt × provider, each its own case and verdict.
     if (built.cells.length > 1) {
-      result.cases = cases.flatMap(c => built.cells.map((cell, k) => ({ id: `${c.id} · ${cell}`.slice(0, 200), input: { ...c.input, [CELL_FIELD]: k + 1 }, tags: [`test:${c.id}`.slice(0, 100)] })))
+      // Each cell its own case, even where two cells share a name (two prompts of one file under one label, two unlabelled providers alike).
+      const cellIds = new Set<string>()
+      result.cases = cases.flatMap(c => built.cells.map((cell, k) => ({ id: uniqueId(`${c.id} · ${cell}`, cellIds), input: { ...c.input, [CELL_FIELD]: k + 1 }, tags: [`test:${c.id}`.slice(0, 100)] })))
       result.evaluators[0]!.cases = result.cases.length
     }
   }

@@ -15,7 +15,8 @@ import { assertionSchema } from './schema'
 
 type Config = ResolvedEvaluatorConfig<EvaluatorConfigOf<'assertions'>>
 
-const listSchema = z.array(assertionSchema).min(1)
+/** A rendered list may be empty: an imported promptfoo test without assertions passes, as promptfoo passes it. */
+const listSchema = z.array(assertionSchema)
 
 /** The assertions, threshold and vars as the run rendered them: a reference that gave something else is refused, naming the field. */
 function renderedParts(config: Config): { list: Assertion[], threshold: number | undefined, vars: Record<string, unknown> } {
@@ -120,10 +121,16 @@ async function evaluateComparison(ctx: EvaluationContext<Config>, list: Assertio
 
 const TRANSFORM_OWNER = { response_transform: 'provider\'s transformResponse', provider_transform: 'provider\'s transform', transform: 'test\'s transform' }
 
-/** promptfoo's http provider without a transformResponse: the body parsed as JSON when it is (and not a falsy value), else its text. */
-function jsonOrText(text: string): unknown {
+/**
+ * The output as promptfoo's provider hands it on: an http provider without a transformResponse parses
+ * the body as JSON when it is (and not a falsy value), an OpenAI chat answer to a json_schema format
+ * is parsed whatever it holds; text that is not JSON stays text.
+ */
+function providerOutput(text: string, how: Config['provider_output']): unknown {
+  if (!how) return text
   try {
-    return (JSON.parse(text) as unknown) || text
+    const parsed = JSON.parse(text) as unknown
+    return how === 'json' ? parsed : parsed || text
   }
   catch {
     return text
@@ -150,7 +157,7 @@ export async function evaluateAssertions(ctx: EvaluationContext<Config>): Promis
   }
   const latency = ctx.config.latency_ms
   // The provider's transform turns the output first, then the test's (promptfoo's options.transform); an assertion's own comes after them.
-  let graded: unknown = ctx.config.provider_output === 'json_or_text' ? jsonOrText(output) : output
+  let graded: unknown = providerOutput(output, ctx.config.provider_output)
   for (const [field, code] of transforms) {
     if (!code) continue
     graded = await ctx.scripts!.run('javascript', code, { output: graded, context: { vars, prompt: ctx.input.context } }, 'transform')

@@ -33,10 +33,11 @@ export const assertionsFields = {
   /** promptfoo's test `options.transform`: JavaScript that turns the output before every assertion sees it. */
   transform: z.union([z.string().min(1), wholeReference]).nullable().optional(),
   /**
-   * How an imported promptfoo http provider turns its response into the output, before every
-   * transform: `json_or_text` (promptfoo's default: the parsed JSON, else the text).
+   * How an imported promptfoo provider turns its answer into the output, before every transform:
+   * `json_or_text` (an http provider's default: the parsed JSON unless falsy, else the text), `json`
+   * (an OpenAI chat answer to a json_schema response_format: the parsed JSON, else the text).
    */
-  provider_output: z.enum(['json_or_text']).optional(),
+  provider_output: z.enum(['json_or_text', 'json']).optional(),
   /** promptfoo's http `transformResponse`: JavaScript over the response text (`output`), run before the provider's transform. */
   response_transform: z.string().min(1).nullable().optional(),
   /** promptfoo's provider `transform`: JavaScript that turns the model's output before the test's transform. */
@@ -55,7 +56,7 @@ export const assertionsChecks: EvaluationTypeChecks<ConfigOf<'assertions', typeo
       return
     }
     if (!Array.isArray(config.assert)) return
-    if (!config.assert.length) problems.push({ path: 'assert', message: 'give at least one assertion' })
+    // An empty list passes (score 1, "No assertions"), as promptfoo passes a test without assertions.
     config.assert.forEach((assertion, i) => {
       for (const message of assertionProblems(assertion, `assert[${i}]`)) problems.push({ path: `assert[${i}]`, message: message.replace(/^assert\[\d+\][^:]*: /, '') })
     })

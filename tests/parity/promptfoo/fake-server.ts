@@ -118,6 +118,9 @@ export function parityHandler(request: RecordedRequest): FakeReply {
     usage: usageDirective ? { input_tokens: int(usageDirective, 'in', DEFAULT_USAGE.input_tokens), output_tokens: int(usageDirective, 'out', DEFAULT_USAGE.output_tokens) } : DEFAULT_USAGE,
   }
   if (status) return { ...reply, ...refuse(`fake status by directive ${status.canonical}`), status: int(status, 'code', 400) }
+  // As OpenAI: promptfoo's provider prefix sent as part of the model's name names no model.
+  const model = String(request.body?.model ?? '')
+  if (/^(chat|messages|embeddings?):/.test(model)) return { ...refuse(`The model \`${model}\` does not exist or you do not have access to it.`), status: 404 }
   if (request.api === 'openai-embeddings') {
     const inputs = ([] as unknown[]).concat(request.body?.input ?? []).map(String)
     return { ...reply, embeddings: inputs.map(embed) }

@@ -4,7 +4,7 @@
  * verdict on every test × prompt × provider (and each assertion's), or is refused at import with the
  * reason listed in REFUSED — the README's "Coming from promptfoo" table says the same.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createProviders, openHttpAccess, runWorkflow } from '../../../engine'
@@ -36,6 +36,8 @@ afterAll(async () => {
 
 interface Outcome {
   verdict: 'pass' | 'fail' | 'error'
+  /** The test's score (after a comparison, the score promptfoo merges it into). */
+  score?: number
   assertions: AssertionGrade[]
   error?: string
   /** select-best, decided over the test's cells once they all ran. */
@@ -76,6 +78,7 @@ async function settle(imported: PromptfooImport, runs: Array<{ caseIndex: number
     const check = settled.checks?.at(-1)
     outcome.verdict = settled.status === 'errored' ? 'error' : settled.verdict!
     outcome.error = settled.error ?? undefined
+    outcome.score = settled.score ?? undefined
     outcome.assertions = outcome.assertions.map(a => (a.awaiting && check ? { ...a, pass: check.passed === true, score: check.score ?? 0, reason: check.reason ?? '', awaiting: undefined } : a))
   }
 }
@@ -89,7 +92,7 @@ async function runCase(imported: PromptfooImport, input: Record<string, unknown>
   const judge = Object.entries(result.steps).find(([id, step]) => (id === 'judge' || id.endsWith('_judge')) && step.status === 'succeeded')
   const output = judge?.[1].output as { passed: boolean, assertions: AssertionGrade[], awaiting_comparison?: AwaitingComparison } | undefined
   if (!output) return { verdict: 'error', assertions: [], error: 'no judge ran' }
-  return { verdict: output.passed ? 'pass' : 'fail', assertions: output.assertions, awaiting: output.awaiting_comparison }
+  return { verdict: output.passed ? 'pass' : 'fail', score: (output as { overall_score?: number }).overall_score, assertions: output.assertions, awaiting: output.awaiting_comparison }
 }
 
 const theirVerdict = (row: RecordedResult) => (row.success ? 'pass' : row.failureReason === 2 ? 'error' : 'fail')
@@ -104,12 +107,16 @@ function topLevel(assertions: RecordedAssertion[]): RecordedAssertion[] {
   return out
 }
 
+/** Scores agree up to this (embeddings reach the two tools as float32 and float64). */
+const SCORE_TOLERANCE = 1e-3
+
 /** Each difference between the two tools on one row, naming the test, the assertion and both verdicts. */
 function differences(row: RecordedResult, ours: Outcome): string[] {
   const where = `test ${row.testIdx} "${row.description}" (${row.prompt} · ${row.provider})`
   const found: string[] = []
   if (theirVerdict(row) !== ours.verdict) found.push(`${where}: promptfoo ${theirVerdict(row)}, judgeflow ${ours.verdict}${ours.error ? ` (${ours.error})` : ''}`)
   if (ours.verdict === 'error' || row.failureReason === 2) return found
+  if (ours.score === undefined || Math.abs(ours.score - row.score) > SCORE_TOLERANCE) found.push(`${where}: promptfoo scores ${row.score}, judgeflow ${ours.score}`)
   const theirs = topLevel(row.assertions)
   theirs.forEach((assertion, i) => {
     const mine = ours.assertions[i]
@@ -133,7 +140,9 @@ describe('promptfoo parity: judgeflow gives promptfoo\'s verdicts on the same co
       const recording = JSON.parse(readFileSync(join(root, 'recorded', `${name}.json`), 'utf8')) as ParityRecording
       let imported: PromptfooImport
       try {
-        imported = importPromptfoo(withProductUrl(readFileSync(join(dir, 'promptfooconfig.yaml'), 'utf8'), product), { readFile: path => readFileSync(resolve(dir, path), 'utf8') })
+        // grader.txt: the config was recorded with `promptfoo eval --grader <it>`.
+        const judge = existsSync(join(dir, 'grader.txt')) ? readFileSync(join(dir, 'grader.txt'), 'utf8').trim() : undefined
+        imported = importPromptfoo(withProductUrl(readFileSync(join(dir, 'promptfooconfig.yaml'), 'utf8'), product), { readFile: path => readFileSync(resolve(dir, path), 'utf8'), judge })
       }
       catch (error) {
         expect(REFUSED[name], `${name} was refused: ${(error as Error).message}`).toBeDefined()
@@ -143,6 +152,8 @@ describe('promptfoo parity: judgeflow gives promptfoo\'s verdicts on the same co
       expect(REFUSED[name], `${name} is listed as refused, but it imports`).toBeUndefined()
       // promptfoo repeats a test as consecutive copies (evaluateOptions.repeat); judgeflow runs each case that many times.
       const repeat = imported.run.repeat ?? 1
+      // A run keys its results by case id: two cells under one id would be run as one.
+      expect(new Set(imported.cases.map(c => c.id)).size, `${name}: case ids repeat`).toBe(imported.cases.length)
       const cells = (imported.workflow!.nodes as Array<{ type: string }>).filter(node => ['llm', 'http', 'code'].includes(node.type)).length
       expect(imported.cases.length * repeat, `${name}: judgeflow has ${imported.cases.length} cases × ${repeat}, promptfoo ${recording.results.length} results`).toBe(recording.results.length)
       const runs: Array<{ caseIndex: number, repeat: number, outcome: Outcome }> = []

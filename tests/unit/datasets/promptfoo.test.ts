@@ -59,6 +59,17 @@ describe('promptfoo import: assertions', () => {
       expect(replaced.evaluator).toMatchObject({ model: 'openai:gpt-4o' })
       expect(replaced.notes).toContain('--grader openai:gpt-4o replaces defaultTest.options.provider (anthropic:claude-3-5-haiku), as promptfoo\'s --grader does')
     }
+    // promptfoo's own spelling of a grader names the same model, never "chat:<model>".
+    for (const [given, model] of [['openai:chat:gpt-4o', 'openai:gpt-4o'], ['anthropic:messages:claude-3-5-haiku', 'anthropic:claude-3-5-haiku'], ['local:heuristic', 'local:heuristic']]) {
+      expect(importPromptfoo(config(`  - vars: { question: q }\n    assert:\n${rubric}`), { judge: given }).evaluator).toMatchObject({ model })
+    }
+  })
+
+  it('imports tests without assertions, which pass as promptfoo passes them, saying so', async () => {
+    const imported = importPromptfoo(config('  - description: bare\n    vars: { question: q }\n  - description: checked\n    vars: { question: q }\n    assert: [{ type: contains, value: x }]'))
+    expect(imported.notes).toContain('1 of 2 tests have no assertions: each such test passes (score 1) when its output is produced, as promptfoo passes it; add an assert list to check the output')
+    expect(await verdicts(imported, { bare: 'anything', checked: 'no' })).toEqual({ bare: 'pass', checked: 'fail' })
+    expect(importPromptfoo('tests:\n  - vars: { a: 1 }').notes).toContain('no test has assertions: each such test passes (score 1) when its output is produced, as promptfoo passes it; add an assert list to check the output')
   })
 
   it('without a grader named, each cell\'s own provider grades, saying so; with no provider either, it refuses rather than judge offline without a word', () => {
@@ -223,7 +234,6 @@ describe('promptfoo import: the dataset', () => {
     expect(() => importPromptfoo('tests:\n  - vars: 3')).toThrow(/^the promptfoo config, tests\[0\]/)
     expect(() => importPromptfoo('tests:\n  - vars: { a: 1 }\n    assert: [{ value: x }]')).toThrow(/tests\[0\]\.assert\[0\]\.type: /)
     expect(() => importPromptfoo('tests:\n  - vars: { assert: 1 }')).toThrow('test "test-1", vars.assert: "assert" is the input field that holds the test\'s assertions; rename the var.')
-    expect(() => importPromptfoo('tests:\n  - vars: { a: 1 }')).toThrow('the promptfoo config has no assertions: give each test (or defaultTest) an assert list.')
     expect(() => importPromptfoo('scenarios: { a: 1 }\ntests: [{ vars: { a: 1 } }]')).toThrow('the promptfoo config, scenarios: must be a list.')
     expect(() => importPromptfoo('tests: [{ vars: { a: 1 }, assert: [{ $ref: "#/assertionTemplates/missing" }] }]')).toThrow('$ref "#/assertionTemplates/missing" points to nothing')
     expect(() => importPromptfoo('tests: [{ vars: { a: 1 }, assert: [{ $ref: "other.yaml#/x" }] }]')).toThrow('points outside the config')
