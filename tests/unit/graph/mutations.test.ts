@@ -43,9 +43,9 @@ function misspell(word: string, next: () => number): string {
 }
 
 /** Subtrees that are data, not settings: a misspelt key there is a renamed value, not a dropped setting. */
-const DATA = new Set(['value', 'pinned', 'options', 'schema', 'response_format', 'json_schema', 'metric_weights', 'actual', 'expected', 'original', 'trace', 'candidates'])
-/** Objects whose keys are names the user chose (input fields, trace profiles). */
-const NAMED = new Set(['fields', 'profiles'])
+const DATA = new Set(['value', 'pinned', 'options', 'schema', 'response_format', 'json_schema', 'metric_weights', 'actual', 'expected', 'original', 'trace', 'candidates', 'body'])
+/** Objects whose keys are names the user chose (input fields, trace profiles, an http step's headers). */
+const NAMED = new Set(['fields', 'profiles', 'headers'])
 
 /** Every key path of a config that is a setting, at every depth. */
 function settingPaths(value: unknown, path: Array<string | number> = [], parent?: string): Array<Array<string | number>> {
@@ -73,7 +73,8 @@ function variantsOf(base: Workflow, seed: number): Variant[] {
   for (const node of base.nodes) {
     for (const ref of findReferences(node.config ?? {})) {
       const r = ref.reference
-      if (!r || r.root === 'attempt') continue
+      // An environment variable's name is the machine's, checked as the step sends (unlisted or unset: refused with a sentence).
+      if (!r || r.root === 'attempt' || r.root === 'env') continue
       const field = r.path.find((p): p is string => typeof p === 'string')
       if (field) {
         const wrong = misspell(field, next)
