@@ -1,7 +1,10 @@
 /**
  * One HTTP request and its answer over node:http(s), its host checked by the address policy:
- * an IP literal before the request exists, a name inside the request's `lookup`. No agent keeps
- * connections between calls, so every connection goes through that check.
+ * an IP literal before the request exists, a name inside the request's `lookup`. Connections are
+ * kept alive between calls in a pool of each policy's own: a pooled connection is to an address
+ * that policy checked when the connection was made, and no other policy's call uses it. A call
+ * that finds its reused connection closed by the server (reset before any answer) is sent once
+ * more on a new one.
  */
 import http from 'node:http'
 import https from 'node:https'
@@ -34,18 +37,39 @@ export interface Answer {
   discard: () => void
 }
 
+/** How long an idle pooled connection is kept: under the 5 s most servers (Node's among them) keep one open. */
+const IDLE_MS = 4000
+const pools = new WeakMap<CheckedPolicy, { http: http.Agent, https: https.Agent }>()
+
+function poolOf(policy: CheckedPolicy, secure: boolean): http.Agent {
+  let pool = pools.get(policy)
+  if (!pool) {
+    pool = { http: new http.Agent({ keepAlive: true, timeout: IDLE_MS }), https: new https.Agent({ keepAlive: true, timeout: IDLE_MS }) }
+    pools.set(policy, pool)
+  }
+  return secure ? pool.https : pool.http
+}
+
 /** Sends one request; resolves once the answer's status and headers are in. */
 export function exchange(request: ExchangeRequest): Promise<Answer> {
   const { url, policy, shown } = request
   const reason = policy.urlRefusal(url)
   if (reason) return Promise.reject(refused(shown, reason))
   checkHeaders(request.headers, shown)
+  return send(request, true).catch((error: unknown) => {
+    if (!(error as { reusedSocket?: boolean }).reusedSocket || request.signal.aborted) throw error
+    return send(request, false)
+  })
+}
+
+function send(request: ExchangeRequest, pooled: boolean): Promise<Answer> {
+  const { url, policy, shown } = request
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http
     const req = client.request(url, {
       method: request.method,
       headers: request.body ? { ...request.headers, 'content-length': String(request.body.length) } : request.headers,
-      agent: false,
+      agent: pooled ? poolOf(policy, url.protocol === 'https:') : false,
       signal: request.signal,
       // Node resolves no IP literal (urlRefusal has checked it); a name is resolved and checked here.
       ...(isIP(urlHost(url)) ? {} : { lookup: guardedLookup(policy, shown, request.resolve) }),
@@ -58,7 +82,11 @@ export function exchange(request: ExchangeRequest): Promise<Answer> {
         discard: () => res.destroy(),
       })
     })
-    req.on('error', reject)
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // A pooled connection the server had closed: reset before any answer, safe to send again.
+      const stale = req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')
+      reject(stale ? Object.assign(error, { reusedSocket: true }) : error)
+    })
     req.end(request.body)
   })
 }
