@@ -16,6 +16,8 @@ export interface TestGrade {
   reason: string
   /** The mean score of each `metric`, weighted. */
   named_scores: Record<string, number>
+  /** The weight behind each named score (what an assert-set's named scores count for in its test). */
+  named_score_weights?: Record<string, number>
   assertions: AssertionGrade[]
   /** The assertions that compare the test's outputs with each other (select-best), left for the comparison over its cells. */
   awaiting: Assertion[]
@@ -26,12 +28,15 @@ export const ASSERTIONS_AT_ONCE = 3
 
 const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value))
 
-async function gradeOne(assertion: Assertion, target: AssertionTarget, services: AssertionServices): Promise<AssertionGrade> {
+type GradeWithWeights = AssertionGrade & { named_score_weights?: Record<string, number> }
+
+async function gradeOne(assertion: Assertion, target: AssertionTarget, services: AssertionServices): Promise<GradeWithWeights> {
   const weight = assertion.weight ?? 1
   const named = { type: assertion.type, weight, ...(assertion.metric ? { metric: assertion.metric } : {}) }
   if (assertion.type === ASSERT_SET) {
     const set = await runAssertions(assertion.assert ?? [], target, services, assertion.threshold)
-    return { ...named, pass: set.pass, score: set.score, reason: set.reason, components: set.assertions }
+    const metrics = Object.keys(set.named_scores).length ? { named_scores: set.named_scores, named_score_weights: set.named_score_weights } : {}
+    return { ...named, pass: set.pass, score: set.score, reason: set.reason, components: set.assertions, ...metrics }
   }
   const { baseType, inverse } = baseTypeOf(assertion.type)
   const handler = ASSERTION_HANDLERS.get(baseType)
@@ -46,28 +51,36 @@ async function gradeOne(assertion: Assertion, target: AssertionTarget, services:
   return { ...named, ...grade, ...(weight === 0 ? { pass: true } : {}) }
 }
 
+/** Adds a score to a metric's weighted sum. */
+function addTo(metrics: Map<string, { sum: number, weight: number }>, name: string, score: number, weight: number): void {
+  const m = metrics.get(name) ?? { sum: 0, weight: 0 }
+  m.sum += score * weight
+  m.weight += weight
+  metrics.set(name, m)
+}
+
 export async function runAssertions(all: readonly Assertion[], target: AssertionTarget, services: AssertionServices, threshold?: number): Promise<TestGrade> {
   // As promptfoo: a comparison of the test's outputs is not part of one output's grade; it is merged in once decided.
   const awaiting = all.filter(a => ASSERTION_HANDLERS.get(a.type)?.comparesOutputs)
   const list = awaiting.length ? all.filter(a => !awaiting.includes(a)) : all
   // promptfoo: a test with no assertions passes with score 1; one whose only assertion is a comparison scores 0 before it (its weights sum to 0).
   if (!all.length) return { pass: true, score: 1, reason: 'No assertions', named_scores: {}, assertions: [], awaiting }
-  const grades = await mapLimit(list, ASSERTIONS_AT_ONCE, a => gradeOne(a, target, services))
+  const graded = await mapLimit(list, ASSERTIONS_AT_ONCE, a => gradeOne(a, target, services))
   let total = 0
   let weights = 0
   let failed: string | undefined
   const metrics = new Map<string, { sum: number, weight: number }>()
-  for (const grade of grades) {
+  const grades = graded.map(({ named_score_weights: namedWeights, ...grade }) => {
     total += grade.score * grade.weight
     weights += grade.weight
-    if (grade.metric) {
-      const m = metrics.get(grade.metric) ?? { sum: 0, weight: 0 }
-      m.sum += grade.score * grade.weight
-      m.weight += grade.weight
-      metrics.set(grade.metric, m)
+    if (grade.metric) addTo(metrics, grade.metric, grade.score, grade.weight)
+    // As promptfoo: the named scores the user's code returned join the test's, each weighted by its own weight × the assertion's.
+    for (const [name, score] of Object.entries(grade.named_scores ?? {})) {
+      if (name !== grade.metric) addTo(metrics, name, score, (namedWeights?.[name] ?? 1) * grade.weight)
     }
     if (!grade.pass) failed = grade.reason
-  }
+    return grade
+  })
   const score = weights > 0 ? total / weights : 0
   let pass = !failed
   let reason = failed ?? 'All assertions passed'
@@ -80,6 +93,7 @@ export async function runAssertions(all: readonly Assertion[], target: Assertion
     score,
     reason,
     named_scores: Object.fromEntries([...metrics].map(([name, m]) => [name, m.weight > 0 ? m.sum / m.weight : 0])),
+    ...(metrics.size ? { named_score_weights: Object.fromEntries([...metrics].map(([name, m]) => [name, m.weight])) } : {}),
     assertions: grades,
     awaiting,
   }

@@ -43,8 +43,10 @@ export interface AssertionGrade {
   weight: number
   /** The grader failed (no answer, an unreadable one): a failure a `not-` can never turn into a pass. */
   graderError?: boolean
-  /** assert-set: its assertions' grades. */
+  /** An assert-set's assertions' grades; the parts a javascript / python grade returned (`componentResults`). */
   components?: AssertionGrade[]
+  /** The scores by metric a javascript / python grade returned (`namedScores`), merged into the test's. */
+  named_scores?: Record<string, number>
   /** A comparison of the test's outputs (select-best) not decided yet: failed until a dataset run decides it. */
   awaiting?: boolean
 }
@@ -94,6 +96,11 @@ export interface HandlerGrade {
   score: number
   reason: string
   graderError?: boolean
+  /** The parts of the grade the user's code returned (promptfoo's `componentResults`), listed, not added to the score. */
+  components?: AssertionGrade[]
+  /** Scores by metric the user's code returned (promptfoo's `namedScores`), each weighted by `named_score_weights` (else 1). */
+  named_scores?: Record<string, number>
+  named_score_weights?: Record<string, number>
 }
 
 export interface HandlerInput {

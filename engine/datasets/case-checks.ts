@@ -49,11 +49,29 @@ export function reasonOf(evaluation: { feedback?: unknown } | null | undefined):
   return typeof feedback === 'string' && feedback.trim() ? cut(feedback) : undefined
 }
 
-/** The scored evaluator's checks: promptfoo assertions, scorers, or criteria against the pass threshold. */
+interface GradeRow { type: string, pass: boolean, score: number, reason: string, metric?: string, components?: GradeRow[] }
+
+/**
+ * promptfoo assertions' grades as checks, each followed by its parts (an assert-set's assertions,
+ * the componentResults a javascript / python grade returned), named `<parent> › <part>`, as
+ * promptfoo lists them flattened after their parent.
+ */
+function assertionChecks(grades: readonly GradeRow[], parent?: string): CaseCheck[] {
+  return grades.flatMap((a) => {
+    const own = a.metric ? `${a.type} (${a.metric})` : a.type
+    const name = parent ? `${parent} › ${own}` : own
+    return [{ name, passed: a.pass, score: a.score, reason: a.reason }, ...(Array.isArray(a.components) ? assertionChecks(a.components, name) : [])]
+  })
+}
+
+/** The scored evaluator's checks: promptfoo assertions (and the test's named scores), scorers, or criteria against the pass threshold. */
 export function checksOf(evaluation: Record<string, unknown> | null | undefined): CaseCheck[] | undefined {
   if (!evaluation) return undefined
-  const assertions = evaluation.assertions as Array<{ type: string, pass: boolean, score: number, reason: string, metric?: string }> | undefined
-  if (Array.isArray(assertions)) return assertions.map(a => ({ name: a.metric ? `${a.type} (${a.metric})` : a.type, passed: a.pass, score: a.score, reason: a.reason }))
+  const assertions = evaluation.assertions as GradeRow[] | undefined
+  if (Array.isArray(assertions)) {
+    const named = Object.entries((evaluation.named_scores ?? {}) as Record<string, unknown>).filter(([, score]) => typeof score === 'number')
+    return [...assertionChecks(assertions), ...named.map(([metric, score]) => ({ name: `named score: ${metric}`, passed: null, score: score as number, reason: null }))]
+  }
   const scorers = evaluation.scorer_results as Array<{ type: string, passed: boolean, score: number, threshold: number }> | undefined
   if (Array.isArray(scorers)) return scorers.map(s => ({ name: s.type, passed: s.passed, score: s.score, reason: `${s.score} against a threshold of ${s.threshold}` }))
   const scores = evaluation.criteria_scores as Record<string, number> | undefined

@@ -40,6 +40,8 @@ export function renderAssertion(
   const { provider, ...rest } = assertion
   const value = typeof assertion.value === 'string' && assertion.value.startsWith('file://') ? files(assertion.type, assertion.value) : assertion.value
   const rendered = { ...rest, ...(value === undefined ? {} : { value: renderVars(value, vars, budget?.rendered) }) } as Assertion
+  // promptfoo renders a metric's name with the test's vars (`{{topic}}-keyword`) before it names a score.
+  if (typeof rest.metric === 'string') rendered.metric = renderVars(rest.metric, vars) as string
   if (provider !== undefined) {
     const own = gradersOf(provider, `the ${assertion.type} assertion's provider`, notes)
     if (own.text) rendered.grader = own.text

@@ -38,6 +38,8 @@ interface Outcome {
   verdict: 'pass' | 'fail' | 'error'
   /** The test's score (after a comparison, the score promptfoo merges it into). */
   score?: number
+  /** The test's score by metric (promptfoo's namedScores). */
+  namedScores?: Record<string, number>
   assertions: AssertionGrade[]
   error?: string
   /** select-best, decided over the test's cells once they all ran. */
@@ -90,9 +92,16 @@ async function runCase(imported: PromptfooImport, input: Record<string, unknown>
     return { verdict: 'error', assertions: [], error: failed?.error?.message ?? result.error?.message }
   }
   const judge = Object.entries(result.steps).find(([id, step]) => (id === 'judge' || id.endsWith('_judge')) && step.status === 'succeeded')
-  const output = judge?.[1].output as { passed: boolean, assertions: AssertionGrade[], awaiting_comparison?: AwaitingComparison } | undefined
+  interface JudgeOutput {
+    passed: boolean
+    overall_score: number
+    named_scores: Record<string, number>
+    assertions: AssertionGrade[]
+    awaiting_comparison?: AwaitingComparison
+  }
+  const output = judge?.[1].output as JudgeOutput | undefined
   if (!output) return { verdict: 'error', assertions: [], error: 'no judge ran' }
-  return { verdict: output.passed ? 'pass' : 'fail', score: (output as { overall_score?: number }).overall_score, assertions: output.assertions, awaiting: output.awaiting_comparison }
+  return { verdict: output.passed ? 'pass' : 'fail', score: output.overall_score, namedScores: output.named_scores, assertions: output.assertions, awaiting: output.awaiting_comparison }
 }
 
 const theirVerdict = (row: RecordedResult) => (row.success ? 'pass' : row.failureReason === 2 ? 'error' : 'fail')
@@ -122,7 +131,18 @@ function differences(row: RecordedResult, ours: Outcome): string[] {
     const mine = ours.assertions[i]
     if (!mine) found.push(`${where}, assertion ${i} (${assertion.type}): promptfoo ${assertion.pass ? 'pass' : 'fail'}, judgeflow has none`)
     else if (mine.pass !== assertion.pass) found.push(`${where}, assertion ${i} (${assertion.type}): promptfoo ${assertion.pass ? 'pass' : 'fail'} (${assertion.reason}), judgeflow ${mine.pass ? 'pass' : 'fail'} (${mine.reason})`)
+    // An assert-set's members, or the parts a script's grade returned (componentResults): listed one by one.
+    const parts = (assertion.components ?? []).map(c => `${c.pass ? 'pass' : 'fail'} ${c.score}`).join(', ')
+    const mineParts = (mine?.components ?? []).map(c => `${c.pass ? 'pass' : 'fail'} ${c.score}`).join(', ')
+    if (mine && parts !== mineParts) found.push(`${where}, assertion ${i} (${assertion.type}): promptfoo's parts [${parts}], judgeflow's [${mineParts}]`)
   })
+  const named = (scores: Record<string, number> | undefined) => Object.entries(scores ?? {}).sort(([a], [b]) => a.localeCompare(b))
+  const mineNamed = new Map(named(ours.namedScores))
+  const theirNamed = named(row.namedScores)
+  const agrees = ([metric, score]: [string, number]) => Math.abs((mineNamed.get(metric) ?? Number.NaN) - score) <= SCORE_TOLERANCE
+  if (theirNamed.length !== mineNamed.size || !theirNamed.every(agrees)) {
+    found.push(`${where}: promptfoo's named scores ${JSON.stringify(Object.fromEntries(theirNamed))}, judgeflow's ${JSON.stringify(Object.fromEntries(mineNamed))}`)
+  }
   return found
 }
 
