@@ -124,12 +124,30 @@ export function withEnv(text: string, env: Record<string, string>, where: string
   })
 }
 
-/** A chat prompt (a list of messages): an optional system message then one user message, as the LLM step's system and prompt; a conversation is refused. */
+/**
+ * A message's content as one text: a text, or a list of content parts that are all text
+ * (`{ type: text, text }`), joined as the model reads them one after another; undefined for any
+ * other content, such as an image part.
+ */
+function contentText(content: unknown): string | undefined {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content) || !content.length) return undefined
+  const texts = content.map(part => (part && typeof part === 'object' && (part as { type?: unknown }).type === 'text' && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : undefined))
+  return texts.every(text => text !== undefined) ? texts.join('') : undefined
+}
+
+/**
+ * A chat prompt (a list of messages): an optional system message then one user message, as the LLM
+ * step's system and prompt, each content a text or text parts; a conversation, or a part other than
+ * text (an image), is refused.
+ */
 function chatPrompt(messages: unknown, where: string, template: (text: string) => string): { text: string, system?: string } {
   const list = Array.isArray(messages) ? messages as Array<{ role?: unknown, content?: unknown }> : []
-  const valid = list.every(m => m && typeof m === 'object' && typeof m.role === 'string' && typeof m.content === 'string')
+  const texts = list.map(m => (m && typeof m === 'object' && typeof m.role === 'string' ? contentText(m.content) : undefined))
+  const valid = texts.every(text => text !== undefined)
   const [first, second] = list
-  if (valid && list.length === 1 && first!.role === 'user') return { text: template(first!.content as string) }
-  if (valid && list.length === 2 && first!.role === 'system' && second!.role === 'user') return { system: template(first!.content as string), text: template(second!.content as string) }
-  throw invalid(`${where}: a chat prompt is imported as an optional system message and one user message (each with a text content); this one has ${list.length} messages${valid ? ` (${list.map(m => m.role).join(', ')})` : ' not all of them { role, content }'}`)
+  if (valid && list.length === 1 && first!.role === 'user') return { text: template(texts[0]!) }
+  if (valid && list.length === 2 && first!.role === 'system' && second!.role === 'user') return { system: template(texts[0]!), text: template(texts[1]!) }
+  const parts = list.some(m => Array.isArray(m?.content)) && !valid ? ' (a content part other than { type: text, text } — an image — is not sent by an LLM step)' : ''
+  throw invalid(`${where}: a chat prompt is imported as an optional system message and one user message (each content a text, or text parts); this one has ${list.length} messages${valid ? ` (${list.map(m => m.role).join(', ')})` : ` not all of them { role, content }${parts}`}`)
 }

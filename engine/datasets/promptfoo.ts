@@ -85,7 +85,11 @@ const providerSchema = z.object({
 }).strict()
 const configSchema = z.object({
   description: z.string().optional(),
-  prompts: listOf(z.union([z.string(), promptSchema])).optional(),
+  // A map of prompts to their labels (`{ file://a.txt: A }`) is read as promptfoo reads it: one labelled prompt per entry.
+  prompts: z.union([
+    z.record(z.string(), z.string()).transform(map => Object.entries(map).map(([raw, label]): z.infer<typeof promptSchema> => ({ raw, label }))),
+    listOf(z.union([z.string(), promptSchema])),
+  ]).optional(),
   providers: listOf(z.union([z.string(), providerSchema])).optional(),
   defaultTest: testSchema.optional(),
   tests: listOf(z.unknown()).optional(),

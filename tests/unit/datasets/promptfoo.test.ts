@@ -393,6 +393,15 @@ tests:
     expect(() => importPromptfoo(config('  - vars: { question: "file://make.py" }\n    assert: [{ type: contains, value: x }]'), { readFile: () => '' }))
       .toThrow('tests[0].vars.question: "file://make.py" runs code or holds media, which the import does not load into a var')
     expect(() => importPromptfoo(base.replace('  - "Answer: {{ question }}"', '  - { raw: "Answer: {{ question }}", function: true }'))).toThrow('prompts[0].function: not imported')
+    // A message's content may be text parts (joined); an image part is refused, saying why.
+    const parts = '[{"role":"user","content":[{"type":"text","text":"Q: "},{"type":"text","text":"{{question}}"}]}]'
+    const image = '[{"role":"user","content":[{"type":"text","text":"Q"},{"type":"image_url","image_url":{"url":"x"}}]}]'
+    const chat = (file: string) => importPromptfoo(base.replace('  - "Answer: {{ question }}"', '  - file://chat.json'), { readFile: () => file })
+    expect(chat(parts).workflow!.nodes).toContainEqual(expect.objectContaining({ id: 'generate', config: expect.objectContaining({ prompt: 'Q: {{input.question}}' }) }))
+    expect(() => chat(image)).toThrow('a content part other than { type: text, text } — an image — is not sent by an LLM step')
+    // prompts as a map of each prompt to its label, as promptfoo reads it.
+    const mapped = importPromptfoo(base.replace('  - "Answer: {{ question }}"', '  "Answer: {{ question }}": answer\n  "Reply: {{ question }}": reply'))
+    expect(mapped.cases.map(c => c.id)).toEqual(['test-1 · answer · openai:gpt-4o-mini', 'test-1 · reply · openai:gpt-4o-mini'])
     expect(() => importPromptfoo(`${base}\nextensions: [file://hooks.js:extensionHook]`)).toThrow('the promptfoo config, extensions: it is not imported, and it may change what promptfoo runs or judges (it runs code)')
   })
 
