@@ -8,8 +8,8 @@ const USAGE = `judgeflow — LLM quality gates
 
 Usage:
   judgeflow validate <workflow.json>
-  judgeflow run <workflow.json> [--input <file.json>] [--input-json '<json>'] [--db <path>] [--no-cache]
-  judgeflow eval [--config <file.json|file.toml>] --input <file.json>   (default config: configs/evaluator.toml)
+  judgeflow run <workflow.json> [--input <file.json>] [--input-json '<json>'] [--db <path>] [--no-cache] [--require-judge]
+  judgeflow eval [--config <file.json|file.toml>] --input <file.json> [--require-judge]   (default config: configs/evaluator.toml)
   judgeflow experiment report <judgments.json> [--markdown]
   judgeflow backup <file> [--db <path>]
   ${DB_USAGE}
@@ -21,7 +21,9 @@ Usage:
 
 Exit codes: 0 ok (verdict pass or none; eval: passed; test: every gate holds), 1 verdict fail (eval: not passed; test: a gate fails),
 2 invalid input or error (test: also more errored cases than --max-errors).
-Keys come from the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY (and OPENAI_BASE_URL, ANTHROPIC_BASE_URL).`
+Keys come from the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY (and OPENAI_BASE_URL, ANTHROPIC_BASE_URL).
+An evaluator that names no model is graded by local:heuristic when neither key is set (a warning says so);
+--require-judge (or JUDGEFLOW_REQUIRE_JUDGE=1) refuses that instead, exit 2.`
 
 /** Runs one command with the configuration read from `env` (the process's environment by default). */
 export async function main(argv: string[], io: Io = processIo, env?: Env): Promise<number> {

@@ -10,7 +10,7 @@ export const RUN_FLAGS_USAGE = '[--concurrency|--max-concurrency N] [--filter-pa
   + ' [--filter-failing <report.json>] [--var k=v]… [--env-file <file>] [--delay <ms>] [--no-cache]'
 export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | judgeflow test --config <evaluator.json|.toml> --dataset <file> | judgeflow test <promptfooconfig.yaml> [--skip-unsupported]'
   + ` [--grader <provider:model>] ${RUN_FLAGS_USAGE} [--repeat N]`
-  + ' [--min-pass-rate R] [--min-kappa K] [--baseline <report.json> --no-regressions] [--max-errors N] [--max-flaky S] [--max-cost USD [--force]] [--require-calibration <dataset> --min-kappa K]'
+  + ' [--min-pass-rate R] [--min-kappa K] [--baseline <report.json> --no-regressions] [--max-errors N] [--max-flaky S] [--max-cost USD [--force]] [--require-calibration <dataset> --min-kappa K] [--require-judge]'
   + ' [--report <out.json>] [--junit <out.xml>] [--html <out.html>] [--csv <out.csv>] [--jsonl <out.jsonl>] [--markdown] [--score-step <node id>] [--db <path>]'
   + ' [--outputs <recorded.jsonl> [--output-step <node id>]] | judgeflow test [<promptfooconfig.yaml>] --assertions <asserts.yaml> --model-outputs <outputs.json>'
 export const WORKER_USAGE = 'judgeflow worker [--concurrency N] [--nice N]   (PostgreSQL: executes queued runs at a lower CPU priority, nice 10 unless told; SIGTERM drains)'

@@ -86,7 +86,8 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   const retention = options.retention === false ? undefined : scheduleRetention(store, config.retention)
   const cache = retention?.boundedCache(store.cache) ?? store.cache
   const providers = createProviders({
-    env: { ...config.providers.keys }, defaultJudge: config.providers.defaultJudge, cache, retry: config.retry, adapters: options.adapters,
+    env: { ...config.providers.keys }, defaultJudge: config.providers.defaultJudge, requireJudge: config.providers.requireJudge,
+    cache, retry: config.retry, adapters: options.adapters,
   })
   // The prices the server was given come before the published ones, for every cost and estimate.
   setPriceOverrides(config.providers.prices)

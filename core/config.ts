@@ -122,6 +122,11 @@ export interface JudgeflowConfig {
     keys: ProviderSettings
     /** JUDGEFLOW_DEFAULT_JUDGE, when set. */
     defaultJudge?: string
+    /**
+     * JUDGEFLOW_REQUIRE_JUDGE (the CLI's --require-judge): an evaluator that names no judge is refused,
+     * before any call, rather than judged by local:heuristic when no key is set.
+     */
+    requireJudge: boolean
     /** JUDGEFLOW_PRICES: `provider:model` → [input, output] US dollars per million tokens, before the published prices. */
     prices?: Record<string, [number, number]>
   }
@@ -170,6 +175,8 @@ export interface JudgeflowConfig {
 const wholeFrom = (min: number, max = Number.MAX_SAFE_INTEGER) => z.string().trim().transform(Number).pipe(z.number().int().min(min).max(max))
 const nonNegative = z.string().transform(Number).pipe(z.number().nonnegative())
 const text = z.string().trim()
+/** A switch: true, false, 1, 0, yes or no, in any case. */
+const yesOrNo = text.toLowerCase().pipe(z.enum(['1', 'true', 'yes', '0', 'false', 'no'])).transform(yes => ['1', 'true', 'yes'].includes(yes))
 
 function isPostgresUrl(value: string): boolean {
   try {
@@ -228,7 +235,9 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
     'JUDGEFLOW_RETENTION_DAYS must be a number of days above 0 (it is "{raw}"); unset it to keep every run.', { blank: 'empty' })
   const retentionRuns = read('JUDGEFLOW_RETENTION_RUNS', wholeFrom(1), undefined,
     'JUDGEFLOW_RETENTION_RUNS must be a whole number of runs of at least 1 kept per workflow (it is "{raw}"); unset it to keep every run.', { blank: 'empty' })
-  const allowCode = read('JUDGEFLOW_ALLOW_CODE', text.toLowerCase().pipe(z.enum(['1', 'true', 'yes', '0', 'false', 'no'])).transform(yes => ['1', 'true', 'yes'].includes(yes)), DEFAULT_ALLOW_CODE,
+  const requireJudge = read('JUDGEFLOW_REQUIRE_JUDGE', yesOrNo, false,
+    'JUDGEFLOW_REQUIRE_JUDGE must be true or false (or 1 or 0), not "{raw}"; set it to refuse judging by local:heuristic when no key is set.')
+  const allowCode = read('JUDGEFLOW_ALLOW_CODE', yesOrNo, DEFAULT_ALLOW_CODE,
     'JUDGEFLOW_ALLOW_CODE must be true or false (or 1 or 0), not "{raw}"; unset it to refuse code assertions over HTTP.')
   const httpAllow = read('JUDGEFLOW_HTTP_ALLOW', z.string().transform((raw, ctx) => {
     const patterns = raw.split(',').map(p => p.trim()).filter(Boolean)
@@ -294,6 +303,7 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
         ANTHROPIC_API_KEY: optional('ANTHROPIC_API_KEY'), ANTHROPIC_BASE_URL: optional('ANTHROPIC_BASE_URL'),
       },
       defaultJudge,
+      requireJudge,
       ...(prices ? { prices } : {}),
     },
     evaluation: {

@@ -153,7 +153,7 @@ function providersOf(given: LibraryProviders | undefined, settings: JudgeflowCon
   if (given && isProviders(given)) return given
   const config = settings ?? loadConfig()
   return createProviders({
-    env: { ...config.providers.keys }, defaultJudge: config.providers.defaultJudge, retry: config.retry,
+    env: { ...config.providers.keys }, defaultJudge: config.providers.defaultJudge, requireJudge: config.providers.requireJudge, retry: config.retry,
     adapters: given ? callerAdapters(given) : [],
   })
 }

@@ -27,6 +27,14 @@ export function asEvaluation(output: unknown): Evaluation | null {
     : null
 }
 
+/**
+ * What an evaluator's result says about how it was reached — e.g. the offline judge grading because
+ * no key was set — for a note on its card; none when it says nothing (or is from before `warnings`).
+ */
+export function evaluationWarnings(result: { warnings?: unknown }): string[] {
+  return Array.isArray(result.warnings) ? result.warnings.filter((w): w is string => typeof w === 'string' && w !== '') : []
+}
+
 /** Node ids with their types: the definitions' order first, then steps no definition names. */
 function nodeOrder(runs: readonly RunView[]): Map<string, string | null> {
   const order = new Map<string, string | null>()

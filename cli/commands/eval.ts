@@ -5,6 +5,7 @@ import type { JudgeflowConfig } from '../../core/config'
 import { evaluate, readEvaluatorConfigFile } from '../../engine'
 import { noteUnisolatedCode, withApp } from '../app'
 import { readJsonFile, type Io } from '../io'
+import { REQUIRE_JUDGE_OPTION, withRequiredJudge } from '../judge-flag'
 
 /** The workspace's evaluator config, used when `--config` is not given: evaluator.toml in the config folder. */
 export function workspaceConfigPath(config: JudgeflowConfig): string {
@@ -12,11 +13,11 @@ export function workspaceConfigPath(config: JudgeflowConfig): string {
 }
 
 /**
- * `judgeflow eval [--config <file.json|.toml>] --input <file.json>`: an Evaluator result as JSON.
- * Without `--config`, the workspace's configs/evaluator.toml. Exit 0 passed, 1 not passed, 2 invalid input or error.
+ * `judgeflow eval [--config <file.json|.toml>] --input <file.json> [--require-judge]`: an Evaluator result as JSON,
+ * its warnings also on stderr. Without `--config`, the workspace's configs/evaluator.toml. Exit 0 passed, 1 not passed, 2 invalid input or error.
  */
 export async function evalCommand(args: string[], io: Io, settings: JudgeflowConfig): Promise<number> {
-  const { values } = parseArgs({ args, options: { config: { type: 'string' }, input: { type: 'string' } } })
+  const { values } = parseArgs({ args, options: { config: { type: 'string' }, input: { type: 'string' }, ...REQUIRE_JUDGE_OPTION } })
   const workspace = workspaceConfigPath(settings)
   const configPath = values.config ?? (existsSync(workspace) ? workspace : undefined)
   if (!configPath || !values.input) {
@@ -28,7 +29,9 @@ export async function evalCommand(args: string[], io: Io, settings: JudgeflowCon
   const config = await readEvaluatorConfigFile(configPath)
   const input = readJsonFile(values.input, 'input', settings.maxJsonDepth)
   await noteUnisolatedCode(config, settings, io)
-  const result = await withApp(settings, undefined, app => evaluate(config, input, { ...app.evaluation, providers: app.providers }))
+  const result = await withApp(withRequiredJudge(settings, values['require-judge']), undefined, app => evaluate(config, input, { ...app.evaluation, providers: app.providers }))
+  // Said where a person reads it too, not only inside the JSON: e.g. the offline judge standing in for one with no key.
+  for (const warning of result.warnings ?? []) io.err(`Warning: ${warning}`)
   io.out(JSON.stringify(result, null, 2))
   return result.passed ? 0 : 1
 }

@@ -2,10 +2,12 @@ import { parseArgs } from 'node:util'
 import type { JudgeflowConfig } from '../../core/config'
 import { noteUnisolatedCode, withApp } from '../app'
 import { parseJson, readJsonFile, type Io } from '../io'
+import { REQUIRE_JUDGE_OPTION, withRequiredJudge } from '../judge-flag'
+import { stepWarningLine, stepWarnings } from '../../engine/executor/step-warnings'
 
 /**
- * `judgeflow run <workflow.json> [--input f] [--input-json j] [--db path]`: the run as JSON, kept in
- * the database at --db (or JUDGEFLOW_DB) when one is named, else in memory.
+ * `judgeflow run <workflow.json> [--input f] [--input-json j] [--db path] [--require-judge]`: the run as JSON,
+ * kept in the database at --db (or JUDGEFLOW_DB) when one is named, else in memory; its steps' warnings on stderr.
  * Exit 0 succeeded with verdict pass or none, 1 verdict fail, 2 invalid input or run error.
  */
 export async function runCommand(args: string[], io: Io, config: JudgeflowConfig): Promise<number> {
@@ -19,6 +21,7 @@ export async function runCommand(args: string[], io: Io, config: JudgeflowConfig
       'no-cache': { type: 'boolean' },
       'concurrency': { type: 'string' },
       'timeout': { type: 'string' },
+      ...REQUIRE_JUDGE_OPTION,
     },
   })
   const [file] = positionals
@@ -36,13 +39,15 @@ export async function runCommand(args: string[], io: Io, config: JudgeflowConfig
     timeout_ms: values.timeout ? Number(values.timeout) : undefined,
   }
   await noteUnisolatedCode(definition, config, io)
-  const { run, result } = await withApp(config, values.db ?? config.db.path, app => app.runs.runToEnd({ definition, input, options }))
+  const { run, result } = await withApp(withRequiredJudge(config, values['require-judge']), values.db ?? config.db.path, app => app.runs.runToEnd({ definition, input, options }))
   const id = run.id
   if (!result) {
     io.err('The run stopped before it could finish.')
     return 2
   }
   const { status, verdict, output, steps, duration_ms } = result
+  // Once per run, whatever the steps' attempts: e.g. the offline judge standing in for one with no key.
+  for (const warning of stepWarnings(result)) io.err(stepWarningLine(warning))
   io.out(JSON.stringify({ id, status, verdict, output, steps, duration_ms }, null, 2))
   if (result.status !== 'succeeded') {
     io.err(result.error?.message ?? `The run ended ${result.status}.`)

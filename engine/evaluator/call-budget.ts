@@ -132,6 +132,7 @@ export function countedProviders(providers: Providers, maxCalls: number): Provid
   return {
     check: (...args) => providers.check(...args),
     defaultJudgeModel: () => providers.defaultJudgeModel(),
+    defaultJudgeFallback: () => providers.defaultJudgeFallback?.(),
     complete: async (...args) => {
       count()
       return await providers.complete(...args)

@@ -18,6 +18,8 @@ import { judgeAsPanel } from './panel'
 import type { EvaluationTypeDefinition } from '../evaluation-types/types'
 import { givenValues, missingInputs } from '../evaluation-types/inputs'
 import { checkPlan, countedProviders, plannedCalls, type EvaluationLimits } from './call-budget'
+import { defaultMetricRegistry, evaluatorModels } from './models'
+import { checkDefaultJudge } from './judge-fallback'
 
 /**
  * What an app gives every evaluation it runs (see core/): its registries, where offline
@@ -53,8 +55,7 @@ export interface EvaluateDeps extends EvaluationServices {
   candidateIds?: string[]
 }
 
-/** The built-in metrics alone, for callers that name no registry; an app loads custom metrics into its own. */
-export const defaultMetricRegistry = new MetricRegistry()
+export { defaultMetricRegistry, evaluatorModels }
 const defaultMetrics = defaultMetricRegistry
 
 /** Validates a config (throwing INVALID_CONFIG naming each field) and checks its keys, before any call. */
@@ -62,7 +63,10 @@ export function prepareEvaluation(rawConfig: unknown, deps: Pick<EvaluateDeps, '
   const config = resolveEvaluatorConfig(rawConfig, deps.providers.defaultJudgeModel())
   const definition = evaluationTypeDefinition(config.evaluation_type)
   const prepared: unknown = definition.prepare?.(config, { metrics: deps.metrics ?? defaultMetrics, scorers: deps.scorers ?? defaultScorerRegistry })
-  if (!definition.usesJudge) return { config, definition, prepared }
+  if (!definition.usesJudge) return { config, definition, prepared, warnings: [] }
+  // The offline judge standing in for the default one is said in the result, or refused when a real judge is required.
+  const fallback = checkDefaultJudge(rawConfig, config, deps.providers, 'the evaluator')
+  const warnings = fallback ? [fallback] : []
   const checkJudge = (model: string, usedBy: string) => {
     checkHeuristicModel(model)
     if (!isHeuristic(model)) deps.providers.check(model, usedBy, 'Set it in the environment, or choose another judge model ("local:heuristic" judges offline).')
@@ -70,21 +74,12 @@ export function prepareEvaluation(rawConfig: unknown, deps: Pick<EvaluateDeps, '
   if (definition.checkModels) definition.checkModels(config, prepared, deps.providers)
   else if (config.judges) for (const judge of config.judges) checkJudge(judge, 'the evaluator\'s judge panel')
   else checkJudge(config.model, 'the evaluator')
-  return { config, definition, prepared }
+  return { config, definition, prepared, warnings }
 }
 
 /** The judge's fingerprint (fingerprint.ts) of a resolved config. */
 export function fingerprintOf(config: ResolvedEvaluatorConfig, registry: MetricRegistry = defaultMetrics): JudgeFingerprint {
   return judgeFingerprint(config as unknown as Record<string, unknown>, evaluatorModels(config, registry))
-}
-
-/** Every model the evaluation will call, for checking keys before a run. */
-export function evaluatorModels(config: ResolvedEvaluatorConfig, registry: MetricRegistry = defaultMetrics): string[] {
-  const definition = evaluationTypeDefinition(config.evaluation_type)
-  if (!definition.usesJudge) return []
-  if (config.judges) return [...config.judges]
-  if (!definition.models) return [config.model]
-  return definition.models(config, definition.prepare?.(config, { metrics: registry, scorers: defaultScorerRegistry }))
 }
 
 /** Whether the evaluation makes no LLM call: every part is the heuristic judge, a scorer, trace scoring or a metric computed in code. */
@@ -100,7 +95,7 @@ export function isOfflineEvaluation(definition: EvaluationTypeDefinition<any, an
  */
 export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: EvaluateDeps): Promise<EvaluatorResult> {
   const started = performance.now()
-  const { config, definition, prepared } = prepareEvaluation(rawConfig, deps)
+  const { config, definition, prepared, warnings } = prepareEvaluation(rawConfig, deps)
   const parsedInput = evaluationInputSchema.safeParse(rawInput ?? {})
   if (!parsedInput.success) {
     const issue = parsedInput.error.issues[0]!
@@ -117,7 +112,8 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
   const runner = deps.runner
   if (runner && isOfflineEvaluation(definition, config, prepared)) {
     const job = { config: rawConfig, input, defaultJudge: deps.providers.defaultJudgeModel(), candidateIds: deps.candidateIds }
-    return { ...await runner.run(job, deps.signal), latency_ms: Math.round((performance.now() - started) * 100) / 100, ...teamOf(input) }
+    const offline = await runner.run(job, deps.signal)
+    return withWarnings({ ...offline, latency_ms: Math.round((performance.now() - started) * 100) / 100, ...teamOf(input) }, warnings)
   }
   const heuristic = createHeuristicJudge({ context: input.context, reference: input.reference })
   const ctx: EvaluationContext = {
@@ -130,7 +126,7 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
     ? await judgeAsPanel(ctx, config.judges, config.panel?.aggregate ?? 'majority', async panelist => definition.evaluate(panelist, prepared))
     : await definition.evaluate(ctx, prepared)
   const fingerprint = fingerprintOf(config, deps.metrics ?? defaultMetrics)
-  return {
+  return withWarnings({
     ...result,
     judge_fingerprint: fingerprint.fingerprint,
     judge: { ...judgeOf(result.judge.model, ctx.stats), fingerprint_parts: fingerprint.parts },
@@ -138,7 +134,12 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
     cost_usd: costOfStats(ctx.stats),
     latency_ms: Math.round((performance.now() - started) * 100) / 100,
     ...teamOf(input),
-  }
+  }, warnings)
+}
+
+/** The evaluation's own warnings first (the judge it was graded by), then the type's. */
+function withWarnings(result: EvaluatorResult, warnings: string[]): EvaluatorResult {
+  return warnings.length ? { ...result, warnings: [...warnings, ...(result.warnings ?? [])] } : result
 }
 
 /** The characters of the texts an evaluation judges, for the estimate of its calls' cost. */

@@ -5,6 +5,7 @@ import type { StepRegistry } from '../steps/registry'
 import type { Providers } from '../providers/types'
 import { applyInputFields, inputStep } from '../steps/input'
 import { Execution, type ExecuteOptions } from './execution'
+import { checkStepJudge } from '../evaluator/judge-fallback'
 import type { RunResult } from './types'
 
 export function invalidWorkflowError(problems: Problem[]): JudgeflowError {
@@ -38,6 +39,8 @@ export function prepareInput(workflow: Workflow, deps: { registry: StepRegistry,
 /** The key of every model a non-pinned step will call (a metric suite's default judge included); throws MISSING_API_KEY. */
 function checkKeys(node: Workflow['nodes'][number], deps: { registry: StepRegistry, providers: Providers }): void {
   for (const model of modelsOf(node, deps.registry)) deps.providers.check(model, `node "${node.id}"`, PIN_REMEDY)
+  // With a real judge required, an evaluator that names none and would be judged offline for want of a key.
+  checkStepJudge(node, deps.providers)
 }
 
 /** The models of each step, found once per step object: a validated workflow is shared by all its runs and not changed. */

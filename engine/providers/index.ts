@@ -5,8 +5,8 @@ import { createAnthropicAdapter } from './anthropic'
 import { createOpenAIAdapter } from './openai'
 import { providerError } from './errors'
 import { defaultRetryPolicy, withRetries, type RetryPolicy } from './retry'
-import type { ChatResponse, ProviderAdapter, Providers, ResponseCache } from './types'
-import { PROVIDER_MODELS } from './models'
+import type { ChatResponse, DefaultJudgeFallback, ProviderAdapter, Providers, ResponseCache } from './types'
+import { OFFLINE_JUDGE, PROVIDER_MODELS } from './models'
 
 export { PROVIDER_MODELS, providerDefaultModel } from './models'
 export { callerAdapters, type CallerAnswer, type CallerComplete, type CallerProvider, type CallerProviders } from './caller'
@@ -22,12 +22,17 @@ const localAdapter: ProviderAdapter = {
 /** Keys and endpoints by variable name (OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL). */
 export type ProviderKeys = Record<string, string | undefined>
 
+/** The key variables that choose the default judge, in order of preference, and the judge each gives. */
+export const DEFAULT_JUDGE_KEYS: Readonly<Record<string, string>> = {
+  OPENAI_API_KEY: PROVIDER_MODELS.openai![0]!,
+  ANTHROPIC_API_KEY: PROVIDER_MODELS.anthropic![0]!,
+}
+
 /** The judge used when an evaluator names none: the configured one, else by the keys present, else the offline judge. */
 export function defaultJudgeFor(keys: ProviderKeys, configured?: string): string {
   if (configured) return configured
-  if (keys.OPENAI_API_KEY) return PROVIDER_MODELS.openai![0]!
-  if (keys.ANTHROPIC_API_KEY) return PROVIDER_MODELS.anthropic![0]!
-  return 'local:heuristic'
+  const key = Object.keys(DEFAULT_JUDGE_KEYS).find(variable => keys[variable])
+  return key ? DEFAULT_JUDGE_KEYS[key]! : OFFLINE_JUDGE
 }
 
 export interface ProvidersOptions {
@@ -35,6 +40,11 @@ export interface ProvidersOptions {
   env?: ProviderKeys
   /** The judge for evaluators that name none (JUDGEFLOW_DEFAULT_JUDGE); by the keys present unless given. */
   defaultJudge?: string
+  /**
+   * Refuse an evaluator whose judge would be the offline one only because no key is set
+   * (JUDGEFLOW_REQUIRE_JUDGE, --require-judge); otherwise its result says so in `warnings`.
+   */
+  requireJudge?: boolean
   cache?: ResponseCache
   retry?: Partial<RetryPolicy>
   /** Extra or replacement adapters, by provider id. */
@@ -104,6 +114,10 @@ export function createProviders(options: ProvidersOptions = {}): Providers {
     },
     defaultJudgeModel() {
       return defaultJudgeFor(env, options.defaultJudge)
+    },
+    defaultJudgeFallback(): DefaultJudgeFallback | undefined {
+      if (defaultJudgeFor(env, options.defaultJudge) !== OFFLINE_JUDGE || options.defaultJudge) return undefined
+      return { keys: Object.keys(DEFAULT_JUDGE_KEYS), judges: DEFAULT_JUDGE_KEYS, refused: options.requireJudge === true }
     },
     providerIds() {
       return [...adapters.keys()]

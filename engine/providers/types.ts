@@ -60,6 +60,16 @@ export interface ResponseCache {
   set(key: string, value: ChatResponse, meta: { provider: string, model: string }): void | Promise<void>
 }
 
+/** See `Providers.defaultJudgeFallback`. */
+export interface DefaultJudgeFallback {
+  /** The key variables any of which would make the default judge a real one, in order of preference. */
+  keys: readonly string[]
+  /** The default judge each key gives, by variable. */
+  judges: Readonly<Record<string, string>>
+  /** The caller requires a real judge: an evaluator that would fall back is refused before any call. */
+  refused: boolean
+}
+
 /** What steps see: `provider:model` strings resolved, keys checked, retries and cache applied. */
 export interface Providers {
   /**
@@ -72,6 +82,13 @@ export interface Providers {
   embed(modelRef: string, texts: string[], options?: CallOptions): Promise<number[][]>
   /** The judge used when an evaluator names no model: the configured one (JUDGEFLOW_DEFAULT_JUDGE), else by the keys present, else local:heuristic. */
   defaultJudgeModel(): string
+  /**
+   * Why the default judge is the offline one, when it is only because no key is set (none
+   * configured): the variables any of which would give a real judge, and whether the caller
+   * requires one (JUDGEFLOW_REQUIRE_JUDGE, --require-judge). Undefined when the default judge is
+   * a real one or was chosen. Absent: never said.
+   */
+  defaultJudgeFallback?(): DefaultJudgeFallback | undefined
   /** The provider ids it calls (built-in and the caller's): a workflow's models are checked against them. Absent: the built-in ones. */
   providerIds?(): readonly string[]
 }

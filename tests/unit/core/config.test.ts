@@ -14,7 +14,7 @@ describe('the configuration', () => {
     expect(config.server).toMatchObject({ host: '', allowedHosts: [], maxBodyBytes: 1024 * 1024, maxStreamsPerClient: 20, sessionTtlMs: 12 * 3_600_000 })
     expect(config.db).toEqual({ path: undefined, migrations: undefined, synchronous: 'normal' })
     expect(config.evaluation).toMatchObject({ workers: 2, timeLimitMs: 10_000, configDir: 'configs' })
-    expect(config.providers).toEqual({ keys: {}, defaultJudge: undefined })
+    expect(config.providers).toEqual({ keys: {}, defaultJudge: undefined, requireJudge: false })
   })
 
   it('stops at a wrong value with one sentence naming the variable', () => {
@@ -54,7 +54,7 @@ describe('the configuration', () => {
 
   it('takes a default judge that names a known provider, and the keys', () => {
     const config = loadConfig({ JUDGEFLOW_DEFAULT_JUDGE: 'anthropic:claude-3-5-haiku-latest', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: '' })
-    expect(config.providers).toEqual({ keys: { OPENAI_API_KEY: 'sk-test' }, defaultJudge: 'anthropic:claude-3-5-haiku-latest' })
+    expect(config.providers).toEqual({ keys: { OPENAI_API_KEY: 'sk-test' }, defaultJudge: 'anthropic:claude-3-5-haiku-latest', requireJudge: false })
     expect(loadConfig({ JUDGEFLOW_DEFAULT_JUDGE: 'local:heuristic' }).providers.defaultJudge).toBe('local:heuristic')
   })
 
@@ -120,6 +120,12 @@ describe('the configuration', () => {
     expect(() => loadConfig({ JUDGEFLOW_RETENTION_RUNS: '2.5' })).toThrow('JUDGEFLOW_RETENTION_RUNS must be a whole number of runs of at least 1 kept per workflow (it is "2.5")')
     expect(() => loadConfig({ JUDGEFLOW_CACHE_MAX_ENTRIES: 'lots' })).toThrow('JUDGEFLOW_CACHE_MAX_ENTRIES must be a whole number of at least 1 (it is "lots"); unset it for the default, 10000.')
     expect(() => loadConfig({ JUDGEFLOW_RETENTION_INTERVAL_MS: '10' })).toThrow('JUDGEFLOW_RETENTION_INTERVAL_MS must be a whole number of at least 1000')
+  })
+
+  it('requires a real judge with JUDGEFLOW_REQUIRE_JUDGE, a switch like JUDGEFLOW_ALLOW_CODE', () => {
+    for (const yes of ['1', 'true', 'YES']) expect(loadConfig({ JUDGEFLOW_REQUIRE_JUDGE: yes }).providers.requireJudge, yes).toBe(true)
+    for (const no of ['0', 'false', '']) expect(loadConfig({ JUDGEFLOW_REQUIRE_JUDGE: no }).providers.requireJudge, no).toBe(false)
+    expect(() => loadConfig({ JUDGEFLOW_REQUIRE_JUDGE: 'always' })).toThrow('JUDGEFLOW_REQUIRE_JUDGE must be true or false (or 1 or 0), not "always"')
   })
 
   it('refuses code assertions over HTTP unless JUDGEFLOW_ALLOW_CODE is set, and bounds each run of code in time and memory', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { attemptTimeline, compareRuns, runCost, usdText, comparisonView, sameValue, shortText, type RunView, type StepAttemptView, type StepView } from '../../../app/utils/runs'
+import { asEvaluation, attemptTimeline, compareRuns, evaluationWarnings, runCost, usdText, comparisonView, sameValue, shortText, type RunView, type StepAttemptView, type StepView } from '../../../app/utils/runs'
 import { runWorkflow, type StepRecord } from '../../../engine'
 import { stepRow } from '../../../db/run-recorder'
 import { presentRun } from '../../../server/utils/present'
@@ -321,5 +321,35 @@ describe('what a run cost', () => {
     expect(runCost({ ...run, steps: { ...run.steps, judge: step([{ overall_score: 1, cost_usd: null }]) } })).toBeNull()
     expect(runCost({ id: 'r', status: 'succeeded', steps: { in: step([{ question: 'q' }]) } })).toBeUndefined()
     expect([usdText(0), usdText(0.0035), usdText(1.254)]).toEqual(['$0', '$0.0035', '$1.25'])
+  })
+})
+
+describe('the note on an evaluator step\'s result card (EvaluatorResultCard)', () => {
+  const gate = (model?: string) => ({
+    name: 'gate',
+    nodes: [
+      { id: 'in', type: 'input', config: {} },
+      { id: 'judge', type: 'evaluator', config: { evaluation_type: 'scoring', ...(model ? { model } : {}), content: '{{input.answer}}' } },
+    ],
+    edges: [{ from: 'in', to: 'judge' }],
+  })
+
+  it('says, from the run as the API presents it, that local:heuristic graded because no judge key was set', async () => {
+    const run = await presented(gate(), { answer: 'Paris is the capital of France.' })
+    const result = asEvaluation(run.steps!.judge!.output)!
+    expect(evaluationWarnings(result)).toEqual([expect.stringMatching(/^No judge model was named and neither OPENAI_API_KEY nor ANTHROPIC_API_KEY is set, so the offline local:heuristic judge graded this/)])
+  })
+
+  it('says nothing when the offline judge was chosen, nor for a result from before warnings', async () => {
+    const run = await presented(gate('local:heuristic'), { answer: 'Paris is the capital of France.' })
+    expect(evaluationWarnings(asEvaluation(run.steps!.judge!.output)!)).toEqual([])
+    expect(evaluationWarnings({})).toEqual([])
+    expect(evaluationWarnings({ warnings: ['', 3, 'kept'] })).toEqual(['kept'])
+  })
+
+  it('is shown on the card, beside the verdict', () => {
+    const card = readFileSync(new URL('../../../components/runs/EvaluatorResultCard.vue', import.meta.url), 'utf8')
+    expect(card).toContain('const warnings = computed(() => evaluationWarnings(props.result))')
+    expect(card).toMatch(/v-for="w in warnings"[^>]*role="note"\s+data-testid="evaluator-warning"/)
   })
 })
