@@ -7,6 +7,7 @@
 import { resolve } from 'node:path'
 import { JudgeflowError, readEvaluatorConfigFile, resolveEvaluatorConfig, type Workflow } from '../engine'
 import type { DatasetReport, Interval } from '../engine/datasets'
+import { kappaText, kappaUncertainty } from '../engine/datasets/kappa-interval'
 import { fingerprintOf } from '../engine/evaluator'
 import { changedParts, type FingerprintPart, type JudgeFingerprint } from '../engine/evaluator/fingerprint'
 import { DEFAULT_CONFIG_DIR } from '../engine/evaluator'
@@ -18,8 +19,13 @@ import type { Store } from './store'
 
 export interface Calibration {
   status: 'calibrated' | 'stale' | 'not_calibrated'
-  /** One sentence: "calibrated: κ 0.72 [0.61, 0.83] on support-cases v3", or why not. */
+  /**
+   * One sentence: "calibrated: κ 0.72 [0.61, 0.83] on support-cases v3", with why the κ cannot tell
+   * when it cannot ("…, too few cases to tell: 10 labelled, 30 needed; …"), or why not calibrated.
+   */
   message: string
+  /** Calibrated, but its κ's interval too wide (or its cases too few) to tell (engine/datasets/kappa-interval.ts): why, in words. */
+  uncertain?: string
   fingerprint: string
   dataset?: { id: string, name: string, version: number, current_version: number }
   dataset_run_id?: string
@@ -33,8 +39,6 @@ export interface Calibration {
 const PART_WORDS: Record<FingerprintPart, string> = {
   models: 'the judge models', prompt: 'the prompt or settings', criteria: 'the criteria', rubric: 'the rubric', weights: 'the weights', threshold: 'the threshold',
 }
-const interval = (ci: Interval | null | undefined) => (ci ? ` [${ci[0].toFixed(2)}, ${ci[1].toFixed(2)}]` : '')
-const kappaText = (kappa: number | null | undefined) => (kappa === null || kappa === undefined ? 'κ not defined' : `κ ${kappa.toFixed(2)}`)
 
 /** The judge's calibration on the dataset named (or with that id). */
 export async function calibrationOf(store: Store, fingerprint: JudgeFingerprint, dataset: string): Promise<Calibration> {
@@ -59,9 +63,11 @@ async function calibrationOn(store: Store, fingerprint: JudgeFingerprint, found:
     if (agreement.judge_fingerprint === fingerprint.fingerprint) {
       const on = `on ${found.name} v${run.datasetVersion}`
       if (run.datasetVersion !== found.currentVersion) {
-        return { ...base, ...about, status: 'stale', message: `stale: ${found.name} changed since (v${run.datasetVersion} → v${found.currentVersion}); calibrated ${kappaText(agreement.kappa)} ${on}` }
+        return { ...base, ...about, status: 'stale', message: `stale: ${found.name} changed since (v${run.datasetVersion} → v${found.currentVersion}); calibrated ${kappaText(agreement.kappa, null)} ${on}` }
       }
-      return { ...base, ...about, status: 'calibrated', message: `calibrated: ${kappaText(agreement.kappa)}${interval(agreement.kappa_ci)} ${on}` }
+      const uncertain = kappaUncertainty(agreement)
+      const message = `calibrated: ${kappaText(agreement.kappa, agreement.kappa_ci)} ${on}${uncertain ? `, ${uncertain}` : ''}`
+      return { ...base, ...about, status: 'calibrated', message, ...(uncertain ? { uncertain } : {}) }
     }
     newestOther ??= { runId: run.id, version: run.datasetVersion, report }
   }
@@ -108,7 +114,7 @@ export function calibrationProblem(calibration: Calibration, minKappa: number): 
   if (calibration.status !== 'calibrated') return `the judge is ${calibration.message}`
   const on = `on ${calibration.dataset!.name} v${calibration.dataset!.version}`
   if (calibration.kappa === null || calibration.kappa === undefined) return `the judge's κ ${on} is not defined (one verdict for every case), so it cannot reach the ${minKappa} required`
-  if (calibration.kappa < minKappa - 1e-9) return `the judge's κ ${calibration.kappa.toFixed(2)}${interval(calibration.kappa_ci)} ${on} is below the ${minKappa} required`
+  if (calibration.kappa < minKappa - 1e-9) return `the judge's ${kappaText(calibration.kappa, calibration.kappa_ci)} ${on} is below the ${minKappa} required`
   return null
 }
 

@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import { JudgeflowError } from '../engine'
 import { modelRefSchema } from '../engine/schema/common'
-import { MAX_CASE_DELAY_MS, type BaselineReport, type CostEstimate, type DatasetCase, type DatasetGates } from '../engine/datasets'
+import { MAX_CASE_DELAY_MS, type BaselineReport, type CostEstimate, type DatasetCase, type DatasetGates, type ReportCalibration } from '../engine/datasets'
 import type { RecordedOutputs } from '../engine/datasets/recorded-outputs'
 import { MAX_STORED_INTEGER } from './store'
 
@@ -47,8 +47,12 @@ export const datasetRunRequestSchema = z.object({
   delay_ms: z.number().int().min(0).max(MAX_CASE_DELAY_MS).optional(),
   /** `false`: every LLM call of the run is made anew. */
   cache: z.boolean().optional(),
-  /** Refuse to start unless the judge is calibrated on this dataset (its id or name), with a κ of at least `min_kappa` (core/calibration.ts). */
-  require_calibration: z.object({ dataset: z.string().min(1, 'is required'), min_kappa: z.number().min(-1).max(1) }).strict().optional(),
+  /**
+   * Refuse to start unless the judge is calibrated on this dataset (its id or name), with a κ of at
+   * least `min_kappa` (core/calibration.ts); with `min_kappa_lower`, the report's `min_kappa_lower`
+   * gate holds the calibration's κ interval to a lower bound of at least that.
+   */
+  require_calibration: z.object({ dataset: z.string().min(1, 'is required'), min_kappa: z.number().min(-1).max(1), min_kappa_lower: z.number().min(-1).max(1).optional() }).strict().optional(),
   /**
    * A budget in US dollars: a run estimated to cost more is refused unless `force`; no case starts
    * that the budget left cannot pay for at the estimated cost per case, counting those under way
@@ -86,6 +90,8 @@ export interface StoredOptions {
   estimate?: CostEstimate
   /** The cases are judged on their recorded outputs: where from, and the step they stand in for (none for an evaluator alone). */
   recorded?: RecordedOutputs
+  /** The calibration required (`require_calibration`), as measured when the run started: in the report, its lower bound a gate. */
+  calibration?: ReportCalibration
 }
 
 /** The cases a run takes: those of `case_ids` (all unless given), with `vars` set on each one's input. */

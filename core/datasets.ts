@@ -5,7 +5,7 @@ import { JudgeflowError, missingKeyWarnings, validatedWorkflow, type Providers, 
 import {
   buildDatasetReport, caseRunOutcome, checkBaselineReport, withGrader, comparisonRun, OutcomeCounts, runCases, selectionsOf, settleComparisons,
   type CaseResult, type ComparisonGroup, type ComparisonOutcome, type CaseRun, type CaseRunOutcome, type CaseTask,
-  type CaseTokens, type CostEstimate, type DatasetCase, type DatasetReport,
+  type CaseTokens, type CostEstimate, type DatasetCase, type DatasetReport, type ReportCalibration,
 } from '../engine/datasets'
 import { estimateFromLastRun, estimateFromPrompts } from '../engine/datasets/estimate'
 import { checkRequiredInputs } from '../engine/datasets/required-inputs'
@@ -98,14 +98,22 @@ export class DatasetRuns {
       const node = resolved.workflow.nodes.find(n => n.id === request.score_step)
       if (node?.type !== 'evaluator') throw new JudgeflowError('INVALID_INPUT', `score_step: the workflow has no evaluator step "${request.score_step}"`)
     }
-    // A gate that rests on a judge nobody has checked against people is refused before any case runs.
+    // A gate that rests on a judge nobody has checked against people is refused before any case runs;
+    // the calibration found is kept for the report, where its interval's lower bound may be a gate.
+    let calibration: ReportCalibration | undefined
     if (request.require_calibration) {
-      const { dataset: on, min_kappa: minKappa } = request.require_calibration
+      const { dataset: on, min_kappa: minKappa, min_kappa_lower: minKappaLower } = request.require_calibration
       const fingerprint = await workflowJudgeFingerprint(resolved.workflow, {
         scoreStep: request.score_step, defaultJudge: this.deps.defaultJudge?.() ?? 'local:heuristic', configDir: this.deps.configDir, metrics: this.deps.metrics,
       })
-      const problem = calibrationProblem(await calibrationOf(store, fingerprint, on), minKappa)
+      const found = await calibrationOf(store, fingerprint, on)
+      const problem = calibrationProblem(found, minKappa)
       if (problem) throw new JudgeflowError('INVALID_INPUT', `require_calibration: ${problem}`, { details: { fingerprint: fingerprint.fingerprint } })
+      calibration = {
+        dataset: { name: found.dataset!.name, version: found.dataset!.version }, dataset_run_id: found.dataset_run_id!,
+        kappa: found.kappa ?? null, kappa_ci: found.kappa_ci ?? null, labelled: found.labelled ?? 0,
+        min_kappa: minKappa, ...(minKappaLower === undefined ? {} : { min_kappa_lower: minKappaLower }),
+      }
     }
     if (request.baseline_run_id) {
       const baseline = await store.datasets.getRun(request.baseline_run_id)
@@ -124,7 +132,7 @@ export class DatasetRuns {
         details: { estimate },
       })
     }
-    const options: StoredOptions = { ...rest, baseline, estimate, ...(recorded ? { recorded } : {}) }
+    const options: StoredOptions = { ...rest, baseline, estimate, ...(recorded ? { recorded } : {}), ...(calibration ? { calibration } : {}) }
     const row = await store.datasets.createRun({
       datasetId: dataset.id, datasetVersion: dataset.version, target: target as Record<string, unknown>, options: options as unknown as Record<string, unknown>,
     })
@@ -546,6 +554,7 @@ export class DatasetRuns {
       ...(budget === undefined ? {} : { max_cost_usd: budget }),
       ...(options.estimate ? { estimate_usd: options.estimate.estimate_usd } : {}),
       ...(options.recorded ? { recorded_outputs: options.recorded } : {}),
+      ...(options.calibration ? { calibration: options.calibration } : {}),
     })
     progress.status = signal.aborted ? 'cancelled' : 'finished'
     await store.datasets.updateRun(row.id, { status: progress.status, report: report as unknown as Record<string, unknown>, finishedAt: Date.now() })

@@ -3,6 +3,7 @@ import type { OutcomeChange } from '../../engine/datasets/baseline'
 import { excerpt, firstFailedCheck, inputText } from '../../engine/datasets/case-reasons'
 import type { DatasetCase, Verdict } from '../../engine/datasets/schema'
 import type { DatasetReport, ReportResult } from '../../engine/datasets/report'
+import { kappaText, kappaUncertainty, type KappaMeasure } from '../../engine/datasets/kappa-interval'
 
 export type { DatasetCase, DatasetReport, ReportResult }
 
@@ -64,12 +65,16 @@ export interface CaseRow extends ReportResult {
 /** A row's input is cut past this many characters; its case on the dataset page holds it whole. */
 const ROW_INPUT_LIMIT = 2000
 
-/** Why a run got its verdict, in a few words: the judge's reason, else the first failed check, else the error. */
+/**
+ * Why a run got its verdict, in a few words: the judge's reason, else the first failed check, else
+ * the error; a judge panel's rule ("passed: 2 of 3 judges passed (majority), though …") first.
+ */
 export function whyOf(run: ReportResult): string {
   if (run.status === 'errored') return run.error ?? 'errored'
-  if (run.reason) return run.reason
+  const rule = run.panel?.verdict_rule ? `judge panel ${run.panel.verdict_rule}` : ''
   const check = firstFailedCheck(run)
-  return check ? (check.reason ? `${check.name}: ${check.reason}` : check.name) : ''
+  const reason = run.reason || (check ? (check.reason ? `${check.name}: ${check.reason}` : check.name) : '')
+  return rule && reason ? `${rule}. ${reason}` : rule || reason
 }
 
 /** The report's results as table rows, marked from its flaky list, the cases' labels and a comparison's changes and deltas. */
@@ -148,3 +153,13 @@ export const fixed = (value: number | null | undefined, digits = 2) => (value ==
 /** An earlier dataset run as a choice of baseline: when it ran, on which version. */
 export const runChoice = (r: { id: string, created_at: string | number, dataset_version: number }) =>
   ({ value: r.id, label: `run of ${new Date(r.created_at).toLocaleString()} (v${r.dataset_version})` })
+
+/**
+ * How a κ against people's labels is shown (the agreement panel, a run's calibration): its figure
+ * with its interval and, when it cannot tell (engine/datasets/kappa-interval.ts), why, in the
+ * `uncertain` tone — never in the tone of a tight one.
+ */
+export function kappaView(m: KappaMeasure): { text: string, uncertain: string | null, tone: 'tight' | 'uncertain' } {
+  const uncertain = kappaUncertainty(m)
+  return { text: kappaText(m.kappa, m.kappa_ci), uncertain, tone: uncertain ? 'uncertain' : 'tight' }
+}

@@ -6,13 +6,12 @@ import type { DatasetRunProgress } from '../../core/datasets'
 import { defaultRegistry, JudgeflowError, readEvaluatorConfigFile, validatedWorkflow } from '../../engine'
 import {
   changeText, checkBaselineReport, datasetReportToHtml, datasetReportToJunit, datasetReportToMarkdown, datasetResultsToCsv, datasetResultsToJsonl,
-  exitCodeOf, formatFromName, parseDatasetFile, regressionRule, reportWarningLine,
+  exitCodeOf, formatFromName, parseDatasetFile, regressionRule,
   type CostEstimate, type DatasetCase, type DatasetGates, type DatasetReport,
 } from '../../engine/datasets'
 import { filteredCases, numberFlag, RUN_FLAG_OPTIONS, runFlagsOf } from '../test-flags'
 import { modelRefSchema } from '../../engine/schema/common'
 import { noteUnisolatedCode, withApp } from '../app'
-import { REQUIRE_JUDGE_OPTION, withRequiredJudge } from '../judge-flag'
 import { readPromptfooConfig } from '../promptfoo'
 import { readJsonFile, readTextFile, type Io } from '../io'
 import { checkOutputFiles, writeOutputFile, type InputFile, type OutputFile } from '../output-paths'
@@ -20,6 +19,7 @@ import { TEST_USAGE } from '../usage'
 import { recordedOutputsOf } from '../recorded-outputs'
 import { readModelOutputs } from '../model-outputs'
 import { recordedOutputsNote } from '../../engine/datasets/recorded-outputs-note'
+import { calibrationText, kappaUncertainty } from '../../engine/datasets/kappa-interval'
 
 export { TEST_USAGE }
 
@@ -49,7 +49,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       'max-cost': { type: 'string' },
       'force': { type: 'boolean' },
       'require-calibration': { type: 'string' },
-      ...REQUIRE_JUDGE_OPTION,
+      'min-kappa-lower': { type: 'string' },
       'report': { type: 'string' },
       'junit': { type: 'string' },
       'html': { type: 'string' },
@@ -101,6 +101,8 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   const calibration = values['require-calibration']
   if (calibration !== undefined && minKappa === undefined) throw new JudgeflowError('INVALID_INPUT', '--require-calibration <dataset> needs --min-kappa K: the κ the judge\'s calibration must reach.')
   if (minKappa !== undefined && calibration === undefined) gates.min_kappa = minKappa
+  const minKappaLower = share('min-kappa-lower', -1)
+  if (minKappaLower !== undefined && calibration === undefined) throw new JudgeflowError('INVALID_INPUT', '--min-kappa-lower K bounds the calibration\'s κ interval: give it with --require-calibration <dataset> --min-kappa K.')
   if (values['no-regressions']) {
     if (!values.baseline) throw new JudgeflowError('INVALID_INPUT', '--no-regressions needs --baseline <report.json>: the report of an earlier run of the same dataset.')
     gates.no_regressions = true
@@ -145,10 +147,9 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   const endpoints = promptfoo?.endpoints
   const withEndpoints = endpoints ? { ...config, providers: { ...config.providers, keys: { ...config.providers.keys, ...endpoints } } } : config
   // A promptfoo config's provider files (file://provider.js, exec: python3 script.py) lie beside it, where promptfoo finds them.
-  const withJudge = withRequiredJudge(withEndpoints, values['require-judge'])
   const appConfig = promptfooFile && !standalone
-    ? { ...withJudge, evaluation: { ...withJudge.evaluation, configDir: dirname(resolve(promptfooFile)) } }
-    : withJudge
+    ? { ...withEndpoints, evaluation: { ...withEndpoints.evaluation, configDir: dirname(resolve(promptfooFile)) } }
+    : withEndpoints
   await noteUnisolatedCode([target, chosen.cases], config, io)
   const report = await withApp(appConfig, values.db, async (app) => {
     // With --db the dataset is kept under its name: a file that changed is its next version.
@@ -172,7 +173,9 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       repeat,
       ...(maxCost === undefined ? {} : { max_cost_usd: maxCost }),
       ...(values.force ? { force: true } : {}),
-      ...(calibration === undefined ? {} : { require_calibration: { dataset: calibration, min_kappa: minKappa! } }),
+      ...(calibration === undefined
+        ? {}
+        : { require_calibration: { dataset: calibration, min_kappa: minKappa!, ...(minKappaLower === undefined ? {} : { min_kappa_lower: minKappaLower }) } }),
       score_step: values['score-step'],
       gates,
       ...(baselineFile ? { baseline_report: baselineFile as Record<string, unknown>, baseline_label: basename(values.baseline!) } : {}),
@@ -191,8 +194,6 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     if (row.status !== 'finished') throw new JudgeflowError('INTERNAL', `the dataset run ${row.status}: ${(row.error as { message?: string } | null)?.message ?? 'no reason given'}`)
     return row.report as unknown as DatasetReport
   })
-  // Once per run, on stderr as well as in every report: e.g. the offline judge standing in for one with no key.
-  for (const warning of report.warnings ?? []) io.err(reportWarningLine(warning, report.results.length))
   if (values.report) writeOutputFile(values.report, `${JSON.stringify(report, null, 2)}\n`, '--report')
   if (values.junit) writeOutputFile(values.junit, datasetReportToJunit(report), '--junit')
   if (values.html) writeOutputFile(values.html, datasetReportToHtml(report), '--html')
@@ -276,13 +277,15 @@ function progressPrinter(io: Io, terminal: boolean): (progress: DatasetRunProgre
   }
 }
 
+/** Why a κ cannot tell, its head in capitals as the summary marks what must be read (FAIL, NOT RUN). */
+const loud = (why: string | null) => (why ? why.replace(/^[^:]+/, head => head.toUpperCase()) : null)
+
 function summary(report: DatasetReport, defaultPassRate: boolean, drawn?: string): string {
   const percent = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)} %`)
   const lines = [
     `${report.dataset.name}: ${report.passed} passed, ${report.failed} failed, ${report.errored} errored of ${report.cases} cases${drawn ? ` (${drawn})` : ''}`,
     `pass rate ${percent(report.pass_rate)}${report.pass_rate_ci ? ` (95 % CI ${percent(report.pass_rate_ci[0])}–${percent(report.pass_rate_ci[1])})` : ''}`,
     ...(report.recorded_outputs ? [recordedOutputsNote(report.recorded_outputs)] : []),
-    ...(report.warnings ?? []).map(w => reportWarningLine(w, report.results.length)),
   ]
   // Why cases errored, so the reason is on screen and not only in the report file.
   const errored = report.results.filter(r => r.status === 'errored')
@@ -292,7 +295,8 @@ function summary(report: DatasetReport, defaultPassRate: boolean, drawn?: string
   const failed = report.results.filter(r => r.verdict === 'fail')
   for (const r of failed.slice(0, 3)) {
     const check = r.checks?.find(c => c.passed === false)
-    lines.push(`failed ${r.case_id}${check ? `: ${check.name}: ${(check.reason ?? '').split('\n')[0]!.slice(0, 200)}` : ''}`)
+    const rule = r.panel?.verdict_rule ? `: judge panel ${r.panel.verdict_rule}` : ''
+    lines.push(`failed ${r.case_id}${check ? `: ${check.name}: ${(check.reason ?? '').split('\n')[0]!.slice(0, 200)}` : rule}`)
   }
   if (failed.length > 3) lines.push(`… and ${failed.length - 3} more failed cases (see --report)`)
   if (report.cost_usd !== undefined) {
@@ -310,7 +314,16 @@ function summary(report: DatasetReport, defaultPassRate: boolean, drawn?: string
     lines.push(`repeats: pass^N ${percent(report.pass_all_repeats)} (every repeat passed), pass@N ${percent(report.pass_any_repeat ?? null)} (a repeat passed), ${report.flaky.length} flaky; largest score SD ${spread}`)
   }
   const agreement = report.agreement
-  if (agreement?.labelled) lines.push(`judge agreement: κ ${agreement.kappa ?? '—'} on ${agreement.labelled} labelled cases, accuracy ${percent(agreement.accuracy)}`)
+  // A κ that cannot tell says so on its line, marked as FAIL and NOT RUN are (kappa-interval.ts).
+  if (agreement?.labelled) {
+    const why = loud(kappaUncertainty(agreement))
+    const ci = agreement.kappa_ci ? ` [${agreement.kappa_ci[0].toFixed(2)}, ${agreement.kappa_ci[1].toFixed(2)}]` : ''
+    lines.push(`judge agreement: κ ${agreement.kappa ?? '—'} on ${agreement.labelled} labelled cases, accuracy ${percent(agreement.accuracy)}${why ? `; κ's 95 % interval${ci} — ${why}` : ''}`)
+  }
+  if (report.calibration) {
+    const why = loud(kappaUncertainty(report.calibration))
+    lines.push(`calibration against people: ${calibrationText(report.calibration)}${why ? ` — ${why}` : ''}`)
+  }
   if (agreement?.judges) {
     lines.push(`judges agree: Fleiss' κ ${agreement.judges_kappa ?? '—'} over ${agreement.judges.runs} runs of ${agreement.judges.models.join(', ')}, pairs agreeing ${percent(agreement.judges.pair_agreement)}`)
   }

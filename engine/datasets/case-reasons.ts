@@ -22,12 +22,14 @@ export function firstFailedCheck(run: Pick<ReportResult, 'checks'>): CaseCheck |
   return run.checks?.find(c => c.passed === false)
 }
 
-/** Why one run did not pass: its error, its first failed check and reason, or its verdict. */
+/** Why one run did not pass: its error, its first failed check and reason, or its verdict (a judge panel's with the rule that decided it). */
 export function runReason(run: ReportResult): string {
   if (run.status === 'errored') return run.error ?? 'errored'
   const check = firstFailedCheck(run)
   if (check) return check.reason ? `${check.name}: ${check.reason}` : check.name
-  return run.verdict === null ? 'no verdict' : `verdict ${run.verdict}${run.score === null ? '' : ` (score ${run.score})`}`
+  if (run.verdict === null) return 'no verdict'
+  const rule = run.panel?.verdict_rule ? `; judge panel ${run.panel.verdict_rule}` : ''
+  return `verdict ${run.verdict}${run.score === null ? '' : ` (score ${run.score})`}${rule}`
 }
 
 /** The run a case's row speaks of: its first errored run, else its first that did not pass, else its first. */
@@ -38,9 +40,11 @@ export function telling(summary: CaseSummary<ReportResult>): ReportResult {
     ?? runs[0]!
 }
 
-/** Why the case did not pass (empty when it passed). */
+/** Why the case did not pass; when it passed, empty, or for a judge panel's pass the rule that passed it. */
 export function caseReason(summary: CaseSummary<ReportResult>): string {
-  return summary.outcome === 'passed' ? '' : runReason(telling(summary))
+  if (summary.outcome !== 'passed') return runReason(telling(summary))
+  const rule = summary.runs[0]?.panel?.verdict_rule
+  return rule ? `judge panel ${rule}` : ''
 }
 
 /** One line per check: ✓ passed, ✗ failed, · scored without a verdict; then its score and reason. */

@@ -6,7 +6,6 @@ import type { Workflow } from '../schema/workflow'
 import type { CaseRunOutcome, CaseTask } from './runner'
 import type { CaseResult, CasePanel, CaseTokens } from './schema'
 import { checksOf, outputOf, reasonOf } from './case-checks'
-import { stepWarnings } from '../executor/step-warnings'
 
 /** What a finished run of a case tells: its id, result, wall time and tokens. */
 export interface FinishedCaseRun {
@@ -73,16 +72,14 @@ export function caseRunOutcome(task: CaseTask, workflow: Workflow, run: Finished
   if (typeof evaluation?.overall_score === 'number') scored.score = evaluation.overall_score
   if (typeof evaluation?.confidence === 'number') scored.confidence = evaluation.confidence
   if (evaluation?.panel && Array.isArray(evaluation.panel.judges)) {
-    const { judges, agreement } = evaluation.panel
-    scored.panel = { judges: judges.map(j => ({ model: j.model, passed: j.passed, overall_score: j.overall_score })), agreement }
+    const { judges, agreement, verdict_rule: rule } = evaluation.panel
+    scored.panel = { judges: judges.map(j => ({ model: j.model, passed: j.passed, overall_score: j.overall_score })), agreement, ...(typeof rule === 'string' ? { verdict_rule: rule } : {}) }
   }
   if (typeof evaluation?.judge_fingerprint === 'string') {
     scored.judge_fingerprint = evaluation.judge_fingerprint
     if (evaluation.judge?.fingerprint_parts) scored.judge_fingerprint_parts = evaluation.judge.fingerprint_parts
   }
   if (evaluation?.awaiting_comparison) scored.awaiting_comparison = evaluation.awaiting_comparison
-  const warnings = stepWarnings(result).map(w => w.message)
-  if (warnings.length) scored.warnings = warnings
   return { kind: 'result', result: scored }
 }
 

@@ -6,10 +6,16 @@
  *
  * `max_flaky` holds the share of flaky cases (repeats.ts) to at most the given share; it needs
  * repeats, and a run asking for it with one is refused before it starts.
+ *
+ * `min_kappa_lower` holds the judge's calibration (`--require-calibration`, measured before the run
+ * started) to a κ interval whose lower bound reaches the given one: a κ of 0.60 on [0.00, 1.00]
+ * reaches a min_kappa of 0.6 and tells nothing. Its `actual` is null (it fails) with fewer than 30
+ * labelled cases, whose bootstrap bound means nothing (kappa-interval.ts: trustedLowerBound). Like
+ * the budget's, it is a gate of its own.
  */
 import { round4 } from './stats'
 
-export type GateName = 'min_pass_rate' | 'min_kappa' | 'no_regressions' | 'max_flaky' | 'max_cost_usd' | 'max_errors'
+export type GateName = 'min_pass_rate' | 'min_kappa' | 'min_kappa_lower' | 'no_regressions' | 'max_flaky' | 'max_cost_usd' | 'max_errors'
 
 export interface DatasetGates {
   min_pass_rate?: number
@@ -40,6 +46,9 @@ export interface GateFigures {
   max_cost_usd?: number
   cost_usd?: number | null
   not_run?: number
+  /** The lower bound required of the calibration's κ interval, and that bound (null: no interval). */
+  min_kappa_lower?: number
+  kappa_lower?: number | null
 }
 
 const EPSILON = 1e-9
@@ -55,6 +64,13 @@ export function budgetGate(figures: Pick<GateFigures, 'max_cost_usd' | 'cost_usd
   return { gate: 'max_cost_usd', required: figures.max_cost_usd, actual, passed: actual !== null && actual <= figures.max_cost_usd + EPSILON && !figures.not_run }
 }
 
+/** The calibration's lower-bound gate, when one is required: its κ interval's lower bound reaches it. */
+export function calibrationGate(figures: Pick<GateFigures, 'min_kappa_lower' | 'kappa_lower'>): GateResult | undefined {
+  if (figures.min_kappa_lower === undefined) return undefined
+  const actual = figures.kappa_lower ?? null
+  return { gate: 'min_kappa_lower', required: figures.min_kappa_lower, actual: roundOrNull(actual), passed: actual !== null && actual >= figures.min_kappa_lower - EPSILON }
+}
+
 /** The gates asked for, in a fixed order; `max_errors` (default 0) is always among them. */
 export function evaluateGates(gates: DatasetGates, figures: GateFigures): GateResult[] {
   const results: GateResult[] = []
@@ -66,6 +82,8 @@ export function evaluateGates(gates: DatasetGates, figures: GateFigures): GateRe
     const actual = figures.kappa
     results.push({ gate: 'min_kappa', required: gates.min_kappa, actual: roundOrNull(actual), passed: actual !== null && actual >= gates.min_kappa - EPSILON })
   }
+  const calibration = calibrationGate(figures)
+  if (calibration) results.push(calibration)
   if (gates.no_regressions) {
     results.push({ gate: 'no_regressions', required: 0, actual: figures.regressions, passed: figures.regressions === 0 })
   }

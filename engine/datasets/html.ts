@@ -9,7 +9,7 @@ import { summarizeCases } from './outcomes'
 import type { DatasetReport } from './report'
 import { round4 } from './stats'
 import { recordedOutputsNote } from './recorded-outputs-note'
-import { reportWarningLine } from './report-warnings'
+import { calibrationText, kappaSaid, kappaUncertainty } from './kappa-interval'
 
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' }
 
@@ -20,10 +20,9 @@ export function htmlText(value: string | number): string {
 
 const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1b1f24}
 h1{font-size:20px}h2{font-size:16px;margin-top:24px}
-.warning{border-left:4px solid #bf8700;background:#fff8c5;padding:6px 10px}
 table{border-collapse:collapse;width:100%}th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}td.num{text-align:right;white-space:nowrap}
-.figures{width:auto}.passed{color:#1a7f37}.failed{color:#cf222e}.errored{color:#9a6700}
+.figures{width:auto}.passed{color:#1a7f37}.failed{color:#cf222e}.errored{color:#9a6700}.uncertain{color:#9a6700;background:#fff8c5}
 pre{margin:0;white-space:pre-wrap;word-break:break-word;font:12px/1.3 ui-monospace,monospace;max-width:48ch}
 .filters button{margin-right:6px;padding:4px 10px;border:1px solid #d0d7de;background:#fff;border-radius:4px;cursor:pointer}
 .filters button[aria-pressed=true]{background:#0969da;color:#fff;border-color:#0969da}`
@@ -47,7 +46,6 @@ export function datasetReportToHtml(report: DatasetReport): string {
     `<title>${htmlText(title)}</title><style>${CSS}</style></head><body>`,
     `<h1>${htmlText(title)}</h1>`,
     ...(report.recorded_outputs ? [`<p class="recorded">${htmlText(recordedOutputsNote(report.recorded_outputs))}</p>`] : []),
-    ...(report.warnings ?? []).map(w => `<p class="warning" role="note">${htmlText(reportWarningLine(w, report.results.length))}</p>`),
     figures(report),
     gates(report),
     cases(report),
@@ -58,7 +56,14 @@ export function datasetReportToHtml(report: DatasetReport): string {
 }
 
 function figures(report: DatasetReport): string {
-  const rows: Array<[string, string]> = [
+  const a = report.agreement
+  const c = report.calibration
+  // A κ that cannot tell is said so and marked (kappa-interval.ts), never shown like a tight one.
+  const kappaRows: Array<[string, string, string?]> = [
+    ...(a?.labelled ? [['judge agreement with people', `${kappaSaid(a)}, ${a.labelled} labelled`, kappaUncertainty(a) ? 'uncertain' : undefined]] as Array<[string, string, string?]> : []),
+    ...(c ? [['calibration against people', `${calibrationText(c)}${kappaUncertainty(c) ? ` — ${kappaUncertainty(c)}` : ''}`, kappaUncertainty(c) ? 'uncertain' : undefined]] as Array<[string, string, string?]> : []),
+  ]
+  const rows: Array<[string, string, string?]> = [
     ['cases', String(report.cases)],
     ['passed', String(report.passed)],
     ['failed', String(report.failed)],
@@ -73,8 +78,9 @@ function figures(report: DatasetReport): string {
     ['tokens in / out', `${report.tokens.input} / ${report.tokens.output}`],
     ...(report.cost_usd === undefined ? [] : [['cost (USD)', report.cost_usd === null ? 'not known' : String(report.cost_usd)]] as Array<[string, string]>),
     ...(report.not_run?.length ? [['not run', String(report.not_run.length)]] as Array<[string, string]> : []),
+    ...kappaRows,
   ]
-  return `<table class="figures">${rows.map(([k, v]) => `<tr><th>${htmlText(k)}</th><td class="num">${htmlText(v)}</td></tr>`).join('')}</table>`
+  return `<table class="figures">${rows.map(([k, v, mark]) => `<tr><th>${htmlText(k)}</th><td class="num${mark ? ` ${mark}` : ''}">${htmlText(v)}</td></tr>`).join('')}</table>`
 }
 
 function gates(report: DatasetReport): string {

@@ -14,7 +14,6 @@ import { checkLines, excerpt, runReason, telling } from './case-reasons'
 import { summarizeCases } from './outcomes'
 import type { DatasetReport, ReportResult } from './report'
 import { round4 } from './stats'
-import { reportWarningLine } from './report-warnings'
 
 // Characters XML 1.0 does not allow at all (controls other than tab, newline, return; lone surrogates; U+FFFE/F).
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
@@ -63,6 +62,7 @@ export function datasetReportToJunit(report: DatasetReport): string {
       ...(summary.verdict === null ? [] : [`verdict: ${summary.verdict}`]),
       ...(summary.score === null ? [] : [`score: ${round4(summary.score)}`]),
       ...(flaky.has(id) ? ['flaky: its repeats disagree'] : []),
+      ...(summary.runs[0]?.panel?.verdict_rule ? [`judge panel: ${summary.runs[0].panel.verdict_rule}`] : []),
       ...summary.runs.flatMap(runDetails),
     ]
     const details = xmlText(summary.runs.flatMap(runDetails).join('\n'))
@@ -95,7 +95,6 @@ export function datasetReportToJunit(report: DatasetReport): string {
     ...(report.cost_usd == null ? [] : [property('cost_usd', report.cost_usd)]),
     ...(report.not_run?.length ? [property('not_run', report.not_run.length)] : []),
     ...(report.recorded_outputs ? [property('recorded_outputs', report.recorded_outputs.from), ...(report.recorded_outputs.step ? [property('recorded_output_step', report.recorded_outputs.step)] : [])] : []),
-    ...(report.warnings ?? []).map(w => property('warning', reportWarningLine(w, report.results.length))),
     ...(report.pass_all_repeats == null ? [] : [property('pass_all_repeats', report.pass_all_repeats)]),
     ...(report.pass_any_repeat == null ? [] : [property('pass_any_repeat', report.pass_any_repeat)]),
     ...report.gates.map(g => property(`gate.${g.gate}`, `${g.passed ? 'passed' : 'failed'} (required ${g.required}, actual ${g.actual ?? 'none'})`)),
@@ -120,6 +119,7 @@ function gateWhy(gate: string, measured: string, report: DatasetReport): string 
   const meaning: Record<string, string> = {
     min_pass_rate: 'the share of judged cases that passed is under the minimum',
     min_kappa: 'the judge\'s agreement with the expected verdicts, Cohen\'s κ, is under the minimum',
+    min_kappa_lower: 'the lower bound of the judge\'s calibration κ interval (--require-calibration) is under the minimum, or there is none to trust (fewer than 30 labelled cases): too few cases, or too much disagreement, to be sure of the κ',
     no_regressions: 'cases that passed in the baseline fail now',
     max_flaky: 'more cases than allowed gave different verdicts on their repeats',
     max_cost_usd: 'the runs cost more than the budget, a run\'s cost was not known, or the budget left cases not run',

@@ -12,12 +12,12 @@ import type { DatasetCase } from './schema'
 import { usdText } from '../providers/prices'
 import { round4, type Interval } from './stats'
 import { recordedOutputsNote } from './recorded-outputs-note'
-import { reportWarningLine } from './report-warnings'
+import { calibrationText, kappaUncertainty } from './kappa-interval'
 
 /** The most cases a list shows before "… and N more". */
 export const LIST_CAP = 20
 
-const GATE_LABELS = { min_pass_rate: 'pass rate ≥', min_kappa: 'κ ≥', no_regressions: 'regressions ≤', max_flaky: 'flaky share ≤', max_cost_usd: 'budget in USD', max_errors: 'errored cases ≤' } as const
+const GATE_LABELS = { min_pass_rate: 'pass rate ≥', min_kappa: 'κ ≥', min_kappa_lower: 'calibration κ lower bound ≥', no_regressions: 'regressions ≤', max_flaky: 'flaky share ≤', max_cost_usd: 'budget in USD', max_errors: 'errored cases ≤' } as const
 
 /** Text safe inside a table cell or a list item: Markdown's punctuation escaped, on one line. */
 export function markdownText(text: string): string {
@@ -56,7 +56,6 @@ export function datasetReportToMarkdown(report: DatasetReport, cases?: readonly 
     `Target: ${target}.`,
     '',
     ...(report.recorded_outputs ? [markdownText(recordedOutputsNote(report.recorded_outputs)), ''] : []),
-    ...(report.warnings ?? []).flatMap(w => [`> **${markdownText(reportWarningLine(w, report.results.length))}**`, '']),
     row(['', '']),
     row(['---', '---:']),
     row(['cases', report.cases]),
@@ -74,6 +73,7 @@ export function datasetReportToMarkdown(report: DatasetReport, cases?: readonly 
     row(['tokens in / out', `${report.tokens.input} / ${report.tokens.output}`]),
     ...(report.cost_usd === undefined ? [] : [row(['cost', report.cost_usd === null ? 'not known (a model without a price)' : usdText(report.cost_usd)])]),
     ...(report.not_run?.length ? [row(['not run (a budget or a cancel left them)', report.not_run.length])] : []),
+    ...(report.calibration ? [row(['calibration against people', markdownText(withUncertainty(calibrationText(report.calibration), report.calibration))])] : []),
     '',
     ...gatesSection(report),
     ...tagsSection(report),
@@ -85,6 +85,12 @@ export function datasetReportToMarkdown(report: DatasetReport, cases?: readonly 
 }
 
 const pctOrDash = (x: number | null) => (x === null ? '—' : pct(x))
+/** A κ that cannot tell is marked so, never shown as plainly as a tight one (kappa-interval.ts). */
+const warning = (m: { kappa_ci: Interval | null, labelled: number }) => {
+  const uncertain = kappaUncertainty(m)
+  return uncertain ? ` — ⚠️ ${uncertain}` : ''
+}
+const withUncertainty = (text: string, m: { kappa_ci: Interval | null, labelled: number }) => `${text}${warning(m)}`
 
 function gatesSection(report: DatasetReport): string[] {
   if (!report.gates.length) return []
@@ -140,7 +146,7 @@ function agreementSection(report: DatasetReport): string[] {
     row(['expected fail', c.fail_pass, c.fail_fail]),
     '',
     `- accuracy ${num(a.accuracy)} (always answering the majority verdict: ${num(a.baseline_accuracy)})`,
-    `- Cohen's κ ${num(a.kappa)}${ci(a.kappa_ci)}`,
+    `- Cohen's κ ${num(a.kappa)}${ci(a.kappa_ci)}${warning(a)}`,
     `- fail precision ${num(a.fail_precision)}, fail recall ${num(a.fail_recall)}`,
     `- Spearman's ρ (judged vs expected score) ${num(a.spearman)}`,
     ...(a.recommended_threshold === null ? [] : [`- recommended pass threshold ${a.recommended_threshold} (κ ${num(best?.kappa ?? null)})`]),

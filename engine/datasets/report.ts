@@ -50,13 +50,13 @@ import { JudgeflowError } from '../errors'
 import { mean } from '../evaluator/arithmetic'
 import { agreementOf, judgesAgreementOf, sharedFingerprint, type Agreement, type LabelledCase } from './agreement'
 import { compareWithBaseline, verdictLabels, type BaselineComparison, type BaselineReport } from './baseline'
-import { budgetGate, evaluateGates, type DatasetGates, type GateResult } from './gates'
+import { budgetGate, calibrationGate, evaluateGates, type DatasetGates, type GateResult } from './gates'
 import { gridOf, type ReportGrid } from './grid'
+import { trustedLowerBound } from './kappa-interval'
 import { summarizeCases, type CaseRun } from './outcomes'
 import { repeatFigures, type ScoreSpread } from './repeats'
 import type { CasePanel, CaseResult, CaseTokens, DatasetCase, DatasetTarget, Verdict } from './schema'
 import type { CaseCheck } from './case-checks'
-import { reportWarningsOf, type ReportWarning } from './report-warnings'
 import { bootstrapMeanInterval, kappaOf, nearestRank, round4, roundInterval, wilsonInterval, type BootstrapOptions, type Interval } from './stats'
 
 export interface TagStats {
@@ -93,6 +93,22 @@ export interface ReportResult extends CaseRun {
   score_max?: number
 }
 
+/**
+ * The calibration a run was required to have (`require_calibration`, `--require-calibration`): the
+ * judge's κ against people's labels on a dataset, as measured before the run started
+ * (core/calibration.ts), and what was required of it.
+ */
+export interface ReportCalibration {
+  dataset: { name: string, version: number }
+  dataset_run_id: string
+  kappa: number | null
+  kappa_ci: Interval | null
+  labelled: number
+  min_kappa: number
+  /** The lower bound its κ interval must reach: the report's `min_kappa_lower` gate. */
+  min_kappa_lower?: number
+}
+
 export interface DatasetReport {
   dataset: { id: string, name: string, version: number }
   target: DatasetTarget
@@ -122,6 +138,8 @@ export interface DatasetReport {
   /** What the run was estimated to cost before it started; null when a model's price is not known. Absent for a report not of a stored dataset run. */
   estimate_usd?: number | null
   agreement?: Agreement
+  /** The calibration the run was required to have; present when one was. */
+  calibration?: ReportCalibration
   baseline?: BaselineComparison
   gates: GateResult[]
   results: ReportResult[]
@@ -132,12 +150,6 @@ export interface DatasetReport {
    * outputs file's name, or "the dataset's output column") and the step they stood in for (null: an evaluator alone).
    */
   recorded_outputs?: RecordedOutputs
-  /**
-   * What the runs' evaluators said about how their verdicts were reached (their results' `warnings`,
-   * e.g. local:heuristic grading because no judge key was set), each once with the number of case
-   * runs that said it; absent when none did.
-   */
-  warnings?: ReportWarning[]
 }
 
 export interface DatasetReportInput {
@@ -157,6 +169,8 @@ export interface DatasetReportInput {
   bootstrap?: { seed?: number, mean_resamples?: number, kappa_resamples?: number }
   /** The cases were judged on recorded outputs (recorded-outputs.ts). */
   recorded_outputs?: RecordedOutputs
+  /** The calibration the run was required to have: in the report, and its lower bound a gate when one is required. */
+  calibration?: ReportCalibration
 }
 
 export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
@@ -213,13 +227,14 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
   const repeats = repeatFigures(summaries)
   const totals = runTotals(results)
   const budget = input.max_cost_usd === undefined ? {} : { max_cost_usd: input.max_cost_usd, cost_usd: totals.cost_usd, not_run: notRun.length }
-  const warnings = reportWarningsOf(results)
+  const calibration = input.calibration?.min_kappa_lower === undefined
+    ? {}
+    : { min_kappa_lower: input.calibration.min_kappa_lower, kappa_lower: trustedLowerBound(input.calibration) }
 
   return {
     dataset: { id: dataset.id, name: dataset.name, version: dataset.version },
     target: input.target,
     ...(input.recorded_outputs ? { recorded_outputs: input.recorded_outputs } : {}),
-    ...(warnings.length ? { warnings } : {}),
     ...(input.dataset_run_id === undefined ? {} : { dataset_run_id: input.dataset_run_id }),
     cases: dataset.cases.length,
     passed,
@@ -240,8 +255,9 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
     ...totals,
     ...(input.estimate_usd === undefined ? {} : { estimate_usd: input.estimate_usd }),
     ...(agreement ? { agreement } : {}),
+    ...(input.calibration ? { calibration: input.calibration } : {}),
     ...(baseline ? { baseline } : {}),
-    // A budget is a gate of its own, asked for or not: the report says whether it held.
+    // A budget, and a calibration's lower bound, are gates of their own, asked for or not: the report says whether they held.
     gates: input.gates
       ? evaluateGates(input.gates, {
           pass_rate: passRate,
@@ -250,8 +266,9 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
           errored,
           flaky_share: repeats.flaky_share,
           ...budget,
+          ...calibration,
         })
-      : [budgetGate(budget)].filter(gate => gate !== undefined),
+      : [calibrationGate(calibration), budgetGate(budget)].filter(gate => gate !== undefined),
     results: caseIds.flatMap(id => (summaries.get(id)?.runs ?? []).map(r => reportResult(r, repeats.spreads.get(id), repeats.perCase.get(id)))),
     ...(grid ? { grid } : {}),
   }

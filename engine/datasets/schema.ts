@@ -69,6 +69,8 @@ export type CaseRunStatus = (typeof caseRunStatuses)[number]
 export interface CasePanel {
   judges: Array<{ model: string, passed: boolean, overall_score: number }>
   agreement: number
+  /** The verdict and the rule that decided it (engine/evaluator/panel-verdict.ts); absent in reports written before it was kept. */
+  verdict_rule?: string
 }
 
 /** A run's tokens: in all, and apart, the generation's (LLM steps) and the judge's (evaluator steps). */
@@ -112,6 +114,4 @@ export interface CaseResult {
   panel?: CasePanel
   /** A comparison with the test's other cells (select-best) still to decide (comparisons.ts); the verdict is final once it is gone. */
   awaiting_comparison?: AwaitingComparison
-  /** What the run's evaluators said about how they reached their verdicts (their results' `warnings`), each once. */
-  warnings?: string[]
 }

@@ -26,6 +26,7 @@ export const PANEL_FIELD: OutputField = objectOf({
     items: objectOf({ model: output('string', 'the judge'), overall_score: output('number', 'its overall score'), passed: output('boolean', 'its verdict') }, 'one judge'),
   }),
   agreement: output('number', 'the share of pairs of judges with the same verdict'),
+  verdict_rule: output('string', 'the verdict and the rule that decided it, in one sentence (e.g. "passed: 2 of 3 judges passed (majority), though the mean score 0.63 is under 0.70")'),
 }, 'the judge panel\'s judges and their agreement', { optional: 'with judges (a panel)' })
 
 /** The four factors of trace scoring, the keys of its `criteria_scores`. */

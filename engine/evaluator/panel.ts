@@ -3,7 +3,8 @@
  * combined. `majority`: the panel passes when more than half its judges pass (a tie fails);
  * `mean`: the panel passes when the mean of the judges' overall scores reaches the threshold.
  * Either way the panel's scores are the judges' means, and its agreement, the share of pairs of
- * judges with the same verdict, lowers the confidence. A rubric's grade is the band of the panel's
+ * judges with the same verdict, lowers the confidence. `verdict_rule` says the rule and the figure
+ * it did not use, and the feedback never praises what the means call weak (panel-verdict.ts). A rubric's grade is the band of the panel's
  * mean score; a metric suite's metrics are each the judges' mean.
  *
  * A comparison: each judge ranks the candidates in both orders (its own position consistency);
@@ -18,6 +19,7 @@ import { candidatesOf, TIE } from '../evaluation-types/comparison/evaluate'
 import { confidenceOf, gradeFor, marginOf, mean, passes } from './arithmetic'
 import type { EvaluationContext } from './context'
 import { newStats, type JudgeStats } from './judge'
+import { panelFeedback, panelVerdictRule } from './panel-verdict'
 
 export type { PanelAggregate, PanelResult }
 
@@ -80,12 +82,18 @@ export async function judgeAsPanel(
     passed,
     overall_score: overall,
     criteria_scores: criteriaScores,
+    feedback: panelFeedback(voice, criteriaScores, threshold),
     grade: ctx.config.grades?.length ? gradeFor(overall, ctx.config.grades) : voice.grade,
     confidence: confidenceOf(factors),
     confidence_factors: factors,
     judge: { ...voice.judge, model: judges.join(', ') },
     ...(voice.metrics ? metricMeans(results, voice) : {}),
-    panel: { aggregate, judges: results.map((r, i) => ({ model: judges[i]!, overall_score: r.overall_score, passed: r.passed })), agreement },
+    panel: {
+      aggregate,
+      judges: results.map((r, i) => ({ model: judges[i]!, overall_score: r.overall_score, passed: r.passed })),
+      agreement,
+      verdict_rule: panelVerdictRule({ aggregate, verdicts, score: overall, threshold, passed }),
+    },
   }
 }
 
@@ -155,6 +163,7 @@ function comparisonPanel(
       aggregate,
       judges: results.map((r, i) => ({ model: judges[i]!, overall_score: r.overall_score, passed: r.passed, winner: r.winner ?? null })),
       agreement,
+      verdict_rule: panelVerdictRule({ aggregate, verdicts, score: best.overall_score, threshold, passed, scoreName: `${winner === null ? 'the top candidate' : winner}'s mean score` }),
     },
   }
 }

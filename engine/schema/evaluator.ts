@@ -77,6 +77,8 @@ export interface PanelResult {
   judges: { model: string, overall_score: number, passed: boolean, winner?: string | null }[]
   /** The share of pairs of judges that reached the same verdict, or for a comparison named the same winner (1: unanimous). */
   agreement: number
+  /** The verdict and the rule that decided it, in one sentence: "passed: 2 of 3 judges passed (majority), though the mean score 0.63 is under 0.70". */
+  verdict_rule: string
 }
 
 export interface EvaluatorResult {

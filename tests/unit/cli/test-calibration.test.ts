@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
@@ -85,5 +85,54 @@ describe('judgeflow test --require-calibration', () => {
     const bare = await cli(['test', '--config', file('judge.json'), '--dataset', file('regressions.jsonl'), '--require-calibration', 'support-cases'], fake.env())
     expect(bare.code).toBe(2)
     expect(bare.err).toContain('--require-calibration <dataset> needs --min-kappa K')
+  })
+
+  it('--min-kappa-lower: the calibration\'s κ interval must reach a lower bound, a failed gate (exit 1) saying required and measured, in JUnit too', async () => {
+    const { db, file } = files()
+    // 30 labelled cases, the judge agreeing on 24 (80 %): κ 0.6, on an interval too wide to tell.
+    const labelled = Array.from({ length: 30 }, (_, i) => {
+      const good = i < 15
+      const agrees = i % 15 >= 3
+      return { id: `l${i}`, input: { content: good ? `a good answer ${i}` : `no idea ${i}` }, expected: { verdict: good === agrees ? 'pass' : 'fail' } }
+    })
+    writeFileSync(file('support-cases.jsonl'), lines(labelled))
+    const calibrating = await cli(['test', '--config', file('judge.json'), '--dataset', file('support-cases.jsonl'), '--db', db, '--min-pass-rate', '0'], fake.env())
+    expect(calibrating.code).toBe(0)
+    // The run's own κ against its labels is said with why it cannot tell, not as plainly as a tight one.
+    expect(calibrating.out).toMatch(/judge agreement: κ 0\.6 on 30 labelled cases, accuracy 80\.0 %; κ's 95 % interval \[\d\.\d\d, \d\.\d\d\] — TOO WIDE TO TELL: the interval is \d\.\d\d wide, more than 0\.4, on 30 labelled cases/)
+
+    const gate = (lower: string, junit?: string) => cli(['test', '--config', file('judge.json'), '--dataset', file('regressions.jsonl'), '--db', db,
+      '--require-calibration', 'support-cases', '--min-kappa', '0.5', '--min-kappa-lower', lower, '--report', file(`report-${lower}.json`), ...(junit ? ['--junit', junit] : [])], fake.env())
+    const strict = await gate('0.5', file('j.xml'))
+    expect(strict.code).toBe(1)
+    const report = JSON.parse(readFileSync(file('report-0.5.json'), 'utf8'))
+    const lower = report.calibration.kappa_ci[0]
+    expect(lower).toBeLessThan(0.5)
+    expect(report.calibration).toMatchObject({ dataset: { name: 'support-cases', version: 1 }, kappa: 0.6, labelled: 30, min_kappa: 0.5, min_kappa_lower: 0.5 })
+    expect(report.gates).toContainEqual({ gate: 'min_kappa_lower', required: 0.5, actual: lower, passed: false })
+    expect(strict.out).toContain(`FAIL min_kappa_lower: required 0.5, actual ${lower}`)
+    expect(strict.out).toMatch(/calibration against people: κ 0\.60 \[\d\.\d\d, \d\.\d\d\] on support-cases v1 \(30 labelled\) — TOO WIDE TO TELL/)
+    const xml = readFileSync(file('j.xml'), 'utf8')
+    expect(xml).toContain('<testsuite name="gates" tests="3" failures="1"')
+    expect(xml).toContain(`<failure message="min_kappa_lower failed: required 0.5, actual ${lower}" type="gate">`)
+
+    const loose = await gate('0.1')
+    expect(loose.code).toBe(0)
+    expect(loose.out).toContain(`ok   min_kappa_lower: required 0.1, actual ${lower}`)
+  })
+
+  it('--min-kappa-lower finds no bound to trust under 30 labelled cases, and is refused without --require-calibration', async () => {
+    const { db, file } = files()
+    // Four cases, every one agreed on: the bootstrap's interval is [1.00, 1.00], which means nothing.
+    expect((await cli(['test', '--config', file('judge.json'), '--dataset', file('support-cases.jsonl'), '--db', db, '--min-pass-rate', '0'], fake.env())).code).toBe(0)
+    const few = await cli(['test', '--config', file('judge.json'), '--dataset', file('regressions.jsonl'), '--db', db,
+      '--require-calibration', 'support-cases', '--min-kappa', '0.5', '--min-kappa-lower', '0.5'], fake.env())
+    expect(few.code).toBe(1)
+    expect(few.out).toContain('calibration against people: κ 1.00 [1.00, 1.00] on support-cases v1 (4 labelled) — TOO FEW CASES TO TELL: 4 labelled, 30 needed; the interval is 0.00 wide')
+    expect(few.out).toContain('FAIL min_kappa_lower: required 0.5, actual —')
+
+    const alone = await cli(['test', '--config', file('judge.json'), '--dataset', file('regressions.jsonl'), '--min-kappa-lower', '0.5'], fake.env())
+    expect(alone.code).toBe(2)
+    expect(alone.err).toContain('--min-kappa-lower K bounds the calibration\'s κ interval: give it with --require-calibration <dataset> --min-kappa K.')
   })
 })

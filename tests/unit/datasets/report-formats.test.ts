@@ -148,3 +148,42 @@ describe('CSV and JSONL of the results', () => {
     expect(lines.slice(0, -1).map(line => JSON.parse(line))).toEqual(report.results)
   })
 })
+
+describe('a judge panel\'s rule and a calibration that cannot tell, in every format', () => {
+  const judges = [{ model: 'openai:a', passed: true, overall_score: 0.9 }, { model: 'openai:b', passed: true, overall_score: 0.8 }, { model: 'openai:c', passed: false, overall_score: 0.2 }]
+  const passedRule = 'passed: 2 of 3 judges passed (majority), though the mean score 0.63 is under 0.70'
+  const failedRule = 'failed: 1 of 3 judges passed, not more than half (majority), though the mean score 0.72 reaches 0.70'
+  const panelled = buildDatasetReport({
+    dataset: { id: 'ds-p', name: 'panel', version: 1, cases: [{ id: 'p1', input: {} }, { id: 'p2', input: {} }] },
+    target: { evaluator: true },
+    results: [
+      { case_id: 'p1', repeat: 1, status: 'succeeded', verdict: 'pass', score: 0.633, panel: { judges, agreement: 0.333, verdict_rule: passedRule } },
+      { case_id: 'p2', repeat: 1, status: 'succeeded', verdict: 'fail', score: 0.72, panel: { judges: [...judges].reverse(), agreement: 0.333, verdict_rule: failedRule } },
+    ],
+    gates: { min_pass_rate: 0 },
+    calibration: { dataset: { name: 'support-cases', version: 2 }, dataset_run_id: 'dr-1', kappa: 0.6, kappa_ci: [0, 1], labelled: 10, min_kappa: 0.5, min_kappa_lower: 0.4 },
+  })
+
+  it('the calibration\'s lower bound is a gate, none to trust under 30 labelled cases', () => {
+    expect(panelled.gates).toContainEqual({ gate: 'min_kappa_lower', required: 0.4, actual: null, passed: false })
+    expect(panelled.calibration).toMatchObject({ kappa: 0.6, labelled: 10 })
+  })
+  it('Markdown says the rule of a failed case and the calibration with why it cannot tell', () => {
+    const markdown = datasetReportToMarkdown(panelled)
+    expect(markdown).toContain(`verdict fail (score 0.72); judge panel ${failedRule}`)
+    expect(markdown).toContain('| calibration against people | κ 0.60 \\[0.00, 1.00\\] on support-cases v2 (10 labelled) — ⚠️ too few cases to tell: 10 labelled, 30 needed; the interval is 1.00 wide |')
+    expect(markdown).toContain('| min_kappa_lower | calibration κ lower bound ≥ 0.4 | — | ❌ |')
+  })
+  it('HTML marks the calibration as uncertain and gives every panel case its rule', () => {
+    const html = datasetReportToHtml(panelled)
+    expect(html).toContain('<tr><th>calibration against people</th><td class="num uncertain">κ 0.60 [0.00, 1.00] on support-cases v2 (10 labelled) — too few cases to tell: 10 labelled, 30 needed; the interval is 1.00 wide</td></tr>')
+    expect(html).toContain(`<pre>judge panel ${passedRule}</pre>`)
+    expect(html).toContain(`<pre>verdict fail (score 0.72); judge panel ${failedRule}</pre>`)
+  })
+  it('JUnit lists the failed lower-bound gate and each panel case\'s rule, valid against junit-10.xsd', () => {
+    const xml = datasetReportToJunit(panelled)
+    expect(xml).toContain('<failure message="min_kappa_lower failed: required 0.4, actual none" type="gate">')
+    expect(xml).toContain(`judge panel: ${passedRule}`)
+    expect(() => validate(xml)).not.toThrow()
+  })
+})

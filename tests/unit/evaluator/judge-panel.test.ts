@@ -35,9 +35,12 @@ describe('judge panels', () => {
         aggregate: 'majority',
         judges: [{ model: 'openai:judge-a', overall_score: 0.9, passed: true }, { model: 'openai:judge-b', overall_score: 0.8, passed: true }, { model: 'anthropic:judge-c', overall_score: 0.3, passed: false }],
         agreement: 0.333, // one agreeing pair (a, b) of three
+        // Passed by the majority under a mean below the threshold: the rule is said, with its "though".
+        verdict_rule: 'passed: 2 of 3 judges passed (majority), though the mean score 0.67 is under 0.70',
       },
-      // The words are those of the passing judge closest to the panel's score.
-      feedback: 'b: fine',
+      // The passing judge closest to the panel's score (b) scored every criterion 0.8: its words
+      // ("fine") would stand beside means of 0.667, under the threshold; the weakest are named instead.
+      feedback: 'The weakest criteria across the judges, under the 0.70 threshold: accuracy (0.67), relevance (0.67).',
       judge: { model: 'openai:judge-a, openai:judge-b, anthropic:judge-c', calls: 3 },
       confidence_factors: { agreement: 0.333 },
     })
@@ -53,13 +56,17 @@ describe('judge panels', () => {
   it('by mean score, the same panel fails: 0.667 is under the 0.7 threshold', async () => {
     disagreeing()
     const result = await evaluate(panel({ panel: { aggregate: 'mean' } }), input, { providers: providers() })
-    expect(result).toMatchObject({ passed: false, overall_score: 0.667, panel: { aggregate: 'mean', agreement: 0.333 }, feedback: 'c: wrong' })
+    // c voted with the verdict and scored the weak criteria under the threshold itself: its words stand.
+    expect(result).toMatchObject({
+      passed: false, overall_score: 0.667, feedback: 'c: wrong',
+      panel: { aggregate: 'mean', agreement: 0.333, verdict_rule: 'failed: the mean score 0.67 is under 0.70 (mean), though 2 of 3 judges passed' },
+    })
   })
 
   it('a tie fails', async () => {
     fake.onRequest(request => (request.body.model === 'judge-a' ? answer(1, 1, 'yes') : answer(0, 0, 'no')))
     const result = await evaluate(panel({ judges: ['openai:judge-a', 'openai:judge-b'], pass_threshold: 0.5 }), input, { providers: providers() })
-    expect(result).toMatchObject({ passed: false, overall_score: 0.5, panel: { agreement: 0 } })
+    expect(result).toMatchObject({ passed: false, overall_score: 0.5, panel: { agreement: 0, verdict_rule: 'failed: 1 of 2 judges passed, a tie (majority: a tie fails), though the mean score 0.50 reaches 0.50' } })
     expect(panelPasses('majority', [true, false], 0.5, 0.5)).toBe(false)
     expect(panelPasses('mean', [true, false], 0.5, 0.5)).toBe(true)
     expect(pairAgreement([true, true, false, false])).toBe(0.333)
@@ -105,8 +112,9 @@ describe('a rubric panel', () => {
     disagreeing()
     const grades = [{ grade: 'A', min_score: 0.85 }, { grade: 'B', min_score: 0.75 }, { grade: 'C', min_score: 0.6 }, { grade: 'F', min_score: 0 }]
     const result = await evaluate(panel({ evaluation_type: 'rubric', rubric: { grades } } as Partial<EvaluatorConfigInput>), input, { providers: providers() })
-    // a 0.9 (A), b 0.8 (B, and the panel's words), c 0.3 (F): the mean 0.667 is a C.
-    expect(result).toMatchObject({ passed: true, overall_score: 0.667, grade: 'C', feedback: 'b: fine', panel: { agreement: 0.333 } })
+    // a 0.9 (A), b 0.8 (B), c 0.3 (F): the mean 0.667 is a C.
+    expect(result).toMatchObject({ passed: true, overall_score: 0.667, grade: 'C', panel: { agreement: 0.333 } })
+    expect(result.feedback).toBe('The weakest criteria across the judges, under the 0.70 threshold: accuracy (0.67), relevance (0.67).')
   })
 })
 
@@ -151,6 +159,7 @@ describe('a comparison panel: each judge in both orders', () => {
           { model: 'openai:judge-c', winner: 'candidate_3', overall_score: 0.9, passed: true },
         ],
         agreement: 0.333,
+        verdict_rule: 'passed: 3 of 3 judges passed (majority); candidate_1\'s mean score 0.73 reaches 0.60',
       },
     })
     expect(result.ranking![0]!.scores_by_order).toHaveLength(6)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { caseRows, filterAndSort, filterCounts, formatOfFileName, guessFormat, runChoice, scoreHistogram, type DatasetReport, type ReportResult } from '../../../app/utils/datasets'
+import { caseRows, filterAndSort, filterCounts, formatOfFileName, guessFormat, kappaView, runChoice, scoreHistogram, type DatasetReport, type ReportResult } from '../../../app/utils/datasets'
 
 const result = (case_id: string, over: Partial<ReportResult> = {}): ReportResult => ({
   case_id, repeat: 1, status: 'succeeded', verdict: 'pass', score: 0.8, run_id: `r-${case_id}`, latency_ms: 100, error: null, output: null, checks: null, ...over,
@@ -79,6 +79,22 @@ describe('the per-case table', () => {
     expect(filterCounts(rows).disagrees).toBe(1)
   })
 
+  it('puts a judge panel\'s rule before the reason, so a pass under the threshold is explained beside it', () => {
+    const rule = 'passed: 2 of 3 judges passed (majority), though the mean score 0.63 is under 0.70'
+    const judges = [{ model: 'openai:a', passed: true, overall_score: 0.9 }, { model: 'openai:b', passed: true, overall_score: 0.8 }, { model: 'openai:c', passed: false, overall_score: 0.2 }]
+    const rows = caseRows(reportOf([
+      result('p1', { score: 0.633, reason: 'The weakest criterion across the judges is accuracy (0.56), under the 0.70 threshold.', panel: { judges, agreement: 0.333, verdict_rule: rule } }),
+      result('p2', { score: 0.633, panel: { judges, agreement: 0.333, verdict_rule: rule } }),
+      // A report written before the rule was kept.
+      result('p3', { reason: 'fine', panel: { judges, agreement: 0.333 } }),
+    ]))
+    expect(rows.map(r => r.why)).toEqual([
+      `judge panel ${rule}. The weakest criterion across the judges is accuracy (0.56), under the 0.70 threshold.`,
+      `judge panel ${rule}`,
+      'fine',
+    ])
+  })
+
   it('sorts ids in natural order, numbers by value, nulls last either way, without touching the input', () => {
     const rows = caseRows(report)
     const before = rows.map(r => r.case_id)
@@ -98,5 +114,14 @@ describe('the per-case table', () => {
     const created = Date.UTC(2026, 0, 2, 3, 4, 5)
     expect(runChoice({ id: 'run-1', created_at: created, dataset_version: 3 }))
       .toEqual({ value: 'run-1', label: `run of ${new Date(created).toLocaleString()} (v3)` })
+  })
+})
+
+describe('a κ against people, as the agreement panel and a run\'s calibration show it', () => {
+  it('is in the uncertain tone, with why, when its interval cannot tell; tight otherwise', () => {
+    expect(kappaView({ kappa: 0.6, kappa_ci: [0, 1], labelled: 10 })).toEqual({
+      text: 'κ 0.60 [0.00, 1.00]', tone: 'uncertain', uncertain: 'too few cases to tell: 10 labelled, 30 needed; the interval is 1.00 wide',
+    })
+    expect(kappaView({ kappa: 0.71, kappa_ci: [0.58, 0.82], labelled: 120 })).toEqual({ text: 'κ 0.71 [0.58, 0.82]', tone: 'tight', uncertain: null })
   })
 })
