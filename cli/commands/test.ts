@@ -6,12 +6,13 @@ import type { DatasetRunProgress } from '../../core/datasets'
 import { defaultRegistry, JudgeflowError, readEvaluatorConfigFile, validatedWorkflow } from '../../engine'
 import {
   changeText, checkBaselineReport, datasetReportToHtml, datasetReportToJunit, datasetReportToMarkdown, datasetResultsToCsv, datasetResultsToJsonl,
-  exitCodeOf, formatFromName, parseDatasetFile, regressionRule,
+  exitCodeOf, formatFromName, parseDatasetFile, regressionRule, reportWarningLine,
   type CostEstimate, type DatasetCase, type DatasetGates, type DatasetReport,
 } from '../../engine/datasets'
 import { filteredCases, numberFlag, RUN_FLAG_OPTIONS, runFlagsOf } from '../test-flags'
 import { modelRefSchema } from '../../engine/schema/common'
 import { noteUnisolatedCode, withApp } from '../app'
+import { REQUIRE_JUDGE_OPTION, withRequiredJudge } from '../judge-flag'
 import { readPromptfooConfig } from '../promptfoo'
 import { readJsonFile, readTextFile, type Io } from '../io'
 import { checkOutputFiles, writeOutputFile, type InputFile, type OutputFile } from '../output-paths'
@@ -49,6 +50,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       'max-cost': { type: 'string' },
       'force': { type: 'boolean' },
       'require-calibration': { type: 'string' },
+      ...REQUIRE_JUDGE_OPTION,
       'min-kappa-lower': { type: 'string' },
       'report': { type: 'string' },
       'junit': { type: 'string' },
@@ -147,9 +149,10 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   const endpoints = promptfoo?.endpoints
   const withEndpoints = endpoints ? { ...config, providers: { ...config.providers, keys: { ...config.providers.keys, ...endpoints } } } : config
   // A promptfoo config's provider files (file://provider.js, exec: python3 script.py) lie beside it, where promptfoo finds them.
+  const withJudge = withRequiredJudge(withEndpoints, values['require-judge'])
   const appConfig = promptfooFile && !standalone
-    ? { ...withEndpoints, evaluation: { ...withEndpoints.evaluation, configDir: dirname(resolve(promptfooFile)) } }
-    : withEndpoints
+    ? { ...withJudge, evaluation: { ...withJudge.evaluation, configDir: dirname(resolve(promptfooFile)) } }
+    : withJudge
   await noteUnisolatedCode([target, chosen.cases], config, io)
   const report = await withApp(appConfig, values.db, async (app) => {
     // With --db the dataset is kept under its name: a file that changed is its next version.
@@ -194,6 +197,8 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     if (row.status !== 'finished') throw new JudgeflowError('INTERNAL', `the dataset run ${row.status}: ${(row.error as { message?: string } | null)?.message ?? 'no reason given'}`)
     return row.report as unknown as DatasetReport
   })
+  // Once per run, on stderr as well as in every report: e.g. the offline judge standing in for one with no key.
+  for (const warning of report.warnings ?? []) io.err(reportWarningLine(warning, report.results.length))
   if (values.report) writeOutputFile(values.report, `${JSON.stringify(report, null, 2)}\n`, '--report')
   if (values.junit) writeOutputFile(values.junit, datasetReportToJunit(report), '--junit')
   if (values.html) writeOutputFile(values.html, datasetReportToHtml(report), '--html')
@@ -286,6 +291,7 @@ function summary(report: DatasetReport, defaultPassRate: boolean, drawn?: string
     `${report.dataset.name}: ${report.passed} passed, ${report.failed} failed, ${report.errored} errored of ${report.cases} cases${drawn ? ` (${drawn})` : ''}`,
     `pass rate ${percent(report.pass_rate)}${report.pass_rate_ci ? ` (95 % CI ${percent(report.pass_rate_ci[0])}–${percent(report.pass_rate_ci[1])})` : ''}`,
     ...(report.recorded_outputs ? [recordedOutputsNote(report.recorded_outputs)] : []),
+    ...(report.warnings ?? []).map(w => reportWarningLine(w, report.results.length)),
   ]
   // Why cases errored, so the reason is on screen and not only in the report file.
   const errored = report.results.filter(r => r.status === 'errored')

@@ -6,6 +6,7 @@ import type { Workflow } from '../schema/workflow'
 import type { CaseRunOutcome, CaseTask } from './runner'
 import type { CaseResult, CasePanel, CaseTokens } from './schema'
 import { checksOf, outputOf, reasonOf } from './case-checks'
+import { stepWarnings } from '../executor/step-warnings'
 
 /** What a finished run of a case tells: its id, result, wall time and tokens. */
 export interface FinishedCaseRun {
@@ -80,6 +81,8 @@ export function caseRunOutcome(task: CaseTask, workflow: Workflow, run: Finished
     if (evaluation.judge?.fingerprint_parts) scored.judge_fingerprint_parts = evaluation.judge.fingerprint_parts
   }
   if (evaluation?.awaiting_comparison) scored.awaiting_comparison = evaluation.awaiting_comparison
+  const warnings = stepWarnings(result).map(w => w.message)
+  if (warnings.length) scored.warnings = warnings
   return { kind: 'result', result: scored }
 }
 

@@ -9,6 +9,7 @@ import { summarizeCases } from './outcomes'
 import type { DatasetReport } from './report'
 import { round4 } from './stats'
 import { recordedOutputsNote } from './recorded-outputs-note'
+import { reportWarningLine } from './report-warnings'
 import { calibrationText, kappaSaid, kappaUncertainty } from './kappa-interval'
 
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' }
@@ -20,6 +21,7 @@ export function htmlText(value: string | number): string {
 
 const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1b1f24}
 h1{font-size:20px}h2{font-size:16px;margin-top:24px}
+.warning{border-left:4px solid #bf8700;background:#fff8c5;padding:6px 10px}
 table{border-collapse:collapse;width:100%}th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}td.num{text-align:right;white-space:nowrap}
 .figures{width:auto}.passed{color:#1a7f37}.failed{color:#cf222e}.errored{color:#9a6700}.uncertain{color:#9a6700;background:#fff8c5}
@@ -46,6 +48,7 @@ export function datasetReportToHtml(report: DatasetReport): string {
     `<title>${htmlText(title)}</title><style>${CSS}</style></head><body>`,
     `<h1>${htmlText(title)}</h1>`,
     ...(report.recorded_outputs ? [`<p class="recorded">${htmlText(recordedOutputsNote(report.recorded_outputs))}</p>`] : []),
+    ...(report.warnings ?? []).map(w => `<p class="warning" role="note">${htmlText(reportWarningLine(w, report.results.length))}</p>`),
     figures(report),
     gates(report),
     cases(report),

@@ -14,6 +14,7 @@ import { checkLines, excerpt, runReason, telling } from './case-reasons'
 import { summarizeCases } from './outcomes'
 import type { DatasetReport, ReportResult } from './report'
 import { round4 } from './stats'
+import { reportWarningLine } from './report-warnings'
 
 // Characters XML 1.0 does not allow at all (controls other than tab, newline, return; lone surrogates; U+FFFE/F).
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
@@ -95,6 +96,7 @@ export function datasetReportToJunit(report: DatasetReport): string {
     ...(report.cost_usd == null ? [] : [property('cost_usd', report.cost_usd)]),
     ...(report.not_run?.length ? [property('not_run', report.not_run.length)] : []),
     ...(report.recorded_outputs ? [property('recorded_outputs', report.recorded_outputs.from), ...(report.recorded_outputs.step ? [property('recorded_output_step', report.recorded_outputs.step)] : [])] : []),
+    ...(report.warnings ?? []).map(w => property('warning', reportWarningLine(w, report.results.length))),
     ...(report.pass_all_repeats == null ? [] : [property('pass_all_repeats', report.pass_all_repeats)]),
     ...(report.pass_any_repeat == null ? [] : [property('pass_any_repeat', report.pass_any_repeat)]),
     ...report.gates.map(g => property(`gate.${g.gate}`, `${g.passed ? 'passed' : 'failed'} (required ${g.required}, actual ${g.actual ?? 'none'})`)),

@@ -12,6 +12,7 @@ import type { DatasetCase } from './schema'
 import { usdText } from '../providers/prices'
 import { round4, type Interval } from './stats'
 import { recordedOutputsNote } from './recorded-outputs-note'
+import { reportWarningLine } from './report-warnings'
 import { calibrationText, kappaUncertainty } from './kappa-interval'
 
 /** The most cases a list shows before "… and N more". */
@@ -56,6 +57,7 @@ export function datasetReportToMarkdown(report: DatasetReport, cases?: readonly 
     `Target: ${target}.`,
     '',
     ...(report.recorded_outputs ? [markdownText(recordedOutputsNote(report.recorded_outputs)), ''] : []),
+    ...(report.warnings ?? []).flatMap(w => [`> **${markdownText(reportWarningLine(w, report.results.length))}**`, '']),
     row(['', '']),
     row(['---', '---:']),
     row(['cases', report.cases]),

@@ -57,6 +57,7 @@ import { summarizeCases, type CaseRun } from './outcomes'
 import { repeatFigures, type ScoreSpread } from './repeats'
 import type { CasePanel, CaseResult, CaseTokens, DatasetCase, DatasetTarget, Verdict } from './schema'
 import type { CaseCheck } from './case-checks'
+import { reportWarningsOf, type ReportWarning } from './report-warnings'
 import { bootstrapMeanInterval, kappaOf, nearestRank, round4, roundInterval, wilsonInterval, type BootstrapOptions, type Interval } from './stats'
 
 export interface TagStats {
@@ -150,6 +151,12 @@ export interface DatasetReport {
    * outputs file's name, or "the dataset's output column") and the step they stood in for (null: an evaluator alone).
    */
   recorded_outputs?: RecordedOutputs
+  /**
+   * What the runs' evaluators said about how their verdicts were reached (their results' `warnings`,
+   * e.g. local:heuristic grading because no judge key was set), each once with the number of case
+   * runs that said it; absent when none did.
+   */
+  warnings?: ReportWarning[]
 }
 
 export interface DatasetReportInput {
@@ -227,6 +234,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
   const repeats = repeatFigures(summaries)
   const totals = runTotals(results)
   const budget = input.max_cost_usd === undefined ? {} : { max_cost_usd: input.max_cost_usd, cost_usd: totals.cost_usd, not_run: notRun.length }
+  const warnings = reportWarningsOf(results)
   const calibration = input.calibration?.min_kappa_lower === undefined
     ? {}
     : { min_kappa_lower: input.calibration.min_kappa_lower, kappa_lower: trustedLowerBound(input.calibration) }
@@ -235,6 +243,7 @@ export function buildDatasetReport(input: DatasetReportInput): DatasetReport {
     dataset: { id: dataset.id, name: dataset.name, version: dataset.version },
     target: input.target,
     ...(input.recorded_outputs ? { recorded_outputs: input.recorded_outputs } : {}),
+    ...(warnings.length ? { warnings } : {}),
     ...(input.dataset_run_id === undefined ? {} : { dataset_run_id: input.dataset_run_id }),
     cases: dataset.cases.length,
     passed,

@@ -114,4 +114,6 @@ export interface CaseResult {
   panel?: CasePanel
   /** A comparison with the test's other cells (select-best) still to decide (comparisons.ts); the verdict is final once it is gone. */
   awaiting_comparison?: AwaitingComparison
+  /** What the run's evaluators said about how they reached their verdicts (their results' `warnings`), each once. */
+  warnings?: string[]
 }
