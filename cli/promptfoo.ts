@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path'
 import { importPromptfoo, type PromptfooImport } from '../engine/datasets'
 import { readTextFile } from './io'
+import { globFiles } from './file-glob'
 import type { InputFile } from './output-paths'
 
 interface ReadOptions { judge?: string, name?: string, maxDepth: number, skipUnsupported?: boolean }
@@ -17,6 +18,7 @@ export function readPromptfooConfig(file: string, options: ReadOptions, inputs: 
       inputs.push({ path: resolve(folder, path), what: 'a file of the promptfoo config' })
       return readTextFile(resolve(folder, path), 'promptfoo')
     },
+    listFiles: pattern => globFiles(folder, pattern),
     judge: options.judge,
     name: options.name,
     maxDepth: options.maxDepth,

@@ -13,6 +13,11 @@ import { promptTemplate } from './promptfoo-workflow'
 /** Reads a file the config names, relative to the config's folder. */
 export type ReadFile = (path: string) => string
 
+/** The files a glob (`*`, `?`, `**`) matches, relative to the config's folder, sorted by path. */
+export type ListFiles = (pattern: string) => string[]
+
+const isGlob = (path: string) => /[*?]/.test(path)
+
 const assertionSchema = z.object({ type: z.string().min(1, 'is required') }).passthrough()
 export const testSchema = z.object({
   description: z.string().optional(),
@@ -33,9 +38,30 @@ export function checkedTest(value: unknown, where: string): PromptfooTest {
 
 export function fileOf(reference: string, where: string, readFile: ReadFile | undefined): { path: string, text: string } {
   const path = reference.replace(/^file:\/\//, '')
-  if (/[*?]/.test(path)) throw invalid(`${where}: "${reference}" is a glob; name each file`)
+  if (isGlob(path)) throw invalid(`${where}: "${reference}" is a glob; name each file`)
   if (!readFile) throw invalid(`${where}: "${reference}" is a file reference, which only the command line reads (judgeflow import promptfoo); put its content in the config`)
   return { path, text: readFile(path) }
+}
+
+/**
+ * A test's var as promptfoo loads it: a `file://` text as its trimmed text, YAML as its JSON; a
+ * `file://` glob as the list of its files' texts (sorted by path), which runs the test once per
+ * file, as promptfoo expands it. Code and media are refused; any other value is kept.
+ */
+export function loadVar(value: unknown, where: string, files: { readFile?: ReadFile, listFiles?: ListFiles }, maxDepth: number): unknown {
+  if (typeof value !== 'string' || !value.startsWith('file://')) return value
+  if (!isGlob(value)) return varFromFile(value, where, files.readFile, maxDepth)
+  const pattern = value.slice('file://'.length)
+  if (!files.listFiles || !files.readFile) throw invalid(`${where}: "${value}" is a file reference, which only the command line reads (judgeflow import promptfoo); put its content in the config`)
+  const paths = files.listFiles(pattern)
+  if (!paths.length) throw invalid(`the promptfoo config, ${where}: no file matches "${pattern}" (beside the config); promptfoo refuses it too`)
+  return paths.map(path => varFromFile(`file://${path}`, where, files.readFile, maxDepth))
+}
+
+function varFromFile(reference: string, where: string, readFile: ReadFile | undefined, maxDepth: number): string {
+  if (/\.(c|m)?js$|\.py$|\.pdf$|\.(png|jpe?g|gif|webp|mp3|wav|m4a|mp4)$/i.test(reference)) throw invalid(`the promptfoo config, ${where}: "${reference}" runs code or holds media, which the import does not load into a var; put the text in the var`)
+  const { path, text } = fileOf(reference, where, readFile)
+  return /\.ya?ml$/i.test(path) ? JSON.stringify(readStructured(text, `the file "${path}"`, maxDepth)) : text.trim()
 }
 
 /** Tests from a file (a file:// reference): CSV (vars, `__expected…`, `__description`), YAML or JSON (a list), JSONL. */

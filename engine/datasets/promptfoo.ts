@@ -6,7 +6,7 @@ import { ASSERTION_HANDLERS, needsOf, skippedAssertion } from '../assertions/reg
 import { DEFAULT_EMBEDDING_MODEL } from '../assertions/types'
 import type { Assertion } from '../assertions/types'
 import { invalid } from './promptfoo-invalid'
-import { checkedTest, fileOf, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ReadFile } from './promptfoo-files'
+import { checkedTest, fileOf, loadVar, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ListFiles, type ReadFile } from './promptfoo-files'
 import { graderModel, gradersOf, noGrader, testGraders, withGraders } from './promptfoo-graders'
 import {
   envOf, optionOf, outputTransform, renderAssertion, resolveRefs, scenarioTests, varCombinations, withFactuality, type FileValues,
@@ -32,6 +32,8 @@ import { ASSERT_FIELD, CELL_FIELD, PROMPTFOO_RESERVED_FIELDS, THRESHOLD_FIELD, T
 export interface PromptfooImportOptions {
   /** Reads a file the config names (`file://…`), relative to the config's folder; without it such references are refused. */
   readFile?: ReadFile
+  /** The files a `file://` glob in a var matches, relative to the config's folder, sorted; without it such globs are refused. */
+  listFiles?: ListFiles
   /** The grader of model-graded assertions (`--grader`), in place of `defaultTest.options.provider` as promptfoo takes it; with neither, refused. */
   judge?: string
   /** The dataset's name; else the config's description, else "promptfoo". */
@@ -144,14 +146,8 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     if (!entry.tests.includes(id)) entry.tests.push(id)
     unsupportedFound.set(key, entry)
   }
-  // A var holding a list of texts runs the test once per item, as promptfoo expands it.
-  const loadVars = (vars: Record<string, unknown>, where: string) => Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, typeof value === 'string' && value.startsWith('file://') ? varFromFile(value, `${where}.vars.${name}`) : value]))
-  const varFromFile = (reference: string, where: string): string => {
-    if (/\.(c|m)?js$|\.py$|\.pdf$|\.(png|jpe?g|gif|webp|mp3|wav|m4a|mp4)$/i.test(reference)) throw invalid(`the promptfoo config, ${where}: "${reference}" runs code or holds media, which the import does not load into a var; put the text in the var`)
-    const { path, text } = fileOf(reference, where, options.readFile)
-    // As promptfoo loads a var: YAML as its JSON, any other file as its trimmed text.
-    return /\.ya?ml$/i.test(path) ? JSON.stringify(readStructured(text, `the file "${path}"`, maxDepth)) : text.trim()
-  }
+  // A var holding a list of texts runs the test once per item, as promptfoo expands it (a file:// glob gives one item per file).
+  const loadVars = (vars: Record<string, unknown>, where: string) => Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, loadVar(value, `${where}.vars.${name}`, options, maxDepth)]))
   const expanded = tests.flatMap((test, i) => varCombinations(loadVars({ ...defaults.vars, ...test.vars }, `tests[${i}]`)).map(vars => ({ test, i, vars })))
   const cases: DatasetCase[] = expanded.map(({ test, i, vars }) => {
     const id = uniqueId(test.description?.trim() || `test-${i + 1}`, ids)

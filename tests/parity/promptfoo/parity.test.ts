@@ -11,6 +11,7 @@ import { createProviders, openHttpAccess, runWorkflow } from '../../../engine'
 import { comparisonRun, importPromptfoo, selectionsOf, settleComparisons, type CaseResult, type ComparisonGroup, type ComparisonOutcome, type PromptfooImport } from '../../../engine/datasets'
 import type { AwaitingComparison } from '../../../engine/assertions/types'
 import { createScriptRunner } from '../../../engine/sandbox'
+import { globFiles } from '../../../cli/file-glob'
 import type { AssertionGrade } from '../../../engine/assertions/types'
 import type { FakeLLM } from '../../support/fake-llm'
 import { startParityServer } from './fake-server'
@@ -162,7 +163,8 @@ describe('promptfoo parity: judgeflow gives promptfoo\'s verdicts on the same co
       try {
         // grader.txt: the config was recorded with `promptfoo eval --grader <it>`.
         const judge = existsSync(join(dir, 'grader.txt')) ? readFileSync(join(dir, 'grader.txt'), 'utf8').trim() : undefined
-        imported = importPromptfoo(withProductUrl(readFileSync(join(dir, 'promptfooconfig.yaml'), 'utf8'), product), { readFile: path => readFileSync(resolve(dir, path), 'utf8'), judge })
+        const files = { readFile: (path: string) => readFileSync(resolve(dir, path), 'utf8'), listFiles: (pattern: string) => globFiles(dir, pattern) }
+        imported = importPromptfoo(withProductUrl(readFileSync(join(dir, 'promptfooconfig.yaml'), 'utf8'), product), { ...files, judge })
       }
       catch (error) {
         expect(REFUSED[name], `${name} was refused: ${(error as Error).message}`).toBeDefined()
