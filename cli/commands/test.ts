@@ -11,6 +11,7 @@ import {
 } from '../../engine/datasets'
 import { filteredCases, numberFlag, RUN_FLAG_OPTIONS, runFlagsOf } from '../test-flags'
 import { modelRefSchema } from '../../engine/schema/common'
+import { graderModel } from '../../engine/datasets/promptfoo-graders'
 import { noteUnisolatedCode, withApp } from '../app'
 import { REQUIRE_JUDGE_OPTION, withRequiredJudge } from '../judge-flag'
 import { readPromptfooConfig } from '../promptfoo'
@@ -86,7 +87,9 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
     throw new JudgeflowError('INVALID_INPUT', `--grader must be "provider:model", e.g. "openai:gpt-4o-mini", not "${values.grader}".`)
   }
   const inputs = inputsOf(values, workflowFile)
-  const readOptions = { judge: values.grader, maxDepth: config.maxJsonDepth, skipUnsupported: values['skip-unsupported'] }
+  // promptfoo's openai:chat:<model> names the model <model>, as a config's provider ids do.
+  const grader = values.grader === undefined ? undefined : graderModel(values.grader)
+  const readOptions = { judge: grader, maxDepth: config.maxJsonDepth, skipUnsupported: values['skip-unsupported'] }
   const promptfoo = standalone
     ? readModelOutputs(values, promptfooFile, readOptions, inputs)
     : promptfooFile ? readPromptfooConfig(promptfooFile, readOptions, inputs) : undefined
@@ -186,7 +189,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
       ...(recorded?.from ? { outputs_from: recorded.from } : standalone ? { outputs_from: values['model-outputs']! } : {}),
       ...(values['output-step'] ? { output_step: values['output-step'] } : {}),
       // A promptfoo config's grader is set as it is imported.
-      ...(values.grader && !promptfoo ? { grader: values.grader } : {}),
+      ...(grader && !promptfoo ? { grader } : {}),
     })
     const estimate = (started.options as { estimate?: CostEstimate }).estimate
     if (estimate) io.err(estimateLine(estimate, maxCost))
