@@ -20,6 +20,12 @@ export const SAMPLES_FIELD: OutputField = objectOf({
   sd: output('number', 'their standard deviation'),
 }, 'each sample\'s overall score and their spread', { optional: 'when samples > 1' })
 
+/** What stood in for what the config asked, said where the verdict is read (engine/evaluator/judge-fallback.ts, the metric suite). */
+export const WARNINGS_FIELD: OutputField = output('array', 'what to know about how the result was reached', {
+  items: output('string', 'a warning'),
+  optional: 'when the offline local:heuristic judge stood in: for a judge no key allowed, or for a metric\'s system_instruction',
+})
+
 export const PANEL_FIELD: OutputField = objectOf({
   aggregate: output('string', 'how the verdicts were combined: majority or mean'),
   judges: output('array', 'each judge\'s model, overall score and verdict', {

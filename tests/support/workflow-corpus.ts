@@ -31,6 +31,12 @@ function judged(name: string, judge: Record<string, unknown>) {
   }
 }
 
+/** A workflow whose evaluator names no judge model (`judge`'s `model` left out). */
+function withoutJudge(workflow: Record<string, any>) {
+  const nodes = (workflow.nodes as Array<Record<string, any>>).map(n => (n.type === 'evaluator' ? { ...n, config: { ...n.config, model: undefined } } : n))
+  return { ...workflow, name: `${workflow.name} without a judge`, nodes }
+}
+
 /** `calls`: it calls a model of the fake server, so it runs only with providers that have its key. */
 export interface CorpusEntry { name: string, workflow: Record<string, any>, input: Record<string, unknown>, calls?: boolean }
 
@@ -61,6 +67,11 @@ export function workflowCorpus(): CorpusEntry[] {
     judged('metrics', { evaluation_type: 'metrics', model: 'local:heuristic' }),
     judged('metrics with an instruction', { evaluation_type: 'metrics', model: 'local:heuristic', metrics: [{ name: 'LLMPlain', system_instruction: 'Is it polite?' }] }),
     judged('trace', { evaluation_type: 'trace', trace: '{{input.trace}}', trace_options: { fresh_cache: true } }),
+    // No judge named: without a key the offline judge stands in and says so (warnings); with one, the default judge is asked.
+    judged('scoring without a judge', { evaluation_type: 'scoring' }),
+    judged('criteria without a judge', { evaluation_type: 'criteria', criteria: [{ name: 'relevance' }] }),
+    judged('rubric without a judge', { ...rubric, model: undefined }),
   ].map(workflow => ({ name: `evaluator ${workflow.name}`, workflow, input: { trace: financeTrace }, calls: JSON.stringify(workflow.nodes.find(n => n.id === 'judge')!.config).includes('openai:') }))
-  return [...fromTemplates, ...fromExamples, ...perType]
+  const abTest = withoutJudge(readExample('ab-test.json'))
+  return [...fromTemplates, ...fromExamples, ...perType, { name: `examples/${abTest.name}`, workflow: abTest, input: {} }]
 }

@@ -1,6 +1,6 @@
 import { defineEvaluationTypeSpec } from '../spec'
 import { objectOf, output, keyedBy } from '../../steps/outputs'
-import { CRITERIA_KEYS, criteriaNames } from '../outputs'
+import { CRITERIA_KEYS, criteriaNames, WARNINGS_FIELD } from '../outputs'
 
 /**
  * The candidates come from `compare_inputs` (the form's candidate picker), the input's `candidates`,
@@ -22,6 +22,7 @@ export const comparisonSpec = defineEvaluationTypeSpec({
       scoreKeys: criteria,
       scoreKeysAre: `${CRITERIA_KEYS}, for the best candidate`,
       fields: {
+        warnings: WARNINGS_FIELD,
         criteria_reasons: output('object', 'the judge\'s reason for each candidate, by candidate id', { open: true }),
         ranking: output('array', 'the candidates, best first', {
           items: objectOf({

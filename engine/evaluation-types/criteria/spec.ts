@@ -1,5 +1,5 @@
 import { defineEvaluationTypeSpec } from '../spec'
-import { CRITERIA_KEYS, criteriaNames, PANEL_FIELD, SAMPLES_FIELD } from '../outputs'
+import { CRITERIA_KEYS, criteriaNames, PANEL_FIELD, SAMPLES_FIELD, WARNINGS_FIELD } from '../outputs'
 
 export const criteriaSpec = defineEvaluationTypeSpec({
   type: 'criteria',
@@ -10,5 +10,5 @@ export const criteriaSpec = defineEvaluationTypeSpec({
   judgesContent: true,
   sections: ['judge', 'criteria', 'threshold', 'feedback'],
   order: 2,
-  outputs: config => ({ scoreKeys: criteriaNames(config), scoreKeysAre: CRITERIA_KEYS, fields: { samples: SAMPLES_FIELD, panel: PANEL_FIELD } }),
+  outputs: config => ({ scoreKeys: criteriaNames(config), scoreKeysAre: CRITERIA_KEYS, fields: { samples: SAMPLES_FIELD, panel: PANEL_FIELD, warnings: WARNINGS_FIELD } }),
 })

@@ -1,3 +1,4 @@
+import { WARNINGS_FIELD } from '../outputs'
 import { defineEvaluationTypeSpec } from '../spec'
 import { keyedBy, namesIn, objectOf, output } from '../../steps/outputs'
 
@@ -34,7 +35,7 @@ export const metricsSpec = defineEvaluationTypeSpec({
           metrics: output('array', 'each metric\'s score and comment', { items: metric }),
           overall_score: output('number', 'the overall score, 0–100'),
         }, 'the suite\'s result on the 0–100 scale'),
-        warnings: output('array', 'what to know about how the result was reached', { items: output('string', 'a warning'), optional: 'when local:heuristic stood in for a metric\'s system_instruction' }),
+        warnings: WARNINGS_FIELD,
       },
     }
   },

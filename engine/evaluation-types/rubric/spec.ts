@@ -1,6 +1,6 @@
 import { defineEvaluationTypeSpec } from '../spec'
 import { output } from '../../steps/outputs'
-import { CRITERIA_KEYS, criteriaNames, SAMPLES_FIELD } from '../outputs'
+import { CRITERIA_KEYS, criteriaNames, SAMPLES_FIELD, WARNINGS_FIELD } from '../outputs'
 
 export const rubricSpec = defineEvaluationTypeSpec({
   type: 'rubric',
@@ -14,6 +14,6 @@ export const rubricSpec = defineEvaluationTypeSpec({
   outputs: config => ({
     scoreKeys: criteriaNames(config),
     scoreKeysAre: CRITERIA_KEYS,
-    fields: { grade: output('string', 'the grade band the overall score falls in'), samples: SAMPLES_FIELD },
+    fields: { grade: output('string', 'the grade band the overall score falls in'), samples: SAMPLES_FIELD, warnings: WARNINGS_FIELD },
   }),
 })

@@ -1,5 +1,5 @@
 import { defineEvaluationTypeSpec } from '../spec'
-import { PANEL_FIELD, SAMPLES_FIELD } from '../outputs'
+import { PANEL_FIELD, SAMPLES_FIELD, WARNINGS_FIELD } from '../outputs'
 
 export const scoringSpec = defineEvaluationTypeSpec({
   type: 'scoring',
@@ -10,5 +10,5 @@ export const scoringSpec = defineEvaluationTypeSpec({
   judgesContent: true,
   sections: ['judge', 'criteria', 'threshold', 'feedback'],
   order: 1,
-  outputs: () => ({ scoreKeys: ['overall'], scoreKeysAre: '`overall`', fields: { samples: SAMPLES_FIELD, panel: PANEL_FIELD } }),
+  outputs: () => ({ scoreKeys: ['overall'], scoreKeysAre: '`overall`', fields: { samples: SAMPLES_FIELD, panel: PANEL_FIELD, warnings: WARNINGS_FIELD } }),
 })
