@@ -61,7 +61,8 @@ describe('judgeflow test <promptfooconfig.yaml>', () => {
     expect(fake.requests.filter(r => r.body.response_format).map(r => r.body.model).sort()).toEqual(['gpt-loud', 'gpt-quiet'])
     fake.requests.length = 0
 
-    const run = await cli(['test', join(dir, 'promptfooconfig.yaml'), '--grader', 'openai:gpt-grader', '--report', join(dir, 'report.json')], fake.env())
+    // promptfoo's spelling of the grader (openai:chat:…) names the same model: the API is sent gpt-grader.
+    const run = await cli(['test', join(dir, 'promptfooconfig.yaml'), '--grader', 'openai:chat:gpt-grader', '--report', join(dir, 'report.json')], fake.env())
     expect(run.out).toContain('Grid: 3 passed, 3 failed, 0 errored of 6 cases')
     expect(run.code).toBe(1)
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as DatasetReport
