@@ -10,5 +10,7 @@ export const criteriaSpec = defineEvaluationTypeSpec({
   judgesContent: true,
   sections: ['judge', 'criteria', 'threshold', 'feedback'],
   order: 2,
-  outputs: config => ({ scoreKeys: criteriaNames(config), scoreKeysAre: CRITERIA_KEYS, fields: { samples: SAMPLES_FIELD, panel: PANEL_FIELD, warnings: WARNINGS_FIELD } }),
+  outputs: config => ({
+    scoreKeys: criteriaNames(config), scoreKeysAre: CRITERIA_KEYS, fields: { samples: SAMPLES_FIELD, panel: PANEL_FIELD, warnings: WARNINGS_FIELD },
+  }),
 })
