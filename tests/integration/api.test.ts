@@ -172,7 +172,7 @@ describe.each(serverStores)('on $name', (store) => {
 
     it('describes every step type for the editor', async () => {
       const { body } = await server.api('/api/steps')
-      expect(body.map((s: { type: string }) => s.type)).toEqual(['input', 'llm', 'evaluator', 'condition', 'retry', 'output'])
+      expect(body.map((s: { type: string }) => s.type)).toEqual(['input', 'llm', 'http', 'code', 'evaluator', 'condition', 'retry', 'output'])
       expect(body.find((s: { type: string }) => s.type === 'condition').branches).toEqual(['true', 'false'])
     })
   })
