@@ -187,3 +187,26 @@ describe('a judge panel\'s rule and a calibration that cannot tell, in every for
     expect(() => validate(xml)).not.toThrow()
   })
 })
+
+describe('cases a budget left unrun, in the CSV and JSONL results', () => {
+  const budgeted = buildDatasetReport({
+    dataset: { id: 'ds-b', name: 'budget', version: 1, cases: [{ id: 'c1', input: {} }, { id: 'c2', input: {} }, { id: 'c3', input: {} }] },
+    target: { evaluator: true },
+    results: [{ case_id: 'c1', repeat: 1, status: 'succeeded', verdict: 'pass', score: 1, cost_usd: 0.002 }],
+    max_cost_usd: 0.001,
+  })
+
+  it('has a row and a line for each, saying the budget left it and what was spent', () => {
+    expect(budgeted.not_run).toEqual(['c2', 'c3'])
+    const rows = parseCsv(datasetResultsToCsv(budgeted)) as string[][]
+    expect(rows.slice(2)).toEqual([
+      ['c2', '', 'not_run', '', '', '', '', 'not run: the budget of $0.001 was reached (spent: $0.002)', ''],
+      ['c3', '', 'not_run', '', '', '', '', 'not run: the budget of $0.001 was reached (spent: $0.002)', ''],
+    ])
+    const lines = datasetResultsToJsonl(budgeted).trim().split('\n').map(line => JSON.parse(line))
+    expect(lines.slice(1)).toEqual([
+      { case_id: 'c2', status: 'not_run', reason: 'not run: the budget of $0.001 was reached (spent: $0.002)' },
+      { case_id: 'c3', status: 'not_run', reason: 'not run: the budget of $0.001 was reached (spent: $0.002)' },
+    ])
+  })
+})
