@@ -278,7 +278,8 @@ export class Execution {
           get signal() {
             return (controller ??= new AbortController()).signal
           },
-          settings: this.workflow.settings ?? {}, providers: this.options.providers, evaluation: this.options.evaluation ?? {}, cache: this.options.cache, runsOf: id => this.states.get(id)?.runs ?? 0,
+          settings: this.workflow.settings ?? {}, providers: this.options.providers, evaluation: this.options.evaluation ?? {}, cache: this.options.cache,
+          runsOf: id => this.states.get(id)?.runs ?? 0,
         }))
       }
       catch (error) {
