@@ -18,8 +18,8 @@ test('the workflow list: the template gallery, duplicate, export, import (and a 
   expect((await request.post('/api/workflows', { data: gate })).status()).toBe(201)
   await page.goto('/')
   const gallery = page.getByRole('list').filter({ has: page.getByRole('button', { name: 'Use this template' }) })
-  await expect(gallery.getByRole('listitem')).toHaveCount(3)
-  await expect(gallery.getByRole('strong')).toHaveText(['Quality gate', 'Feedback loop', 'A/B test'])
+  await expect(gallery.getByRole('listitem')).toHaveCount(4)
+  await expect(gallery.getByRole('strong')).toHaveText(['Quality gate', 'Feedback loop', 'A/B test', 'Gate your API'])
 
   await page.getByRole('button', { name: 'Duplicate Ledger gate', exact: true }).click()
   await expect(page.getByRole('link', { name: 'Ledger gate (copy)', exact: true })).toBeVisible()
