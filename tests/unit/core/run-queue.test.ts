@@ -119,8 +119,11 @@ describe('runs through the PostgreSQL queue', () => {
     await vi.waitFor(async () => expect((await web.store.runs.get(cancelled.id))?.status).toBe('running'), { timeout: 10_000, interval: 20 })
     expect(await web.runs.cancelAnywhere(cancelled.id)).toBe(true)
     expect(await runEnded(web.runs, id => web.store.runs.get(id), cancelled.id, 20_000)).toMatchObject({ status: 'cancelled' })
-    expect(heardByWeb).toContain(`${done.id} run.finished`)
-    expect(heardByWeb).toContain(`${cancelled.id} run.finished`)
+    // The web process hears a run's events by NOTIFY, delivered on its own after the stored row says the run ended.
+    await vi.waitFor(() => {
+      expect(heardByWeb).toContain(`${done.id} run.finished`)
+      expect(heardByWeb).toContain(`${cancelled.id} run.finished`)
+    }, { timeout: 5_000 })
     // A NOTIFY on the cancel channel after them all: once the worker hears it, it would have heard the events before it.
     const client = new pg.Client({ connectionString: url })
     await client.connect()
