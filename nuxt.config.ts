@@ -12,6 +12,8 @@ let server: Nitro | undefined
 export default defineNuxtConfig({
   compatibilityDate: '2025-07-15',
   telemetry: false,
+  // Two builds of one checkout side by side (a second browser-test server) each take a directory of their own.
+  ...(process.env.JUDGEFLOW_BUILD_DIR ? { buildDir: `${process.env.JUDGEFLOW_BUILD_DIR}/nuxt` } : {}),
   devtools: { enabled: false },
   ssr: false,
   modules: ['@pinia/nuxt', '@vueuse/nuxt'],
@@ -45,6 +47,7 @@ export default defineNuxtConfig({
     },
   },
   nitro: {
+    ...(process.env.JUDGEFLOW_BUILD_DIR ? { output: { dir: `${process.env.JUDGEFLOW_BUILD_DIR}/output` } } : {}),
     // Until the client's build names them (and in development), no page preloads.
     virtual: { [PAGE_CHUNKS]: 'export default []' },
     hooks: {

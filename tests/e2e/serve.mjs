@@ -5,4 +5,6 @@ import { join, resolve } from 'node:path'
 
 process.env.HOST = '127.0.0.1'
 process.env.JUDGEFLOW_DB = join(mkdtempSync(join(tmpdir(), 'judgeflow-e2e-')), 'judgeflow.db')
-await import(resolve(import.meta.dirname, '../../.output/server/index.mjs'))
+// JUDGEFLOW_BUILD_DIR names another build of this checkout (nuxt.config.ts), as `nuxt build` was given it.
+const output = process.env.JUDGEFLOW_BUILD_DIR ? resolve(process.env.JUDGEFLOW_BUILD_DIR, 'output') : resolve(import.meta.dirname, '../../.output')
+await import(resolve(output, 'server/index.mjs'))
