@@ -17,6 +17,14 @@ export function formatOfFileName(name: string): DatasetFormat | null {
   return (datasetFormats as readonly string[]).includes(ext ?? '') ? ext as DatasetFormat : null
 }
 
+/**
+ * A first line only YAML opens with: a comment, a directive or document marker, a list item
+ * (`- …` or a bare `-`), or a mapping key (`key:` before any comma, its value after a space or
+ * on the next lines). A CSV header names its columns between commas, so a colon inside one of
+ * its cells comes after a comma or inside quotes that close before the next cell.
+ */
+const YAML_OPENING = /^(?:#|%|---(?:\s|$)|-(?:\s|$)|(?:"[^"]*"|'[^']*'|[^\s,"'#:][^,"':]*):(?:\s|$))/
+
 /** The format pasted text looks like: JSON when it opens with [ or { and is one value, JSONL when each line is one, YAML or CSV otherwise. */
 export function guessFormat(text: string): DatasetFormat {
   const trimmed = text.trim()
@@ -29,9 +37,8 @@ export function guessFormat(text: string): DatasetFormat {
       return 'jsonl'
     }
   }
-  const first = trimmed.split('\n', 1)[0] ?? ''
-  if (/^(-\s|name:|cases:)/.test(first)) return 'yaml'
-  return 'csv'
+  const first = trimmed.split(/\r?\n/, 1)[0] ?? ''
+  return YAML_OPENING.test(first) ? 'yaml' : 'csv'
 }
 
 /** The server's message for a refused request (it names the line and the field), else the error's own. */

@@ -29,6 +29,23 @@ describe('dataset files in the browser', () => {
     expect(guessFormat('name: x\ncases: []')).toBe('yaml')
     expect(guessFormat('id,question\nq1,Why?')).toBe('csv')
   })
+
+  it('reads YAML as YAML whatever it opens with: a comment, a document marker, any key, a bare dash', () => {
+    expect(guessFormat('# Support questions\ncases:\n  - id: q1\n    input: { question: "Why?" }')).toBe('yaml')
+    expect(guessFormat('---\n- id: q1\n  input:\n    question: "How?"')).toBe('yaml')
+    expect(guessFormat('%YAML 1.2\n---\ncases: []')).toBe('yaml')
+    expect(guessFormat('description: "Questions people ask"\ncases:\n  - id: q1')).toBe('yaml')
+    expect(guessFormat('"name": support\ncases: []')).toBe('yaml')
+    expect(guessFormat('-\n  id: q1\n  input: { question: "Why?" }')).toBe('yaml')
+    expect(guessFormat('\r\n# cases\r\n- id: q1\r\n  input: {}')).toBe('yaml')
+  })
+
+  it('keeps CSV as CSV, also when a cell holds a colon or a quote', () => {
+    expect(guessFormat('question,expected_verdict\n"Why: the reason?",pass')).toBe('csv')
+    expect(guessFormat('id,"question: text"\nq1,Why?')).toBe('csv')
+    expect(guessFormat('question\nWhy?')).toBe('csv')
+    expect(guessFormat('time 10:30,note\n1,2')).toBe('csv')
+  })
 })
 
 describe('the per-case table', () => {
