@@ -205,25 +205,68 @@ function timelineStep(node: string, type: string | null, step: StepAttemptView):
   }
 }
 
+const attemptsOf = (step: StepView) => (step.history?.length ? step.history : [step])
+
+/** Each retry's target, and the nodes a re-run of it runs again (the target and everything downstream of it). */
+function retryLoops(run: RunView): Array<{ target: string, nodes: Set<string> }> {
+  const definition = isObject(run.definition) ? run.definition : {}
+  const nodes = Array.isArray(definition.nodes) ? definition.nodes.filter(isObject) : []
+  const edges = Array.isArray(definition.edges) ? definition.edges.filter(isObject) : []
+  const targets = new Set(nodes.flatMap(n => (n.type === 'retry' && isObject(n.config) && typeof n.config.target === 'string' ? [n.config.target] : [])))
+  return [...targets].map((target) => {
+    const reached = new Set([target])
+    const queue = [target]
+    while (queue.length) {
+      const from = queue.pop()!
+      for (const edge of edges) {
+        if (edge.from === from && typeof edge.to === 'string' && !reached.has(edge.to)) {
+          reached.add(edge.to)
+          queue.push(edge.to)
+        }
+      }
+    }
+    return { target, nodes: reached }
+  })
+}
+
 /**
- * The run by attempt number: attempt k holds every step's k-th attempt (a node's attempts count
- * the times it was reached), in the order they started; plus each evaluator's score per attempt.
+ * The pass through its retry loop each attempt of each step belongs to. A node's own attempt number
+ * counts the times it was reached, so a step first reached in a later pass (the fail output, once
+ * the retry before it is skipped) would count 1 there; a step inside a loop belongs to the pass of
+ * its target's latest run stored before it. Without the order the steps were stored in, the own
+ * attempt numbers stand.
+ */
+function passes(run: RunView): (node: string, entry: StepAttemptView) => number {
+  const steps = Object.values(run.steps ?? {})
+  const ordered = steps.length > 0 && steps.every(step => attemptsOf(step).every(entry => typeof entry.seq === 'number'))
+  const loops = ordered ? retryLoops(run) : []
+  const targetSeqs = new Map(loops.map(loop => [loop.target, run.steps?.[loop.target] ? attemptsOf(run.steps[loop.target]!).map(e => e.seq!) : []]))
+  const targetRunsBefore = (target: string, seq: number) => targetSeqs.get(target)!.filter(s => s <= seq).length
+  return (node, entry) => Math.max(entry.attempt, ...loops.filter(loop => loop.nodes.has(node)).map(loop => targetRunsBefore(loop.target, entry.seq!)))
+}
+
+/**
+ * The run by attempt: attempt k holds what each step did in the k-th pass through the retry loop
+ * (a step inside the loop is placed by its target's runs), in the order they started; plus each
+ * evaluator's score per attempt.
  */
 export function attemptTimeline(run: RunView): AttemptTimeline {
   const order = nodeOrder([run])
   const index = new Map([...order.keys()].map((id, i) => [id, i]))
+  const passOf = passes(run)
   const byAttempt = new Map<number, Array<TimelineStep & { at: number }>>()
   const series: ScoreSeries[] = []
   for (const [node, type] of order) {
     const step = run.steps?.[node]
     if (!step) continue
     const points: ScoreSeries['points'] = []
-    for (const entry of step.history?.length ? step.history : [step]) {
+    for (const entry of attemptsOf(step)) {
       if (!Number.isInteger(entry.attempt) || entry.attempt < 1) continue
       const item = timelineStep(node, type, entry)
-      const list = byAttempt.get(entry.attempt) ?? byAttempt.set(entry.attempt, []).get(entry.attempt)!
-      list.push({ ...item, at: entry.started_at ?? entry.finished_at ?? Number.POSITIVE_INFINITY })
-      if (item.evaluation) points.push({ attempt: entry.attempt, ...item.evaluation })
+      const attempt = passOf(node, entry)
+      const list = byAttempt.get(attempt) ?? byAttempt.set(attempt, []).get(attempt)!
+      list.push({ ...item, at: entry.seq ?? entry.started_at ?? entry.finished_at ?? Number.POSITIVE_INFINITY })
+      if (item.evaluation) points.push({ attempt, ...item.evaluation })
     }
     if (points.length) series.push({ node, points })
   }

@@ -71,10 +71,11 @@ export function presentEvent(row: RunEventRow) {
   }
 }
 
-function presentStep(row: StepRunRow) {
+/** One attempt of a step; `seq`: its place among all the run's attempts in the order they were first stored (started, or skipped). */
+function presentStep(row: StepRunRow, seq: number) {
   const at = (field: StoredField) => stepValueHref(row.runId, row.nodeId, row.attempt, field)
   return {
-    attempt: row.attempt, status: row.status, input: linked(row.input, at('input')), output: linked(row.output, at('output')), branch: row.branch, error: row.error,
+    attempt: row.attempt, seq, status: row.status, input: linked(row.input, at('input')), output: linked(row.output, at('output')), branch: row.branch, error: row.error,
     reason: row.reason, rerun: row.rerun, usage: row.usage, cached: row.cached, pinned: row.pinned,
     started_at: row.startedAt, finished_at: row.finishedAt, duration_ms: row.durationMs,
   }
@@ -97,8 +98,9 @@ export function presentRun(run: Omit<RunRow, 'definition' | 'input' | 'output'> 
   const base = { ...presentRunSummary(run), input: linked(run.input, runValueHref(run.id, 'input')), output: linked(run.output, runValueHref(run.id, 'output')) }
   if (!steps) return base
   const byNode: Record<string, ReturnType<typeof presentStep> & { attempts: number, history: ReturnType<typeof presentStep>[] }> = {}
-  for (const row of steps) {
-    const step = presentStep(row)
+  // The store gives the rows in the order they were first written.
+  for (const [seq, row] of steps.entries()) {
+    const step = presentStep(row, seq)
     const entry = byNode[row.nodeId]
     const history = entry ? [...entry.history, step].sort((a, b) => a.attempt - b.attempt) : [step]
     const latest = history.at(-1)!

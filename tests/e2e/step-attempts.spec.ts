@@ -138,3 +138,21 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.screenshot({ path: `test-results/e2e/step-pins-llm-${scheme}.png` })
   })
 }
+
+test('the retry timeline puts each step in the attempt it belongs to: the retry that ran is not called skipped there', async ({ page }) => {
+  test.setTimeout(60_000)
+  await runQualityGate(page)
+  const timeline = page.getByTestId('retry-timeline')
+  const first = timeline.getByTestId('attempt-1')
+  const second = timeline.getByTestId('attempt-2')
+  // Attempt 1: the retry ran and sent the run back; nothing in it says the retry was skipped.
+  await expect(first.locator('li', { has: page.locator('code', { hasText: /^again$/ }) })).toContainText('runs draft again')
+  await expect(first).not.toContainText('"again" was skipped')
+  await expect(first.locator('code', { hasText: /^ko$/ })).toHaveCount(0)
+  // Attempt 2: the judge passed, the retry was not reached, so neither was the fail output.
+  const ko = second.locator('li', { has: page.locator('code', { hasText: /^ko$/ }) })
+  await expect(ko).toContainText('skipped')
+  await expect(ko).toContainText('"again" was skipped')
+  await timeline.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: 'test-results/ub/retry-timeline.png' })
+})

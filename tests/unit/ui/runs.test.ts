@@ -26,36 +26,40 @@ const llm = (text: string, extra: Record<string, unknown> = {}) => ({ text, mode
 
 const gateNodes = [
   { id: 'in', type: 'input' }, { id: 'draft', type: 'llm' }, { id: 'judge', type: 'evaluator' }, { id: 'check', type: 'condition' },
-  { id: 'again', type: 'retry' }, { id: 'ok', type: 'output' }, { id: 'ko', type: 'output' },
+  { id: 'again', type: 'retry', config: { target: 'draft', max_attempts: 3 } }, { id: 'ok', type: 'output' }, { id: 'ko', type: 'output' },
+]
+const gateEdges = [
+  { from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }, { from: 'judge', to: 'check' },
+  { from: 'check', to: 'ok', when: 'true' }, { from: 'check', to: 'again', when: 'false' }, { from: 'again', to: 'ko', when: 'exhausted' },
 ]
 
 /** The quality gate failing once and passing on the second attempt. */
 const retried: RunView = {
   id: 'run-a', status: 'succeeded', verdict: 'pass', duration_ms: 120,
-  definition: { name: 'Quality gate', nodes: gateNodes, edges: [] },
+  definition: { name: 'Quality gate', nodes: gateNodes, edges: gateEdges },
   steps: {
     // Keys in another order than the definition: the definition decides.
-    ko: step(attempt(1, 'skipped', { reason: '"again" was skipped', finished_at: 1014 })),
-    in: step(attempt(1, 'succeeded', { output: { question: 'Why?' }, started_at: 1000, duration_ms: 0.2 })),
+    ko: step(attempt(1, 'skipped', { reason: '"again" was skipped', finished_at: 1014, seq: 12 })),
+    in: step(attempt(1, 'succeeded', { output: { question: 'Why?' }, started_at: 1000, duration_ms: 0.2, seq: 0 })),
     draft: step(
-      attempt(1, 'succeeded', { output: llm('first'), started_at: 1001, duration_ms: 30 }),
-      attempt(2, 'succeeded', { output: llm('second'), started_at: 1010, duration_ms: 25 }),
+      attempt(1, 'succeeded', { output: llm('first'), started_at: 1001, duration_ms: 30, seq: 1 }),
+      attempt(2, 'succeeded', { output: llm('second'), started_at: 1010, duration_ms: 25, seq: 6 }),
     ),
     judge: step(
-      attempt(1, 'succeeded', { input: { pass_threshold: 0.7 }, output: judged(0.42, false), started_at: 1002, duration_ms: 40 }),
-      attempt(2, 'succeeded', { input: { pass_threshold: 0.7 }, output: judged(0.86, true), started_at: 1011, duration_ms: 38 }),
+      attempt(1, 'succeeded', { input: { pass_threshold: 0.7 }, output: judged(0.42, false), started_at: 1002, duration_ms: 40, seq: 2 }),
+      attempt(2, 'succeeded', { input: { pass_threshold: 0.7 }, output: judged(0.86, true), started_at: 1011, duration_ms: 38, seq: 7 }),
     ),
     check: step(
-      attempt(1, 'succeeded', { output: { result: false }, branch: 'false', started_at: 1003, duration_ms: 0.1 }),
-      attempt(2, 'succeeded', { output: { result: true }, branch: 'true', started_at: 1012, duration_ms: 0.1 }),
+      attempt(1, 'succeeded', { output: { result: false }, branch: 'false', started_at: 1003, duration_ms: 0.1, seq: 3 }),
+      attempt(2, 'succeeded', { output: { result: true }, branch: 'true', started_at: 1012, duration_ms: 0.1, seq: 8 }),
     ),
     again: step(
-      attempt(1, 'succeeded', { input: { target: 'draft', max_attempts: 3 }, output: { attempt: 1, exhausted: false }, started_at: 1004, duration_ms: 0.1 }),
-      attempt(2, 'skipped', { reason: '"check" took branch "true", not "false"', finished_at: 1013 }),
+      attempt(1, 'succeeded', { input: { target: 'draft', max_attempts: 3 }, output: { attempt: 1, exhausted: false }, started_at: 1004, duration_ms: 0.1, seq: 5 }),
+      attempt(2, 'skipped', { reason: '"check" took branch "true", not "false"', finished_at: 1013, seq: 9 }),
     ),
     ok: step(
-      attempt(1, 'skipped', { reason: '"check" took branch "false", not "true"', finished_at: 1004 }),
-      attempt(2, 'succeeded', { output: { verdict: 'pass', value: 'second' }, started_at: 1013, duration_ms: 0.1 }),
+      attempt(1, 'skipped', { reason: '"check" took branch "false", not "true"', finished_at: 1004, seq: 4 }),
+      attempt(2, 'succeeded', { output: { verdict: 'pass', value: 'second' }, started_at: 1013, duration_ms: 0.1, seq: 10 }),
     ),
   },
 }
@@ -160,11 +164,19 @@ describe('attemptTimeline', () => {
   const timeline = attemptTimeline(retried)
   const names = (k: number) => timeline.attempts[k - 1]!.steps.map(s => `${s.node}:${s.status}`)
 
-  it('groups the steps by attempt number, in the order they started', () => {
+  it('groups the steps by the pass through the retry loop they belong to, in the order they started', () => {
     expect(timeline.attempts.map(a => a.attempt)).toEqual([1, 2])
-    // ko is reached for the first time during the second pass, so its attempt 1 finishes last.
-    expect(names(1)).toEqual(['in:succeeded', 'draft:succeeded', 'judge:succeeded', 'check:succeeded', 'again:succeeded', 'ok:skipped', 'ko:skipped'])
-    expect(names(2)).toEqual(['draft:succeeded', 'judge:succeeded', 'check:succeeded', 'again:skipped', 'ok:succeeded'])
+    expect(names(1)).toEqual(['in:succeeded', 'draft:succeeded', 'judge:succeeded', 'check:succeeded', 'ok:skipped', 'again:succeeded'])
+    // ko is reached for the first time in the second pass, when the retry is skipped: its own attempt 1 belongs there.
+    expect(names(2)).toEqual(['draft:succeeded', 'judge:succeeded', 'check:succeeded', 'again:skipped', 'ok:succeeded', 'ko:skipped'])
+  })
+
+  it('keeps each step\'s own attempt number when the run does not say the order its steps were stored in', () => {
+    const unordered: RunView = { ...retried, steps: Object.fromEntries(Object.entries(retried.steps!).map(([id, s]) => {
+      const history = s.history.map(({ seq: _seq, ...entry }) => entry)
+      return [id, { ...s, history }]
+    })) }
+    expect(attemptTimeline(unordered).attempts[0]!.steps.map(s => s.node)).toContain('ko')
   })
 
   it('gives each step its duration, the reason it was skipped and what a retry did', () => {
@@ -265,8 +277,13 @@ describe('comparisonView', () => {
 async function presented(workflow: Record<string, unknown>, input: Record<string, unknown>): Promise<RunView> {
   const { options, events } = testDeps()
   const result = await runWorkflow(workflow, { ...options, input })
-  const records = events.flatMap((e): StepRecord[] => ('step' in e ? [e.step] : []))
-  const rows = records.map((record, i) => ({ id: i + 1, ...stepRow('run-1', record) }))
+  // As the store keeps them: a row written when its step starts (or is skipped), updated in place when it ends.
+  const byKey = new Map<string, StepRecord>()
+  for (const e of events) {
+    const record: StepRecord | undefined = 'step' in e ? e.step : e.type === 'step.started' ? { node_id: e.node_id, attempt: e.attempt, status: 'running' as StepRecord['status'], started_at: e.at } : undefined
+    if (record) byKey.set(`${record.node_id}#${record.attempt}`, record)
+  }
+  const rows = [...byKey.values()].map((record, i) => ({ id: i + 1, ...stepRow('run-1', record) }))
   const run = {
     id: 'run-1', workflowId: null, workflowVersion: null, definition: workflow, input, options: {}, status: result.status, verdict: result.verdict,
     output: result.output, error: result.error, leaseOwner: null, resumesWithoutProgress: 0, lastStepAtResume: null,
@@ -310,6 +327,8 @@ describe('the views of runs made by the engine', () => {
       { target: 'draft', exhausted: false }, { target: 'draft', exhausted: false }, null,
     ])
     expect(attempts[2]!.steps.find(s => s.node === 'ok')!.status).toBe('succeeded')
+    // The fail output is reached only in the last pass, where the retry is not: skipped there, not in the passes that retried.
+    expect(attempts.map(a => a.steps.filter(s => s.node === 'ko').map(s => s.reason))).toEqual([[], [], ['"again" was skipped']])
   })
 })
 
