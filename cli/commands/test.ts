@@ -204,7 +204,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   for (const warning of report.warnings ?? []) io.err(reportWarningLine(warning, report.results.length))
   if (values.report) writeOutputFile(values.report, `${JSON.stringify(report, null, 2)}\n`, '--report')
   if (values.junit) writeOutputFile(values.junit, datasetReportToJunit(report), '--junit')
-  if (values.html) writeOutputFile(values.html, datasetReportToHtml(report), '--html')
+  if (values.html) writeOutputFile(values.html, datasetReportToHtml(report, parsed.cases), '--html')
   if (values.csv) writeOutputFile(values.csv, datasetResultsToCsv(report), '--csv')
   if (values.jsonl) writeOutputFile(values.jsonl, datasetResultsToJsonl(report), '--jsonl')
   const drawn = chosen.seed === undefined ? undefined : `drew ${report.cases} of ${parsed.cases.length} cases with --seed ${chosen.seed} (give it again to draw the same cases)`

@@ -1,12 +1,15 @@
 /**
  * A dataset report as one self-contained HTML file (a CI artifact opened from disk): the figures,
- * the gates, and a table of the cases with buttons that show all, the failed or the errored ones.
+ * the gates, the agreement with people (κ, the confusion matrix, the recommended threshold), and a
+ * table of the cases (with their inputs and expected verdicts when the dataset's cases are given)
+ * with buttons that show all, the failed or the errored ones.
  * Its CSS and script are inline and it names no URL; a Content-Security-Policy forbids loading
  * anything. Every text from the dataset, the outputs and the checks is escaped: it is hostile input.
  */
-import { caseReason, excerpt, firstFailedCheck, telling } from './case-reasons'
+import { caseReason, excerpt, expectedText, firstFailedCheck, inputExcerpt, telling } from './case-reasons'
 import { summarizeCases } from './outcomes'
 import type { DatasetReport } from './report'
+import type { DatasetCase } from './schema'
 import { round4 } from './stats'
 import { recordedOutputsNote } from './recorded-outputs-note'
 import { reportWarningLine } from './report-warnings'
@@ -22,7 +25,8 @@ export function htmlText(value: string | number): string {
 const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1b1f24}
 h1{font-size:20px}h2{font-size:16px;margin-top:24px}
 .warning{border-left:4px solid #bf8700;background:#fff8c5;padding:6px 10px}
-table{border-collapse:collapse;width:100%}th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
+table{border-collapse:collapse;width:100%}caption{text-align:left;font-weight:600;padding:4px 0}
+.confusion,.reliability{width:auto}.confusion caption,.reliability caption{white-space:nowrap}ul.measures{padding-left:20px}th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}td.num{text-align:right;white-space:nowrap}
 .figures{width:auto}.passed{color:#1a7f37}.failed{color:#cf222e}.errored{color:#9a6700}.uncertain{color:#9a6700;background:#fff8c5}
 pre{margin:0;white-space:pre-wrap;word-break:break-word;font:12px/1.3 ui-monospace,monospace;max-width:48ch}
@@ -39,7 +43,8 @@ export const HTML_REPORT_POLICY = 'default-src \'none\'; style-src \'unsafe-inli
 const num = (x: number | null) => (x === null ? '—' : String(x))
 const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)} %`)
 
-export function datasetReportToHtml(report: DatasetReport): string {
+/** `cases`: the dataset's cases, whose inputs and expected answers the case table shows (the report holds neither). */
+export function datasetReportToHtml(report: DatasetReport, cases?: readonly DatasetCase[]): string {
   const title = `Dataset ${report.dataset.name} (version ${report.dataset.version})`
   return [
     '<!DOCTYPE html>',
@@ -51,7 +56,8 @@ export function datasetReportToHtml(report: DatasetReport): string {
     ...(report.warnings ?? []).map(w => `<p class="warning" role="note">${htmlText(reportWarningLine(w, report.results.length))}</p>`),
     figures(report),
     gates(report),
-    cases(report),
+    agreement(report),
+    caseTable(report, cases),
     `<script>${SCRIPT}</script>`,
     '</body></html>',
     '',
@@ -93,23 +99,66 @@ function gates(report: DatasetReport): string {
   return `<h2>Gates</h2><table><thead><tr><th>gate</th><th>required</th><th>actual</th><th></th></tr></thead><tbody>${rows.join('')}</tbody></table>`
 }
 
-function cases(report: DatasetReport): string {
+/**
+ * What the report page's agreement panel shows: κ and the measures beside it, the confusion matrix,
+ * the recommended threshold; a panel's agreement between its judges.
+ */
+function agreement(report: DatasetReport): string {
+  const a = report.agreement
+  if (!a) return ''
+  const judges = a.judges
+    ? '<section aria-labelledby="judges-title"><h2 id="judges-title">Agreement between judges</h2>'
+    + `<p>${htmlText(a.judges.models.join(', '))} over ${a.judges.runs} runs: Fleiss' κ ${htmlText(num(a.judges_kappa ?? null))}, pairs agreeing ${pct(a.judges.pair_agreement)}</p></section>`
+    : ''
+  if (!a.labelled) return judges
+  const c = a.confusion
+  const uncertain = kappaUncertainty(a)
+  const best = a.threshold_sweep.find(s => s.threshold === a.recommended_threshold)
+  const measures = [
+    `accuracy ${num(a.accuracy)} (always answering the majority verdict: ${num(a.baseline_accuracy)})`,
+    `Cohen's κ ${num(a.kappa)}${a.kappa_ci ? ` (95 % CI ${a.kappa_ci[0]}–${a.kappa_ci[1]})` : ''}${uncertain ? ` — ${uncertain}` : ''}`,
+    `fail precision ${num(a.fail_precision)}, fail recall ${num(a.fail_recall)}`,
+    `Spearman's ρ (judged vs expected score) ${num(a.spearman)}`,
+    ...(a.recommended_threshold === null ? [] : [`recommended pass threshold ${a.recommended_threshold} (κ ${num(best?.kappa ?? null)})`]),
+  ]
+  const reliability = a.reliability.length
+    ? '<table class="reliability"><caption>Accuracy by the judge\'s confidence</caption><thead><tr><th>confidence</th><th>cases</th><th>accuracy</th></tr></thead><tbody>'
+    + a.reliability.map(b => `<tr><td>[${b.confidence[0]}, ${b.confidence[1]}${b.confidence[1] === 1 ? ']' : ')'}</td><td class="num">${b.cases}</td><td class="num">${num(b.accuracy)}</td></tr>`).join('')
+    + '</tbody></table>'
+    : ''
+  return [
+    `<section aria-labelledby="agreement-title"><h2 id="agreement-title">Agreement with people (${a.labelled} labelled cases)</h2>`,
+    '<table class="confusion"><caption>Confusion matrix: expected verdict by judged verdict</caption>',
+    '<thead><tr><td></td><th scope="col">judged pass</th><th scope="col">judged fail</th></tr></thead>',
+    `<tbody><tr><th scope="row">expected pass</th><td class="num">${c.pass_pass}</td><td class="num">${c.pass_fail}</td></tr>`,
+    `<tr><th scope="row">expected fail</th><td class="num">${c.fail_pass}</td><td class="num">${c.fail_fail}</td></tr></tbody></table>`,
+    `<ul class="measures">${measures.map((m, i) => `<li${i === 1 && uncertain ? ' class="uncertain"' : ''}>${htmlText(m)}</li>`).join('')}</ul>`,
+    reliability,
+    '</section>',
+    judges,
+  ].join('\n')
+}
+
+function caseTable(report: DatasetReport, items?: readonly DatasetCase[]): string {
+  const byId = new Map((items ?? []).map(c => [c.id, c]))
   const summaries = [...summarizeCases(report.results)]
   const count = (outcome: string) => summaries.filter(([, s]) => s.outcome === outcome).length
   const rows = summaries.map(([id, s]) => {
     const run = telling(s)
     const check = firstFailedCheck(run)
     const verdict = s.outcome === 'errored' ? 'errored' : s.outcome === 'failed' ? 'fail' : 'pass'
-    return `<tr data-outcome="${s.outcome}"><td>${htmlText(id)}</td><td class="${s.outcome}">${verdict}</td>`
+    const item = byId.get(id)
+    return `<tr data-outcome="${s.outcome}"><td>${htmlText(id)}</td><td><pre>${htmlText(inputExcerpt(item))}</pre></td><td>${htmlText(expectedText(item))}</td>`
+      + `<td class="${s.outcome}">${verdict}</td>`
       + `<td class="num">${s.score === null ? '—' : round4(s.score)}</td>`
       + `<td>${check ? htmlText(check.name) : ''}</td><td><pre>${htmlText(caseReason(s))}</pre></td>`
       + `<td><pre>${run.output === null ? '' : htmlText(excerpt(run.output))}</pre></td></tr>`
   })
   const button = (filter: string, label: string, pressed = false) => `<button type="button" data-filter="${filter}" aria-pressed="${pressed}">${label}</button>`
   return [
-    '<h2>Cases</h2>',
+    '<h2 id="cases-title">Cases</h2>',
     `<p class="filters">${button('all', `all (${summaries.length})`, true)}${button('failed', `failed (${count('failed')})`)}${button('errored', `errored (${count('errored')})`)}</p>`,
-    '<table id="cases"><thead><tr><th>case</th><th>verdict</th><th>score</th><th>first failed check</th><th>reason</th><th>output</th></tr></thead>',
+    '<table id="cases" aria-labelledby="cases-title"><thead><tr><th>case</th><th>input</th><th>expected</th><th>judged</th><th>score</th><th>first failed check</th><th>reason</th><th>output</th></tr></thead>',
     `<tbody>${rows.join('\n')}</tbody></table>`,
   ].join('\n')
 }

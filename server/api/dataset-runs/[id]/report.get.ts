@@ -17,8 +17,8 @@ export default defineEventHandler(async (event) => {
   if (!report) throw new JudgeflowError('CONFLICT', `Dataset run "${row.id}" is ${row.status}: its report is written when it ends.`)
   if (format === 'json') return report
   const file = REPORT_FILES[format]
-  // Only Markdown shows the cases' inputs; the report does not hold them, the dataset version does.
-  const cases = format === 'markdown' ? (await store.datasets.get(report.dataset.id, report.dataset.version))?.cases as DatasetCase[] | undefined : undefined
+  // Markdown and HTML show the cases' inputs and labels; the report does not hold them, the dataset version does.
+  const cases = format === 'markdown' || format === 'html' ? (await store.datasets.get(report.dataset.id, report.dataset.version))?.cases as DatasetCase[] | undefined : undefined
   setResponseHeader(event, 'content-type', file.type)
   setResponseHeader(event, 'content-disposition', `attachment; filename="${reportFileName(report, row.id, format)}"`)
   if (format === 'html') setResponseHeader(event, 'content-security-policy', HTML_REPORT_POLICY)
