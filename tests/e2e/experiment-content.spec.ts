@@ -64,9 +64,9 @@ test('the round\'s charts name each document on an integer axis, keep the rounds
   await expect(page.getByTestId('chart-spread')).toHaveAttribute('data-axes', /.+/)
 
   const spread = await axesOf(page, 'chart-spread')
-  // One tick per document, by its id; nothing between them, nothing before the first.
+  // One tick per document, by its id; nothing between them, nothing before the first (its column starts half a column before it).
   expect(spread.x!.ticks).toEqual(['contract', 'api-spec'])
-  expect(spread.x!.min).toBe(0)
+  expect(spread.x!.min).toBe(-0.5)
   expect(spread.y!.min).toBe(0)
   const rounds = await axesOf(page, 'chart-history')
   expect(rounds.x!.ticks).toEqual(['1'])
@@ -148,4 +148,59 @@ test('every primary button has the one shared style, in both themes', async ({ p
       await page.screenshot({ path: `test-results/e2e/buttons-${url.split('/')[1]}${url.split('/')[2] ? '-item' : ''}-${scheme}-1280x720.png` })
     }
   }
+})
+
+test('the run scores chart keeps every variant\'s markers in sight where their scores are equal, and draws a score at the axis\'s top whole', async ({ page }) => {
+  test.setTimeout(90_000)
+  const reviewer = await (await page.request.post('/api/workflows', { data: { ...JSON.parse(readFileSync(REVIEWER_JSON, 'utf8')), name: `Reviewer ${Date.now()}` } })).json()
+  await page.goto('/experiments')
+  await page.getByLabel('Experiment definition').fill(readFileSync(EXPERIMENT_YAML, 'utf8').replace(/workflow_id: Reviewer/, `workflow_id: ${reviewer.id}`))
+  await page.getByRole('button', { name: 'Create experiment' }).click()
+  await expect(page.getByRole('heading', { name: 'Review prompt' })).toBeVisible()
+  await page.getByRole('button', { name: 'Run a round' }).click()
+  await expect(page.getByTestId('recommendation')).toBeVisible({ timeout: 60_000 })
+  const experiment = await (await page.request.get(`/api/experiments/${page.url().split('/').pop()}`)).json()
+  const variants = experiment.rounds.at(-1).report.variants as Record<string, { runs: Array<{ document: string, score: number }> }>
+  // The example's reviewer is pinned: both variants score the same on every document, 2 the highest.
+  expect(variants.careful!.runs.map(r => r.score)).toEqual(variants.terse!.runs.map(r => r.score))
+  expect(Math.max(...variants.terse!.runs.map(r => r.score))).toBe(2)
+  const chart = page.getByTestId('chart-spread')
+  await expect(chart).toHaveAttribute('data-axes', /.+/)
+  await chart.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: 'test-results/ub/experiment-spread.png' })
+
+  /** What the canvas drew: per variant colour, its pixels in the plot (above the legend), and above the plot's top line. */
+  const drawn = await chart.locator('canvas').evaluate((canvas: HTMLCanvasElement) => {
+    const { width, height } = canvas
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, width, height)
+    const at = (x: number, y: number) => data.subarray((y * width + x) * 4, (y * width + x) * 4 + 4)
+    const near = (p: Uint8ClampedArray, color: number[]) => p[3]! > 200 && color.every((c, i) => Math.abs(p[i]! - c) < 40)
+    // The plot's top line: the first row drawn across more than half the width (the highest score's grid line).
+    let top = 0
+    for (let y = 0; y < height; y++) {
+      let inked = 0
+      for (let x = 0; x < width; x++) if (at(x, y)[3]! > 0) inked++
+      if (inked > width / 2) {
+        top = y
+        break
+      }
+    }
+    const count = (color: number[], from: number, to: number) => {
+      let n = 0
+      for (let y = Math.max(0, from); y < to; y++) for (let x = 0; x < width; x++) if (near(at(x, y), color)) n++
+      return n
+    }
+    const colors = { terse: [0x34, 0x51, 0xb2], careful: [0xd9, 0x77, 0x06] }
+    const plotBottom = Math.round(height * 0.7)
+    return {
+      top,
+      inPlot: Object.fromEntries(Object.entries(colors).map(([id, c]) => [id, count(c, top, plotBottom)])),
+      aboveTop: Object.fromEntries(Object.entries(colors).map(([id, c]) => [id, count(c, top - 10, top)])),
+    }
+  })
+  expect(drawn.top).toBeGreaterThan(0)
+  // Each variant's markers show, though their scores are equal.
+  for (const id of ['terse', 'careful']) expect(drawn.inPlot[id], `${id}'s markers in the plot`).toBeGreaterThan(40)
+  // A score of 2, the axis's top, is drawn whole: its marker reaches above the top line.
+  expect(Math.max(...Object.values(drawn.aboveTop))).toBeGreaterThan(5)
 })
