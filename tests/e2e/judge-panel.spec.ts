@@ -149,3 +149,38 @@ test('when the calibration status cannot be had, the evaluator step says so inst
   await expect(status).toHaveText(/^(Not calibrated|Calibrated against people|Calibration stale): /)
   await expect(status.getByRole('button', { name: 'Check again' })).toHaveCount(0)
 })
+
+test('while the evaluator config is invalid for a moment, the calibration keeps its last status and says it will update once the config is valid, with no failed request or console error', async ({ page }) => {
+  const consoleErrors: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text())
+  })
+  const refused: string[] = []
+  page.on('response', (response) => {
+    if (response.url().includes('/api/calibration') && response.status() >= 400) refused.push(`${response.status()} ${response.url()}`)
+  })
+  await page.goto('/')
+  await page.getByTestId('template-quality-gate').click()
+  await expect(page).toHaveURL(/\/workflows\/[^/]+$/)
+  await page.locator('.vue-flow__node[data-id="judge"]').click()
+  const settings = page.getByRole('complementary', { name: 'Step settings' })
+  const status = settings.getByTestId('calibration')
+  // Other tests on this server may have calibrated the template's judge: whichever status the server gives.
+  await expect(status).toHaveText(/^(Not calibrated|Calibrated against people|Calibration stale): /)
+  const before = (await status.textContent())!.trim()
+
+  // Weights of 0.5, 0.3 and 0.3 do not sum to 1: no judge to ask about until they do.
+  await settings.getByLabel('Criterion 1 weight', { exact: true }).fill('0.5')
+  // A calibrated status ends without a full stop of its own.
+  const waiting = new RegExp(`^${before.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.? It will update once the config is valid\\.$`)
+  await expect(status).toHaveText(waiting)
+  await status.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: 'test-results/ub/calibration-invalid-config.png' })
+  await page.waitForTimeout(800)
+  await expect(status).toHaveText(waiting)
+
+  await settings.getByLabel('Criterion 1 weight', { exact: true }).fill('0.4')
+  await expect(status).toHaveText(before)
+  expect(refused).toEqual([])
+  expect(consoleErrors).toEqual([])
+})
