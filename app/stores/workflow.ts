@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia'
 import { toRaw } from 'vue'
 import { connectionProblem, copyId, freshId } from '~/utils/graph'
-import { startingName } from '~/utils/step-card'
+import { copyName, startingName } from '~/utils/step-card'
 import { switchEvaluationType } from '~/utils/evaluation-type-switch'
 import { dataFromConnection, upstreamOf } from '~/utils/references'
 import { formSpecFor } from '../../engine/evaluation-types/specs'
@@ -196,20 +196,30 @@ export const useWorkflowStore = defineStore('workflow', {
       const set = new Set(ids)
       return clone({ nodes: this.doc.nodes.filter(n => set.has(n.id)), edges: this.doc.edges.filter(e => set.has(e.from) && set.has(e.to)) })
     },
-    /** Pastes clipboard nodes with ids named after their originals, moved by `shift` (the canvas finds room for them). */
+    /**
+     * Pastes clipboard nodes with ids and labels named after their originals (`judge_2`, "Judge 2"),
+     * moved by `shift` (the canvas finds room for them).
+     */
     paste(data: { nodes: DocNode[], edges: DocEdge[] }, shift: { x: number, y: number } = { x: 40, y: 40 }) {
       if (!data.nodes.length) return
       const taken = new Set(this.doc.nodes.map(n => n.id))
+      const names = this.doc.nodes.map(n => n.name)
       const ids = new Map<string, string>()
+      const renamed = new Map<string, string>()
       for (const node of data.nodes) {
         const id = copyId(node.id, taken)
         taken.add(id)
         ids.set(node.id, id)
+        if (!node.name) continue
+        const name = copyName(node.name, names)
+        names.push(name)
+        renamed.set(node.id, name)
       }
       this.change((doc) => {
         for (const node of data.nodes) {
           const position = { x: (node.position?.x ?? 0) + shift.x, y: (node.position?.y ?? 0) + shift.y }
-          doc.nodes.push({ ...clone(node), id: ids.get(node.id)!, position })
+          const name = renamed.get(node.id)
+          doc.nodes.push({ ...clone(node), id: ids.get(node.id)!, ...(name ? { name } : {}), position })
         }
         for (const edge of data.edges) doc.edges.push({ ...edge, from: ids.get(edge.from)!, to: ids.get(edge.to)! })
       })

@@ -34,6 +34,18 @@ export function startingName(type: string, taken: Iterable<string | undefined>):
 }
 
 /**
+ * What a copy of a step is called: its original's name when that is free (pasted into another
+ * workflow), else numbered on: "Judge" → "Judge 2", a copy of "Judge 2" → "Judge 3".
+ */
+export function copyName(name: string, taken: Iterable<string | undefined>): string {
+  const names = new Set(taken)
+  if (!names.has(name)) return name
+  const numbered = /^(.*\S) (\d+)$/.exec(name)
+  const base = numbered ? numbered[1]! : name
+  for (let n = numbered ? Number(numbered[2]) + 1 : 2; ; n++) if (!names.has(`${base} ${n}`)) return `${base} ${n}`
+}
+
+/**
  * One line of what the step does: the model, the method and URL called, the file a code step calls, the evaluation type and threshold, the condition, the
  * retry's loop (named by its target's label, from `nameOf`, else by id).
  */

@@ -85,6 +85,18 @@ test('a pasted step lands clear of every card and edge, named after its original
   await page.screenshot({ path: 'test-results/e2e/editor-room-paste.png' })
 })
 
+test('Ctrl+V names the copy after its original: Judge 2, then Judge 3', async ({ page }) => {
+  await page.goto('/')
+  await page.getByTestId('template-quality-gate').click()
+  await page.getByTestId('node-judge').click()
+  await page.keyboard.press('Control+c')
+  await page.keyboard.press('Control+v')
+  await expect(page.getByTestId('label-judge_2')).toHaveText('Judge 2')
+  await page.keyboard.press('Control+v')
+  await expect(page.getByTestId('label-judge_3')).toHaveText('Judge 3')
+  await expect(page.getByTestId('label-judge')).toHaveText('Judge')
+})
+
 test('closing the settings column brings the steps the open column pushed aside back into view', async ({ page }) => {
   await page.goto('/')
   await page.getByTestId('template-quality-gate').click()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { carriedEdges, formatDuration, runBadges, startingName, stepSummary } from '../../../app/utils/step-card'
+import { carriedEdges, copyName, formatDuration, runBadges, startingName, stepSummary } from '../../../app/utils/step-card'
 import type { StepView } from '../../../app/utils/runs'
 
 describe('a new step\'s name', () => {
@@ -10,6 +10,13 @@ describe('a new step\'s name', () => {
     expect(startingName('evaluator', ['Input', undefined])).toBe('Judge')
     expect(startingName('evaluator', ['Judge', 'Judge 2'])).toBe('Judge 3')
     expect(startingName('webhook', [])).toBe('webhook')
+  })
+  it('a copy keeps its original\'s name where it is free, else is numbered on from it', () => {
+    expect(copyName('Judge', ['Input'])).toBe('Judge')
+    expect(copyName('Judge', ['Judge'])).toBe('Judge 2')
+    expect(copyName('Judge', ['Judge', 'Judge 2'])).toBe('Judge 3')
+    expect(copyName('Judge 2', ['Judge', 'Judge 2'])).toBe('Judge 3')
+    expect(copyName('GPT 4', ['GPT 4'])).toBe('GPT 5')
   })
 })
 

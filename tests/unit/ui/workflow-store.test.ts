@@ -99,6 +99,18 @@ describe('the editor store: connections that carry data, new steps, evaluation t
     expect(store.nodeById('judge_3')).toMatchObject({ position: { x: 440, y: 320 } })
   })
 
+  it('names a pasted copy after its original\'s label, numbered on; a step without a label stays without', () => {
+    const store = useWorkflowStore()
+    store.load('w1', 1, { ...gate, nodes: gate.nodes.map(n => (n.id === 'judge' ? { ...n, name: 'Judge' } : n)) })
+    store.paste(store.copy(['judge', 'draft']))
+    expect(store.nodeById('judge_2')!.name).toBe('Judge 2')
+    expect(store.nodeById('draft_2')!.name).toBeUndefined()
+    store.paste(store.copy(['judge']))
+    expect(store.nodeById('judge_3')!.name).toBe('Judge 3')
+    store.undo()
+    expect(store.nodeById('judge_3')).toBeUndefined()
+  })
+
   it('fills an evaluator\'s content and context when an LLM step is connected to it, in the same undo step', () => {
     const store = useWorkflowStore()
     store.load('w1', 1, gate)
