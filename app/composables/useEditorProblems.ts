@@ -34,6 +34,11 @@ export function useEditorProblems(selectedNode: Ref<DocNode | undefined>) {
     if (!node || !field) return said
     return problemSentence(node.type, field, said.replace(/^[^:]+: /, ''))
   }
+  /** A problem in words after the step it is on, named as its card names it: "Check (condition): Value is required." */
+  const ofStep = (p: Problem) => {
+    const node = p.node ? store.nodeById(p.node) : undefined
+    return node ? `${node.name ? `${node.name} (${node.id})` : node.id}: ${sentence(p)}` : sentence(p)
+  }
   // A step added in this session shows its problems once a field of its form was left or a run asked for.
   const shown = computed(() => {
     const hidden = new Set(store.untouched)
@@ -60,5 +65,5 @@ export function useEditorProblems(selectedNode: Ref<DocNode | undefined>) {
   /** The list under the palette's count: each problem in words, with the step and field it leads to. */
   const entries = computed(() => problemEntries(shown.value, sentence))
 
-  return { problems: shown, entries, problemsByNode, warningsOf, fieldErrors, validateWhenIdle }
+  return { problems: shown, entries, problemsByNode, warningsOf, fieldErrors, validateWhenIdle, ofStep }
 }

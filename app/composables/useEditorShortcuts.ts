@@ -1,5 +1,6 @@
 import { onKeyStroke, useEventListener, useStorage } from '@vueuse/core'
 import { useWorkflowStore, type DocEdge, type DocNode } from '~/stores/workflow'
+import { commitFocusedField } from '~/utils/commit-field'
 
 /** Steps copied, and the edges between them. */
 export type Clipboard = { nodes: DocNode[], edges: DocEdge[] }
@@ -58,8 +59,13 @@ export function useEditorShortcuts(actions: {
   onKeyStroke('v', (e) => {
     if ((e.ctrlKey || e.metaKey) && !typing() && clipboard.value) actions.paste(clipboard.value)
   })
+  // The field being typed in counts as changed: it is committed before the question.
   useEventListener(window, 'beforeunload', (e: BeforeUnloadEvent) => {
+    commitFocusedField()
     if (store.dirty) e.preventDefault()
   })
-  onBeforeRouteLeave(() => (store.dirty ? window.confirm('Leave without saving your changes?') : true))
+  onBeforeRouteLeave(() => {
+    commitFocusedField()
+    return store.dirty ? window.confirm('Leave without saving your changes?') : true
+  })
 }

@@ -12,11 +12,13 @@ type Fold = 'auto' | 'open' | 'folded'
  * The editor's run panel: its height (dragged on its handle, or the arrow keys there) and whether
  * it is folded to its tab bar; both kept in localStorage, so a reload keeps the person's choice.
  * Until the person folds or opens it, it is folded while `hasRun` is false: an empty panel would
- * take a third of the canvas's height at 1280×720.
+ * take a third of the canvas's height at 1280×720. `room` is the most the editor has for it beside
+ * the canvas's least height (undefined until measured): a taller panel would push the editor past
+ * the window, and the focus reaching into it would scroll the toolbar away.
  */
-export function useRunPanelSize(hasRun: () => boolean) {
+export function useRunPanelSize(hasRun: () => boolean, room: () => number | undefined = () => undefined) {
   const saved = useStorage<{ height: number, fold: Fold }>('judgeflow-run-panel', { height: 200, fold: 'auto' }, undefined, { mergeDefaults: true })
-  const max = () => Math.max(MIN_HEIGHT, Math.round(window.innerHeight * MAX_SHARE))
+  const max = () => Math.max(MIN_HEIGHT, Math.min(Math.round(window.innerHeight * MAX_SHARE), Math.floor(room() ?? Infinity)))
   const clamp = (h: number) => Math.min(max(), Math.max(MIN_HEIGHT, Math.round(h)))
 
   function drag(event: PointerEvent) {

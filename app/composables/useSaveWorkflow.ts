@@ -1,6 +1,7 @@
 import type { Ref } from 'vue'
 import { useWorkflowStore } from '~/stores/workflow'
 import type { SavedWorkflow, WorkflowDetail } from '~/utils/api'
+import { commitFocusedField } from '~/utils/commit-field'
 
 /** A save refused because another version was saved after the one being edited. */
 export interface SaveConflict {
@@ -21,6 +22,8 @@ export function useSaveWorkflow(message: Ref<string>, onSaved?: (saved: SavedWor
   const conflict = ref<SaveConflict | null>(null)
 
   async function saveOn(baseVersion: number): Promise<boolean> {
+    // What is being typed (Ctrl+S in a field) is part of what is saved.
+    commitFocusedField()
     // Asking to save shows every step's problems, new steps' too.
     store.touchAll()
     try {

@@ -2,16 +2,20 @@ import type { Ref } from 'vue'
 import { useWorkflowStore } from '~/stores/workflow'
 import type { StartedRun } from '~/utils/api'
 import type { RunDetail } from '~/utils/runs'
+import type { Problem } from '~/utils/validate'
+import { commitFocusedField } from '~/utils/commit-field'
 
 const errorMessage = (error: unknown, fallback: string) => (error as { data?: { message?: string } }).data?.message ?? fallback
-const invalidMessage = (problems: ReadonlyArray<{ message: string }>) =>
-  `The workflow is invalid and was not saved: ${problems[0]?.message ?? 'see the steps marked on the canvas'}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}.`
+const invalidMessage = (problems: readonly Problem[], say: (problem: Problem) => string) => {
+  const first = problems[0] ? say(problems[0]).replace(/\.$/, '') : 'see the steps marked on the canvas'
+  return `The workflow is invalid and was not saved: ${first}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}.`
+}
 
 /**
  * The editor's runs: the one shown (followed live over SSE, then read whole once it finishes),
  * starting and cancelling one, and two past runs put side by side.
  */
-export function useWorkflowRuns(message: Ref<string>, save: () => Promise<boolean>) {
+export function useWorkflowRuns(message: Ref<string>, save: () => Promise<boolean>, say: (problem: Problem) => string) {
   const store = useWorkflowStore()
   const { statuses, events, finished, follow } = useRunStream()
   const current = ref<string | null>(null)
@@ -39,10 +43,11 @@ export function useWorkflowRuns(message: Ref<string>, save: () => Promise<boolea
    * or null once the run started.
    */
   async function start(input: unknown): Promise<string | null> {
+    commitFocusedField()
     if (store.dirty) {
       try {
-        const checked = await $fetch<{ ok: boolean, problems: Array<{ message: string }> }>('/api/workflows/validate', { method: 'POST', body: store.doc })
-        if (!checked.ok) return invalidMessage(checked.problems)
+        const checked = await $fetch<{ ok: boolean, problems: Problem[] }>('/api/workflows/validate', { method: 'POST', body: store.doc })
+        if (!checked.ok) return invalidMessage(checked.problems, say)
       }
       catch (error) {
         return errorMessage(error, 'Could not check the workflow.')

@@ -2,6 +2,13 @@
 export interface Box { x: number, y: number, width: number, height: number }
 export interface Point { x: number, y: number }
 
+/** The size a step not drawn yet is given room for. */
+export const NEW_STEP = { width: 180, height: 96 }
+/** A step not drawn yet with this many branches: a card, taller by a row for each branch. */
+export function unmeasuredStepSize(branches: number): { width: number, height: number } {
+  return { width: NEW_STEP.width, height: NEW_STEP.height + (branches ? 8 + 20 * branches : 0) }
+}
+
 /** The room kept between steps. */
 const GAP = 24
 
