@@ -8,7 +8,8 @@
  * database's statements per case (bench/pg-statements.ts).
  */
 import { loadConfig, type Judgeflow } from '../core'
-import { openJudgeflow } from '../main'
+import { openJudgeflow, usePostgres } from '../main'
+import { postgres as postgresCode } from '../main/postgres'
 import type { DatasetReport } from '../engine/datasets'
 import { startPostgres } from '../tests/support/postgres'
 import { startWorker, type WorkerProcess } from '../tests/support/workers'
@@ -58,6 +59,7 @@ export async function benchDatasetWorkers(): Promise<void> {
     for (const count of (process.env.BENCH_WORKERS ?? '1,2,4').split(',').map(Number)) {
       const url = await postgres.database()
       const concurrency = PER_WORKER * count
+      usePostgres(postgresCode)
       const web = openJudgeflow(loadConfig({ ...env, JUDGEFLOW_DATABASE_URL: url, JUDGEFLOW_MAX_QUEUED_RUNS: String(concurrency * 2) }))
       const workers: WorkerProcess[] = []
       try {

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import OpenAI from 'openai'
 import { createJudgeflow, loadConfig, type Judgeflow } from '../core'
-import { openJudgeflow } from '../main'
+import { openJudgeflow, usePostgres } from '../main'
+import { postgres as postgresCode } from '../main/postgres'
 import { createSqliteStore, openDatabase } from '../db'
 import { startPostgres } from '../tests/support/postgres'
 import { startWorker, type WorkerProcess } from '../tests/support/workers'
@@ -93,6 +94,7 @@ export async function benchQueueWorkers(): Promise<void> {
     const rates = new Map<number, number>()
     for (const count of [1, 2, 4]) {
       const url = await postgres.database()
+      usePostgres(postgresCode)
       const web = openJudgeflow(loadConfig({ ...env, JUDGEFLOW_DATABASE_URL: url }))
       const workers: WorkerProcess[] = []
       try {

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs'
 import { getPriority, setPriority } from 'node:os'
 import { parseArgs } from 'node:util'
 import type { JudgeflowConfig, ResumeOutcome } from '../../core'
-import { openJudgeflow } from '../../main'
+import { loadPostgres, openJudgeflow } from '../../main'
 import { JudgeflowError } from '../../engine'
 import { evaluationWorkerEntry } from '../evaluation-workers'
 import type { Io } from '../io'
@@ -85,6 +85,7 @@ export async function workerCommand(args: string[], io: Io, config: JudgeflowCon
   })
   const nice = lowerPriority(asked, io)
   // A worker follows no run executing elsewhere (it serves no stream): the other workers' events are not its concern.
+  await loadPostgres()
   const app = openJudgeflow(config, {}, { runEvents: false })
   try {
     await app.loadCustomModules()

@@ -1,5 +1,6 @@
 import type { Judgeflow } from '../../core'
-import { openJudgeflow } from '../../main'
+import { openJudgeflow, usePostgres } from '../../main'
+import { postgres } from '../../main/postgres'
 import { judgeflowConfig } from './config'
 
 let app: Judgeflow | undefined
@@ -7,6 +8,8 @@ let app: Judgeflow | undefined
 /** The server's app (see core/app.ts): its store, registries, providers, runs and rounds, created on first use. */
 export function useJudgeflow(): Judgeflow {
   if (app) return app
+  // The server opens PostgreSQL when JUDGEFLOW_DATABASE_URL names one.
+  usePostgres(postgres)
   app = openJudgeflow(judgeflowConfig())
   return app
 }
