@@ -13,6 +13,8 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 export interface DbHandle {
   db: Db
   path: string
+  /** `full` when every commit is synced to disk (JUDGEFLOW_DB_SYNCHRONOUS), as the group commit needs to know. */
+  synchronous: 'normal' | 'full'
   close(): void
   /** SQLite's own check; `ok` when the file is sound. */
   integrityCheck(): string
@@ -55,6 +57,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): DbHandle 
   return {
     db,
     path,
+    synchronous: options.synchronous === 'full' ? 'full' : 'normal',
     close: () => sqlite.close(),
     integrityCheck: () => String(sqlite.pragma('integrity_check', { simple: true })),
   }

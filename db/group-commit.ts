@@ -14,22 +14,31 @@ interface Pending {
 }
 
 /**
- * Group commit: writes queued in the same turn of the event loop share one transaction.
- * Each caller's promise settles only after that transaction has committed, so "awaited"
- * still means "durable", while concurrent runs stop paying one commit per event.
+ * Group commit: writes queued together share one transaction. Each caller's promise settles only
+ * after that transaction has committed, so "awaited" still means "durable".
+ *
+ * When a commit is synced to disk (`full`), each one costs a disk flush: the writes of one turn of
+ * the event loop wait for the turn's end and share it. Otherwise a commit costs some tens of
+ * microseconds, less than a turn of a busy loop: the writes queued by the same piece of work (and
+ * its microtasks) share a transaction that commits as soon as that work yields, so a run's steps
+ * do not each wait for the loop to come round (with 16 runs under way, a run's seven commits
+ * cost it ~15 ms a case that way).
  */
 export class GroupCommit {
   private pending: Pending[] = []
   private scheduled = false
+  private readonly schedule: (flush: () => void) => void
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, synchronous: 'normal' | 'full' = 'normal') {
+    this.schedule = synchronous === 'full' ? flush => setImmediate(flush) : queueMicrotask
+  }
 
   write<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ work, resolve, reject })
       if (!this.scheduled) {
         this.scheduled = true
-        setImmediate(() => this.flush())
+        this.schedule(() => this.flush())
       }
     })
   }

@@ -29,13 +29,12 @@ function withDb<Fns extends Record<string, (db: Db, ...args: never[]) => unknown
 }
 
 /**
- * The application's store in one SQLite database. Run writes go through a group commit: the
- * writes of one turn of the event loop share a transaction, and each promise settles once it
- * has committed, so concurrent runs stop paying one commit per event.
+ * The application's store in one SQLite database. Run writes go through a group commit (see
+ * GroupCommit): writes queued together share a transaction, and each promise settles once it has committed.
  */
 export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle } {
   const { db } = handle
-  const writes = new GroupCommit(db)
+  const writes = new GroupCommit(db, handle.synchronous)
   const held = (runId: string, holder: string | undefined) => holder === undefined || holdsRun(db, runId, holder)
   const storeEnd = (runId: string, event: RunFinished) => {
     const { result } = event
