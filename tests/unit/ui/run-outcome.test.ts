@@ -22,11 +22,27 @@ describe('a run\'s outcome, said first on its page', () => {
         judge: step(evaluation(false, 0.3, 'Vague.'), evaluation(true, 0.7, 'Better.')),
       },
     } as unknown as RunDetail
-    expect(runOutcome(run)).toEqual({ output: 'The final answer.', judge: { step: 'recheck', passed: true, score: 0.9, threshold: 0.6, reason: 'Clear steps.' } })
+    expect(runOutcome(run)).toEqual({
+      verdict: 'pass', output: 'The final answer.', judge: { step: 'recheck', passed: true, score: 0.9, threshold: 0.6, reason: 'Clear steps.' }, winner: null, cost: undefined,
+    })
   })
   it('falls back on the last LLM step\'s text when the run gave no output, and has no judge without an evaluator', () => {
     const run = { id: 'r', status: 'succeeded', output: null, definition: { nodes: [{ id: 'draft' }] }, steps: { draft: step({ text: 'First.' }, { text: 'Second.' }) } } as unknown as RunDetail
-    expect(runOutcome(run)).toEqual({ output: 'Second.', judge: null })
+    expect(runOutcome(run)).toEqual({ verdict: null, output: 'Second.', judge: null, winner: null, cost: undefined })
+  })
+  it('names a comparison\'s winner and what it said, a tie as no winner, and adds up what the calls cost', () => {
+    const ranked = (winner: string | null) => ({
+      ...evaluation(true, 0.8, 'b gives the steps.'), winner, best_output: winner ? 'Open Settings.' : undefined,
+      ranking: [{ id: 'b', rank: 1, overall_score: 0.8, criteria_scores: {} }, { id: 'a', rank: winner ? 2 : 1, overall_score: winner ? 0.3 : 0.8, criteria_scores: {} }],
+      criteria_reasons: { a: 'short', b: 'steps' }, cost_usd: 0.002,
+    })
+    const input = { compare_inputs: ['Check the docs.', 'Open Settings.'] }
+    const run = (winner: string | null) => ({
+      id: 'r', status: 'succeeded', verdict: null, output: { winner }, definition: { nodes: [{ id: 'a' }, { id: 'judge' }] },
+      steps: { a: step({ text: 'Check the docs.', cost_usd: 0.001 }), judge: { ...step(ranked(winner)), history: [{ ...attempt(1, ranked(winner)), input }] } },
+    }) as unknown as RunDetail
+    expect(runOutcome(run('b'))).toMatchObject({ winner: { id: 'b', text: 'Open Settings.' }, cost: 0.003 })
+    expect(runOutcome(run(null)).winner).toEqual({ id: null, text: null })
   })
 })
 
