@@ -204,3 +204,34 @@ test('the run scores chart keeps every variant\'s markers in sight where their s
   // A score of 2, the axis's top, is drawn whole: its marker reaches above the top line.
   expect(Math.max(...Object.values(drawn.aboveTop))).toBeGreaterThan(5)
 })
+
+test('before a round runs, the page warns that a pinned target gives every variant the same outputs, and says nothing once it is unpinned', async ({ page }) => {
+  test.setTimeout(60_000)
+  const reviewer = await (await page.request.post('/api/workflows', { data: { ...JSON.parse(readFileSync(REVIEWER_JSON, 'utf8')), name: `Reviewer ${Date.now()}` } })).json()
+  await page.goto('/experiments')
+  await page.getByLabel('Experiment definition').fill(readFileSync(EXPERIMENT_YAML, 'utf8').replace(/workflow_id: Reviewer/, `workflow_id: ${reviewer.id}`))
+  await page.getByRole('button', { name: 'Create experiment' }).click()
+  await expect(page.getByRole('heading', { name: 'Review prompt' })).toBeVisible()
+  const note = page.getByTestId('pinned-target')
+  await expect(note).toHaveText('Step review is pinned: it answers with its pinned outputs whatever a variant changes, so every variant gets the same answers and a round compares identical outputs. Unpin the step in the workflow to compare the variants.')
+  await expect(note.getByRole('link', { name: 'the workflow' })).toHaveAttribute('href', `/workflows/${reviewer.id}`)
+  // Above the button that starts the round, in view with it.
+  const run = page.getByRole('button', { name: 'Run a round' })
+  expect((await note.boundingBox())!.y).toBeLessThan((await run.boundingBox())!.y)
+  await expect(note).toBeInViewport()
+  expect(await violations(page)).toEqual([])
+  await page.screenshot({ path: 'test-results/ub/experiment-pinned-target.png' })
+  await page.emulateMedia({ colorScheme: 'dark' })
+  expect(await violations(page)).toEqual([])
+  await page.screenshot({ path: 'test-results/ub/experiment-pinned-target-dark.png' })
+  await page.emulateMedia({ colorScheme: 'light' })
+
+  // Unpinned (as in the editor), the warning is gone.
+  const { pinned: _pinned, ...review } = reviewer.definition.nodes.find((n: { id: string }) => n.id === 'review')
+  const definition = { ...reviewer.definition, nodes: reviewer.definition.nodes.map((n: { id: string }) => (n.id === 'review' ? review : n)) }
+  expect((await page.request.put(`/api/workflows/${reviewer.id}`, { data: { ...definition, base_version: reviewer.version } })).status()).toBe(200)
+  await page.reload()
+  await expect(page.getByRole('heading', { name: 'Review prompt' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Run a round' })).toBeVisible()
+  await expect(note).toHaveCount(0)
+})
