@@ -2,7 +2,7 @@
  * What a step's card on the canvas says: one line of what the step does, and after a run what it
  * did (status, time, an evaluator's score and verdict) and which edges carried data. Pure functions.
  */
-import type { StepAttemptView, StepView } from './runs'
+import { shortText, type StepAttemptView, type StepView } from './runs'
 
 interface NodeLike { id: string, type: string, config: Record<string, unknown> }
 interface EdgeLike { from: string, to: string, when?: string }
@@ -108,6 +108,17 @@ export interface StepRunBadge {
   pinned: boolean
   /** Each attempt of the run, when there was more than one. */
   attempts: AttemptDot[]
+  /** An output step's value: `line` for the card, `whole` for its title; null for other steps. */
+  value: { line: string, whole: string } | null
+}
+
+/** What an output step gave ({ verdict, value }), on one line and whole; null for another step's output. */
+function outputValue(output: unknown): StepRunBadge['value'] {
+  if (!output || typeof output !== 'object' || Array.isArray(output) || !('value' in output)) return null
+  if (Object.keys(output).some(key => key !== 'value' && key !== 'verdict')) return null
+  const value = (output as { value: unknown }).value
+  const whole = typeof value === 'string' ? value : JSON.stringify(value, null, 2) ?? ''
+  return { line: shortText(value, 60), whole }
 }
 
 const evaluationOf = (output: unknown) => {
@@ -146,6 +157,7 @@ function badgeOf(step: StepView): StepRunBadge {
     status: shown.status, word: wordOf(shown), attempt: shown.attempt, duration_ms: shown.duration_ms ?? null,
     score: evaluation?.score ?? null, passed: evaluation?.passed ?? null, pinned: !!shown.pinned,
     attempts: history.length > 1 ? history.map(dotOf) : [],
+    value: shown.status === 'succeeded' ? outputValue(shown.output) : null,
   }
 }
 
@@ -157,7 +169,8 @@ export function runBadges(
   const badges: Record<string, StepRunBadge> = {}
   for (const [id, s] of Object.entries(live)) {
     badges[id] = {
-      status: s.status, word: s.status, attempt: s.attempt, duration_ms: s.duration_ms ?? null, score: null, passed: null, pinned: false, attempts: [],
+      status: s.status, word: s.status, attempt: s.attempt, duration_ms: s.duration_ms ?? null,
+      score: null, passed: null, pinned: false, attempts: [], value: null,
     }
   }
   for (const [id, step] of Object.entries(steps ?? {})) badges[id] = badgeOf(step)

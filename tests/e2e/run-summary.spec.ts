@@ -50,3 +50,20 @@ test('an A/B run\'s summary names the winner and its answer', async ({ page }) =
   await expect(summary.getByTestId('outcome-winner')).toHaveText(`Winner: b — ${b}`)
   await page.screenshot({ path: 'test-results/ub/run-summary-ab.png' })
 })
+
+test('after a run, an Output card shows the value it gave; one not reached shows none', async ({ page }) => {
+  test.setTimeout(60_000)
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await runTemplate(page, 'quality-gate')
+  const answer: string = qualityGate.nodes.find((n: { id: string }) => n.id === 'draft').pinned[1]
+  const value = page.getByTestId('value-ok')
+  await expect(value).toBeVisible()
+  // One line on the card, the whole value on hover.
+  await expect(value).toHaveAttribute('title', answer)
+  expect(answer.startsWith((await value.textContent())!.replace(/…$/, ''))).toBe(true)
+  const box = (await value.boundingBox())!
+  const card = (await page.getByTestId('node-ok').boundingBox())!
+  expect(box.x + box.width).toBeLessThanOrEqual(card.x + card.width)
+  await expect(page.getByTestId('value-ko')).toHaveCount(0)
+  await page.getByTestId('node-ok').screenshot({ path: 'test-results/ub/output-card-value.png' })
+})

@@ -81,7 +81,18 @@ describe('a run on the canvas', () => {
     expect(badges.in!.attempts).toEqual([])
     // While a run is followed live, its statuses alone.
     expect(runBadges({ in: { status: 'succeeded', attempt: 1, duration_ms: 3 } }, undefined).in)
-      .toEqual({ status: 'succeeded', word: 'succeeded', attempt: 1, duration_ms: 3, score: null, passed: null, pinned: false, attempts: [] })
+      .toEqual({ status: 'succeeded', word: 'succeeded', attempt: 1, duration_ms: 3, score: null, passed: null, pinned: false, attempts: [], value: null })
+  })
+
+  it('gives an output step\'s value on one line and whole, and none to other steps or one not reached', () => {
+    const long = `To reset your password: ${'open Settings, '.repeat(6)}done.`
+    const output = step([attempt(1, 'succeeded', { output: { verdict: 'pass', value: long } })])
+    const object = step([attempt(1, 'succeeded', { output: { value: { winner: 'b' } } })])
+    const badges = runBadges({}, { ...steps, ok: output, best: object })
+    expect(badges.ok!.value).toEqual({ line: `${long.slice(0, 59)}…`, whole: long })
+    expect(badges.best!.value).toEqual({ line: '{"winner":"b"}', whole: '{\n  "winner": "b"\n}' })
+    expect(badges.judge!.value).toBeNull()
+    expect(badges.ko!.value).toBeNull()
   })
 
   it('shows a step skipped after it ran as what it did when it ran, with each attempt', () => {
