@@ -1,7 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { JudgeflowError } from '../../../engine/errors'
 import { MAX_JSON_DEPTH_CEILING } from '../../../engine/text/safe-json'
-import { MAX_YAML_ALIASES, MAX_YAML_DEPTH, parseYamlChecked, parseYamlDocument } from '../../../engine/text/safe-yaml'
+import { MAX_YAML_ALIASES, MAX_YAML_DEPTH, parseYamlChecked, parseYamlDocument, plainYamlValue, yamlValue } from '../../../engine/text/safe-yaml'
 
 const options = { maxDepth: 64, where: 'the dataset' }
 
@@ -80,5 +82,51 @@ describe('YAML from users', () => {
     document.setIn(['target', 'node'], 'b')
     expect(document.toString()).toBe('# note\ntarget: { node: b }\n')
     expect(() => parseYamlDocument(`${'['.repeat(100)}${']'.repeat(100)}`, options)).toThrow('more than 64 levels deep')
+  })
+})
+
+describe('plain YAML read by js-yaml', () => {
+  const checked = (text: string) => yamlValue(parseYamlDocument(text, options), options)
+  const files = ['tests', 'examples'].flatMap(root => readdirSync(root, { recursive: true, encoding: 'utf8' }).filter(f => /\.ya?ml$/.test(f)).map(f => join(root, f)))
+  const samples = [
+    'a: |\n  line one\n  line two\n\nb: >-\n  folded\n  text\n',
+    'n: [0x1F, 0o17, 1e3, .inf, -.INF, +12, 1.50, 007]\nb: [true, True, FALSE, yes, no, on]\nz: [~, null, Null, ]\n',
+    's: "tab\\there \\u00e9 \\x41"\nq: \'it\'\'s\'\nplain: a b  c\nurl: http://x.test/a#b\n',
+    'nested:\n  - - 1\n    - 2\n  - {x: [1, {y: 2}]}\nempty: {}\nlist: []\n',
+    'emoji: "✓ 日本語"\nmulti: first\n  second\n  third\n# a comment\nlast: 1 # trailing\n',
+    '---\nkey: value\n',
+  ]
+
+  it('gives the checked path\'s value for every YAML file of the project and the edge cases, or leaves the text to it', () => {
+    expect(files.length).toBeGreaterThan(10)
+    let taken = 0
+    for (const text of [...files.map(f => readFileSync(f, 'utf8')), ...samples]) {
+      let expected: unknown
+      try {
+        expected = checked(text)
+      }
+      catch {
+        expect(plainYamlValue(text, 64)).toBeUndefined()
+        continue
+      }
+      const plain = plainYamlValue(text, 64)
+      if (plain) {
+        taken++
+        expect(plain.value).toEqual(expected)
+      }
+    }
+    expect(taken).toBeGreaterThan(files.length / 2)
+    // The edge cases are read by js-yaml, as its answers are compared above.
+    for (const text of samples) expect(plainYamlValue(text, 64), text).toBeDefined()
+  })
+
+  it('takes a promptfoo config of 1,000 tests, and leaves anchors, aliases, tags, merge keys, null keys, repeated keys, two documents and deep nesting to the checked path', () => {
+    const tests = Array.from({ length: 1000 }, (_, i) => `  - description: case ${i}\n    vars: { question: 'question ${i}' }\n    assert: [{ type: contains, value: 'question ${i}' }]`)
+    const config = `prompts: ['Answer: {{question}}']\nproviders:\n  - id: http://127.0.0.1:1/chat\n    config: { method: POST, body: { message: '{{prompt}}' } }\ntests:\n${tests.join('\n')}\n`
+    expect(plainYamlValue(config, 64)?.value).toEqual(checked(config))
+    for (const text of ['a: &x 1\nb: *x\n', 'a: !!str 1\n', 'base: {a: 1}\nc:\n  <<: {b: 2}\n', '~: 1\n', 'null: 1\n', '? [a, b]\n: 1\n', 'a: 1\na: 2\n', 'a: 1\n---\nb: 2\n', `${'['.repeat(100)}${']'.repeat(100)}`]) {
+      expect(plainYamlValue(text, 64), text).toBeUndefined()
+    }
+    expect(() => parseYamlChecked('a: 1\na: 2\n', options)).toThrow(/line 2/)
   })
 })
