@@ -65,10 +65,17 @@ const hashes = new Map<string, string>()
 const HASHES_KEPT = 512
 const HASHED_TEXT_MAX = 8_192
 
+/** Node's own SHA-256 where there is one (several times faster than the portable one the browser uses). */
+interface NodeCrypto { createHash: (algorithm: 'sha256') => { update: (text: string) => { digest: (encoding: 'hex') => string } } }
+const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined
+export const sha256Hex = nodeCrypto
+  ? (text: string) => nodeCrypto.createHash('sha256').update(text).digest('hex')
+  : (text: string) => bytesToHex(sha256(utf8ToBytes(text)))
+
 const hash = (text: string) => {
   let hex = hashes.get(text)
   if (hex !== undefined) return hex
-  hex = bytesToHex(sha256(utf8ToBytes(text)))
+  hex = sha256Hex(text)
   if (text.length <= HASHED_TEXT_MAX) {
     if (hashes.size >= HASHES_KEPT) hashes.delete(hashes.keys().next().value!)
     hashes.set(text, hex)

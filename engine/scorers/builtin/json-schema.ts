@@ -14,10 +14,12 @@ function re2(source: string) {
 }
 re2.code = 're2js'
 
-const ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: re2 } })
+// Made on first use: a process that checks no schema does not pay for Ajv's own (meta-schema) set-up.
+let instance: Ajv | undefined
+const ajv = () => (instance ??= new Ajv({ allErrors: true, strict: false, code: { regExp: re2 } }))
 const validators = new Map<string, ValidateFunction>()
 
-export const schemaErrorsText = (validate: ValidateFunction) => ajv.errorsText(validate.errors)
+export const schemaErrorsText = (validate: ValidateFunction) => ajv().errorsText(validate.errors)
 
 const schemaOf = (value: unknown) => (value && typeof value === 'object' ? value : undefined)
 
@@ -27,7 +29,7 @@ export function validatorFor(schema: object | boolean, where = 'Scorer "json-sch
   let validate = validators.get(key)
   if (!validate) {
     try {
-      validate = ajv.compile(schema)
+      validate = ajv().compile(schema)
     }
     catch (error) {
       if (error instanceof JudgeflowError) throw error

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { evaluate, resolveEvaluatorConfig, type EvaluatorConfigInput } from '../../../engine'
-import { changedParts, canonical, FINGERPRINT_PARTS } from '../../../engine/evaluator/fingerprint'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import { changedParts, canonical, FINGERPRINT_PARTS, sha256Hex } from '../../../engine/evaluator/fingerprint'
 import { fingerprintOf } from '../../../engine/evaluator'
 import { useFakeJudge } from '../../support/fake-judge'
 
@@ -47,5 +49,14 @@ describe('a judge\'s fingerprint', () => {
 
   it('hashes canonical JSON: keys sorted, undefined left out', () => {
     expect(canonical({ b: 1, a: [{ d: undefined, c: 'x' }] })).toBe('{"a":[{"c":"x"}],"b":1}')
+  })
+})
+
+describe('the fingerprint\'s hash', () => {
+  it('is Node\'s SHA-256 on the server and the portable one in the browser, the same digest for any text', () => {
+    for (const text of ['abc', '', '{"criteria":["é","日本"]}', 'lone \ud800 surrogate', 'x'.repeat(10_000)]) {
+      expect(sha256Hex(text)).toBe(bytesToHex(sha256(utf8ToBytes(text))))
+    }
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')
   })
 })
