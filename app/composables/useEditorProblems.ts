@@ -10,8 +10,9 @@ import { problemEntries } from '~/utils/problem-list'
  * at most every 100 ms while typing; the first time once the canvas has drawn its steps and the
  * page is idle (`validateWhenIdle`), so a large workflow shows up before its problems do and the
  * worker does not start while the canvas is being drawn. The problems are grouped by node for the
- * canvas, and by field for the selected step's form, said in words. A step added in this session
- * is not flagged before a field of its form was left (or a run was asked for): see `store.untouched`.
+ * canvas, and by field for the selected step's form, said in words. They are counted and marked on
+ * the cards as soon as a step is added; the fields of a step added in this session are flagged once
+ * a field of its form was left (or a save or run was asked for): see `store.untouched`.
  */
 export function useEditorProblems(selectedNode: Ref<DocNode | undefined>) {
   const store = useWorkflowStore()
@@ -39,14 +40,14 @@ export function useEditorProblems(selectedNode: Ref<DocNode | undefined>) {
     const node = p.node ? store.nodeById(p.node) : undefined
     return node ? `${node.name ? `${node.name} (${node.id})` : node.id}: ${sentence(p)}` : sentence(p)
   }
-  // A step added in this session shows its problems once a field of its form was left or a run asked for.
+  // The fields of a step added in this session show their problems once one of them was left or a run asked for.
   const shown = computed(() => {
     const hidden = new Set(store.untouched)
     return hidden.size ? problems.value.filter(p => !p.node || !hidden.has(p.node)) : problems.value
   })
   const problemsByNode = computed(() => {
     const out: Record<string, string[]> = {}
-    for (const p of shown.value) if (p.node) (out[p.node] ??= []).push(sentence(p))
+    for (const p of problems.value) if (p.node) (out[p.node] ??= []).push(sentence(p))
     return out
   })
   const warningsOf = (nodeId: string) => warnings.value.filter(w => w.node === nodeId).map(w => w.message.replace(`node "${nodeId}": `, ''))
@@ -62,8 +63,8 @@ export function useEditorProblems(selectedNode: Ref<DocNode | undefined>) {
     return out
   })
 
-  /** The list under the palette's count: each problem in words, with the step and field it leads to. */
-  const entries = computed(() => problemEntries(shown.value, sentence))
+  /** The list under the palette's count, live as the workflow is edited: each problem in words, with the step and field it leads to. */
+  const entries = computed(() => problemEntries(problems.value, sentence))
 
-  return { problems: shown, entries, problemsByNode, warningsOf, fieldErrors, validateWhenIdle, ofStep }
+  return { problems, entries, problemsByNode, warningsOf, fieldErrors, validateWhenIdle, ofStep }
 }

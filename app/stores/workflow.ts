@@ -13,8 +13,13 @@ export type DocNode = WorkflowNode
 export type DocEdge = WorkflowEdge
 
 const HISTORY_LIMIT = 100
-/** What a new step starts with: enough for its form to show what it is. */
-const STARTING_CONFIG: Record<string, Record<string, unknown>> = { evaluator: { evaluation_type: 'scoring' } }
+/** What a new step starts with: enough for its form to show what it is, and valid where a default fits. */
+const STARTING_CONFIG: Record<string, Record<string, unknown>> = {
+  evaluator: { evaluation_type: 'scoring' },
+  // A retry runs its target at most three times in all; a condition passes on a truthy value ({{steps.judge.passed}}).
+  retry: { max_attempts: 3 },
+  condition: { op: 'truthy' },
+}
 /** Changes of one group within this time are one undo step. */
 const GROUP_MS = 800
 const lastChange: { group?: string, at: number } = { at: 0 }

@@ -11,6 +11,11 @@ export interface FieldText {
   help?: string
 }
 
+/** The help of a condition's value, naming the evaluator before it (`judge` when there is none yet). */
+export function conditionValueHelp(judge = 'judge'): string {
+  return `What is checked, usually an earlier step's output such as {{steps.${judge}.passed}}.`
+}
+
 /** Field labels and help text; a field of one step type only is keyed `<type>.<field>`. */
 const FIELDS: Record<string, FieldText> = {
   'model': { label: 'Model', help: 'Which model answers: one this server has a key for, or any model of an OpenAI-compatible server.' },
@@ -20,7 +25,7 @@ const FIELDS: Record<string, FieldText> = {
   'max_tokens': { label: 'Max tokens', help: 'The longest answer the model may give, in tokens.' },
   'response_format': { label: 'Response format', help: 'Optional, for OpenAI models: {"type": "json_object"} asks for JSON (or a json_schema); the answer stays text.' },
   'cache': { label: 'Cache responses', help: 'Reuse the answer to the same request instead of asking the model again.' },
-  'condition.left': { label: 'Value', help: 'What is checked, usually an earlier step\'s output such as {{steps.judge.passed}}.' },
+  'condition.left': { label: 'Value', help: conditionValueHelp() },
   'op': { label: 'Operator', help: 'How the value is compared.' },
   'condition.right': { label: 'Compare with', help: 'What the value is compared with (not used by "is truthy").' },
   'ignore_case': { label: 'Ignore case', help: 'For "contains" and "matches".' },

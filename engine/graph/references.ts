@@ -87,7 +87,7 @@ function checkReference(ref: Reference, expression: string, node: WorkflowNode, 
   if (ref.root === 'input') {
     if (!scope.input || !ref.path.length) return undefined
     return unknownField(scope.input, ref.path, expression, 'the input step', (near, known) =>
-      `${expression} reads input field "${String(ref.path[0])}", which the input step does not declare (its fields: ${known}${near ? `); did you mean \`${near}\`?` : ')'}`)
+      `${expression} reads input field "${String(ref.path[0])}", which the input step does not declare${near ? `: did you mean \`${near}\`?` : ''} (its fields: ${known})`)
   }
   if (ref.root !== 'steps' || !scope.graph.nodes.has(ref.nodeId!)) return undefined
   const target = scope.graph.nodes.get(ref.nodeId!)!
@@ -99,7 +99,7 @@ function checkReference(ref: Reference, expression: string, node: WorkflowNode, 
   const output = scope.outputOf(target.id)
   if (!output) return undefined
   return unknownField(output, ref.path, expression, `step "${target.id}"`, (near, known, at) =>
-    `${expression}: step "${target.id}" (${describe(target, scope)}) has no field "${at}" (its fields${at.includes('.') ? ` there` : ''}: ${known})${near ? `; did you mean \`${near}\`?` : ''}`)
+    `${expression}: step "${target.id}" (${describe(target, scope)}) has no field "${at}"${near ? `: did you mean \`${near}\`?` : ''} (its fields${at.includes('.') ? ` there` : ''}: ${known})`)
 }
 
 /**

@@ -39,7 +39,7 @@ const ANSWERED = {
 
 test.use({ viewport: VIEWPORTS[0] })
 
-test('fields are labelled for people with help; the model is chosen from a list; a new step is not flagged before it is touched; problems are sentences beside their fields', async ({ page }) => {
+test('fields are labelled for people with help; the model is chosen from a list; a new step\'s problems are counted at once, its fields flagged once touched; problems are sentences beside their fields', async ({ page }) => {
   test.setTimeout(60_000)
   await page.goto('/')
   await newWorkflow(page)
@@ -52,9 +52,9 @@ test('fields are labelled for people with help; the model is chosen from a list;
 
   await page.getByTestId('add-llm').click()
   await expect(page.getByTestId('node-llm')).toBeVisible()
-  // Fresh: nothing filled in yet, nothing flagged yet.
-  await expect(page.getByTestId('problems-llm')).toHaveCount(0)
-  await expect(page.getByText('0 problems')).toBeVisible()
+  // Fresh: its problems are counted and marked on its card at once; its fields are not flagged before one is left.
+  await expect(page.getByTestId('problems-llm')).toContainText('2 problems')
+  await expect(page.getByTestId('problem-count')).toHaveText('2 problems')
   await expect(side.locator('.error')).toHaveCount(0)
   for (const label of ['Model', 'Prompt', 'System prompt', 'Temperature', 'Max tokens', 'Pinned outputs']) await expect(side.getByLabel(label, { exact: true })).toBeVisible()
   await expect(side).toContainText('The longest answer the model may give, in tokens.')
@@ -81,7 +81,10 @@ test('fields are labelled for people with help; the model is chosen from a list;
 
   // A condition: its fields in words, the operators too; nothing to pin.
   await page.getByTestId('add-condition').click()
-  await expect(page.getByTestId('problems-condition')).toHaveCount(0)
+  // It starts with an operator: what is left to fill in is the value.
+  await expect(side.getByLabel('Operator', { exact: true })).toHaveValue('truthy')
+  await expect(page.getByTestId('problems-condition')).toContainText('1 problem: Value is required.')
+  await expect(side.locator('.error')).toHaveCount(0)
   for (const label of ['Value', 'Operator', 'Compare with']) await expect(side.getByLabel(label, { exact: true })).toBeVisible()
   await expect(side.getByLabel('Operator', { exact: true }).locator('option[value="gte"]')).toHaveText('is at least (gte)')
   await expect(side.getByLabel('Pinned outputs')).toHaveCount(0)
@@ -90,10 +93,11 @@ test('fields are labelled for people with help; the model is chosen from a list;
   await expect(side.getByLabel('Pinned outputs')).toHaveCount(0)
   await shoot(page, 'editor-form-output')
 
-  // Asking for a run shows every step's problems.
+  // Asking for a run flags every step's fields.
   await page.getByRole('button', { name: 'Run', exact: true }).click()
   await page.getByRole('dialog', { name: 'Run the workflow' }).getByRole('button', { name: 'Close' }).click()
-  await expect(page.getByTestId('problems-condition')).toContainText('problem')
+  await page.getByTestId('node-condition').click()
+  await expect(side.locator('.error')).toHaveText(['Value is required.'])
 })
 
 test('an evaluator\'s settings removed by a confirmed type switch are not saved, and Undo brings them back', async ({ page, request }) => {

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs'
-import { expect, test, type Locator, type Page } from '@playwright/test'
+import { expect, test, type Dialog, type Locator, type Page } from '@playwright/test'
 import { runTemplate } from './helpers'
 
 type Box = { x: number, y: number, width: number, height: number }
@@ -68,6 +68,17 @@ test.describe('no keystroke lost', () => {
     await expect(page).toHaveURL(/\/workflows\/[^/]+$/)
     await expect(prompt).toHaveValue(/Please be brief\.$/)
     await expect(page.getByText('· unsaved')).toBeVisible()
+  })
+
+  test('closing the tab while typing asks first', async ({ page }) => {
+    await openTemplate(page, 'quality-gate')
+    await page.getByTestId('node-draft').click()
+    await typeAtEnd(page.getByLabel('Prompt', { exact: true }), ' Please be brief.')
+    const asked = new Promise<Dialog>(resolve => page.once('dialog', resolve))
+    await page.close({ runBeforeUnload: true })
+    const dialog = await asked
+    expect(dialog.type()).toBe('beforeunload')
+    await dialog.accept()
   })
 
   test('a run refused for an invalid workflow names the step and the field as the form does', async ({ page }) => {
@@ -200,4 +211,96 @@ test('an imported workflow without positions is laid out left to right, a condit
   // Opening it is not an edit.
   await expect(page.getByText('· unsaved')).toBeHidden()
   await shot(page, 'imported-laid-out')
+})
+
+test.describe('valid from the first click', () => {
+  test('new steps start valid where a default fits, and their problems are counted as soon as they are added', async ({ page }) => {
+    await openTemplate(page, 'quality-gate')
+    const side = page.getByRole('complementary', { name: 'Step settings' })
+    const count = page.getByTestId('problem-count')
+    await expect(count).toHaveText(/\b0 problems/)
+    await page.getByTestId('add-retry').click()
+    await expect(side.getByLabel('Max attempts', { exact: true })).toHaveValue('3')
+    // Counted and marked at once, before any save; the form is not flagged before a field is left.
+    await expect(page.getByTestId('problems-retry')).toContainText('1 problem: Step to re-run is required.')
+    await expect(count).toHaveText(/\b1 problem\b/)
+    await expect(side.locator('.error')).toHaveCount(0)
+    await page.getByTestId('add-condition').click()
+    await expect(side.getByLabel('Operator', { exact: true })).toHaveValue('truthy')
+    await expect(count).toHaveText(/\b2 problems/)
+
+    await page.getByTestId('add-evaluator').click()
+    await page.getByLabel('Evaluation type').selectOption('criteria')
+    const sum = page.getByTestId('weight-sum')
+    for (const [n, total] of [[1, '1.00'], [2, '1.00'], [3, '1.00']] as const) {
+      await page.getByRole('button', { name: 'Add criterion' }).click()
+      await expect(page.getByLabel(`Criterion ${n} name`, { exact: true })).toBeVisible()
+      await expect(sum).toHaveText(total)
+      await expect(page.getByText('(must be 1.00)')).toHaveCount(0)
+    }
+    for (const [n, weight] of [[1, '0.33'], [2, '0.33'], [3, '0.33']] as const) {
+      await expect(side.getByLabel(`Criterion ${n} weight`, { exact: true })).toHaveAttribute('aria-valuetext', weight)
+    }
+    await shot(page, 'new-steps-valid')
+  })
+})
+
+/** A gate whose judge is called "grader", created through the API and opened. */
+async function openGraderGate(page: Page) {
+  const created = await page.request.post('/api/workflows', { data: {
+    name: 'Grader gate',
+    nodes: [
+      { id: 'in', type: 'input', config: { fields: { question: { type: 'string' } } }, position: { x: 0, y: 0 } },
+      { id: 'gen', type: 'llm', config: { model: 'local:heuristic', prompt: '{{input.question}}' }, pinned: ['An answer.'], position: { x: 220, y: 0 } },
+      { id: 'grader', type: 'evaluator', config: { evaluation_type: 'scoring', model: 'local:heuristic', content: '{{steps.gen.text}}', pass_threshold: 0.5 }, position: { x: 440, y: 0 } },
+      { id: 'gate', type: 'condition', name: 'Gate', config: { left: '{{steps.grader.passed}}', op: 'truthy' }, position: { x: 660, y: 0 } },
+      { id: 'ok', type: 'output', config: { verdict: 'pass' }, position: { x: 880, y: 0 } },
+    ],
+    edges: [{ from: 'in', to: 'gen' }, { from: 'gen', to: 'grader' }, { from: 'grader', to: 'gate' }, { from: 'gate', to: 'ok', when: 'true' }],
+  } })
+  const { id } = await created.json() as { id: string }
+  await page.goto(`/workflows/${id}`)
+  await expect(page.getByTestId('node-gate')).toBeVisible()
+}
+
+test('a reference\'s problem shows while it is typed, "did you mean" first; the condition\'s help names the evaluator before it', async ({ page }) => {
+  await openGraderGate(page)
+  await page.getByTestId('node-gate').click()
+  const side = page.getByRole('complementary', { name: 'Step settings' })
+  await expect(side).toContainText('such as {{steps.grader.passed}}')
+  const value = side.getByLabel('Value', { exact: true })
+  await value.click()
+  await value.press('Control+a')
+  await value.pressSequentially('{{steps.grader.pased}}')
+  // Still in the field: the problem is there already, the suggestion before the list of fields.
+  await expect(value).toBeFocused()
+  const error = side.locator('.field.invalid .error').first()
+  await expect(error).toContainText('did you mean `passed`?')
+  const text = (await error.textContent())!
+  expect(text.indexOf('did you mean')).toBeLessThan(text.indexOf('its fields'))
+  await shot(page, 'reference-while-typing')
+  // Put right while typing, the problem goes.
+  await value.press('Control+a')
+  await value.pressSequentially('{{steps.grader.passed}}')
+  await expect(value).toBeFocused()
+  await expect(side.locator('.field.invalid')).toHaveCount(0)
+})
+
+test('Escape closes the settings from a select and from a text field, keeping what was typed, and gives the focus back to the step', async ({ page }) => {
+  await openTemplate(page, 'quality-gate')
+  const side = page.getByRole('complementary', { name: 'Step settings' })
+  await page.getByTestId('node-check').click()
+  await side.getByLabel('Operator', { exact: true }).focus()
+  await page.keyboard.press('Escape')
+  await expect(side).toHaveCount(0)
+  await expect(page.locator('.vue-flow__node[data-id="check"]')).toBeFocused()
+  // Enter opens it again; from a text field, Escape keeps what was typed.
+  await page.keyboard.press('Enter')
+  await expect(side).toBeVisible()
+  const label = side.getByLabel('Label', { exact: true })
+  await typeAtEnd(label, ' now')
+  await page.keyboard.press('Escape')
+  await expect(side).toHaveCount(0)
+  await expect(page.getByTestId('label-check')).toHaveText('Passed? now')
+  await expect(page.locator('.vue-flow__node[data-id="check"]')).toBeFocused()
 })

@@ -83,7 +83,11 @@ test('the editor flags on the step what a run would refuse: nothing to judge, a 
   await page.screenshot({ path: 'test-results/e2e/evaluator-run-problems.png' })
   await page.getByRole('button', { name: 'Add criterion' }).click()
   await setField(page, 'Criterion 1 name', 'accuracy')
-  // A lone criterion of weight 0: the run would refuse its weights too.
+  // A lone criterion weighs 1: valid as it is added.
+  await expect(page.getByTestId('weight-sum')).toHaveText('1.00')
+  await expect(page.getByTestId('problems-evaluator')).toHaveCount(0)
+  // Weights that do not sum to 1: the run would refuse them.
+  await page.getByLabel('Criterion 1 weight').fill('0.5')
   await expect(errors).toContainText([/weights must sum to 1\.0/])
   await page.getByLabel('Criterion 1 weight').fill('1')
   await expect(page.getByTestId('problems-evaluator')).toHaveCount(0)

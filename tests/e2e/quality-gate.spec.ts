@@ -53,8 +53,11 @@ test('builds a quality gate from an empty canvas, configures a rubric evaluator,
   await setField(page, 'Criterion 1 description', 'Answers the question that was asked')
   await setField(page, 'Criterion 2 name', 'completeness')
   await setField(page, 'Criterion 2 description', 'Covers the steps needed')
+  // Each criterion added takes an equal share: the weights sum to 1 all along.
+  await expect(page.getByLabel('Criterion 2 weight')).toHaveValue('0.5')
+  await expect(page.getByTestId('weight-sum')).toHaveText('1.00')
   await page.getByLabel('Criterion 1 weight').fill('0.6')
-  await expect(page.getByTestId('weight-sum')).toHaveText('0.60')
+  await expect(page.getByTestId('weight-sum')).toHaveText('1.10')
   await page.getByLabel('Criterion 2 weight').fill('0.4')
   await expect(page.getByTestId('weight-sum')).toHaveText('1.00')
   await page.getByLabel('Pass threshold').fill('0.6')

@@ -32,7 +32,7 @@ describe('references checked against what steps output', () => {
   it('checks fields below the first: a criterion the evaluator does not score, a field of the LLM\'s usage', () => {
     const criterion = problemsOf(evaluatorGate('{{steps.judge.criteria_scores.relevence}}', 0.5, 'gte'))
     expect(criterion).toMatchObject([{ node: 'check', path: 'nodes.check.config.left' }])
-    expect(criterion[0]!.message).toContain('has no field "criteria_scores.relevence" (its fields there: relevance, clarity); did you mean `criteria_scores.relevance`?')
+    expect(criterion[0]!.message).toContain('has no field "criteria_scores.relevence": did you mean `criteria_scores.relevance`? (its fields there: relevance, clarity)')
     const usage = problemsOf(evaluatorGate('{{steps.draft.usage.total_tokens}}', 10, 'lt'))
     expect(usage[0]!.message).toContain('has no field "usage.total_tokens"')
     expect(problemsOf(evaluatorGate('{{steps.draft.text.first}}'))[0]!.message).toContain('field "text" of step "draft" is string, which has no field "first"')
@@ -61,7 +61,7 @@ describe('references checked against what steps output', () => {
     const wf = evaluatorGate('{{steps.judge.passed}}')
     wf.nodes[1]!.config = { model: 'openai:gpt-4o-mini', prompt: 'Answer: {{input.questoin}}' }
     expect(problemsOf(wf)).toMatchObject([{ code: 'invalid_reference', node: 'draft', path: 'nodes.draft.config.prompt' }])
-    expect(problemsOf(wf)[0]!.message).toContain('reads input field "questoin", which the input step does not declare (its fields: question); did you mean `question`?')
+    expect(problemsOf(wf)[0]!.message).toContain('reads input field "questoin", which the input step does not declare: did you mean `question`? (its fields: question)')
     // An input step that declares no fields takes any.
     wf.nodes[0]!.config = {} as never
     expect(problemsOf(wf)).toEqual([])
