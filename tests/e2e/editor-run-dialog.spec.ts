@@ -30,7 +30,7 @@ test('Run on an invalid workflow saves nothing and says why inside the run dialo
   await page.getByRole('button', { name: 'Run', exact: true }).click()
   const dialog = page.getByRole('dialog', { name: 'Run the workflow' })
   await dialog.getByRole('button', { name: 'Start run' }).click()
-  await expect(dialog.getByRole('alert')).toContainText('The workflow is invalid and was not saved: node "llm"')
+  await expect(dialog.getByRole('alert')).toContainText('The workflow is invalid and was not saved: Generate (llm): Model is required')
   await expect(dialog).toBeVisible()
   await expect(page.locator('.toolbar .message')).toHaveText('')
   await expect(page.locator('.toolbar .version')).toContainText('v1')
