@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test'
 
 test('the editor\'s HTML preloads the code that draws the workflow, so it loads beside the app\'s entry instead of after it', async ({ page, request }) => {
-  const created = await request.post('/api/workflows', { data: { name: 'preloaded', nodes: [{ id: 'in', type: 'input' }, { id: 'out', type: 'output' }], edges: [{ from: 'in', to: 'out' }] } })
+  // Placed steps, as the editor saves them (a workflow without positions loads the auto-layout's code to place them).
+  const nodes = [{ id: 'in', type: 'input', position: { x: 0, y: 0 } }, { id: 'out', type: 'output', position: { x: 240, y: 0 } }]
+  const created = await request.post('/api/workflows', { data: { name: 'preloaded', nodes, edges: [{ from: 'in', to: 'out' }] } })
   const { id } = await created.json() as { id: string }
   const html = await (await request.get(`/workflows/${id}`)).text()
   const preloaded = new Set([...html.matchAll(/<link rel="modulepreload" as="script" crossorigin href="([^"]+)">/g)].map(m => m[1]!))
