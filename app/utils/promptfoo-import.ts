@@ -1,0 +1,13 @@
+import type { PromptfooImportAnswer } from './dataset-api'
+
+/** What each part of an imported promptfoo config became, one line each, as the import dialog lists them. */
+export function convertedLines(answer: PromptfooImportAnswer): string[] {
+  const { dataset, workflow, evaluators, evaluator } = answer
+  const cells = workflow?.nodes.filter(n => n.type !== 'input' && n.type !== 'evaluator' && n.type !== 'output').length ?? 0
+  const lines = [`Tests → dataset "${dataset.name}": ${dataset.case_count} case${dataset.case_count === 1 ? '' : 's'}${cells > 1 ? ', one per test × prompt · provider' : ''}`]
+  if (workflow) lines.push(`Prompts × providers → workflow "${workflow.name}": ${workflow.nodes.map(n => (n.id === n.type ? n.id : `${n.id} (${n.type})`)).join(', ')}`)
+  const grader = typeof evaluator?.model === 'string' ? `; model-graded ones by ${evaluator.model}` : ''
+  const judged = evaluators.map(e => `${e.id} judge ${e.cases} case${e.cases === 1 ? '' : 's'}`).join(', ')
+  if (judged) lines.push(`Assertions → each case keeps its own, graded as promptfoo grades them: ${judged}${grader}`)
+  return lines
+}
