@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { importPromptfoo } from '../../../engine/datasets'
-import type { PromptfooImportAnswer } from '../../../app/utils/dataset-api'
-import { convertedLines } from '../../../app/utils/promptfoo-import'
+import { convertedLines, type ImportParts } from '../../../app/utils/promptfoo-import'
 
 /** What the import route answers for a config, the engine's import with the dataset it created. */
-function answerFor(config: string, options: Parameters<typeof importPromptfoo>[1] = {}): PromptfooImportAnswer {
+function answerFor(config: string, options: Parameters<typeof importPromptfoo>[1] = {}): ImportParts {
   const imported = importPromptfoo(config, options)
   const { evaluator, evaluators, workflow, notes } = imported
   const dataset = { id: 'd1', name: imported.name, case_count: imported.cases.length, current_version: 1, version: 1, created_at: '', updated_at: '' }
-  return { dataset, evaluator, evaluators, notes, ...(workflow ? { workflow } : {}) } as PromptfooImportAnswer
+  return { dataset, evaluator, evaluators, notes, ...(workflow ? { workflow } : {}) } as ImportParts
 }
 
 const tests = `tests:
