@@ -69,12 +69,14 @@ if (e2e) {
   }
 }
 if (browser) {
-  step('playwright', 'npx', ['playwright', 'test'], { env: { E2E_CHROMIUM: browser.executablePath, E2E_CHROMIUM_SYSTEM: browser.system ? '1' : '' } })
+  const ok = step('playwright', 'npx', ['playwright', 'test'], { env: { E2E_CHROMIUM: browser.executablePath, E2E_CHROMIUM_SYSTEM: browser.system ? '1' : '' } })
   const report = resolve(root, 'test-results/playwright.json')
   if (existsSync(report)) {
     const { stats } = JSON.parse(readFileSync(report, 'utf8'))
     passed += stats.expected + stats.flaky
     failed += stats.unexpected
+    // A run that failed with no test failing (its server could not start, a port in use) fails too.
+    if (!ok && !stats.unexpected) failed++
   }
   else failed++
 }
