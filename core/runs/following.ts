@@ -136,8 +136,11 @@ export class Following {
         clearInterval(timer)
         end()
       }
+      // The status alone first (a run just started is read without its definition), the row once it has ended.
       const check = async () => {
         try {
+          const status = (await store.runs.statuses([runId])).get(runId)
+          if (status !== undefined && !finalRunStatuses.has(status)) return
           const run = await store.runs.get(runId)
           if (!run) throw new JudgeflowError('NOT_FOUND', `run "${runId}" does not exist`)
           if (finalRunStatuses.has(run.status)) settle(() => resolve(run))

@@ -20,6 +20,7 @@ import { givenValues, missingInputs } from '../evaluation-types/inputs'
 import { checkPlan, countedProviders, plannedCalls, type EvaluationLimits } from './call-budget'
 import { defaultMetricRegistry, evaluatorModels } from './models'
 import { checkDefaultJudge } from './judge-fallback'
+import { asSentence } from '../text/sentence'
 
 /**
  * What an app gives every evaluation it runs (see core/): its registries, where offline
@@ -65,7 +66,7 @@ export function prepareEvaluation(rawConfig: unknown, deps: Pick<EvaluateDeps, '
   const prepared: unknown = definition.prepare?.(config, { metrics: deps.metrics ?? defaultMetrics, scorers: deps.scorers ?? defaultScorerRegistry })
   if (!definition.usesJudge) return { config, definition, prepared, warnings: [] }
   // The offline judge standing in for the default one is said in the result, or refused when a real judge is required.
-  const fallback = checkDefaultJudge(rawConfig, config, deps.providers, 'the evaluator')
+  const fallback = checkDefaultJudge(rawConfig, config, deps.providers, 'the evaluator', { value: prepared })
   const warnings = fallback ? [fallback] : []
   const checkJudge = (model: string, usedBy: string) => {
     checkHeuristicModel(model)
@@ -77,9 +78,9 @@ export function prepareEvaluation(rawConfig: unknown, deps: Pick<EvaluateDeps, '
   return { config, definition, prepared, warnings }
 }
 
-/** The judge's fingerprint (fingerprint.ts) of a resolved config. */
-export function fingerprintOf(config: ResolvedEvaluatorConfig, registry: MetricRegistry = defaultMetrics): JudgeFingerprint {
-  return judgeFingerprint(config as unknown as Record<string, unknown>, evaluatorModels(config, registry))
+/** The judge's fingerprint (fingerprint.ts) of a resolved config; `prepared` as evaluatorModels takes it. */
+export function fingerprintOf(config: ResolvedEvaluatorConfig, registry: MetricRegistry = defaultMetrics, prepared?: { value: unknown }): JudgeFingerprint {
+  return judgeFingerprint(config as unknown as Record<string, unknown>, evaluatorModels(config, registry, prepared))
 }
 
 /** Whether the evaluation makes no LLM call: every part is the heuristic judge, a scorer, trace scoring or a metric computed in code. */
@@ -99,12 +100,12 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
   const parsedInput = evaluationInputSchema.safeParse(rawInput ?? {})
   if (!parsedInput.success) {
     const issue = parsedInput.error.issues[0]!
-    throw new JudgeflowError('INVALID_INPUT', `Invalid evaluation input: ${formatPath(issue.path) || '(input)'}: ${issue.message}.`)
+    throw new JudgeflowError('INVALID_INPUT', asSentence(`Invalid evaluation input: ${formatPath(issue.path) || '(input)'}: ${issue.message}`))
   }
   const input = parsedInput.data
   const missing = missingInputs(config, givenValues(input, (config as { compare_inputs?: unknown[] }).compare_inputs))
   if (missing.length) {
-    throw new JudgeflowError('INVALID_INPUT', `Invalid evaluation input: ${missing.map(p => `${p.path}: ${p.message}`).join('; ')}.`, { details: missing })
+    throw new JudgeflowError('INVALID_INPUT', asSentence(`Invalid evaluation input: ${missing.map(p => `${p.path}: ${p.message}`).join('; ')}`), { details: missing })
   }
   // Refused before any call when what it plans passes a limit; counted as it goes otherwise.
   if (deps.limits) checkPlan(plannedCalls(config, definition, prepared), textLength(input), deps.limits)
@@ -125,7 +126,7 @@ export async function evaluate(rawConfig: unknown, rawInput: unknown, deps: Eval
   const result = config.judges
     ? await judgeAsPanel(ctx, config.judges, config.panel?.aggregate ?? 'majority', async panelist => definition.evaluate(panelist, prepared))
     : await definition.evaluate(ctx, prepared)
-  const fingerprint = fingerprintOf(config, deps.metrics ?? defaultMetrics)
+  const fingerprint = fingerprintOf(config, deps.metrics ?? defaultMetrics, { value: prepared })
   return withWarnings({
     ...result,
     judge_fingerprint: fingerprint.fingerprint,

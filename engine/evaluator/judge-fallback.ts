@@ -43,9 +43,13 @@ export function judgeFallbackRefusal(usedBy: string, fallback: DefaultJudgeFallb
  * not; throws MISSING_API_KEY instead when the providers require a real judge. `config` is the
  * config already resolved with the providers' default judge.
  */
-export function checkDefaultJudge(rawConfig: unknown, config: ResolvedEvaluatorConfig, providers: Providers, usedBy: string): string | undefined {
+export function checkDefaultJudge(
+  rawConfig: unknown, config: ResolvedEvaluatorConfig, providers: Providers, usedBy: string, prepared?: { value: unknown },
+): string | undefined {
   const fallback = providers.defaultJudgeFallback?.()
   if (!fallback || config.judges || config.declared.model || config.model !== OFFLINE_JUDGE) return undefined
+  // The default stood for the offline judge here: a config that calls no offline judge at all calls no default one.
+  if (prepared && !evaluatorModels(config, undefined, prepared).includes(OFFLINE_JUDGE)) return undefined
   if (!callsDefaultJudge(rawConfig)) return undefined
   if (fallback.refused) throw judgeFallbackRefusal(usedBy, fallback)
   return judgeFallbackWarning(fallback)
