@@ -5,6 +5,13 @@ import type { Nitro } from 'nitropack'
 import { EARLY_SCRIPT } from './app/utils/early-requests'
 import { PAGE_CHUNKS, pageChunksPlugin } from './scripts/page-chunks'
 
+/**
+ * Packages of native code (a compiled addon, a platform's executable) the built server imports from
+ * the installed package's dependencies (see `nitro.externals`).
+ */
+const NATIVE_PACKAGES = ['better-sqlite3', 'esbuild', '@esbuild']
+const isNative = (id: string) => NATIVE_PACKAGES.some(name => id === name || id.startsWith(`${name}/`))
+
 /** The server's build, which takes the chunks the client's build names (see `hooks`). */
 let server: Nitro | undefined
 
@@ -50,6 +57,12 @@ export default defineNuxtConfig({
     ...(process.env.JUDGEFLOW_BUILD_DIR ? { output: { dir: `${process.env.JUDGEFLOW_BUILD_DIR}/output` } } : {}),
     // Until the client's build names them (and in development), no page preloads.
     virtual: { [PAGE_CHUNKS]: 'export default []' },
+    // Native code is not copied into .output (it would be built for the packing machine's Node and
+    // platform): the server imports it by name, from the installed package's own dependencies, built
+    // at install for the user's: the bundle imports it as an external that is not traced, and nothing
+    // traced brings it either (drizzle-orm's driver imports it).
+    rollupConfig: { plugins: [{ name: 'installed-native-packages', resolveId: (id: string) => isNative(id) ? { id, external: true } : null }] },
+    externals: { traceOptions: { ignore: (path: string) => NATIVE_PACKAGES.some(name => path.includes(`node_modules/${name}/`)) } },
     hooks: {
       async compiled(nitro) {
         const { rootDir, output } = nitro.options

@@ -55,10 +55,11 @@ function addExtensions(folder) {
     }
     if (!name.endsWith('.d.ts')) continue
     const text = readFileSync(path, 'utf8')
-    const fixed = text.replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]*)\2/g, (whole, lead, quote, specifier) => {
+    // Inferred types name a folder bare too: `import("..").ScorerDefinition`.
+    const fixed = text.replace(/(from\s+|import\()(['"])(\.{1,2}(?:\/[^'"]*)?)\2/g, (whole, lead, quote, specifier) => {
       const target = resolve(dirname(path), specifier)
       if (existsSync(`${target}.d.ts`)) return `${lead}${quote}${specifier}.js${quote}`
-      if (existsSync(join(target, 'index.d.ts'))) return `${lead}${quote}${specifier}/index.js${quote}`
+      if (existsSync(join(target, 'index.d.ts'))) return `${lead}${quote}${specifier.replace(/\/$/, '')}/index.js${quote}`
       return whole
     })
     if (fixed !== text) writeFileSync(path, fixed)
