@@ -30,11 +30,11 @@ const BROWSER_SAFE = [
   'engine/evaluation-types/specs.generated.ts', 'engine/evaluation-types/schemas.generated.ts', 'engine/evaluation-types/config-schema.ts',
   'engine/evaluation-types/llm-params.ts', 'engine/evaluation-types/inputs.ts', 'engine/evaluation-types/outputs.ts', 'engine/scorers/compares.ts',
   'engine/scorers/presets.ts', 'engine/executor/references.ts', 'engine/executor/truncated.ts', 'engine/evaluator/metric-suite-toml.ts',
-  'engine/steps/step-meta.ts', 'engine/executor/event-types.ts', 'engine/text/safe-regex.ts', 'engine/text/schema-patterns.ts', 'engine/scorers/patterns.ts',
+  'engine/steps/step-meta.ts', 'engine/executor/event-types.ts', 'engine/experiments/round-statuses.ts', 'engine/text/safe-regex.ts', 'engine/text/schema-patterns.ts', 'engine/scorers/patterns.ts',
 ]
 /** Of those, the evaluation types' page and the output declarations the `{{` completion reads, free of zod too. */
 const ZOD_FREE = [
-  'engine/steps/step-meta.ts', 'engine/executor/event-types.ts', 'engine/steps/outputs.ts', 'engine/steps/*/outputs.ts', 'engine/steps/output-declarations.ts',
+  'engine/steps/step-meta.ts', 'engine/executor/event-types.ts', 'engine/experiments/round-statuses.ts', 'engine/steps/outputs.ts', 'engine/steps/*/outputs.ts', 'engine/steps/output-declarations.ts',
   'engine/evaluation-types/*/spec.ts', 'engine/evaluation-types/specs.ts', 'engine/evaluation-types/specs.generated.ts', 'engine/evaluation-types/outputs.ts',
 ]
 

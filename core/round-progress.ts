@@ -1,4 +1,5 @@
 import { finalRunStatuses } from '../engine'
+import { finalRoundStatusList } from '../engine/experiments/round-statuses'
 import type { RunService } from './runs/run-service'
 import type { Store } from './store'
 
@@ -12,7 +13,7 @@ export interface RoundMessage {
 export type RoundSubscriber = (message: RoundMessage | null) => void
 
 /** The statuses a round ends in: it changes no more once it has one. */
-export const finalRoundStatuses: ReadonlySet<string> = new Set(['finished', 'failed', 'cancelled'])
+export const finalRoundStatuses: ReadonlySet<string> = new Set(finalRoundStatusList)
 /** Also refreshed this often, for what no event of this process tells: runs another process took over. */
 const SAFETY_REFRESH_MS = 5_000
 

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm'
 import { UNFINISHED_STATUSES } from './repositories/run-leases'
+import { openRoundStatuses } from '../engine/experiments/round-statuses'
 import type { RetentionPolicy, PruneResult } from '../core/rows'
 export type { RetentionPolicy, PruneResult } from '../core/rows'
 
@@ -68,7 +69,7 @@ function expiredRuns(policy: RetentionPolicy, kept: string[], limit: number): SQ
 
 /** The runs of experiment rounds still running or being judged (a JSON column: text on SQLite, parsed on PostgreSQL). */
 async function runsInOpenRounds(db: RetentionDb): Promise<string[]> {
-  const rows = await db.rows<{ runs: unknown }>(sql`select runs from experiment_rounds where status in ('running', 'judging')`)
+  const rows = await db.rows<{ runs: unknown }>(sql`select runs from experiment_rounds where status in (${list(openRoundStatuses)})`)
   return rows.flatMap(({ runs }) => {
     const entries = (typeof runs === 'string' ? JSON.parse(runs) : runs) as Array<{ run_id?: unknown }>
     return entries.flatMap(e => typeof e.run_id === 'string' ? [e.run_id] : [])

@@ -5,6 +5,9 @@ import type { Db } from './client'
 import { runEvents, stepRuns } from './schema'
 import { listStepRuns, type RunEventRow, type StepRunRow } from './repositories/runs'
 import { direct } from './prepared'
+import { committedStepStatuses } from '../core/rows'
+
+const COMMITTED = new Set<string>(committedStepStatuses)
 
 const STEP_COLUMNS = ['status', 'input', 'output', 'branch', 'error', 'reason', 'rerun', 'usage', 'cached', 'pinned', 'startedAt', 'finishedAt', 'durationMs'] as const
 type StepPlaceholders = Record<(typeof STEP_COLUMNS)[number], ReturnType<typeof sql.placeholder>>
@@ -85,7 +88,7 @@ export function journalFor(db: Db, runId: string): Journal {
 export function journalOf(rows: StepRunRow[]): Journal {
   const byKey = new Map<string, StepRecord>()
   for (const row of rows) {
-    if (row.status === 'succeeded' || row.status === 'failed' || row.status === 'skipped') byKey.set(`${row.nodeId}#${row.attempt}`, recordFromRow(row))
+    if (COMMITTED.has(row.status)) byKey.set(`${row.nodeId}#${row.attempt}`, recordFromRow(row))
   }
   return (nodeId, attempt) => byKey.get(`${nodeId}#${attempt}`)
 }

@@ -1,5 +1,6 @@
 import type { Ref } from 'vue'
 import type { Judgment } from '~~/engine/experiments/schema'
+import { isOpenRoundStatus } from '~~/engine/experiments/round-statuses'
 import type { ExperimentView, StartedRound } from '~/utils/api'
 import type { ExperimentTarget } from '~/utils/experiment-template'
 
@@ -18,7 +19,7 @@ export function useExperimentActions(id: Ref<string>, experiment: Ref<Experiment
     await refresh()
   })
   onMounted(() => {
-    const open = experiment.value?.rounds.find(r => r.status === 'running' || r.status === 'judging')
+    const open = experiment.value?.rounds.find(r => isOpenRoundStatus(r.status))
     if (open) follow(open.number)
   })
 

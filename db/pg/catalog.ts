@@ -5,6 +5,7 @@ import type { ExperimentRepository, SettingsRepository, WorkflowRepository } fro
 import type { ExperimentRoundRow } from '../repositories/experiments'
 import { versionConflict } from '../repositories/workflows'
 import { prepared } from '../prepared'
+import { openRoundStatuses } from '../../engine/experiments/round-statuses'
 import type { PgDb } from './client'
 import { appSettings, experimentRounds, experiments, llmCache, workflows, workflowVersions } from './schema'
 
@@ -137,7 +138,7 @@ export function pgExperiments(db: PgDb, ready: Promise<void>): ExperimentReposit
     },
     async openRounds() {
       await ready
-      return db.select().from(experimentRounds).where(inArray(experimentRounds.status, ['running', 'judging']))
+      return db.select().from(experimentRounds).where(inArray(experimentRounds.status, [...openRoundStatuses]))
     },
   }
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { Db } from '../client'
 import { experimentRounds, experiments } from '../schema'
 import type { ExperimentRow, ExperimentRoundRow } from '../../core/rows'
+import { openRoundStatuses } from '../../engine/experiments/round-statuses'
 export type { ExperimentRow, ExperimentRoundRow } from '../../core/rows'
 
 export function listExperiments(db: Db): ExperimentRow[] {
@@ -61,5 +62,5 @@ export function updateRound(db: Db, id: string, patch: Partial<Pick<ExperimentRo
 
 /** Rounds still running or being judged (after a restart: to be followed to their end). */
 export function listOpenRounds(db: Db): ExperimentRoundRow[] {
-  return db.select().from(experimentRounds).where(inArray(experimentRounds.status, ['running', 'judging'])).all()
+  return db.select().from(experimentRounds).where(inArray(experimentRounds.status, [...openRoundStatuses])).all()
 }

@@ -20,6 +20,7 @@
  * some 1e-8 dollars). 50,000 cases × 200 steps: about 20 ms (`npm run bench -- dataset_estimate`).
  */
 import { priceOf } from '../providers/prices'
+import { ASSERT_SET, ASSERTION_HANDLERS, baseTypeOf } from '../assertions/registry'
 import type { DatasetCase } from './schema'
 import { workflowShape } from './estimate-shape'
 
@@ -248,8 +249,19 @@ function judgeCalls(config: Record<string, unknown>): { models: string[], perJud
   let perJudge = numberOr(config.samples, 1) * (type === 'comparison' ? 2 : 1)
   if (type === 'metrics') perJudge *= Array.isArray(config.metrics) ? config.metrics.length : Array.isArray(config.enabled_metrics) ? config.enabled_metrics.length : 3
   if (config.per_criterion && Array.isArray(config.criteria)) perJudge *= config.criteria.length
-  if (type === 'assertions') perJudge = Array.isArray(config.assert) ? config.assert.filter(a => /^(llm-|model-graded|g-eval|factuality|answer-relevance|context-|select-best|closed-qa)/.test(String((a as { type?: unknown }).type))).length : 0
+  if (type === 'assertions') perJudge = Array.isArray(config.assert) ? gradedAssertions(config.assert) : 0
   return { models: judges, perJudge }
+}
+
+/** How many of the assertions ask the grader (their handler says it needs one), an assert-set's counted inside it. */
+function gradedAssertions(list: readonly unknown[]): number {
+  let count = 0
+  for (const item of list) {
+    const assertion = (item ?? {}) as { type?: unknown, assert?: unknown }
+    if (assertion.type === ASSERT_SET) count += Array.isArray(assertion.assert) ? gradedAssertions(assertion.assert) : 0
+    else if (ASSERTION_HANDLERS.get(baseTypeOf(String(assertion.type)).baseType)?.needs === 'grader') count++
+  }
+  return count
 }
 
 const numberOr = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback)

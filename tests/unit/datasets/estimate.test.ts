@@ -182,4 +182,16 @@ describe('the estimate from the prompts', () => {
     const estimate = estimateFromPrompts({ nodes }, [{ id: 'a', input: { text: 'x{{y}}z' } }], 1, 'local:heuristic')
     expect(estimate.input_tokens).toBe(2)
   })
+
+  it('counts the assertions that ask the grader as their handlers say: not- forms and those inside an assert-set too, no embedding or code check', () => {
+    const assert = [
+      { type: 'llm-rubric', value: 'polite' }, { type: 'not-llm-rubric', value: 'rude' }, { type: 'g-eval', value: 'clear' },
+      { type: 'model-graded-closedqa', value: 'on topic' }, { type: 'context-faithfulness' }, { type: 'select-best', value: 'best' },
+      { type: 'assert-set', assert: [{ type: 'factuality', value: 'Paris' }, { type: 'contains', value: 'x' }] },
+      { type: 'similar', value: 'hello' }, { type: 'contains', value: 'y' }, { type: 'javascript', value: 'true' }, { type: 'closed-qa' },
+    ]
+    const nodes: Node[] = [{ id: 'judge', type: 'evaluator', config: { evaluation_type: 'assertions', model: 'openai:gpt-4o-mini', assert } }]
+    const estimate = estimateFromPrompts({ nodes }, [{ id: 'a', input: {} }], 1, 'local:heuristic')
+    expect(estimate.calls).toBe(7)
+  })
 })

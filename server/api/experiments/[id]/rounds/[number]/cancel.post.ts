@@ -1,3 +1,4 @@
+import { isOpenRoundStatus } from '~~/engine/experiments/round-statuses'
 import { useJudgeflow } from '~~/server/utils/context'
 import { roundParams, saveRound } from '~~/server/utils/experiments'
 import { notFound, readParamsWith, routeId } from '~~/server/utils/http'
@@ -8,7 +9,7 @@ export default defineEventHandler(async (event) => {
   const { store, runs } = useJudgeflow()
   const round = await store.experiments.round(routeId(event), number)
   if (!round) notFound('round', String(number))
-  if (round.status !== 'running' && round.status !== 'judging') return { number: round.number, status: round.status }
+  if (!isOpenRoundStatus(round.status)) return { number: round.number, status: round.status }
   // A run that has already ended, or that another live process holds, is left as it is.
   await Promise.all(round.runs.map(r => runs.cancelOrInterrupt(r.run_id).catch(() => undefined)))
   await saveRound(round, { status: 'cancelled', finishedAt: Date.now() })
