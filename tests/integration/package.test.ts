@@ -1,10 +1,12 @@
 /**
  * judgeflow as another project installs it: `npm pack` (its prepack compiles dist/), the tarball
  * installed into a fresh project (`npm install` reaches the registry; the npm cache is reused), then
- * the CLI, the library's types and `judgeflow serve` used from there. Needs the built app (.output/).
+ * the CLI, the library's types, the README's examples and `judgeflow serve` used from there. One
+ * tarball and one install serve every check. Needs the built app (.output/).
  */
 import { execFile, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -15,6 +17,24 @@ const root = resolve(import.meta.dirname, '../..')
 const project = mkdtempSync(join(tmpdir(), 'judgeflow-package-'))
 const installed = join(project, 'node_modules/judgeflow')
 const env = { PATH: process.env.PATH!, HOME: process.env.HOME!, NUXT_TELEMETRY_DISABLED: '1', npm_config_update_notifier: 'false' }
+let tarball = ''
+/** The consumer's tsconfig: strict, and the package's declarations checked too (no skipLibCheck). */
+const strictTsconfig = (files: string[]) => JSON.stringify({
+  compilerOptions: {
+    target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true,
+    types: ['node'], typeRoots: [join(root, 'node_modules/@types')],
+  },
+  files,
+})
+const tsc = (project: string) => sh(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project)
+
+/** The README's code block that starts with the comment `// <file>`, as written. */
+function readmeExample(file: string): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8')
+  const block = [...readme.matchAll(/```(?:js|ts)\n([\s\S]*?)```/g)].map(match => match[1]!).find(code => code.startsWith(`// ${file}\n`))
+  if (!block) throw new Error(`README.md has no code block starting with "// ${file}"`)
+  return block
+}
 
 function sh(command: string, args: string[], cwd: string, extra: Record<string, string> = {}): Promise<{ code: number, stdout: string, stderr: string }> {
   return new Promise((done) => {
@@ -37,7 +57,7 @@ beforeAll(async () => {
   if (!existsSync(join(root, '.output/server/index.mjs'))) throw new Error('the app is not built (no .output/): run `npx nuxt build` (npm test does it first)')
   const packed = await sh('npm', ['pack', '--pack-destination', project], root)
   expect(packed.code, packed.stderr).toBe(0)
-  const tarball = readdirSync(project).find(name => name.endsWith('.tgz'))!
+  tarball = readdirSync(project).find(name => name.endsWith('.tgz'))!
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-judgeflow', private: true, type: 'module' }))
   const install = await sh('npm', ['install', '--no-audit', '--no-fund', `./${tarball}`], project)
   expect(install.code, install.stderr).toBe(0)
@@ -54,6 +74,30 @@ describe('judgeflow installed from its tarball', () => {
     expect(existsSync(join(installed, '.output/server/index.mjs'))).toBe(true)
     expect(existsSync(join(installed, 'examples/quality-gate.json'))).toBe(true)
     for (const left of ['cli/main.ts', 'engine', 'tests', 'bench', 'nuxt.config.ts']) expect(existsSync(join(installed, left)), left).toBe(false)
+  })
+
+  it('ships no native code: no compiled addon, no copy of better-sqlite3 or esbuild in the built app', async () => {
+    const listing = await sh('tar', ['-tzf', tarball], project)
+    expect(listing.code, listing.stderr).toBe(0)
+    const files = listing.stdout.trim().split('\n')
+    expect(files.length).toBeGreaterThan(100)
+    expect(files.filter(file => file.endsWith('.node'))).toEqual([])
+    expect(files.filter(file => /\/node_modules\/(better-sqlite3|bindings|esbuild|@esbuild)\//.test(file))).toEqual([])
+  })
+
+  it('the built server loads better-sqlite3 from the installed package\'s dependencies, built at install', () => {
+    const server = createRequire(join(installed, '.output/server/index.mjs'))
+    const sqlite = server.resolve('better-sqlite3')
+    expect(sqlite.startsWith(join(project, 'node_modules/better-sqlite3/'))).toBe(true)
+    expect(existsSync(join(project, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'))).toBe(true)
+    expect(server.resolve('esbuild').startsWith(join(project, 'node_modules/esbuild/'))).toBe(true)
+  })
+
+  it('installs what it runs, not the app\'s build tools', () => {
+    const lock = JSON.parse(readFileSync(join(project, 'node_modules/.package-lock.json'), 'utf8')) as { packages: Record<string, unknown> }
+    const packages = Object.keys(lock.packages).filter(path => path.startsWith('node_modules/'))
+    expect(packages.length).toBeLessThanOrEqual(150)
+    for (const tool of ['nuxt', 'vite', 'vue', '@vue-flow/core', 'pinia', 'chart.js', 'typescript']) expect(packages, tool).not.toContain(`node_modules/${tool}`)
   })
 
   it('npx judgeflow test runs an example workflow over its dataset with the offline judge', async () => {
@@ -76,19 +120,30 @@ describe('judgeflow installed from its tarball', () => {
       `const wrong: string = report.passed`,
       `console.log(JSON.stringify({ passed: report.passed, rate, kinds: [typeof evaluate, typeof runWorkflow], wrong }))`,
     ].join('\n'))
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true,
-        types: ['node'], typeRoots: [join(root, 'node_modules/@types')],
-      },
-      files: ['gate.ts'],
-    }))
-    const typecheck = await sh(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project)
+    writeFileSync(join(project, 'tsconfig.json'), strictTsconfig(['gate.ts']))
+    const typecheck = await tsc(project)
     expect(typecheck.stdout + typecheck.stderr).toBe('')
     expect(typecheck.code).toBe(0)
     const run = await sh(process.execPath, ['--import', 'tsx', 'gate.ts'], project)
     expect(run.stderr).toBe('')
     expect(JSON.parse(run.stdout)).toMatchObject({ passed: 5, kinds: ['function', 'function'] })
+  }, 120_000)
+
+  it('the README\'s library examples run as written in an ES-module project, the typed one checked with --strict', async () => {
+    writeFileSync(join(project, 'readme-gate.js'), readmeExample('gate.js'))
+    const gate = await sh(process.execPath, ['readme-gate.js'], project)
+    expect(gate.stderr).toBe('')
+    expect(gate.stdout).toBe('5 of 12 passed\n')
+    expect(gate.code).toBe(0)
+
+    writeFileSync(join(project, 'judge.ts'), readmeExample('judge.ts'))
+    writeFileSync(join(project, 'tsconfig.json'), strictTsconfig(['judge.ts']))
+    const typecheck = await tsc(project)
+    expect(typecheck.stdout + typecheck.stderr).toBe('')
+    expect(typecheck.code).toBe(0)
+    const judge = await sh('npx', ['--no-install', 'tsx', 'judge.ts'], project)
+    expect(judge.stderr).toBe('')
+    expect(judge.stdout).toMatch(/^true 0\.\d+ /)
   }, 120_000)
 
   it('the README\'s target example runs as written: the caller\'s function judged, a throw erroring its case', async () => {
