@@ -91,7 +91,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         patterns: [
           { regex: '^((\\.\\./)+|~~/)db(/.*)?$', message: 'The server never imports db/: use useJudgeflow().store, and the row types core/store.ts exports.' },
-          { regex: '^(\\.\\./){3,}', message: 'Import from the project root with ~~/ (e.g. ~~/engine, ~~/server/utils/http), not by climbing three or more folders.' },
+          { regex: '^\\.\\./', message: 'Import from the project root with ~~/ (e.g. ~~/engine, ~~/server/utils/http), not by climbing folders: the server has one import style (./ for a module beside it).' },
         ],
       }],
     },

@@ -1,4 +1,4 @@
-import { JudgeflowError } from '../../engine'
+import { JudgeflowError } from '~~/engine'
 
 /** An /api path no route serves is a 404 in JSON, never the app's HTML page. */
 export default defineEventHandler((event) => {

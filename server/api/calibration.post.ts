@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { anyCalibrationOf, stepJudgeFingerprint } from '~~/core/calibration'
 import { FINGERPRINT_PARTS, type FingerprintPart } from '~~/engine/evaluator/fingerprint'
-import { useJudgeflow } from '../utils/context'
-import { readBodyWith } from '../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { readBodyWith } from '~~/server/utils/http'
 
 const hash = z.string().regex(/^[0-9a-f]{8,64}$/)
 const bodySchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { evaluate, parseMetricSuiteToml } from '../../engine'
-import { useJudgeflow } from '../utils/context'
-import { readBodyWith } from '../utils/http'
+import { evaluate, parseMetricSuiteToml } from '~~/engine'
+import { useJudgeflow } from '~~/server/utils/context'
+import { readBodyWith } from '~~/server/utils/http'
 
 const bodySchema = z.object({
   /** An evaluator config (JSON), or `config_toml`: the metric suite's TOML text. */

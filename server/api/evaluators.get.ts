@@ -1,5 +1,5 @@
-import { DEFAULT_METRICS, DEFAULT_PROFILES, evaluationTypes, SCORER_PRESETS } from '../../engine'
-import { useJudgeflow } from '../utils/context'
+import { DEFAULT_METRICS, DEFAULT_PROFILES, evaluationTypes, SCORER_PRESETS } from '~~/engine'
+import { useJudgeflow } from '~~/server/utils/context'
 
 /** What the evaluator form offers: the metrics and scorers this server has (built-in and custom), the presets and trace profiles. */
 export default defineEventHandler(() => {

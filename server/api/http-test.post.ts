@@ -1,6 +1,6 @@
-import { useJudgeflow } from '../utils/context'
-import { readBodyWith } from '../utils/http'
-import { httpTestBodySchema, sendTestRequest } from '../utils/http-test'
+import { useJudgeflow } from '~~/server/utils/context'
+import { readBodyWith } from '~~/server/utils/http'
+import { httpTestBodySchema, sendTestRequest } from '~~/server/utils/http-test'
 
 /**
  * The editor's "Send test request": one call with an http step's config under this server's

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { JudgeflowError } from '../../engine'
-import { checkToken, configuredToken, startSession } from '../utils/access'
-import { readBodyWith } from '../utils/http'
+import { JudgeflowError } from '~~/engine'
+import { checkToken, configuredToken, startSession } from '~~/server/utils/access'
+import { readBodyWith } from '~~/server/utils/http'
 
 /**
  * The login form's target: the right token sets an HttpOnly, SameSite=Strict session cookie that

@@ -1,4 +1,4 @@
-import { configuredToken, endSession } from '../utils/access'
+import { configuredToken, endSession } from '~~/server/utils/access'
 
 /** Signs out: clears the session cookie, which the server refuses from now on even if kept. */
 export default defineEventHandler((event) => {

@@ -1,5 +1,5 @@
-import { PROVIDER_MODELS } from '../../engine'
-import { useJudgeflow } from '../utils/context'
+import { PROVIDER_MODELS } from '~~/engine'
+import { useJudgeflow } from '~~/server/utils/context'
 
 /** The judges and models the editor can offer: the offline judge always, a provider's models only when its key is set. Never the key. */
 export default defineEventHandler(() => {

@@ -1,4 +1,4 @@
-import { configuredToken, currentSession } from '../utils/access'
+import { configuredToken, currentSession } from '~~/server/utils/access'
 
 /** Whether this server requires a token and whether this browser is signed in (for the Sign out control). */
 export default defineEventHandler((event) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { StepRegistry } from '../../engine'
-import { useJudgeflow } from '../utils/context'
+import type { StepRegistry } from '~~/engine'
+import { useJudgeflow } from '~~/server/utils/context'
 
 /**
  * The answer for each registry, made again only when a step type is added: making the JSON

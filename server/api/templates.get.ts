@@ -1,4 +1,4 @@
-import { templates } from '../utils/templates'
+import { templates } from '~~/server/utils/templates'
 
 /** The template gallery: the quality gate, feedback loop, A/B test and "gate your API" flows. */
 export default defineEventHandler(() => templates.map(t => ({

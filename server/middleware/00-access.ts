@@ -1,7 +1,7 @@
-import { JudgeflowError } from '../../engine/errors'
-import { safeNextPath } from '../../shared/utils/next-path'
-import { configuredToken, isAuthenticated, isLoopbackAddress, isPublicPath } from '../utils/access'
-import { allowedHosts, isAllowedHost, ownOrigin } from '../utils/hosts'
+import { JudgeflowError } from '~~/engine/errors'
+import { safeNextPath } from '~~/shared/utils/next-path'
+import { configuredToken, isAuthenticated, isLoopbackAddress, isPublicPath } from '~~/server/utils/access'
+import { allowedHosts, isAllowedHost, ownOrigin } from '~~/server/utils/hosts'
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http'
-import { JudgeflowError } from '../../engine/errors'
-import { isPublicPath } from '../utils/access'
-import { judgeflowConfig } from '../utils/config'
-import { armBodyDeadline, PUBLIC_BODY_BYTES, readBodyWithin } from '../utils/request-body'
+import { JudgeflowError } from '~~/engine/errors'
+import { isPublicPath } from '~~/server/utils/access'
+import { judgeflowConfig } from '~~/server/utils/config'
+import { armBodyDeadline, PUBLIC_BODY_BYTES, readBodyWithin } from '~~/server/utils/request-body'
 
 /** How long a connection whose body was refused stays open after the 413, for the client to read it. */
 const LINGER_MS = 2_000

@@ -1,5 +1,5 @@
-import { JudgeflowError } from '../../engine/errors'
-import { NUL_REFUSAL } from '../../engine/text/safe-json'
+import { JudgeflowError } from '~~/engine/errors'
+import { NUL_REFUSAL } from '~~/engine/text/safe-json'
 
 /**
  * A path or query that decodes to a NUL character (`%00`) is refused before any route reads it: an

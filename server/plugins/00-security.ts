@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { accessConfig } from '../utils/access'
+import { accessConfig } from '~~/server/utils/access'
 
 /**
  * At start, read the configuration (core/config.ts) and refuse to start on a wrong value, naming

@@ -1,5 +1,5 @@
-import { judgeflowConfig } from '../utils/config'
-import { armBodyDeadline } from '../utils/request-body'
+import { judgeflowConfig } from '~~/server/utils/config'
+import { armBodyDeadline } from '~~/server/utils/request-body'
 
 /**
  * Every request's body must have arrived JUDGEFLOW_BODY_TIMEOUT_MS after its headers, also one

@@ -1,5 +1,5 @@
-import { httpAnswerFor } from '../utils/http-errors'
-import { ifMatchVersions } from '../utils/versions'
+import { httpAnswerFor } from '~~/server/utils/http-errors'
+import { ifMatchVersions } from '~~/server/utils/versions'
 
 /**
  * Every route and middleware throws JudgeflowErrors; here, in one place, each becomes the HTTP

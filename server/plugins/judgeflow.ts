@@ -1,8 +1,8 @@
-import { loadTraceCache, saveTraceCache } from '../../engine'
-import { javascriptIsolation } from '../../engine/sandbox'
-import type { ResumeOutcome } from '../../core'
-import { useJudgeflow } from '../utils/context'
-import { startEvaluationWorkers } from '../utils/evaluation-workers'
+import { loadTraceCache, saveTraceCache } from '~~/engine'
+import { javascriptIsolation } from '~~/engine/sandbox'
+import type { ResumeOutcome } from '~~/core'
+import { useJudgeflow } from '~~/server/utils/context'
+import { startEvaluationWorkers } from '~~/server/utils/evaluation-workers'
 
 /**
  * At start: create the app (opening the database, applying migrations), load custom metrics and scorers, start the evaluation workers, and pick up runs a

@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
-import { JudgeflowError } from '../../engine/errors'
-import { accessProblem, DEFAULT_SESSION_TTL_HOURS, isLoopbackAddress, isLoopbackHost, MIN_TOKEN_LENGTH } from '../../core/config'
+import { JudgeflowError } from '~~/engine/errors'
+import { accessProblem, DEFAULT_SESSION_TTL_HOURS, isLoopbackAddress, isLoopbackHost, MIN_TOKEN_LENGTH } from '~~/core/config'
 import { clientAddress } from './clients'
 import { judgeflowConfig } from './config'
 import { LoginThrottle } from './login-throttle'

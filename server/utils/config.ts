@@ -1,4 +1,4 @@
-import { loadConfig, type JudgeflowConfig } from '../../core/config'
+import { loadConfig, type JudgeflowConfig } from '~~/core/config'
 
 let config: JudgeflowConfig | undefined
 

@@ -1,6 +1,6 @@
-import type { Judgeflow } from '../../core'
-import { openJudgeflow, usePostgres } from '../../main'
-import { postgres } from '../../main/postgres'
+import type { Judgeflow } from '~~/core'
+import { openJudgeflow, usePostgres } from '~~/main'
+import { postgres } from '~~/main/postgres'
 import { judgeflowConfig } from './config'
 
 let app: Judgeflow | undefined

@@ -1,4 +1,4 @@
-import type { DatasetCasesPage } from '../../core'
+import type { DatasetCasesPage } from '~~/core'
 import { presentDatasetSummary } from './datasets'
 
 /**

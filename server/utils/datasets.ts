@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
 import { z } from 'zod'
-import { datasetFormats, type DatasetCase, type DatasetReport } from '../../engine/datasets'
-import type { DatasetRow, DatasetRunRow } from '../../core'
+import { datasetFormats, type DatasetCase, type DatasetReport } from '~~/engine/datasets'
+import type { DatasetRow, DatasetRunRow } from '~~/core'
 import { judgeflowConfig } from './config'
 import { readImportAside } from './imports'
 

@@ -1,6 +1,6 @@
 import { bundledFile } from './bundled-file'
-import type { Judgeflow } from '../../core'
-import type { EvaluationPool } from '../../engine'
+import type { Judgeflow } from '~~/core'
+import type { EvaluationPool } from '~~/engine'
 
 /** Bundled by the build (nuxt.config.ts) beside the server entry, `.output/server/`. */
 export const EVALUATION_WORKER_FILE = 'evaluation-worker.mjs'

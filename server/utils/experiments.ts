@@ -1,12 +1,12 @@
-import type { ExperimentRoundRow } from '../../core'
-import type { Experiment, Judgment, RoundSummary } from '../../engine/experiments'
-import { roundReport } from '../../engine/experiments/round'
+import type { ExperimentRoundRow } from '~~/core'
+import type { Experiment, Judgment, RoundSummary } from '~~/engine/experiments'
+import { roundReport } from '~~/engine/experiments/round'
 import { z } from 'zod'
-import { JudgeflowError } from '../../engine/errors'
+import { JudgeflowError } from '~~/engine/errors'
 import { useJudgeflow } from './context'
 import { wholeNumber } from './parameters'
 
-export { historyOf } from '../../core'
+export { historyOf } from '~~/core'
 
 /** The path of a round's routes: `/api/experiments/:id/rounds/:number/…`. */
 export const roundParams = z.object({ number: wholeNumber() })

@@ -1,4 +1,4 @@
-import { JudgeflowError, type ErrorCode } from '../../engine/errors'
+import { JudgeflowError, type ErrorCode } from '~~/engine/errors'
 
 /** What a JudgeflowError is as an HTTP error: status, reason phrase, `data` and extra headers. */
 export interface HttpAnswer {

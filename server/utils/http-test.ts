@@ -4,12 +4,12 @@
  * a run), outside any run: nothing is stored.
  */
 import { z } from 'zod'
-import { JudgeflowError } from '../../engine/errors'
-import { formatPath } from '../../engine/graph/path'
-import type { HttpAccess } from '../../engine/http/access'
-import { httpStep } from '../../engine/steps/http'
-import { parseReference, resolveReference, stringifyValue, type ReferenceScope } from '../../engine/executor/references'
-import type { Providers } from '../../engine/providers/types'
+import { JudgeflowError } from '~~/engine/errors'
+import { formatPath } from '~~/engine/graph/path'
+import type { HttpAccess } from '~~/engine/http/access'
+import { httpStep } from '~~/engine/steps/http'
+import { parseReference, resolveReference, stringifyValue, type ReferenceScope } from '~~/engine/executor/references'
+import type { Providers } from '~~/engine/providers/types'
 
 export const httpTestBodySchema = z.object({
   /** The step's config as the form holds it (references as written). */

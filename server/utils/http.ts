@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
 import type { z } from 'zod'
-import { JudgeflowError, formatPath } from '../../engine'
-import { parseJsonChecked } from '../../engine/text/safe-json'
+import { JudgeflowError, formatPath } from '~~/engine'
+import { parseJsonChecked } from '~~/engine/text/safe-json'
 import { judgeflowConfig } from './config'
 
 export interface FieldProblem {

@@ -2,9 +2,9 @@ import type { H3Event } from 'h3'
 import { bundledFile } from './bundled-file'
 import { clientAddress } from './clients'
 import { judgeflowConfig } from './config'
-import type { ImportJob, ImportResults } from '../../engine/datasets/import-worker/protocol'
-import { readImport } from '../../engine/datasets/import-worker/read'
-import { ImportReader } from '../../engine/datasets/import-worker/reader'
+import type { ImportJob, ImportResults } from '~~/engine/datasets/import-worker/protocol'
+import { readImport } from '~~/engine/datasets/import-worker/read'
+import { ImportReader } from '~~/engine/datasets/import-worker/reader'
 
 /** Bundled by the build (nuxt.config.ts) beside the server entry, `.output/server/`. */
 export const IMPORT_WORKER_FILE = 'import-worker.mjs'

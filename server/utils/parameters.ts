@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MAX_STORED_INTEGER } from '../../core/store'
+import { MAX_STORED_INTEGER } from '~~/core/store'
 
 /**
  * A whole-number parameter (of a path, a query or a header), written in digits, from `min` to

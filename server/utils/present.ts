@@ -1,5 +1,5 @@
-import type { RunEventRow, RunRow, RunSummaryRow, StepRunRow, WorkflowWithDefinition } from '../../core'
-import { boundEvent, isTruncated, missingKeyWarnings, runValueHref, stepValueHref, validateWorkflow, type Providers, type RunEvent, type StepRegistry, type StoredField } from '../../engine'
+import type { RunEventRow, RunRow, RunSummaryRow, StepRunRow, WorkflowWithDefinition } from '~~/core'
+import { boundEvent, isTruncated, missingKeyWarnings, runValueHref, stepValueHref, validateWorkflow, type Providers, type RunEvent, type StepRegistry, type StoredField } from '~~/engine'
 
 type Checked = { problems: ReturnType<typeof validateWorkflow>['problems'], warnings: ReturnType<typeof missingKeyWarnings> }
 

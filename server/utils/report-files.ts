@@ -1,7 +1,7 @@
 import {
   datasetReportToHtml, datasetReportToJunit, datasetReportToMarkdown, datasetResultsToCsv, datasetResultsToJsonl,
   type DatasetCase, type DatasetReport,
-} from '../../engine/datasets'
+} from '~~/engine/datasets'
 
 /** The report as a file: its media type, its extension, and how it is written (Markdown and HTML show the cases' inputs). */
 export const REPORT_FILES = {

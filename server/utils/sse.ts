@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
-import type { RunEventRow } from '../../core'
-import { JudgeflowError } from '../../engine/errors'
+import type { RunEventRow } from '~~/core'
+import { JudgeflowError } from '~~/engine/errors'
 import { clientAddress } from './clients'
 import { judgeflowConfig } from './config'
 import { presentEvent } from './present'

@@ -1,7 +1,7 @@
-import abTest from '../../examples/ab-test.json'
-import feedbackLoop from '../../examples/feedback-loop.json'
-import gateYourApi from '../../examples/gate-your-api.json'
-import qualityGate from '../../examples/quality-gate.json'
+import abTest from '~~/examples/ab-test.json'
+import feedbackLoop from '~~/examples/feedback-loop.json'
+import gateYourApi from '~~/examples/gate-your-api.json'
+import qualityGate from '~~/examples/quality-gate.json'
 
 /**
  * Four flow patterns, shipped as templates that run offline. The workflow list offers them (and

@@ -1,6 +1,6 @@
-import { useJudgeflow } from '../../utils/context'
-import { presentDatasetRun, reportForPage } from '../../utils/datasets'
-import { notFound, routeId } from '../../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { presentDatasetRun, reportForPage } from '~~/server/utils/datasets'
+import { notFound, routeId } from '~~/server/utils/http'
 
 /** A dataset run: its status and progress (cases done so far), and once finished its report, shaped for the report page. */
 export default defineEventHandler(async (event) => {

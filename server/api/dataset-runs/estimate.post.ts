@@ -1,6 +1,6 @@
 import { datasetRunRequestSchema } from '~~/core/datasets'
-import { useJudgeflow } from '../../utils/context'
-import { readBodyWith } from '../../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { readBodyWith } from '~~/server/utils/http'
 
 /** What a dataset run of this request would cost, said before it starts; nothing is started or kept. */
 export default defineEventHandler(async (event) => {

@@ -1,7 +1,7 @@
 import { datasetRunRequestSchema } from '~~/core/datasets'
-import { useJudgeflow } from '../../utils/context'
-import { presentDatasetRun } from '../../utils/datasets'
-import { readBodyWith } from '../../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { presentDatasetRun } from '~~/server/utils/datasets'
+import { readBodyWith } from '~~/server/utils/http'
 
 /** Starts a dataset run: a workflow, or an evaluator config alone, over every case. It goes on in the background. */
 export default defineEventHandler(async (event) => {

@@ -1,6 +1,6 @@
 import { JudgeflowError } from '~~/engine'
-import { useJudgeflow } from '../../utils/context'
-import { notFound, routeId } from '../../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, routeId } from '~~/server/utils/http'
 
 /** Deletes the dataset with its versions and dataset runs (not while one of them goes on). */
 export default defineEventHandler(async (event) => {

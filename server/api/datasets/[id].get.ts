@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { useJudgeflow } from '../../utils/context'
-import { DEFAULT_CASES_PAGE, MAX_CASES_PAGE, PAGE_CHARACTERS, presentDatasetPage } from '../../utils/dataset-pages'
-import { notFound, readQueryWith, routeId } from '../../utils/http'
-import { wholeNumber } from '../../utils/parameters'
+import { useJudgeflow } from '~~/server/utils/context'
+import { DEFAULT_CASES_PAGE, MAX_CASES_PAGE, PAGE_CHARACTERS, presentDatasetPage } from '~~/server/utils/dataset-pages'
+import { notFound, readQueryWith, routeId } from '~~/server/utils/http'
+import { wholeNumber } from '~~/server/utils/parameters'
 
 const querySchema = z.object({
   version: wholeNumber().optional(),

@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { JudgeflowError } from '~~/engine'
 import { datasetNameSchema } from '~~/engine/datasets'
-import { useJudgeflow } from '../../utils/context'
-import { casesOf, checkCasesBody, datasetCasesBody, presentDatasetSummary } from '../../utils/datasets'
-import { notFound, readBodyWith, routeId } from '../../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { casesOf, checkCasesBody, datasetCasesBody, presentDatasetSummary } from '~~/server/utils/datasets'
+import { notFound, readBodyWith, routeId } from '~~/server/utils/http'
 
 const bodySchema = checkCasesBody(z.object({ name: datasetNameSchema.optional(), ...datasetCasesBody }).strict())
 

@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import { JudgeflowError } from '~~/engine'
 import { datasetNameSchema } from '~~/engine/datasets'
-import { judgeflowConfig } from '../../utils/config'
-import { useJudgeflow } from '../../utils/context'
-import { presentDatasetSummary } from '../../utils/datasets'
-import { readBodyWith } from '../../utils/http'
-import { readImportAside } from '../../utils/imports'
+import { judgeflowConfig } from '~~/server/utils/config'
+import { useJudgeflow } from '~~/server/utils/context'
+import { presentDatasetSummary } from '~~/server/utils/datasets'
+import { readBodyWith } from '~~/server/utils/http'
+import { readImportAside } from '~~/server/utils/imports'
 
 const bodySchema = z.object({
   name: datasetNameSchema.optional(),

@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { JudgeflowError } from '~~/engine'
 import { datasetNameSchema } from '~~/engine/datasets'
-import { useJudgeflow } from '../../utils/context'
-import { casesOf, checkCasesBody, datasetCasesBody, presentDatasetSummary } from '../../utils/datasets'
-import { readBodyWith } from '../../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { casesOf, checkCasesBody, datasetCasesBody, presentDatasetSummary } from '~~/server/utils/datasets'
+import { readBodyWith } from '~~/server/utils/http'
 
 const bodySchema = checkCasesBody(z.object({ name: datasetNameSchema, ...datasetCasesBody }).strict())
   .refine(body => body.text !== undefined || body.cases !== undefined, { message: 'give either text (with format) or cases', path: ['text'] })

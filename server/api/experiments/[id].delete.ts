@@ -1,5 +1,5 @@
-import { useJudgeflow } from '../../utils/context'
-import { notFound, routeId } from '../../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, routeId } from '~~/server/utils/http'
 
 export default defineEventHandler(async (event) => {
   if (!await useJudgeflow().store.experiments.delete(routeId(event))) notFound('experiment', routeId(event))

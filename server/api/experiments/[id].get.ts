@@ -1,6 +1,6 @@
-import { useJudgeflow } from '../../utils/context'
-import { experimentOf } from '../../utils/experiments'
-import { routeId } from '../../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { experimentOf } from '~~/server/utils/experiments'
+import { routeId } from '~~/server/utils/http'
 
 /** The experiment with every round (runs, judgments, report). */
 export default defineEventHandler(async (event) => {

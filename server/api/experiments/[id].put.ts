@@ -1,6 +1,6 @@
 import { experimentSchema } from '~~/engine/experiments'
-import { useJudgeflow } from '../../utils/context'
-import { notFound, readBodyWith, routeId } from '../../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, readBodyWith, routeId } from '~~/server/utils/http'
 
 export default defineEventHandler(async (event) => {
   const definition = await readBodyWith(event, experimentSchema)

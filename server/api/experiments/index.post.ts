@@ -1,7 +1,7 @@
 import { findTargetWorkflow } from '~~/core'
 import { experimentSchema } from '~~/engine/experiments'
-import { useJudgeflow } from '../../utils/context'
-import { readBodyWith } from '../../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { readBodyWith } from '~~/server/utils/http'
 
 /** Creates (or imports) an experiment: documents with answer keys, the step under test, variants. */
 export default defineEventHandler(async (event) => {

@@ -1,8 +1,8 @@
 import { retentionNote } from '~~/core'
 import { RESPONSE_LIMITS } from '~~/engine'
-import { useJudgeflow } from '../../utils/context'
-import { notFound, routeId } from '../../utils/http'
-import { presentRun } from '../../utils/present'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, routeId } from '~~/server/utils/http'
+import { presentRun } from '~~/server/utils/present'
 
 /**
  * A run with every step's input, output, error, attempts, timings and usage. Values past the

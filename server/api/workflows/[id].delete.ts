@@ -1,7 +1,7 @@
 import { STOP_WAIT_MS } from '~~/core'
 import { JudgeflowError } from '~~/engine'
-import { useJudgeflow } from '../../utils/context'
-import { notFound, routeId } from '../../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, routeId } from '~~/server/utils/http'
 
 /**
  * Deletes the workflow with its versions and runs. Its queued and running runs are cancelled

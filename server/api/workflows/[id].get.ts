@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { useJudgeflow } from '../../utils/context'
-import { notFound, readQueryWith, routeId } from '../../utils/http'
-import { wholeNumber } from '../../utils/parameters'
-import { presentWorkflow } from '../../utils/present'
-import { etagOf } from '../../utils/versions'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, readQueryWith, routeId } from '~~/server/utils/http'
+import { wholeNumber } from '~~/server/utils/parameters'
+import { presentWorkflow } from '~~/server/utils/present'
+import { etagOf } from '~~/server/utils/versions'
 
 const querySchema = z.object({ version: wholeNumber().optional() })
 

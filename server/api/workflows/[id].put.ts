@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { workflowSchema } from '~~/engine'
-import { useJudgeflow } from '../../utils/context'
-import { notFound, readBodyWith, routeId } from '../../utils/http'
-import { presentWorkflow } from '../../utils/present'
-import { acceptedVersions, etagOf, ifMatchVersions } from '../../utils/versions'
+import { useJudgeflow } from '~~/server/utils/context'
+import { notFound, readBodyWith, routeId } from '~~/server/utils/http'
+import { presentWorkflow } from '~~/server/utils/present'
+import { acceptedVersions, etagOf, ifMatchVersions } from '~~/server/utils/versions'
 
 /** The definition, plus the version it was edited from (not stored). */
 const updateSchema = workflowSchema.extend({ base_version: z.number().int().positive().optional() })

@@ -1,4 +1,4 @@
-import { useJudgeflow } from '../../utils/context'
+import { useJudgeflow } from '~~/server/utils/context'
 
 export default defineEventHandler(async () => {
   return (await useJudgeflow().store.workflows.list()).map(w => ({

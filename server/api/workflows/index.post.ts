@@ -1,7 +1,7 @@
 import { workflowSchema } from '~~/engine'
-import { useJudgeflow } from '../../utils/context'
-import { readBodyWith } from '../../utils/http'
-import { presentWorkflow } from '../../utils/present'
+import { useJudgeflow } from '~~/server/utils/context'
+import { readBodyWith } from '~~/server/utils/http'
+import { presentWorkflow } from '~~/server/utils/present'
 
 /** Creates a workflow (version 1). Engine-level problems are returned, not refused, so drafts can be saved. */
 export default defineEventHandler(async (event) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { validateWorkflow } from '~~/engine'
-import { useJudgeflow } from '../../utils/context'
-import { readBodyWith } from '../../utils/http'
+import { useJudgeflow } from '~~/server/utils/context'
+import { readBodyWith } from '~~/server/utils/http'
 
 /** Validates a definition without saving it: every problem, with node ids and field paths. */
 export default defineEventHandler(async (event) => {

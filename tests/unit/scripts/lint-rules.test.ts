@@ -40,15 +40,17 @@ describe('lint rules for the project layout', () => {
   }, 60_000)
 
   it('the server never imports db/', async () => {
-    expect(await messages(`import type { RunRow } from '../../db'\nexport type Y = RunRow\n`, 'server/utils/probe.ts')).toEqual([expect.stringContaining('never imports db/')])
-    expect(await messages(`import type { RunRow } from '../../core'\nexport type Y = RunRow\n`, 'server/utils/probe.ts')).toEqual([])
+    expect(await messages(`import type { RunRow } from '~~/db'\nexport type Y = RunRow\n`, 'server/utils/probe.ts')).toEqual([expect.stringContaining('never imports db/')])
+    expect(await messages(`import type { RunRow } from '~~/core'\nexport type Y = RunRow\n`, 'server/utils/probe.ts')).toEqual([])
     expect(await messages(`import type { RunRow } from '~~/db'\nexport type Y = RunRow\n`, 'server/api/runs/probe.get.ts')).toEqual([expect.stringContaining('never imports db/')])
   }, 60_000)
 
-  it('the server imports from the project root with ~~/, never by climbing three folders or more', async () => {
+  it('the server imports from the project root with ~~/, never by climbing folders: one import style', async () => {
     expect(await messages(`import { x } from '../../../engine'\nexport const y = x\n`, 'server/api/runs/probe.get.ts')).toEqual([expect.stringContaining('with ~~/')])
+    expect(await messages(`import { x } from '../../engine'\nexport const y = x\n`, 'server/utils/probe.ts')).toEqual([expect.stringContaining('with ~~/')])
+    expect(await messages(`import { x } from '../utils/http'\nexport const y = x\n`, 'server/api/probe.get.ts')).toEqual([expect.stringContaining('with ~~/')])
     expect(await messages(`import { x } from '~~/engine'\nexport const y = x\n`, 'server/api/runs/probe.get.ts')).toEqual([])
-    expect(await messages(`import { x } from '../../engine'\nexport const y = x\n`, 'server/utils/probe.ts')).toEqual([])
+    expect(await messages(`import { x } from './http'\nexport const y = x\n`, 'server/utils/probe.ts')).toEqual([])
   }, 60_000)
 
   it('core/ imports no database code: the stores implement its contract, and main/ opens one', async () => {
