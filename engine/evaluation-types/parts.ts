@@ -57,8 +57,6 @@ export interface EvaluationTypeChecks<C> {
    * others (criteria left on a scorers config, say) are set aside. A group is reported once.
    */
   exclusive?: ReadonlyArray<string | readonly string[]>
-  /** The judge when the config names no `model` (else the server's default judge). */
-  judgeDefault?(config: C): JudgeDefault
   /** Its own checks after the schema's, every problem named; returns the criteria and bands it settles. */
   resolve?(config: C, problems: ConfigProblem[]): ResolvedParts | void
   /**

@@ -5,6 +5,7 @@
  * `config-schema.ts` for the schemas and `registry.ts` for the server-side definitions).
  */
 import type { OutputFields } from '../steps/outputs'
+import type { JudgeDefault } from './parts'
 
 import { EVALUATION_INPUT_NAMES, type EvaluationInputField } from './fields'
 
@@ -32,9 +33,6 @@ export const FORM_SECTION_FIELDS: Readonly<Record<FormSection, readonly string[]
   rubric: ['rubric'],
   assertions: ['assert', 'threshold', 'vars', 'latency_ms', 'cost_usd', 'embedding_model', 'transform', 'provider_transform', 'provider_output', 'response_transform'],
 }
-
-/** The evaluation types a judge panel (`judges`) judges: the form offers a panel for these only. */
-export const PANEL_TYPES: readonly string[] = ['criteria', 'scoring', 'rubric', 'comparison', 'metrics']
 
 /** The most judges a panel has. */
 export const MAX_PANEL_JUDGES = 7
@@ -76,6 +74,8 @@ export interface EvaluationTypeSpec<T extends string = string> {
   inputs: readonly EvaluationInputField[]
   /** Whether it calls an LLM judge (or the offline `local:heuristic` one); `false` is deterministic. */
   usesJudge: boolean
+  /** Whether a judge panel (`judges`, several judges and a verdict rule) may judge it instead of one judge. */
+  panel?: boolean
   /** Whether it judges one text, the step's `content` (taken from the step leading in when not set). */
   judgesContent: boolean
   /** Whether, with no candidates listed, it ranks the texts of the steps wired into it, each named by its step's id. */
@@ -92,6 +92,11 @@ export interface EvaluationTypeSpec<T extends string = string> {
   outputs(config: Record<string, unknown>): { scoreKeys: readonly string[] | undefined, scoreKeysAre: string, fields?: OutputFields }
   /** Its own built-in judge, used instead of the server's default judge when the config names none. */
   defaultModel?: string
+  /**
+   * The judge when the config names no `model` (else the server's default judge): the run resolves
+   * it, and the editor names it in the judge picker.
+   */
+  judgeDefault?(config: Record<string, unknown>): JudgeDefault
 }
 
 export function defineEvaluationTypeSpec<const T extends string>(spec: EvaluationTypeSpec<T>): EvaluationTypeSpec<T> {

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import { JudgeflowError } from '../errors'
+import { PROVIDER_KEY_VARIABLES } from './models'
 import { lazySdkClient } from './sdk'
 import { refusesStructuredOutput, withSchemaInPrompt } from './structured'
 import type { ProviderAdapter } from './types'
@@ -13,7 +14,7 @@ export function createAnthropicAdapter(env: Record<string, string | undefined>):
   const refusingTools = new Set<string>()
   return {
     id: 'anthropic',
-    keyVariable: 'ANTHROPIC_API_KEY',
+    keyVariable: PROVIDER_KEY_VARIABLES.anthropic,
     async send(model, request, { signal }) {
       if (request.response_format) throw new JudgeflowError('INVALID_CONFIG', `anthropic:${model} has no response_format: remove it from the LLM step, or ask for JSON in the prompt`)
       const ask = async (viaTool: boolean) => {

@@ -16,6 +16,12 @@ export function noDefaultModel(provider: string): string {
   return `"${provider}" has no default model: name one with model (providers with a default model: ${Object.keys(PROVIDER_MODELS).join(', ')})`
 }
 
+/** The environment variable holding a provider's key; `local` needs none. The adapters and the editor's help read it. */
+export const PROVIDER_KEY_VARIABLES: Readonly<Record<string, string>> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+}
+
 /** The providers judgeflow calls: `local` is the offline judge, whose one model is `local:heuristic`. */
 export const KNOWN_PROVIDERS: readonly string[] = ['openai', 'anthropic', 'local']
 

@@ -1,5 +1,6 @@
 import type OpenAI from 'openai'
 import { JudgeflowError } from '../errors'
+import { PROVIDER_KEY_VARIABLES } from './models'
 import { lazySdkClient } from './sdk'
 import { refusesStructuredOutput, withSchemaInPrompt } from './structured'
 import type { ChatRequest, ProviderAdapter, StructuredOutput } from './types'
@@ -11,7 +12,7 @@ export function createOpenAIAdapter(env: Record<string, string | undefined>): Pr
   const structuredFor = new Map<string, OpenAIStructured>()
   return {
     id: 'openai',
-    keyVariable: 'OPENAI_API_KEY',
+    keyVariable: PROVIDER_KEY_VARIABLES.openai,
     async send(model, request, { signal }) {
       const ask = async (structured?: OpenAIStructured) => {
         const schema = request.json_schema

@@ -50,6 +50,7 @@ test('builds a workflow from an empty canvas, undoes and redoes, refuses a cycle
   await page.getByLabel('Prompt', { exact: true }).fill('Say something')
   await page.getByLabel('Prompt', { exact: true }).press('Tab')
   await expect(page.getByTestId('problems-llm')).toHaveCount(0)
+  await page.getByRole('button', { name: 'Pinned outputs (none)' }).click()
   await page.getByRole('group', { name: 'Pinned outputs' }).getByRole('button', { name: 'Add a pinned output' }).click()
   await page.getByLabel('Pinned output 1', { exact: true }).fill(payload)
   await page.getByLabel('Pinned output 1', { exact: true }).press('Tab')

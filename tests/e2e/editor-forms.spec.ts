@@ -56,7 +56,9 @@ test('fields are labelled for people with help; the model is chosen from a list;
   await expect(page.getByTestId('problems-llm')).toContainText('2 problems')
   await expect(page.getByTestId('problem-count')).toHaveText('2 problems')
   await expect(side.locator('.error')).toHaveCount(0)
-  for (const label of ['Model', 'Prompt', 'System prompt', 'Temperature', 'Max tokens', 'Pinned outputs']) await expect(side.getByLabel(label, { exact: true })).toBeVisible()
+  for (const label of ['Model', 'Prompt', 'System prompt', 'Temperature', 'Max tokens']) await expect(side.getByLabel(label, { exact: true })).toBeVisible()
+  // Its pinned outputs are folded behind a button that counts them.
+  await expect(side.getByRole('button', { name: 'Pinned outputs (none)' })).toHaveAttribute('aria-expanded', 'false')
   await expect(side).toContainText('The longest answer the model may give, in tokens.')
   // The model: the servers' models (this one has no provider key) or another typed; never the offline judge.
   const model = side.getByLabel('Model', { exact: true })

@@ -37,6 +37,7 @@ test('builds a quality gate from an empty canvas, configures a rubric evaluator,
   await completeReference(page, 'Prompt', 'Answer the question: {{in', 'input.question')
   await expect(page.getByLabel('Prompt', { exact: true })).toHaveValue('Answer the question: {{input.question}}')
   // One box per attempt, each taking text as it is.
+  await page.getByRole('button', { name: 'Pinned outputs (none)' }).click()
   const pins = page.getByRole('group', { name: 'Pinned outputs' })
   await pins.getByRole('button', { name: 'Add a pinned output' }).click()
   await setField(page, 'Pinned output 1', WEAK)

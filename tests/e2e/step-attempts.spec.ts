@@ -89,6 +89,12 @@ test('pinned outputs come first in an LLM step\'s form, one box each, several li
   await runQualityGate(page)
   await page.getByTestId('node-draft').click()
   const side = page.getByRole('complementary', { name: 'Step settings' })
+  // Folded behind a button that counts them, above the model.
+  const toggle = side.getByRole('button', { name: 'Pinned outputs (2)' })
+  await expect(toggle).toBeInViewport()
+  const [toggleBox, modelTop] = [(await toggle.boundingBox())!, (await side.getByLabel('Model', { exact: true }).boundingBox())!]
+  expect(toggleBox.y).toBeLessThan(modelTop.y)
+  await toggle.click()
   const pins = side.getByRole('group', { name: 'Pinned outputs' })
   await expect(pins).toBeInViewport()
   await expect(side.getByLabel('Pinned output 1', { exact: true })).toHaveValue('I am not sure. Maybe look at the documentation.')
@@ -111,6 +117,7 @@ test('pinned outputs come first in an LLM step\'s form, one box each, several li
   await side.getByText('Last run', { exact: true }).click()
   await side.getByTestId('pin-output').click()
   await expect(side.getByTestId('pin-output')).toHaveText('Pinned')
+  await side.getByRole('button', { name: 'Pinned outputs (1)' }).click()
   await expect(side.getByLabel('Pinned output 1 (JSON)', { exact: true })).toHaveValue(/"overall_score"/)
   await expect(page.getByTestId('node-judge').getByRole('img', { name: 'pinned outputs' })).toBeVisible()
 })

@@ -1,11 +1,8 @@
 import { z } from 'zod'
 import { strictObject } from '../../schema/unknown-keys'
 import { llmParams } from '../llm-params'
-import { modelRefOf } from '../checks'
 import type { ConfigOf } from '../shared-fields'
 import type { EvaluationTypeChecks } from '../parts'
-import { METRIC_DEFAULT_MODEL } from './spec'
-import { providerDefaultModel } from '../../providers/models'
 
 export const metricConfigSchema = strictObject({
   name: z.string().min(1, 'is required'),
@@ -34,11 +31,6 @@ export const metricsFields = {
 
 export const metricsChecks: EvaluationTypeChecks<ConfigOf<'metrics', typeof metricsFields>> = {
   exclusive: ['default_model', 'default_provider', 'enabled_metrics', 'metric_weights', 'metrics'],
-  // A provider named without a model stands for its default model; with none, the suite's own default.
-  judgeDefault: (config) => {
-    const provider = config.default_provider ?? config.provider
-    return { declared: modelRefOf(config.default_model, provider), field: 'default_model', fallback: (provider && providerDefaultModel(provider)) || METRIC_DEFAULT_MODEL }
-  },
   resolve(config, problems) {
     if (config.model && config.default_model) problems.push({ path: 'default_model', message: 'give the model once: as model or as default_model, not both' })
     if (config.judges) panelModels(config, problems)

@@ -1,4 +1,6 @@
 import { WARNINGS_FIELD } from '../outputs'
+import { modelRefOf } from '../checks'
+import { providerDefaultModel } from '../../providers/models'
 import { defineEvaluationTypeSpec } from '../spec'
 import { keyedBy, namesIn, objectOf, output } from '../../steps/outputs'
 
@@ -14,9 +16,16 @@ export const metricsSpec = defineEvaluationTypeSpec({
   description: 'A suite of metrics (0–100) with weights, one judge call each.',
   inputs: ['content', 'context', 'reference'],
   usesJudge: true,
+  panel: true,
   judgesContent: true,
   sections: ['judge', 'metrics', 'threshold', 'feedback'],
   defaultModel: METRIC_DEFAULT_MODEL,
+  // A provider named without a model stands for its default model; with none, the suite's own default.
+  judgeDefault: (config) => {
+    const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined)
+    const provider = text(config.default_provider) ?? text(config.provider)
+    return { declared: modelRefOf(text(config.default_model), provider), field: 'default_model', fallback: (provider && providerDefaultModel(provider)) || METRIC_DEFAULT_MODEL }
+  },
   order: 5,
   outputs: (config) => {
     const names = metricNames(config)
