@@ -18,6 +18,11 @@ import { evaluatorWithTarget, registryWithTarget, workflowWithTarget, type Targe
 
 export * from '../engine'
 export type { DatasetCase, DatasetFormat, DatasetGates, DatasetReport, JudgeflowConfig, Target, TargetContext, TargetOutput }
+/** The report files `judgeflow test` writes (--junit, --html, --markdown, --csv, --jsonl), from a `runDataset` report. */
+export { datasetReportToJunit } from '../engine/datasets/junit'
+export { datasetReportToHtml } from '../engine/datasets/html'
+export { datasetReportToMarkdown, type MarkdownReportOptions } from '../engine/datasets/markdown'
+export { datasetResultsToCsv, datasetResultsToJsonl } from '../engine/datasets/results-files'
 
 /** Providers as the library takes them: the caller's own by id (`{ gateway: async (model, request) => '…' }`), or a whole `Providers`. */
 export type LibraryProviders = CallerProviders | Providers

@@ -16,6 +16,7 @@ import { formatPath } from '../graph/path'
 import { summarizeCases, type CaseRun, type CaseSummary } from './outcomes'
 import { caseRunStatuses, verdicts, type Verdict } from './schema'
 import { mcnemarExact, round4 } from './stats'
+import { asSentence } from '../text/sentence'
 
 export interface ScoreDelta {
   case_id: string
@@ -137,7 +138,7 @@ export function checkBaselineReport(value: unknown, dataset: { name: string, cas
     const { issues } = parsed.error
     const listed = issues.slice(0, MAX_LISTED_PROBLEMS).map(issue => `${formatPath(issue.path) || '(top level)'}: ${missing(issue) ? 'is required' : issue.message}`)
     const more = issues.length > MAX_LISTED_PROBLEMS ? ` (and ${issues.length - MAX_LISTED_PROBLEMS} more)` : ''
-    throw new JudgeflowError('INVALID_INPUT', `${where} is not a report written by judgeflow test --report: ${listed.join('; ')}${more}.`)
+    throw new JudgeflowError('INVALID_INPUT', asSentence(`${where} is not a report written by judgeflow test --report: ${listed.join('; ')}${more}`))
   }
   const report = parsed.data
   const again = 'give the report of an earlier run of this dataset'

@@ -9,6 +9,7 @@ import { parseCsvChecked } from '../text/safe-csv'
 import { DEFAULT_MAX_JSON_DEPTH, parseJsonChecked, readJson } from '../text/safe-json'
 import { parseYamlDocument, yamlValue } from '../text/safe-yaml'
 import { datasetCaseSchema, datasetNameSchema, verdicts, type DatasetCase, type Expected } from './schema'
+import { asSentence } from '../text/sentence'
 
 /**
  * Dataset files in and out: CSV, JSONL, JSON and YAML in; JSONL and CSV out. A file is read whole
@@ -211,7 +212,7 @@ function readDocument(text: string, format: 'json' | 'yaml', where: string, maxD
     if (unknownKeys.length) throw new JudgeflowError('INVALID_INPUT', `${where}: unknown top-level key(s) ${unknownKeys.join(', ')}; a dataset file holds "name" and "cases".`)
     if (fileName !== undefined) {
       const checked = datasetNameSchema.safeParse(fileName)
-      if (!checked.success) throw new JudgeflowError('INVALID_INPUT', `${where}: name ${checked.error.issues[0]!.message}.`)
+      if (!checked.success) throw new JudgeflowError('INVALID_INPUT', asSentence(`${where}: name ${checked.error.issues[0]!.message}`))
       name = checked.data
     }
     list = cases
@@ -295,7 +296,7 @@ function rowsRefused(where: string, problems: Problem[], unit: 'line' | 'case' =
   const listed = problems.slice(0, MAX_LISTED_PROBLEMS).map(p => `${unit} ${p.line}, ${p.field}: ${p.message}`)
   const more = problems.length > MAX_LISTED_PROBLEMS ? `; and ${problems.length - MAX_LISTED_PROBLEMS} more` : ''
   const noun = problems.length === 1 ? 'a problem' : `${problems.length} problems`
-  return new JudgeflowError('INVALID_INPUT', `${where} has ${noun}, so nothing was imported: ${listed.join('; ')}${more}.`, {
+  return new JudgeflowError('INVALID_INPUT', asSentence(`${where} has ${noun}, so nothing was imported: ${listed.join('; ')}${more}`), {
     details: { problems: problems.slice(0, MAX_LISTED_PROBLEMS) },
   })
 }

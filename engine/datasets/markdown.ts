@@ -48,9 +48,19 @@ function capped(lines: string[]): string[] {
 /** A table cell's output excerpt is cut past this many characters. */
 const CELL_OUTPUT_LIMIT = 160
 
+/** How the Markdown report names what was run. */
+export interface MarkdownReportOptions {
+  /**
+   * The target as a person knows it: `{ what: 'workflow file', name: 'gate.json' }` reads "Target:
+   * the workflow file `gate.json`." Without it, a workflow is named by its stored id, which means
+   * nothing outside the database it is kept in.
+   */
+  target?: { what: 'workflow file' | 'workflow' | 'evaluator config' | 'promptfoo config', name: string }
+}
+
 /** `cases`: the dataset's cases, whose inputs and expected answers the table of failed cases shows (the report holds neither). */
-export function datasetReportToMarkdown(report: DatasetReport, cases?: readonly DatasetCase[]): string {
-  const target = 'workflow_id' in report.target ? `workflow ${markdownCode(report.target.workflow_id)}` : 'an evaluator config'
+export function datasetReportToMarkdown(report: DatasetReport, cases?: readonly DatasetCase[], options: MarkdownReportOptions = {}): string {
+  const target = targetText(report, options.target)
   const lines = [
     `# Dataset ${markdownText(report.dataset.name)} (version ${report.dataset.version})`,
     '',
@@ -84,6 +94,11 @@ export function datasetReportToMarkdown(report: DatasetReport, cases?: readonly 
     ...casesSection(report, cases),
   ]
   return `${lines.join('\n').trimEnd()}\n`
+}
+
+function targetText(report: DatasetReport, named: MarkdownReportOptions['target']): string {
+  if (named) return `the ${named.what} ${markdownCode(named.name)}`
+  return 'workflow_id' in report.target ? `workflow ${markdownCode(report.target.workflow_id)}` : 'an evaluator config'
 }
 
 const pctOrDash = (x: number | null) => (x === null ? '—' : pct(x))

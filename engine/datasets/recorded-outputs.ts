@@ -7,6 +7,7 @@ import type { Workflow } from '../schema/workflow'
 import { DEFAULT_MAX_JSON_DEPTH, readJson } from '../text/safe-json'
 import type { DatasetCase, RecordedOutput } from './schema'
 import type { RecordedOutputs } from './recorded-outputs-note'
+import { asSentence } from '../text/sentence'
 
 /**
  * Recorded outputs: outputs already produced (production logs, another tool's run) judged without
@@ -148,5 +149,5 @@ export function caseRunOf(
 }
 
 function refused(message: string): JudgeflowError {
-  return new JudgeflowError('INVALID_INPUT', message.endsWith('.') ? message : `${message}.`)
+  return new JudgeflowError('INVALID_INPUT', asSentence(message))
 }

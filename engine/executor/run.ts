@@ -7,10 +7,11 @@ import { applyInputFields, inputStep } from '../steps/input'
 import { Execution, type ExecuteOptions } from './execution'
 import { checkStepJudge } from '../evaluator/judge-fallback'
 import type { RunResult } from './types'
+import { asSentence } from '../text/sentence'
 
 export function invalidWorkflowError(problems: Problem[]): JudgeflowError {
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : ''
-  return new JudgeflowError('INVALID_WORKFLOW', `The workflow is invalid: ${problems[0]!.message}${more}.`, { details: problems })
+  return new JudgeflowError('INVALID_WORKFLOW', asSentence(`The workflow is invalid: ${problems[0]!.message}${more}`), { details: problems })
 }
 
 /** The definition checked and typed; throws INVALID_WORKFLOW listing every problem. */

@@ -10,6 +10,7 @@ import type { HttpAccess } from '~~/engine/http/access'
 import { httpStep } from '~~/engine/steps/http'
 import { parseReference, resolveReference, stringifyValue, type ReferenceScope } from '~~/engine/executor/references'
 import type { Providers } from '~~/engine/providers/types'
+import { asSentence } from '~~/engine/text/sentence'
 
 export const httpTestBodySchema = z.object({
   /** The step's config as the form holds it (references as written). */
@@ -63,10 +64,10 @@ export async function sendTestRequest(
     const parsed = httpStep.configSchema.safeParse(renderFromSample(written, input))
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!
-      throw new JudgeflowError('INVALID_CONFIG', `${formatPath(['config', ...issue.path])}: ${issue.message}.`)
+      throw new JudgeflowError('INVALID_CONFIG', asSentence(`${formatPath(['config', ...issue.path])}: ${issue.message}`))
     }
     const problem = httpStep.runProblems?.(parsed.data as Record<string, unknown>)[0]
-    if (problem) throw new JudgeflowError('INVALID_CONFIG', `config.${problem.path}: ${problem.message}.`)
+    if (problem) throw new JudgeflowError('INVALID_CONFIG', asSentence(`config.${problem.path}: ${problem.message}`))
     const outcome = await httpStep.run({
       node: { id: 'test', type: 'http', config: written }, config: parsed.data, attempt: 1, input, signal: new AbortController().signal,
       providers: deps.providers, settings: {}, evaluation: { http: deps.http }, cache: false, runsOf: () => 0,
