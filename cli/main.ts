@@ -1,9 +1,12 @@
 import type { Env } from '../core/config'
+import { COMMANDS, type CommandName } from './help/commands'
+import { asksForHelp, commandHelpText } from './help/render'
 import { processIo, type Io } from './process-io'
 import { DB_USAGE, IMPORT_USAGE, SERVE_USAGE, TEST_USAGE, WORKER_USAGE } from './usage'
 
-// Everything beyond the usage text is loaded when a command runs: `judgeflow --help` starts
-// without the engine, the configuration's schemas or their packages (zod, yaml).
+// Everything beyond the help texts is loaded when a command runs: `judgeflow --help` and
+// `judgeflow <command> --help` start without the engine, the configuration's schemas or their
+// packages (zod, yaml).
 const USAGE = `judgeflow — LLM quality gates
 
 Usage:
@@ -19,6 +22,9 @@ Usage:
   ${SERVE_USAGE}
   ${WORKER_USAGE}
 
+judgeflow <command> --help   a command's options, one line each, and examples
+judgeflow --version          the installed version
+
 Exit codes: 0 ok (verdict pass or none; eval: passed; test: every gate holds), 1 verdict fail (eval: not passed; test: a gate fails),
 2 invalid input or error (test: also more errored cases than --max-errors).
 Keys come from the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY (and OPENAI_BASE_URL, ANTHROPIC_BASE_URL).
@@ -33,9 +39,26 @@ export async function main(argv: string[], io: Io = processIo, env?: Env): Promi
       case undefined:
       case '-h':
       case '--help':
-      case 'help':
         io.out(USAGE)
         return command === undefined ? 2 : 0
+      case 'help':
+        if (args[0] && isCommand(args[0])) return help(args[0], io)
+        io.out(USAGE)
+        return 0
+      case '-v':
+      case '--version':
+        io.out((await import('./package-root')).packageVersion())
+        return 0
+    }
+    if (!isCommand(command)) {
+      const { unknownCommandMessage } = await import('./help/did-you-mean')
+      io.err(command.startsWith('-')
+        ? `Unknown option '${command}'. judgeflow --help lists the commands; judgeflow <command> --help their options.`
+        : unknownCommandMessage(command, Object.keys(COMMANDS)))
+      return 2
+    }
+    if (asksForHelp(args, COMMANDS[command].flags)) return help(command, io)
+    switch (command) {
       case 'serve': return await (await import('./commands/serve')).serveCommand(args, io, env)
       case 'db': return await (await import('./commands/db')).dbCommand(args, io)
     }
@@ -52,10 +75,8 @@ export async function main(argv: string[], io: Io = processIo, env?: Env): Promi
       case 'test': return await (await import('./commands/test')).testCommand(args, io, config, io === processIo && process.stderr.isTTY === true)
       case 'import': return (await import('./commands/import')).importCommand(args, io, config)
       case 'worker': return await (await import('./commands/worker')).workerCommand(args, io, config)
-      default:
-        io.err(`Unknown command "${command}". Commands: validate, run, eval, test, import, experiment, backup, db, serve, worker.`)
-        return 2
     }
+    return 2
   }
   catch (error) {
     const { JudgeflowError } = await import('../engine/errors')
@@ -65,11 +86,23 @@ export async function main(argv: string[], io: Io = processIo, env?: Env): Promi
       if (error.code === 'INVALID_WORKFLOW' && Array.isArray(problems)) for (const p of problems.slice(1)) io.err(String(p.message))
       return 2
     }
-    if (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.err(`${error.message}.`)
+    const code = (error as { code?: string }).code
+    if (error instanceof TypeError && code?.startsWith('ERR_PARSE_ARGS')) {
+      const unknown = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /^Unknown option '([^']+)'/.exec(error.message)?.[1] : undefined
+      if (unknown && command && isCommand(command)) io.err((await import('./help/did-you-mean')).unknownOptionMessage(command, unknown, COMMANDS[command].flags))
+      else io.err((await import('../engine/text/sentence')).asSentence(error.message))
       return 2
     }
     io.err(`judgeflow failed unexpectedly: ${(error as Error).message}`)
     return 2
   }
+}
+
+function isCommand(name: string): name is CommandName {
+  return Object.hasOwn(COMMANDS, name)
+}
+
+function help(command: CommandName, io: Io): number {
+  io.out(commandHelpText(command, COMMANDS[command]))
+  return 0
 }

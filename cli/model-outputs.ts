@@ -4,6 +4,7 @@ import { readStructured } from '../engine/datasets/promptfoo-files'
 import { JudgeflowError } from '../engine/errors'
 import { readTextFile } from './io'
 import type { InputFile } from './output-paths'
+import { asSentence } from '../engine/text/sentence'
 
 interface ReadOptions { judge?: string, maxDepth: number, skipUnsupported?: boolean }
 
@@ -67,5 +68,5 @@ function outputsOf(value: unknown, file: string): Array<{ output: string, tags?:
 }
 
 function invalid(message: string): JudgeflowError {
-  return new JudgeflowError('INVALID_INPUT', `${message}.`)
+  return new JudgeflowError('INVALID_INPUT', asSentence(message))
 }

@@ -4,28 +4,15 @@ import { MAX_CASE_DELAY_MS } from '../core/datasets'
 import { JudgeflowError } from '../engine'
 import { checkBaselineReport, filterCases, type DatasetCase } from '../engine/datasets'
 import { readJsonFile } from './io'
-
-/** `judgeflow test`'s flags that choose the cases and how they run, as promptfoo's `eval` names them. */
-export const RUN_FLAG_OPTIONS = {
-  'concurrency': { type: 'string' },
-  'max-concurrency': { type: 'string' },
-  'filter-pattern': { type: 'string' },
-  'filter-first-n': { type: 'string' },
-  'filter-sample': { type: 'string' },
-  'seed': { type: 'string' },
-  'filter-failing': { type: 'string' },
-  'var': { type: 'string', multiple: true },
-  'env-file': { type: 'string' },
-  'delay': { type: 'string' },
-  'no-cache': { type: 'boolean' },
-} as const
+import { RUN_FLAGS } from './help/test-flags'
 
 export { RUN_FLAGS_USAGE } from './usage'
 
 /** The most cases `--filter-first-n` and `--filter-sample` take (a dataset holds no more). */
 const MAX_FILTER_COUNT = 1_000_000
 
-type RunFlagValues = { [K in keyof typeof RUN_FLAG_OPTIONS]?: K extends 'var' ? string[] : K extends 'no-cache' ? boolean : string }
+/** The values of `judgeflow test`'s flags that choose the cases and how they run (declared with their help in cli/help/test-flags.ts). */
+type RunFlagValues = { [K in keyof typeof RUN_FLAGS]?: K extends 'var' ? string[] : K extends 'no-cache' ? boolean : string }
 
 export interface RunFlags {
   concurrency?: number

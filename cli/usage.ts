@@ -4,7 +4,7 @@
  */
 export const DB_USAGE = 'judgeflow db copy --from <sqlite file> --to <postgres url>'
 export const IMPORT_USAGE = 'judgeflow import promptfoo <promptfooconfig.yaml> --out <folder> [--grader <provider:model>] [--name <dataset name>] [--skip-unsupported]'
-export const SERVE_USAGE = 'judgeflow serve [--no-worker]   (the web app and API; on PostgreSQL also a worker unless --no-worker)'
+export const SERVE_USAGE = 'judgeflow serve [--port N] [--host <host>] [--db <path>] [--no-worker]   (the web app and API; on PostgreSQL also a worker unless --no-worker)'
 /** The flags that choose a test run's cases and pace it (cli/test-flags.ts reads them). */
 export const RUN_FLAGS_USAGE = '[--concurrency|--max-concurrency N] [--filter-pattern <regex>] [--filter-first-n N] [--filter-sample N [--seed S]]'
   + ' [--filter-failing <report.json>] [--var k=v]… [--env-file <file>] [--delay <ms>] [--no-cache]'

@@ -1,10 +1,13 @@
 // Builds the app when the build is missing or older than its sources, then serves it on loopback.
+// A build named by JUDGEFLOW_BUILD_DIR (`JUDGEFLOW_BUILD_DIR=<dir> npx nuxt build`, nuxt.config.ts) is
+// served as it is, as tests/e2e/serve.mjs serves it: built here only when missing.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '..')
-const entry = join(root, '.output/server/index.mjs')
+const buildDir = process.env.JUDGEFLOW_BUILD_DIR
+const entry = buildDir ? resolve(buildDir, 'output/server/index.mjs') : join(root, '.output/server/index.mjs')
 const sources = ['app', 'pages', 'components', 'server', 'engine', 'core', 'db', 'nuxt.config.ts', 'package-lock.json']
 
 function newest(path) {
@@ -15,7 +18,7 @@ function newest(path) {
 }
 
 const built = existsSync(entry) ? statSync(entry).mtimeMs : 0
-if (!built || sources.some(source => newest(join(root, source)) > built)) {
+if (!built || (!buildDir && sources.some(source => newest(join(root, source)) > built))) {
   console.log('judgeflow: building the app…')
   const build = spawnSync('npx', ['nuxt', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NUXT_TELEMETRY_DISABLED: '1' } })
   if (build.status !== 0) process.exit(build.status ?? 1)

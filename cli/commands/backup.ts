@@ -4,13 +4,14 @@ import { backupDatabase } from '../../db'
 import { JudgeflowError } from '../../engine'
 import type { Io } from '../io'
 import { checkOutputFiles } from '../output-paths'
+import { COMMANDS } from '../help/commands'
 
 /**
  * `judgeflow backup <file> [--db <path>]`: a consistent online copy of the database, safe while
  * the server is running; restore by stopping the server and putting the copy in place of the database.
  */
 export async function backupCommand(args: string[], io: Io, config: JudgeflowConfig): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { db: { type: 'string' } } })
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: COMMANDS.backup.flags })
   if (positionals.length !== 1) {
     io.err('backup needs the file to write: judgeflow backup <file> [--db <path>]')
     return 2

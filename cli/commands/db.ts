@@ -6,6 +6,7 @@ import { openPostgres } from '../../db/pg'
 import { JudgeflowError } from '../../engine'
 import type { Io } from '../io'
 import { DB_USAGE } from '../usage'
+import { COMMANDS } from '../help/commands'
 
 export { DB_USAGE }
 
@@ -19,7 +20,7 @@ export async function dbCommand(args: string[], io: Io): Promise<number> {
     io.err(`db needs a subcommand: ${DB_USAGE}`)
     return 2
   }
-  const { values } = parseArgs({ args: rest, options: { from: { type: 'string' }, to: { type: 'string' } } })
+  const { values } = parseArgs({ args: rest, options: COMMANDS.db.flags })
   if (!values.from || !values.to) {
     io.err(`db copy needs ${values.from ? '--to' : '--from'}: ${DB_USAGE}`)
     return 2

@@ -5,7 +5,8 @@ import type { JudgeflowConfig } from '../../core/config'
 import { evaluate, readEvaluatorConfigFile } from '../../engine'
 import { noteUnisolatedCode, withApp } from '../app'
 import { readJsonFile, type Io } from '../io'
-import { REQUIRE_JUDGE_OPTION, withRequiredJudge } from '../judge-flag'
+import { withRequiredJudge } from '../judge-flag'
+import { COMMANDS } from '../help/commands'
 
 /** The workspace's evaluator config, used when `--config` is not given: evaluator.toml in the config folder. */
 export function workspaceConfigPath(config: JudgeflowConfig): string {
@@ -17,7 +18,7 @@ export function workspaceConfigPath(config: JudgeflowConfig): string {
  * its warnings also on stderr. Without `--config`, the workspace's configs/evaluator.toml. Exit 0 passed, 1 not passed, 2 invalid input or error.
  */
 export async function evalCommand(args: string[], io: Io, settings: JudgeflowConfig): Promise<number> {
-  const { values } = parseArgs({ args, options: { config: { type: 'string' }, input: { type: 'string' }, ...REQUIRE_JUDGE_OPTION } })
+  const { values } = parseArgs({ args, options: COMMANDS.eval.flags })
   const workspace = workspaceConfigPath(settings)
   const configPath = values.config ?? (existsSync(workspace) ? workspace : undefined)
   if (!configPath || !values.input) {

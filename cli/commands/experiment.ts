@@ -9,6 +9,7 @@ import { parseYamlChecked } from '../../engine/text/safe-yaml'
 import { noteUnisolatedCode, withApp } from '../app'
 import { parseJson, readJsonFile, type Io } from '../io'
 import { checkOutputFiles, writeOutputFile } from '../output-paths'
+import { COMMANDS } from '../help/commands'
 
 const USAGE = 'judgeflow experiment report <judgments.json> [--markdown] | judgeflow experiment run <experiment.json|.yaml> [--markdown] [--judgments <out.json>]'
 
@@ -24,7 +25,7 @@ export async function experimentCommand(args: string[], io: Io, config: Judgeflo
     io.err(`experiment needs a subcommand: ${USAGE}${sub ? ` ("${sub}" is not one)` : ''}.`)
     return 2
   }
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { markdown: { type: 'boolean' }, judgments: { type: 'string' } } })
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: COMMANDS.experiment.flags })
   if (positionals.length !== 1) {
     io.err(`experiment ${sub} needs one file: ${USAGE}`)
     return 2

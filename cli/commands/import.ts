@@ -7,6 +7,7 @@ import type { Io } from '../io'
 import { readPromptfooConfig } from '../promptfoo'
 import { checkOutputFiles, checkOutputFolder, writeOutputFile, type InputFile } from '../output-paths'
 import { IMPORT_USAGE } from '../usage'
+import { COMMANDS } from '../help/commands'
 
 export { IMPORT_USAGE }
 
@@ -21,7 +22,7 @@ export function importCommand(args: string[], io: Io, config: JudgeflowConfig): 
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { 'out': { type: 'string' }, 'judge': { type: 'string' }, 'grader': { type: 'string' }, 'name': { type: 'string' }, 'skip-unsupported': { type: 'boolean' } },
+    options: COMMANDS.import.flags,
   })
   const [file] = positionals
   if (source !== 'promptfoo' || !file || !values.out) {

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util'
 import type { JudgeflowConfig } from '../../core/config'
 import { noteUnisolatedCode, withApp } from '../app'
 import { parseJson, readJsonFile, type Io } from '../io'
-import { REQUIRE_JUDGE_OPTION, withRequiredJudge } from '../judge-flag'
+import { withRequiredJudge } from '../judge-flag'
+import { COMMANDS } from '../help/commands'
 import { stepWarningLine, stepWarnings } from '../../engine/executor/step-warnings'
 
 /**
@@ -14,15 +15,7 @@ export async function runCommand(args: string[], io: Io, config: JudgeflowConfig
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: {
-      'input': { type: 'string' },
-      'input-json': { type: 'string' },
-      'db': { type: 'string' },
-      'no-cache': { type: 'boolean' },
-      'concurrency': { type: 'string' },
-      'timeout': { type: 'string' },
-      ...REQUIRE_JUDGE_OPTION,
-    },
+    options: COMMANDS.run.flags,
   })
   const [file] = positionals
   if (!file) {

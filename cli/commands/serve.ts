@@ -1,18 +1,19 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DEFAULT_DB_PATH, loadConfig, processEnv, type Env } from '../../core/config'
 import { JudgeflowError } from '../../engine/errors'
 import type { Io } from '../io'
 import { SERVE_USAGE } from '../usage'
+import { COMMANDS } from '../help/commands'
+import { packageRoot } from '../package-root'
 
 export { SERVE_USAGE }
 
 /**
- * `judgeflow serve [--no-worker]`: serves the built app and API. From a source checkout as
+ * `judgeflow serve [--port N] [--host H] [--db path] [--no-worker]`: serves the built app and API. From a source checkout as
  * `npm start` does (building it first when it is missing or older than its sources); from an
  * installed package, the `.output/` it ships, at once, with the database in the working directory
  * (JUDGEFLOW_DB, else DEFAULT_DB_PATH). A start that cannot succeed — a bad setting, a port in use,
@@ -22,9 +23,9 @@ export { SERVE_USAGE }
  * `--no-worker` and the loopback default over it (the command's own environment is left as it is).
  */
 export async function serveCommand(args: string[], io: Io, env: Env = processEnv()): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'no-worker': { type: 'boolean' } } })
-  if (positionals.length) throw new JudgeflowError('INVALID_INPUT', `serve takes no arguments but --no-worker (got "${positionals[0]}"): ${SERVE_USAGE}`)
-  const serverEnv: Env = { ...env, ...(values['no-worker'] ? { JUDGEFLOW_WORKER: '0' } : {}) }
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: COMMANDS.serve.flags })
+  if (positionals.length) throw new JudgeflowError('INVALID_INPUT', `serve takes no arguments but --port, --host, --db and --no-worker (got "${positionals[0]}"): ${SERVE_USAGE}`)
+  const serverEnv: Env = { ...env, ...(values['no-worker'] ? { JUDGEFLOW_WORKER: '0' } : {}), ...flagSettings(values) }
   const root = packageRoot()
   // A source checkout serves as `npm start` does (building first when needed).
   if (existsSync(join(root, 'nuxt.config.ts'))) return await runServer(join(root, 'scripts/start.mjs'), serverEnv)
@@ -60,11 +61,25 @@ function runServer(entry: string, env: Env): Promise<number> {
   })
 }
 
-/** The folder of judgeflow's package.json: two folders up in the source tree, one in the compiled `dist/`. */
-function packageRoot(): string {
-  let folder = dirname(fileURLToPath(import.meta.url))
-  while (!existsSync(join(folder, 'package.json')) && dirname(folder) !== folder) folder = dirname(folder)
-  return folder
+/**
+ * The settings --port, --host and --db give, as the variables the server reads (Nitro's NITRO_ ones
+ * too, which it reads first): a flag wins over the environment.
+ */
+function flagSettings(values: { port?: string, host?: string, db?: string }): Env {
+  const settings: Env = {}
+  if (values.port !== undefined) {
+    if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65_535) throw new JudgeflowError('INVALID_INPUT', `--port must be a port number from 0 to 65535, not "${values.port}".`)
+    settings.PORT = settings.NITRO_PORT = values.port
+  }
+  if (values.host !== undefined) {
+    if (!values.host.trim()) throw new JudgeflowError('INVALID_INPUT', '--host needs an address to listen on, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).')
+    settings.HOST = settings.NITRO_HOST = values.host
+  }
+  if (values.db !== undefined) {
+    if (!values.db.trim()) throw new JudgeflowError('INVALID_INPUT', '--db needs the path of the SQLite database file.')
+    settings.JUDGEFLOW_DB = resolve(values.db)
+  }
+  return settings
 }
 
 /** Refuses a port another process holds, rather than a server that starts and then cannot listen. */

@@ -7,13 +7,14 @@ import { defaultRegistry, JudgeflowError, readEvaluatorConfigFile, validatedWork
 import {
   changeText, checkBaselineReport, datasetReportToHtml, datasetReportToJunit, datasetReportToMarkdown, datasetResultsToCsv, datasetResultsToJsonl,
   exitCodeOf, formatFromName, parseDatasetFile, regressionRule, reportWarningLine,
-  type CostEstimate, type DatasetCase, type DatasetGates, type DatasetReport,
+  type CostEstimate, type DatasetCase, type DatasetGates, type DatasetReport, type MarkdownReportOptions,
 } from '../../engine/datasets'
-import { filteredCases, numberFlag, RUN_FLAG_OPTIONS, runFlagsOf } from '../test-flags'
+import { filteredCases, numberFlag, runFlagsOf } from '../test-flags'
 import { modelRefSchema } from '../../engine/schema/common'
 import { graderModel } from '../../engine/datasets/promptfoo-graders'
 import { noteUnisolatedCode, withApp } from '../app'
-import { REQUIRE_JUDGE_OPTION, withRequiredJudge } from '../judge-flag'
+import { withRequiredJudge } from '../judge-flag'
+import { COMMANDS } from '../help/commands'
 import { readPromptfooConfig } from '../promptfoo'
 import { readJsonFile, readTextFile, type Io } from '../io'
 import { checkOutputFiles, writeOutputFile, type InputFile, type OutputFile } from '../output-paths'
@@ -37,37 +38,7 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: {
-      'dataset': { type: 'string' },
-      'config': { type: 'string' },
-      ...RUN_FLAG_OPTIONS,
-      'repeat': { type: 'string' },
-      'min-pass-rate': { type: 'string' },
-      'min-kappa': { type: 'string' },
-      'baseline': { type: 'string' },
-      'no-regressions': { type: 'boolean' },
-      'max-errors': { type: 'string' },
-      'max-flaky': { type: 'string' },
-      'max-cost': { type: 'string' },
-      'force': { type: 'boolean' },
-      'require-calibration': { type: 'string' },
-      ...REQUIRE_JUDGE_OPTION,
-      'min-kappa-lower': { type: 'string' },
-      'report': { type: 'string' },
-      'junit': { type: 'string' },
-      'html': { type: 'string' },
-      'csv': { type: 'string' },
-      'jsonl': { type: 'string' },
-      'markdown': { type: 'boolean' },
-      'score-step': { type: 'string' },
-      'db': { type: 'string' },
-      'grader': { type: 'string' },
-      'skip-unsupported': { type: 'boolean' },
-      'outputs': { type: 'string' },
-      'output-step': { type: 'string' },
-      'assertions': { type: 'string' },
-      'model-outputs': { type: 'string' },
-    },
+    options: COMMANDS.test.flags,
   })
   const [firstFile] = positionals
   // A file alone is a promptfoo config, run as promptfoo runs it: its tests × prompts × providers.
@@ -209,8 +180,16 @@ export async function testCommand(args: string[], io: Io, config: JudgeflowConfi
   if (values.jsonl) writeOutputFile(values.jsonl, datasetResultsToJsonl(report), '--jsonl')
   const drawn = chosen.seed === undefined ? undefined : `drew ${report.cases} of ${parsed.cases.length} cases with --seed ${chosen.seed} (give it again to draw the same cases)`
   if (drawn && values.markdown) io.err(`Note: ${drawn}`)
-  io.out(values.markdown ? datasetReportToMarkdown(report, parsed.cases) : summary(report, minPassRate === undefined, drawn))
+  const named = namedTarget(promptfooFile, workflowFile, values.config)
+  io.out(values.markdown ? datasetReportToMarkdown(report, parsed.cases, { target: named }) : summary(report, minPassRate === undefined, drawn))
   return exitCodeOf(report)
+}
+
+/** The target as the person named it on the command line: the stored workflow's id means nothing after this command. */
+function namedTarget(promptfooFile?: string, workflowFile?: string, configFile?: string): MarkdownReportOptions['target'] {
+  if (promptfooFile) return { what: 'promptfoo config', name: promptfooFile }
+  if (workflowFile) return { what: 'workflow file', name: workflowFile }
+  return configFile ? { what: 'evaluator config', name: configFile } : undefined
 }
 
 /** The estimate, said before the first case runs (estimate.ts). */

@@ -1,14 +1,16 @@
+import { parseArgs } from 'node:util'
 import { createProviders, defaultRegistry, missingKeyWarnings, validateWorkflow } from '../../engine'
 import { setPriceOverrides } from '../../engine/providers/prices'
 import type { JudgeflowConfig } from '../../core/config'
 import { readJsonFile, type Io } from '../io'
+import { COMMANDS } from '../help/commands'
 
 /**
  * `judgeflow validate <workflow.json>`: every problem with its node; exit 0 valid, 2 invalid. The
  * keys its steps would miss here are warnings, as the API answers them: validating calls no model.
  */
 export function validateCommand(args: string[], io: Io, config: JudgeflowConfig): number {
-  const [file] = args
+  const [file] = parseArgs({ args, allowPositionals: true, options: COMMANDS.validate.flags }).positionals
   if (!file) {
     io.err('validate needs a workflow file: judgeflow validate <workflow.json>')
     return 2

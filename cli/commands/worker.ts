@@ -7,6 +7,7 @@ import { JudgeflowError } from '../../engine'
 import { evaluationWorkerEntry } from '../evaluation-workers'
 import type { Io } from '../io'
 import { WORKER_USAGE } from '../usage'
+import { COMMANDS } from '../help/commands'
 
 export { WORKER_USAGE }
 
@@ -66,7 +67,7 @@ function lowerPriority(asked: number | undefined, io: Io): number {
  * and what is left is handed over, committed steps kept; then it exits 0.
  */
 export async function workerCommand(args: string[], io: Io, config: JudgeflowConfig, signals: StopSignal = process): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { concurrency: { type: 'string' }, nice: { type: 'string' } } })
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: COMMANDS.worker.flags })
   if (positionals.length) throw new JudgeflowError('INVALID_INPUT', `worker takes no arguments but --concurrency and --nice (got "${positionals[0]}"): ${WORKER_USAGE}`)
   const concurrency = values.concurrency === undefined ? config.runs.workerConcurrency : Number(values.concurrency)
   if (!Number.isInteger(concurrency) || concurrency < 1) {

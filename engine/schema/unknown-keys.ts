@@ -1,18 +1,10 @@
 import { z } from 'zod'
-import { levenshteinDistance } from '../text/edit-distance'
+import { closestKey } from '../text/edit-distance'
 
 /** Keys that look like a credential: a config never holds one (keys come from the environment). */
 const CREDENTIAL = /api[_-]?key|secret|password|credential|^key$|^token$|access[_-]?token|auth/i
 
-/** The known key closest to a misspelt one, when it is close enough to be a typo. */
-export function closestKey(key: string, known: readonly string[]): string | undefined {
-  let best: { key: string, distance: number } | undefined
-  for (const candidate of known) {
-    const distance = levenshteinDistance(key.toLowerCase(), candidate.toLowerCase())
-    if (distance <= Math.max(2, Math.floor(candidate.length / 4)) && (!best || distance < best.distance)) best = { key: candidate, distance }
-  }
-  return best?.key
-}
+export { closestKey }
 
 /**
  * The one wording of an unknown key, wherever it is found (a config, a node, a scorer's options,

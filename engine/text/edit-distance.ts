@@ -21,3 +21,13 @@ export function levenshteinDistance(a: string, b: string): number {
 }
 
 const codePoints = (text: string) => Uint32Array.from(text, char => char.codePointAt(0)!)
+
+/** The known name closest to a misspelt one, when it is close enough to be a typo (a key, a flag, a command). */
+export function closestKey(key: string, known: readonly string[]): string | undefined {
+  let best: { key: string, distance: number } | undefined
+  for (const candidate of known) {
+    const distance = levenshteinDistance(key.toLowerCase(), candidate.toLowerCase())
+    if (distance <= Math.max(2, Math.floor(candidate.length / 4)) && (!best || distance < best.distance)) best = { key: candidate, distance }
+  }
+  return best?.key
+}

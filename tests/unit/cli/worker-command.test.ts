@@ -25,7 +25,7 @@ describe('judgeflow worker and serve', () => {
   })
 
   it('lists both commands in its usage, and refuses arguments they do not take', async () => {
-    expect((await cli(['help'])).out).toMatch(/judgeflow serve \[--no-worker\][\s\S]*judgeflow worker \[--concurrency N\] \[--nice N\]/)
-    expect((await cli(['serve', 'now'])).err).toContain('serve takes no arguments but --no-worker (got "now")')
+    expect((await cli(['help'])).out).toMatch(/judgeflow serve \[--port N\] \[--host <host>\] \[--db <path>\] \[--no-worker\][\s\S]*judgeflow worker \[--concurrency N\] \[--nice N\]/)
+    expect((await cli(['serve', 'now'])).err).toContain('serve takes no arguments but --port, --host, --db and --no-worker (got "now")')
   })
 })
