@@ -29,6 +29,9 @@ export function formSpecFor(type: unknown): EvaluationTypeSpec<EvaluationType> {
   return evaluationTypeSpec(type) ?? scoringSpec
 }
 
+/** The evaluation types a judge panel (`judges`) may judge, in the editor's order: the form offers a panel for these only. */
+export const PANEL_TYPES: readonly string[] = evaluationTypeSpecs.filter(spec => (spec as EvaluationTypeSpec).panel).map(spec => spec.type)
+
 /** Each type's own described config fields (`settings` in its spec), by name. */
 export const ownConfigFields: ReadonlyMap<string, ConfigFieldDescriptor> = new Map(
   evaluationTypeSpecs.flatMap(spec => Object.entries((spec as EvaluationTypeSpec).settings ?? {})),

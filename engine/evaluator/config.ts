@@ -5,7 +5,7 @@ import { invalidConfig, checkWeights, isModelRef, modelRefOf, type ConfigProblem
 import { evaluationTypeChecks } from '../evaluation-types/config-schema'
 import type { EvaluationTypeChecks } from '../evaluation-types/parts'
 import { evaluationTypeSpec, evaluationTypes } from '../evaluation-types/specs'
-import { PANEL_TYPES } from '../evaluation-types/spec'
+import { PANEL_TYPES } from '../evaluation-types/specs'
 
 export { checkWeights, invalidConfig, modelRefOf, type ConfigProblem }
 

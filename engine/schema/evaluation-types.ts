@@ -3,7 +3,8 @@ import { evaluationTypeSpecs, type EvaluationType } from '../evaluation-types/sp
 
 export { evaluationTypes, evaluationTypeSpecs, evaluationTypeSpec, formSpecFor, type EvaluationType } from '../evaluation-types/specs'
 export type { EvaluationTypeSpec, EvaluationInputField, FormSection } from '../evaluation-types/spec'
-export { MAX_PANEL_JUDGES, PANEL_TYPES } from '../evaluation-types/spec'
+export { MAX_PANEL_JUDGES } from '../evaluation-types/spec'
+export { PANEL_TYPES } from '../evaluation-types/specs'
 export { METRIC_DEFAULT_MODEL } from '../evaluation-types/metrics/spec'
 
 /** The types that judge one text, the step's `content`. */

@@ -12,6 +12,7 @@ export const comparisonSpec = defineEvaluationTypeSpec({
   description: 'Ranks two or more candidates, judged in both orders.',
   inputs: ['context', 'reference'],
   usesJudge: true,
+  panel: true,
   judgesContent: false,
   candidatesFromGraph: true,
   sections: ['judge', 'candidates', 'criteria', 'threshold', 'feedback'],

@@ -7,6 +7,7 @@ export const criteriaSpec = defineEvaluationTypeSpec({
   description: 'A score per criterion; the overall score is their weighted mean.',
   inputs: ['content', 'context', 'reference'],
   usesJudge: true,
+  panel: true,
   judgesContent: true,
   sections: ['judge', 'criteria', 'threshold', 'feedback'],
   order: 2,

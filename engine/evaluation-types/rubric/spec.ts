@@ -8,6 +8,7 @@ export const rubricSpec = defineEvaluationTypeSpec({
   description: 'Criteria scores mapped onto your grade bands.',
   inputs: ['content', 'context', 'reference'],
   usesJudge: true,
+  panel: true,
   judgesContent: true,
   sections: ['judge', 'criteria', 'threshold', 'feedback', 'rubric'],
   order: 4,

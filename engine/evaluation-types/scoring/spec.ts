@@ -7,6 +7,7 @@ export const scoringSpec = defineEvaluationTypeSpec({
   description: 'One overall score from the judge, with feedback.',
   inputs: ['content', 'context', 'reference'],
   usesJudge: true,
+  panel: true,
   judgesContent: true,
   sections: ['judge', 'criteria', 'threshold', 'feedback'],
   order: 1,

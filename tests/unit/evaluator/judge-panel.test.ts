@@ -98,7 +98,7 @@ describe('judge panels', () => {
     expect(await refused({ judges: ['openai:a', 'openai:a'] })).toContain('judges[1]: "openai:a" appears more than once')
     expect(await refused({ judges: ['openai:a', 'gpt-4o'] })).toContain('judges[1]: must be "provider:model"')
     expect(await refused({ evaluation_type: 'trace', judges: ['openai:a', 'openai:b'] } as Partial<EvaluatorConfigInput>))
-      .toContain('judges: a judge panel is not available for evaluation_type "trace" (only criteria, scoring, rubric, comparison, metrics)')
+      .toContain('judges: a judge panel is not available for evaluation_type "trace" (only scoring, criteria, comparison, rubric, metrics)')
     const { judges: _judges, ...single } = panel()
     await expect(evaluate({ ...single, model: 'openai:x', panel: { aggregate: 'mean' } } as EvaluatorConfigInput, input, { providers: providers() }))
       .rejects.toThrow('panel: applies to a judge panel: list its models in "judges"')
