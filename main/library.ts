@@ -8,7 +8,8 @@ import { loadConfig, ownSuiteConfig, type JudgeflowConfig } from '../core/config
 import { openJudgeflow } from '.'
 import {
   callerAdapters, createProviders, defaultRegistry, evaluate as evaluateWith, JudgeflowError, runWorkflow as runWorkflowWith,
-  type CallerProviders, type EvaluateDeps, type EvaluatorResult, type ExecuteOptions, type Providers, type RunResult, type StepRegistry,
+  type CallerProviders, type EvaluateDeps, type EvaluatorConfigInput, type EvaluatorResult, type ExecuteOptions, type Providers, type RunResult,
+  type StepRegistry,
 } from '../engine'
 import { formatFromName, parseDatasetFile, type DatasetFormat } from '../engine/datasets/files'
 import type { DatasetCase } from '../engine/datasets/schema'
@@ -130,9 +131,11 @@ export interface EvaluateOptions extends Omit<EvaluateDeps, 'providers'> {
 
 /**
  * Judges one input with an evaluator config (as `judgeflow eval`): `evaluate(config, { content }, { providers })`.
+ * The config is typed (write it `satisfies EvaluatorConfigInput` for completion) and still checked when called:
+ * one read from a file is refused naming each wrong field.
  * A model named `<id>:<model>` is called through the caller's provider `<id>`; an id no provider has is refused, naming it.
  */
-export function evaluate(config: unknown, input: unknown, options: EvaluateOptions = {}): Promise<EvaluatorResult> {
+export function evaluate(config: EvaluatorConfigInput, input: unknown, options: EvaluateOptions = {}): Promise<EvaluatorResult> {
   const { providers, settings, ...deps } = options
   return evaluateWith(config, input, { ...deps, providers: providersOf(providers, settings) })
 }

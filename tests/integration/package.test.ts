@@ -100,6 +100,20 @@ describe('judgeflow installed from its tarball', () => {
     for (const tool of ['nuxt', 'vite', 'vue', '@vue-flow/core', 'pinia', 'chart.js', 'typescript']) expect(packages, tool).not.toContain(`node_modules/${tool}`)
   })
 
+  it('every command answers --help with exit 0, and --version with the package\'s version', async () => {
+    const bin = join(project, 'node_modules/.bin/judgeflow')
+    const commands = readdirSync(join(root, 'cli/commands')).filter(name => name.endsWith('.ts')).map(name => name.slice(0, -3))
+    expect(commands).toContain('test')
+    for (const args of [['--help'], ...commands.map(command => [command, '--help'])]) {
+      const help = await sh(process.execPath, [bin, ...args], project)
+      expect(help.code, `judgeflow ${args.join(' ')}: ${help.stderr}`).toBe(0)
+      expect(help.stdout, args.join(' ')).toContain(args.length > 1 ? `judgeflow ${args[0]}` : 'judgeflow')
+    }
+    const version = await sh(process.execPath, [bin, '--version'], project)
+    expect(version.code).toBe(0)
+    expect(version.stdout.trim()).toContain(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version)
+  }, 120_000)
+
   it('npx judgeflow test runs an example workflow over its dataset with the offline judge', async () => {
     const examples = join(installed, 'examples')
     const result = await sh('npx', ['--no-install', 'judgeflow', 'test', join(examples, 'quality-gate.json'), '--dataset', join(examples, 'datasets/support-questions.csv'), '--min-pass-rate', '0.4'], project)
