@@ -1,9 +1,10 @@
 import type { ScorerConfig } from '~~/engine/schema/scorers'
+import type { ScorerInput } from '~~/engine/scorers/inputs'
 
 export interface EvaluatorCatalog {
   metrics: Array<{ name: string, description: string }>
   default_metrics: string[]
-  scorers: Array<{ type: string, label: string, description: string, default_threshold: number }>
+  scorers: Array<{ type: string, label: string, description: string, default_threshold: number, input?: ScorerInput }>
   scorer_presets: Record<string, ScorerConfig[]>
 }
 

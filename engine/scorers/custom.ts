@@ -1,5 +1,6 @@
 import { JudgeflowError } from '../errors'
 import type { ScorerContext, ScorerDefinition } from './types'
+import { isScorerInput, scorerInputs, type ScorerInput } from './inputs'
 
 type Details = Record<string, unknown>
 
@@ -14,6 +15,8 @@ export interface CustomScorer {
   description?: string
   /** Used when a config gives no threshold; 0.5 when left out. */
   defaultThreshold?: number
+  /** What it reads as the output: 'text', 'json' or 'document-edit' (inputs.ts); unknown when left out. */
+  input?: ScorerInput
   score(actual: unknown, expected: unknown, ctx: ScorerContext): number
   getDetails?(actual: unknown, expected: unknown, ctx: ScorerContext): Details
   details?(actual: unknown, expected: unknown, ctx: ScorerContext): Details
@@ -35,8 +38,10 @@ export function toDefinition(scorer: CustomScorer, fallbackType?: string, source
   if (!details && (scorer.details !== undefined || scorer.getDetails !== undefined)) throw new JudgeflowError('INVALID_CONFIG', `${name}: getDetails must be a method.`)
   const threshold = scorer.defaultThreshold ?? 0.5
   if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1)) throw new JudgeflowError('INVALID_CONFIG', `${name}: defaultThreshold must be a number from 0 to 1.`)
+  if (scorer.input !== undefined && !isScorerInput(scorer.input)) throw new JudgeflowError('INVALID_CONFIG', `${name}: input must be one of ${scorerInputs.join(', ')}.`)
   return {
     type,
+    input: scorer.input,
     label: typeof scorer.label === 'string' ? scorer.label : type,
     description: typeof scorer.description === 'string' ? scorer.description : '',
     defaultThreshold: threshold,

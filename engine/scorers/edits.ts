@@ -236,10 +236,13 @@ export function positionsById(blocks: readonly Block[]): Map<string, number> {
   return index
 }
 
-/** An edit scorer is one analysis of the parsed data: its score, and the rest as details. */
-export function defineEditScorer(spec: Omit<ScorerSpec, 'analyze'> & {
+/**
+ * An edit scorer is one analysis of the parsed data: its score, and the rest as details. It reads
+ * the output, expected and original as edit JSON, and says so (`input`).
+ */
+export function defineEditScorer(spec: Omit<ScorerSpec, 'analyze' | 'input'> & {
   analyze(data: EditData, options: Record<string, unknown>): { score: number } & Record<string, unknown>
 }): ScorerDefinition {
   const { analyze, ...meta } = spec
-  return defineScorer({ ...meta, analyze: (actual, expected, ctx) => analyze(editData(actual, expected, ctx, meta.type), ctx.options) })
+  return defineScorer({ ...meta, input: 'document-edit', analyze: (actual, expected, ctx) => analyze(editData(actual, expected, ctx, meta.type), ctx.options) })
 }

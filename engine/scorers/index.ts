@@ -36,6 +36,7 @@ export function runScorers(
 
 export { builtinScorers, defaultScorerRegistry, loadScorersFolder, ScorerRegistry } from './registry'
 export { SCORER_PRESETS } from './presets'
+export { SCORER_INPUTS, inputOfList, type ScorerInput } from './inputs'
 export { defineScorer, type ScorerDefinition, type ScorerContext, type ScorerOutcome } from './types'
 export type { CustomScorer } from './custom'
 export { levenshteinDistance } from './builtin/levenshtein'

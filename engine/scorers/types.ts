@@ -1,5 +1,6 @@
 import { JudgeflowError } from '../errors'
 import type { z } from 'zod'
+import type { ScorerInput } from './inputs'
 
 export interface ScorerContext {
   /** The data before the edit (`original` of the input), for scorers that compare against it. */
@@ -27,11 +28,15 @@ export interface ScorerDefinition {
   description: string
   /** The threshold this scorer suggests; a config's `threshold` replaces it. */
   defaultThreshold: number
+  /** What it reads as the output (inputs.ts); a custom scorer that does not say is left unknown. */
+  input?: ScorerInput
   measure(actual: unknown, expected: unknown, ctx: ScorerContext): ScorerOutcome
 }
 
 /** What a built-in scorer states: its analysis returns the score and, beside it, the details. */
-export type ScorerSpec = Omit<ScorerDefinition, 'measure'> & {
+export type ScorerSpec = Omit<ScorerDefinition, 'measure' | 'input'> & {
+  /** What it reads as the output: text unless it says otherwise. */
+  input?: ScorerInput
   analyze(actual: unknown, expected: unknown, ctx: ScorerContext): { score: number } & Record<string, unknown>
 }
 
@@ -40,6 +45,7 @@ export function defineScorer(spec: ScorerSpec): ScorerDefinition {
   const { analyze, ...meta } = spec
   return {
     ...meta,
+    input: spec.input ?? 'text',
     measure(actual, expected, ctx) {
       const { score, ...details } = analyze(actual, expected, ctx)
       return { score, details }

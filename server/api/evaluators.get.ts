@@ -13,7 +13,7 @@ export default defineEventHandler(() => {
     default_metrics: DEFAULT_METRICS,
     scorers: scorers.types().map((type) => {
       const scorer = scorers.get(type)!
-      return { type, label: scorer.label, description: scorer.description, default_threshold: scorer.defaultThreshold }
+      return { type, label: scorer.label, description: scorer.description, default_threshold: scorer.defaultThreshold, input: scorer.input }
     }),
     scorer_presets: SCORER_PRESETS,
     trace_profiles: DEFAULT_PROFILES,

@@ -33,6 +33,7 @@ export const jsonDiff = defineScorer({
   label: 'JSON diff',
   description: 'Share of the JSON leaf values (by path) that equal the expected JSON.',
   defaultThreshold: 1,
+  input: 'json',
   analyze(actual, expected) {
     const { score, differences } = diff(actual, expected)
     return { score, differences: differences.slice(0, 50), total_differences: differences.length }

@@ -55,5 +55,6 @@ export const jsonSchema = defineScorer({
   label: 'JSON Schema',
   description: 'The output is JSON valid against a JSON Schema (options.schema, or expected).',
   defaultThreshold: 1,
+  input: 'json',
   analyze: checkSchema,
 })

@@ -10,6 +10,7 @@ export const responseTime = defineScorer({
   label: 'Response time',
   description: 'Full marks up to max_acceptable_ms, then down linearly to 0 at twice that.',
   defaultThreshold: 0.5,
+  input: 'json',
   analyze(actual, _expected, { options }) {
     const { ms, limit } = timing(actual, options)
     return { score: ms <= limit ? 1 : Math.max(0, 1 - (ms - limit) / limit), responseTimeMs: ms, maxAcceptableMs: limit, passed: ms <= limit }
