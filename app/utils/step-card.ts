@@ -85,6 +85,19 @@ export function stepSummary(node: NodeLike, nameOf: (id: string) => string | und
   }
 }
 
+/**
+ * What a card's title lines hold, whole: the name (else the id) and the type with the id. The card
+ * may wrap or cut them; its hover shows this.
+ */
+export function cardHeading(step: { id: string, label: string, name?: string }): string {
+  return step.name ? `${step.name}\n${step.label} · ${step.id}` : `${step.id}\n${step.label}`
+}
+
+/** The card's name for screen readers, said once: its type, name and id, and how its run went. */
+export function cardAccessibleName(step: { id: string, label: string, name?: string }, runStatus?: string): string {
+  return `${step.label} step ${step.name ? `${step.name} (${step.id})` : step.id}${runStatus ? `, ${runStatus}` : ''}`
+}
+
 /** One attempt of a step on its card: what it did, and a line saying so. */
 export interface AttemptDot {
   attempt: number

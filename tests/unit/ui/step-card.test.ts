@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { carriedEdges, copyName, formatDuration, runBadges, startingName, stepSummary } from '../../../app/utils/step-card'
+import { cardAccessibleName, cardHeading, carriedEdges, copyName, formatDuration, runBadges, startingName, stepSummary } from '../../../app/utils/step-card'
 import type { StepView } from '../../../app/utils/runs'
 
 describe('a new step\'s name', () => {
@@ -17,6 +17,17 @@ describe('a new step\'s name', () => {
     expect(copyName('Judge', ['Judge', 'Judge 2'])).toBe('Judge 3')
     expect(copyName('Judge 2', ['Judge', 'Judge 2'])).toBe('Judge 3')
     expect(copyName('GPT 4', ['GPT 4'])).toBe('GPT 5')
+  })
+})
+
+describe('a step card\'s title lines, whole', () => {
+  it('on hover: the name, then the type and id; the id alone when unnamed', () => {
+    expect(cardHeading({ id: 'draft', label: 'LLM', name: 'Draft the answer' })).toBe('Draft the answer\nLLM · draft')
+    expect(cardHeading({ id: 'judge', label: 'Evaluator' })).toBe('judge\nEvaluator')
+  })
+  it('for screen readers: the type, name and id once, and how its run went', () => {
+    expect(cardAccessibleName({ id: 'draft', label: 'LLM', name: 'Draft the answer' })).toBe('LLM step Draft the answer (draft)')
+    expect(cardAccessibleName({ id: 'judge', label: 'Evaluator' }, 'succeeded')).toBe('Evaluator step judge, succeeded')
   })
 })
 
