@@ -6,7 +6,7 @@
  * against these.
  */
 import type { ConfigProblem } from './checks'
-import type { EvaluationInputField } from './spec'
+import type { EvaluationInputField } from './fields'
 
 /** A criterion a judge scores: a name, what it means, and its weight among the others. */
 export interface Criterion {
