@@ -1,4 +1,5 @@
 import { JudgeflowError } from '../errors'
+import { asSentence } from '../text/sentence'
 import type { z } from 'zod'
 import type { ScorerInput } from './inputs'
 
@@ -72,7 +73,7 @@ export function parseData<T>(schema: z.ZodType<T>, value: unknown, field: string
   if (parsed.success) return parsed.data
   const issue = parsed.error.issues[0]!
   const path = [field, ...issue.path.map(p => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))].join('').replace(/\.\[/g, '[')
-  throw new JudgeflowError('INVALID_INPUT', `Scorer "${scorer}": ${path}: ${issue.message}.`)
+  throw new JudgeflowError('INVALID_INPUT', asSentence(`Scorer "${scorer}": ${path}: ${issue.message}`))
 }
 
 /** Text of a value: a string itself, `text` or `content` of an object, else its JSON. */

@@ -1,4 +1,5 @@
 import { JudgeflowError } from '../../errors'
+import { asSentence } from '../../text/sentence'
 import type { EvaluatorResult } from '../../schema/evaluator'
 import { checkProfiles, hashedEmbedder, loadTransformersEmbedder, parseTrace, scoreTrace, TRACE_VECTOR_DIMENSIONS, VectorCache, type CacheWindow, type Embedder, type NoveltyMemory } from '../../trace'
 import { confidenceOf, marginOf, passes } from '../../evaluator/arithmetic'
@@ -50,7 +51,7 @@ export async function evaluateTrace(ctx: EvaluationContext<TraceConfig>): Promis
     trace = parseTrace(ctx.input.trace)
   }
   catch (error) {
-    throw new JudgeflowError('INVALID_INPUT', `${(error as Error).message}.`.replace(/\.\.$/, '.'))
+    throw new JudgeflowError('INVALID_INPUT', asSentence((error as Error).message))
   }
   const embedder = await embedderFor(options.embedder, ctx.trace.embedderModel)
   const { cache, window } = cacheFor(options, embedder, ctx.traceCache, ctx.trace.limits)

@@ -347,3 +347,16 @@ describe('edge cases found in review', () => {
       .rejects.toThrow('Scorer "generous" returned 1.5, not a score from 0 to 1.')
   })
 })
+
+describe('scorer data problems', () => {
+  it('end as one sentence: a message ending in a question takes no full stop after it', async () => {
+    const { parseData } = await import('../../../engine/scorers/types')
+    const { strictObject } = await import('../../../engine/schema/unknown-keys')
+    const { z } = await import('zod')
+    const schema = strictObject({ operations: z.array(z.unknown()).optional() }, 'the edit')
+    expect(() => parseData(schema, { operatons: [] }, 'actual', 'operation-accuracy'))
+      .toThrow(/^Scorer "operation-accuracy": actual: unknown key "operatons" in the edit: did you mean "operations"\?$/)
+    expect(() => parseData(z.object({ blocks: z.array(z.string()) }), { blocks: 'x' }, 'expected', 'target-block-precision'))
+      .toThrow(/^Scorer "target-block-precision": expected\.blocks: .*[^.]\.$/)
+  })
+})
