@@ -34,7 +34,7 @@ const BROWSER_SAFE = [
 ]
 /** Of those, the evaluation types' page and the output declarations the `{{` completion reads, free of zod too. */
 const ZOD_FREE = [
-  'engine/steps/step-meta.ts', 'engine/executor/event-types.ts', 'engine/experiments/round-statuses.ts', 'engine/steps/outputs.ts', 'engine/steps/*/outputs.ts', 'engine/steps/output-declarations.ts',
+  'engine/schema/env-name.ts', 'engine/executor/references.ts', 'engine/steps/step-meta.ts', 'engine/executor/event-types.ts', 'engine/experiments/round-statuses.ts', 'engine/steps/outputs.ts', 'engine/steps/*/outputs.ts', 'engine/steps/output-declarations.ts',
   'engine/evaluation-types/*/spec.ts', 'engine/evaluation-types/specs.ts', 'engine/evaluation-types/specs.generated.ts', 'engine/evaluation-types/outputs.ts',
 ]
 
@@ -112,7 +112,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
         patterns: [{
-          regex: 'engine/(steps/specs|steps/[a-z]+/spec|schema/evaluator|schema/workflow|evaluation-types/config-schema|evaluation-types/inputs)$',
+          regex: 'engine/(steps/specs|steps/[a-z]+/spec|schema/evaluator|schema/workflow|schema/common|evaluation-types/config-schema|evaluation-types/inputs)$',
           allowTypeImports: true,
           message: 'The page loads no step or evaluator schemas (they bring zod and every evaluation type\'s checks): use engine/steps/step-meta.ts, or validate in the worker (app/utils/validate.ts).',
         }],

@@ -1,7 +1,6 @@
 import { modelRefOf } from '../../engine/evaluation-types/checks'
 import { formSpecFor } from '../../engine/evaluation-types/specs'
 import { KNOWN_PROVIDERS, OFFLINE_JUDGE, PROVIDER_KEY_VARIABLES } from '../../engine/providers/models'
-import { splitModelRef } from '../../engine/schema/common'
 
 /** What the server says of its judges (GET /api/models): its default judge and which provider keys it has. */
 export interface ServerJudges {
@@ -45,7 +44,8 @@ export function judgeModelHelp(model: string | undefined, server: ServerJudges, 
     const noKeys = model === server.defaultJudge && !Object.values(server.keys).some(Boolean)
     return `${what} local:heuristic judges offline, without a key: a deterministic heuristic, no network.${noKeys ? ' This server has no provider key, so it is the default.' : ''}`
   }
-  const { provider } = splitModelRef(model)
+  // The provider is what comes before the first colon (engine/schema/common.ts's splitModelRef, which brings zod to the page).
+  const provider = model.slice(0, model.indexOf(':'))
   const variable = PROVIDER_KEY_VARIABLES[provider]
   if (provider === 'local') return `${what} ${model} is not a judge: the offline judge is ${OFFLINE_JUDGE}.`
   if (!variable) return `${what} "${provider}" is not a provider this server calls (${KNOWN_PROVIDERS.join(', ')}).`

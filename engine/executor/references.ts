@@ -5,7 +5,7 @@
  * read it puts the value in only as it sends it, so no stored input, event or error holds it.
  */
 import { JudgeflowError } from '../errors'
-import { ENV_NAME } from '../schema/common'
+import { ENV_NAME } from '../schema/env-name'
 
 export type PathSegment = string | number
 

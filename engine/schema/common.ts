@@ -10,5 +10,4 @@ export function splitModelRef(ref: string): { provider: string, model: string } 
   return { provider: ref.slice(0, colon), model: ref.slice(colon + 1) }
 }
 
-/** An environment variable's name, as `{{env.NAME}}` and a workflow's `settings.env` write it. */
-export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+export { ENV_NAME } from './env-name'

@@ -31,6 +31,9 @@ describe('lint rules for the project layout', () => {
   it('the editor\'s page loads no step or evaluator schema; the validation worker does', async () => {
     const planted = `import { stepSpecs } from '../../engine/steps/specs'\nexport const y = stepSpecs\n`
     expect(await messages(planted, 'app/utils/probe.ts')).toEqual([expect.stringContaining('The page loads no step or evaluator schemas')])
+    // engine/schema/common.ts builds zod schemas at load: a helper from it brings zod onto the page.
+    expect(await messages(`import { splitModelRef } from '../../engine/schema/common'\nexport const y = splitModelRef\n`, 'app/utils/probe.ts'))
+      .toEqual([expect.stringContaining('The page loads no step or evaluator schemas')])
     const component = `<script setup lang="ts">\nimport { evaluatorConfigSchema } from '~~/engine/schema/evaluator'\n\ndefineExpose({ evaluatorConfigSchema })\n</script>\n`
     expect(await messages(component, 'components/editor/Probe.vue'))
       .toEqual([expect.stringContaining('The page loads no step or evaluator schemas')])
