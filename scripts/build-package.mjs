@@ -14,6 +14,25 @@ if (process.argv.includes('--app-when-missing') && !existsSync(join(root, '.outp
 }
 rmSync(dist, { recursive: true, force: true })
 
+/**
+ * zod's namespace re-exports every locale's messages (some 400 KB the CLI would load and compile
+ * at every start); judgeflow's messages are English (zod's default, which zod sets from `en.js`
+ * itself), so `z.locales` in the package holds English alone.
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(build) {
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)) return undefined
+      return { path: join(dirname(args.importer), '../locales/en-only.js'), namespace: 'zod-locales' }
+    })
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, args => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))}`,
+      resolveDir: dirname(args.path),
+    }))
+  },
+}
+
 await build({
   absWorkingDir: root,
   entryPoints: { 'cli': 'cli/main.ts', 'index': 'main/library.ts', 'evaluation-worker': 'engine/evaluator/worker/entry.ts' },
@@ -34,6 +53,7 @@ await build({
   target: 'node20',
   outExtension: { '.js': '.js' },
   logLevel: 'warning',
+  plugins: [englishOnlyZod],
 })
 cpSync(join(root, 'db/migrations'), join(dist, 'migrations'), { recursive: true })
 cpSync(join(root, 'db/pg/migrations'), join(dist, 'pg-migrations'), { recursive: true })

@@ -46,7 +46,9 @@ const llmVerdictSchema = z.object({
   bonuses: z.array(z.object({ finding: z.string(), reason: z.string() })),
   penalties: z.array(z.object({ finding: z.string(), reason: z.string() })),
 })
-const JSON_SCHEMA = z.toJSONSchema(llmVerdictSchema) as Record<string, unknown>
+/** The verdict's JSON Schema for the judge call, made on first use: converting costs the start of every command otherwise. */
+let jsonSchema: Record<string, unknown> | undefined
+const verdictJsonSchema = () => jsonSchema ??= z.toJSONSchema(llmVerdictSchema) as Record<string, unknown>
 
 export const JUDGE_SYSTEM = `You judge a review written by an AI against the answer key of the document it reviewed.
 For each answer-key problem give a mark: "○" when the review has a finding that meets ALL of the problem's detection criteria, "△" when it has a finding in the right category that misses the core of the problem, "×" when nothing in the review is about it. Give a one-sentence reason for each mark.
@@ -66,7 +68,7 @@ export async function judgeWithLlm(context: JudgeContext, providers: Providers, 
   const ids = context.document.problems.map(p => p.id)
   const verdict = await askJudge(providers, model, {
     prompt: judgePrompt(context),
-    jsonSchema: { name: 'review_judgment', schema: JSON_SCHEMA },
+    jsonSchema: { name: 'review_judgment', schema: verdictJsonSchema() },
     validate: (json) => {
       const parsed = llmVerdictSchema.safeParse(json)
       if (!parsed.success) return { ok: false, problem: `the answer does not match the schema: ${parsed.error.issues[0]?.message}` }
