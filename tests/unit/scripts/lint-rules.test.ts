@@ -5,9 +5,17 @@ import { describe, expect, it } from 'vitest'
 // covers, and to stay quiet where the rule does not apply.
 const eslint = new ESLint({ cwd: process.cwd() })
 
+const HOUSE_RULES = new Set(['no-restricted-imports', '@typescript-eslint/no-restricted-imports', 'no-restricted-syntax', 'judgeflow/function-length', 'max-lines'])
+
 async function messages(code: string, filePath: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath })
-  return result!.messages.filter(m => m.ruleId === 'no-restricted-imports' || m.ruleId === '@typescript-eslint/no-restricted-imports' || m.ruleId === 'no-restricted-syntax').map(m => m.message)
+  return result!.messages.filter(m => HOUSE_RULES.has(m.ruleId ?? '')).map(m => m.message)
+}
+
+/** A function `name` of `lines` lines of code, each a statement, with blank and comment lines between that do not count. */
+function longFunction(name: string, lines: number): string {
+  const body = Array.from({ length: lines - 4 }, (_, i) => `  total += ${i}\n\n  // step ${i}`).join('\n')
+  return `export function ${name}(): number {\n  let total = 0\n${body}\n  return total\n}\n`
 }
 
 describe('lint rules for the project layout', () => {
@@ -79,5 +87,31 @@ describe('lint rules for the project layout', () => {
     expect(await messages(component, 'components/editor/Probe.vue')).toEqual([expect.stringContaining('JudgeflowError')])
     // An assertion's plain Error is its failed check, with promptfoo's message.
     expect(await messages(`export function f() {\n  throw new Error('no')\n}\n`, 'engine/assertions/probe.ts')).toEqual([])
+  }, 60_000)
+
+  it('a function holds at most 80 lines of code, blank and comment lines aside; a named exception may not grow', async () => {
+    expect(await messages(longFunction('f', 80), 'engine/scorers/probe.ts')).toEqual([])
+    expect(await messages(longFunction('f', 81), 'engine/scorers/probe.ts')).toEqual([expect.stringContaining('f has 81 lines of code, over the budget of 80')])
+    const component = `<script setup lang="ts">\n${longFunction('f', 81).replace('export ', '')}defineExpose({ f })\n</script>\n`
+    expect(await messages(component, 'components/editor/Probe.vue')).toEqual([expect.stringContaining('over the budget of 80')])
+    // A named exception holds at its length, and fails when it grows.
+    expect(await messages(longFunction('runCases', 83), 'engine/datasets/runner.ts')).toEqual([])
+    expect(await messages(longFunction('runCases', 84), 'engine/datasets/runner.ts')).toEqual([expect.stringContaining('runCases has grown to 84 lines of code, past the 83')])
+    // Tests and generated modules are not held to it.
+    expect(await messages(longFunction('f', 81), 'tests/unit/probe.test.ts')).toEqual([])
+    expect(await messages(longFunction('f', 81), 'engine/evaluation-types/probe.generated.ts')).toEqual([])
+  }, 60_000)
+
+  it('a module holds at most 300 lines; a named exception may not grow', async () => {
+    const module = (lines: number) => Array.from({ length: lines }, (_, i) => `export const v${i} = ${i}`).join('\n') + '\n'
+    expect(await messages(module(300), 'engine/scorers/probe.ts')).toEqual([])
+    expect(await messages(module(301), 'engine/scorers/probe.ts')).toEqual([expect.stringContaining('too many lines (301)')])
+    expect(await messages(module(337), 'engine/datasets/report.ts')).toEqual([])
+    expect(await messages(module(338), 'engine/datasets/report.ts')).toEqual([expect.stringContaining('too many lines (338)')])
+    // A page named with brackets is matched by its exception too.
+    const page = (lines: number) => `<script setup lang="ts">\n${module(lines - 2)}</script>\n`
+    expect(await messages(page(310), 'pages/workflows/[id].vue')).toEqual([])
+    expect(await messages(page(311), 'pages/workflows/[id].vue')).toEqual([expect.stringContaining('too many lines (311)')])
+    expect(await messages(module(301), 'tests/unit/probe.test.ts')).toEqual([])
   }, 60_000)
 })
