@@ -10,6 +10,18 @@ import { MAX_STORED_INTEGER } from './store'
 const DEFAULT_CONCURRENCY = 8
 export { MAX_CASE_DELAY_MS }
 
+/**
+ * The gates every dataset run is held to unless it asks otherwise — from the API, `judgeflow test`
+ * and the library alike: as promptfoo fails a run when any test fails, every case must pass, and
+ * no case may error. A gate asked for replaces its default; `min_pass_rate: 0` turns that one off.
+ */
+export const DEFAULT_GATES = { min_pass_rate: 1, max_errors: 0 } as const satisfies DatasetGates
+
+/** The gates asked for, each one not asked for at its default. */
+export function gatesWithDefaults(gates: DatasetGates = {}): DatasetGates {
+  return { ...gates, min_pass_rate: gates.min_pass_rate ?? DEFAULT_GATES.min_pass_rate, max_errors: gates.max_errors ?? DEFAULT_GATES.max_errors }
+}
+
 export const datasetRunRequestSchema = z.object({
   /** The dataset's id or name. */
   dataset: z.string().min(1, 'is required'),
@@ -31,7 +43,7 @@ export const datasetRunRequestSchema = z.object({
     max_errors: z.number().int().min(0).optional(),
     /** The largest share of flaky cases allowed; needs `repeat` of 2 or more. */
     max_flaky: z.number().min(0).max(1).optional(),
-  }).strict().optional(),
+  }).strict().optional().transform(gatesWithDefaults),
   /** An earlier dataset run of the same dataset to compare with. */
   baseline_run_id: z.string().min(1).optional(),
   /** Or an earlier report of it (as `judgeflow test --report` writes), named in the report by `baseline_label`. */

@@ -5,6 +5,7 @@
  * product (`target`) and providers (`providers`) take the place of judgeflow's calls.
  */
 import { loadConfig, ownSuiteConfig, type JudgeflowConfig } from '../core/config'
+import { testDataset } from '../core/dataset-test'
 import { openJudgeflow } from '.'
 import {
   callerAdapters, createProviders, defaultRegistry, evaluate as evaluateWith, JudgeflowError, runWorkflow as runWorkflowWith,
@@ -43,7 +44,11 @@ interface RunDatasetCommon {
   concurrency?: number
   /** Times each case runs (1–20). */
   repeat?: number
-  /** The gates the report checks; `passed` in each says whether it holds. */
+  /**
+   * The gates the report checks; `passed` in each says whether it holds. Each one not given is at its
+   * default, as for `judgeflow test` and the API: every case must pass (`min_pass_rate` 1) and none
+   * may error (`max_errors` 0); give `min_pass_rate` below 1 to allow failures.
+   */
   gates?: DatasetGates
   /** The evaluator step whose score is a case's score (the last evaluator that ran unless given). */
   scoreStep?: string
@@ -90,31 +95,26 @@ export async function runDataset(options: RunDatasetOptions): Promise<DatasetRep
   })
   try {
     const name = options.name ?? String(options.workflow?.name ?? 'dataset')
-    const dataset = await app.store.datasets.create(name, options.cases)
-    let request: { workflow_id: string } | { evaluator: Record<string, unknown> }
+    let workflow: Record<string, unknown> | undefined
     if (options.workflow) {
       const definition = target ? workflowWithTarget(options.workflow, options.outputStep, app.providers.providerIds?.() ?? []) : options.workflow
-      request = { workflow_id: (await app.store.workflows.create({ ...definition, name: String(options.workflow.name ?? name) })).id }
+      workflow = { ...definition, name: String(options.workflow.name ?? name) }
     }
     else if (target) {
-      request = { workflow_id: (await app.store.workflows.create({ ...evaluatorWithTarget(options.evaluator, options.cases), name })).id }
+      workflow = { ...evaluatorWithTarget(options.evaluator, options.cases), name }
     }
-    else {
-      request = { evaluator: options.evaluator }
-    }
-    const started = await app.datasets.start({
-      dataset: dataset.id,
-      target: request,
-      concurrency: options.concurrency,
-      repeat: options.repeat,
-      gates: options.gates,
-      score_step: options.scoreStep,
-      ...(options.outputStep && !target ? { output_step: options.outputStep } : {}),
+    return await testDataset(app, {
+      name,
+      cases: options.cases,
+      target: workflow ? { workflow } : { evaluator: options.evaluator! },
+      request: {
+        concurrency: options.concurrency,
+        repeat: options.repeat,
+        gates: options.gates,
+        score_step: options.scoreStep,
+        ...(options.outputStep && !target ? { output_step: options.outputStep } : {}),
+      },
     })
-    await app.datasets.whenDone(started.id)
-    const row = (await app.store.datasets.getRun(started.id))!
-    if (row.status !== 'finished') throw new JudgeflowError('INTERNAL', `the dataset run ${row.status}: ${(row.error as { message?: string } | null)?.message ?? 'no reason given'}`)
-    return row.report as unknown as DatasetReport
   }
   finally {
     await app.close(0)

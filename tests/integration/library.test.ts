@@ -54,7 +54,8 @@ describe('runDataset with the caller\'s target', () => {
       ['q3', 'errored', null, null, 'the staging API answered 503'],
     ])
     expect([report.passed, report.failed, report.errored]).toEqual([1, 1, 1])
-    expect(report.gates.find(g => g.gate === 'max_errors')?.passed ?? true).toBe(true)
+    // The gates at their defaults, as for \`judgeflow test\`: every case must pass, and none may error.
+    expect(report.gates.map(g => [g.gate, g.required, g.passed])).toEqual([['min_pass_rate', 1, false], ['max_errors', 0, false]])
   })
 
   it('with an evaluator config: the target\'s answer is the content judged, the case\'s context passed on', async () => {
