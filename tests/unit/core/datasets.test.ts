@@ -221,7 +221,7 @@ describe.each(storeFactories)('dataset runs ($name)', (factory) => {
     expect(fake.requests.length - callsBefore).toBeLessThanOrEqual(2 * (4 - finishedBefore.length))
   })
 
-  it('holds a budget: a run estimated over it is refused before it starts, forced it starts only what the budget pays for, and its gate is in the report without gates', async () => {
+  it('holds a budget: a run estimated over it is refused before it starts, forced it starts only what the budget pays for, and its gate is in the report beside the default gates', async () => {
     scripted()
     app = await makeApp()
     await app.store.workflows.create(gate)
@@ -239,7 +239,12 @@ describe.each(storeFactories)('dataset runs ($name)', (factory) => {
     // No case run fits: none starts, and the report's budget gate says why it fails.
     expect(fake.requests).toHaveLength(0)
     expect(report.not_run).toEqual(['q1', 'q2', 'q3', 'q4'])
-    expect(report.gates).toEqual([{ gate: 'max_cost_usd', required: 0.000001, actual: 0, passed: false }])
+    // Asked for no gate, the run has the defaults (every case passes, none errors): with no case judged, the pass rate has nothing to measure.
+    expect(report.gates).toEqual([
+      { gate: 'min_pass_rate', required: 1, actual: null, passed: false },
+      { gate: 'max_cost_usd', required: 0.000001, actual: 0, passed: false },
+      { gate: 'max_errors', required: 0, actual: 0, passed: true },
+    ])
   })
 
   it('cancels: no case starts after, and the dataset run ends cancelled with what was done', async () => {
