@@ -35,7 +35,7 @@ const BROWSER_SAFE = [
 ]
 /** Of those, the evaluation types' page and the output declarations the `{{` completion reads, free of zod too. */
 const ZOD_FREE = [
-  'engine/schema/env-name.ts', 'engine/executor/references.ts', 'engine/steps/step-meta.ts', 'engine/executor/event-types.ts', 'engine/experiments/round-statuses.ts', 'engine/steps/outputs.ts', 'engine/steps/*/outputs.ts', 'engine/steps/output-declarations.ts',
+  'engine/text/safe-json.ts', 'engine/text/safe-yaml.ts', 'engine/text/own-json.ts', 'engine/text/yaml-text.ts', 'engine/schema/env-name.ts', 'engine/executor/references.ts', 'engine/steps/step-meta.ts', 'engine/executor/event-types.ts', 'engine/experiments/round-statuses.ts', 'engine/steps/outputs.ts', 'engine/steps/*/outputs.ts', 'engine/steps/output-declarations.ts',
   'engine/evaluation-types/*/spec.ts', 'engine/evaluation-types/specs.ts', 'engine/evaluation-types/specs.generated.ts', 'engine/evaluation-types/outputs.ts',
 ]
 
@@ -83,7 +83,7 @@ const MODULE_LENGTH_EXCEPTIONS = {
   'app/utils/runs.ts': { lines: 376, why: 'the run views\' pure presenters, one per panel' },
   'engine/datasets/files.ts': { lines: 371, why: 'the dataset file formats (JSON, YAML, CSV, JSONL) and their line-numbered errors' },
   'components/datasets/DatasetRunDialog.vue': { lines: 367, why: 'the dataset run form: template and styles over half of it' },
-  'components/datasets/CaseEditor.vue': { lines: 360, why: 'the case editor: a field per input type, its template and styles nearly half of it' },
+  'components/datasets/CaseEditor.vue': { lines: 361, why: 'the case editor: a field per input type, its template and styles nearly half of it' },
   'engine/datasets/report.ts': { lines: 337, why: 'the dataset report\'s sections and summaries' },
   'cli/commands/test.ts': { lines: 330, why: 'the test command with the file-to-report wrapper moving into core' },
   'components/editor/NodePanel.vue': { lines: 329, why: 'the step settings panel: template and styles over half of it' },
@@ -92,6 +92,15 @@ const MODULE_LENGTH_EXCEPTIONS = {
   'engine/datasets/promptfoo.ts': { lines: 306, why: 'the promptfoo config schema and its mapping' },
   'components/editor/StepNode.vue': { lines: 302, why: 'the step card: template and styles over half of it' },
 }
+
+/**
+ * Where JSON.parse and the YAML packages may be used besides engine/text, and why: none of them reads
+ * a user's text. (Strings of code run elsewhere, as the sandboxes' drivers, are not calls here.)
+ */
+const RAW_PARSE_ALLOWED = [
+  // The project's tooling reads its tools' own reports (Vitest's, promptfoo's, the benchmarks' children) and package.json.
+  'scripts/**', 'bench/**',
+]
 
 export default tseslint.config(
   { ignores: ['db/migrations/**', '.output/**', '.nuxt/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'data/**', 'dist/**', '.judgeflow/**'] },
@@ -189,4 +198,11 @@ export default tseslint.config(
     },
   },
   ...Object.entries(MODULE_LENGTH_EXCEPTIONS).map(([file, { lines }]) => ({ files: [file], rules: { 'max-lines': ['error', { max: lines }] } })),
+  {
+    // User text is parsed through engine/text, which bounds its depth and size (see RAW_PARSE_ALLOWED for the exceptions).
+    files: [...SIZED, ...GENERATED],
+    ignores: ['engine/text/**', ...RAW_PARSE_ALLOWED],
+    plugins: { judgeflow },
+    rules: { 'judgeflow/parse-through-text': 'error' },
+  },
 )

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parseOwnJson } from '../engine/text/own-json'
 
 /** The folder of judgeflow's package.json: two folders up in the source tree, one in the compiled `dist/`. */
 export function packageRoot(): string {
@@ -11,5 +12,5 @@ export function packageRoot(): string {
 
 /** The installed package's version, from its package.json (`judgeflow --version`). */
 export function packageVersion(): string {
-  return String((JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: unknown }).version)
+  return String(parseOwnJson<{ version?: unknown }>(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version)
 }

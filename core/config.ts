@@ -13,7 +13,7 @@ import { DEFAULT_MAX_EVALUATION_CALLS, DEFAULT_MAX_EVALUATION_COST_USD, type Eva
 import { DEFAULT_STORAGE_LIMITS, type StorageLimits } from '../engine/executor/size-limits'
 import { defaultRetryPolicy, type RetryPolicy } from '../engine/providers/retry'
 import { DEFAULT_TRACE_CACHE, MAX_TRACE_CACHE_SIZE, type TraceCacheSettings } from '../engine/trace/shared-cache'
-import { DEFAULT_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING } from '../engine/text/safe-json'
+import { DEFAULT_MAX_JSON_DEPTH, MAX_JSON_DEPTH_CEILING, parseJsonWithin } from '../engine/text/safe-json'
 import { DEFAULT_ALLOW_CODE, DEFAULT_CODE_MAX_PROCESSES, DEFAULT_CODE_MEMORY_MB, DEFAULT_CODE_TIMEOUT_MS, MIN_CODE_MAX_PROCESSES, MIN_CODE_MEMORY_MB, type IsolationMode } from '../engine/sandbox/limits'
 import { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES } from './runs/leases'
 
@@ -218,7 +218,7 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
     'JUDGEFLOW_DEFAULT_JUDGE must name a judge as provider:model — openai:<model>, anthropic:<model> or local:heuristic — not "{raw}".', { blank: 'empty' })
   const prices = read('JUDGEFLOW_PRICES', z.string().transform((raw, ctx) => {
     try {
-      return JSON.parse(raw) as unknown
+      return parseJsonWithin(raw, DEFAULT_MAX_JSON_DEPTH)
     }
     catch {
       ctx.addIssue({ code: 'custom', message: 'not JSON' })

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import { UNFINISHED_STATUSES } from './repositories/run-leases'
 import { openRoundStatuses } from '../engine/experiments/round-statuses'
 import type { RetentionPolicy, PruneResult } from '../core/rows'
+import { parseOwnJson } from '../engine/text/own-json'
 export type { RetentionPolicy, PruneResult } from '../core/rows'
 
 /** How the prune reaches one database: read rows, and run statements in one transaction (the rows each changed). */
@@ -71,7 +72,7 @@ function expiredRuns(policy: RetentionPolicy, kept: string[], limit: number): SQ
 async function runsInOpenRounds(db: RetentionDb): Promise<string[]> {
   const rows = await db.rows<{ runs: unknown }>(sql`select runs from experiment_rounds where status in (${list(openRoundStatuses)})`)
   return rows.flatMap(({ runs }) => {
-    const entries = (typeof runs === 'string' ? JSON.parse(runs) : runs) as Array<{ run_id?: unknown }>
+    const entries = (typeof runs === 'string' ? parseOwnJson(runs) : runs) as Array<{ run_id?: unknown }>
     return entries.flatMap(e => typeof e.run_id === 'string' ? [e.run_id] : [])
   })
 }

@@ -60,4 +60,35 @@ const functionLength = {
   },
 }
 
-export default { rules: { 'function-length': functionLength } }
+const YAML_PACKAGES = /^(yaml|js-yaml)(\/.*)?$/
+
+const parseThroughText = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'User text is parsed through engine/text, which bounds its depth and size: no JSON.parse and no YAML package elsewhere.' },
+    schema: [],
+    messages: {
+      json: 'Read JSON through engine/text/safe-json.ts, which bounds its depth: text from a user, a file or a model with readJson or parseJsonChecked, parseJsonWithin (JSON.parse\'s errors kept) or, in the web app, parseTypedJson; JSON the product wrote itself (stored rows, its own messages) with parseOwnJson (engine/text/own-json.ts).',
+      yaml: 'Read YAML through engine/text/safe-yaml.ts (parseYamlChecked, parseYamlDocument), which bounds its depth and aliases; write it with engine/text/yaml-text.ts. No module elsewhere imports {{name}}.',
+    },
+  },
+  create(context) {
+    const yamlImport = (node) => {
+      if (typeof node.source?.value === 'string' && YAML_PACKAGES.test(node.source.value)) context.report({ node, messageId: 'yaml', data: { name: node.source.value } })
+    }
+    return {
+      CallExpression(node) {
+        const callee = node.callee.type === 'ChainExpression' ? node.callee.expression : node.callee
+        if (callee.type !== 'MemberExpression' || callee.object.type !== 'Identifier' || callee.object.name !== 'JSON') return
+        const property = callee.computed ? callee.property.value : callee.property.name
+        if (property === 'parse') context.report({ node, messageId: 'json' })
+      },
+      ImportDeclaration: yamlImport,
+      ImportExpression: yamlImport,
+      ExportNamedDeclaration: yamlImport,
+      ExportAllDeclaration: yamlImport,
+    }
+  },
+}
+
+export default { rules: { 'function-length': functionLength, 'parse-through-text': parseThroughText } }

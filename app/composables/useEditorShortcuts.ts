@@ -1,6 +1,7 @@
 import { onKeyStroke, useEventListener, useStorage } from '@vueuse/core'
 import { useWorkflowStore, type DocEdge, type DocNode } from '~/stores/workflow'
 import { commitFocusedField } from '~/utils/commit-field'
+import { parseOwnJson } from '~~/engine/text/own-json'
 
 /** Steps copied, and the edges between them. */
 export type Clipboard = { nodes: DocNode[], edges: DocEdge[] }
@@ -22,7 +23,7 @@ export function useEditorShortcuts(actions: {
 }) {
   const store = useWorkflowStore()
   const clipboard = useStorage<Clipboard | null>('judgeflow-clipboard', null, undefined, {
-    serializer: { read: v => (v ? JSON.parse(v) : null), write: v => JSON.stringify(v) },
+    serializer: { read: v => (v ? parseOwnJson(v) : null), write: v => JSON.stringify(v) },
   })
   const typing = () => ['INPUT', 'TEXTAREA', 'SELECT'].includes((document.activeElement?.tagName ?? '').toUpperCase())
   /**

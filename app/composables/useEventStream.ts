@@ -1,4 +1,5 @@
 import { useEventSource } from '@vueuse/core'
+import { parseOwnJson } from '~~/engine/text/own-json'
 
 /**
  * Named Server-Sent Events, each handed to `onEvent` with its JSON data, in the order they came.
@@ -11,7 +12,7 @@ export function useEventStream<E extends string>(events: readonly E[], onEvent: 
   const { event, data, open, close } = useEventSource(url, [...events], {
     immediate: false,
     autoConnect: false,
-    serializer: { read: raw => (raw === undefined ? null : JSON.parse(raw)) },
+    serializer: { read: raw => (raw === undefined ? null : parseOwnJson(raw)) },
   })
   // Synchronous: the events of one network chunk are dispatched in one task, and each must be seen.
   watch(data, (value) => {

@@ -3,6 +3,7 @@ import type { Judgment } from '~~/engine/experiments/schema'
 import { isOpenRoundStatus } from '~~/engine/experiments/round-statuses'
 import type { ExperimentView, StartedRound } from '~/utils/api'
 import type { ExperimentTarget } from '~/utils/experiment-template'
+import { parseTypedJson } from '~~/engine/text/safe-json'
 
 const errorOf = (e: unknown) => (e as { data?: { message?: string } }).data?.message ?? (e as Error).message
 
@@ -45,7 +46,7 @@ export function useExperimentActions(id: Ref<string>, experiment: Ref<Experiment
   /** Adds a variant whose config is JSON text; false when it was not added. */
   async function addVariant(variantId: string, configText: string): Promise<boolean> {
     try {
-      const config = JSON.parse(configText)
+      const config = parseTypedJson(configText)
       const { id: _id, rounds: _rounds, ...definition } = experiment.value!
       await $fetch(`/api/experiments/${id.value}`, { method: 'PUT', body: { ...definition, variants: [...definition.variants, { id: variantId, config }] } })
       await refresh()

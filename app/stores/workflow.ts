@@ -6,6 +6,7 @@ import { switchEvaluationType } from '~/utils/evaluation-type-switch'
 import { dataFromConnection, upstreamOf } from '~/utils/references'
 import { formSpecFor } from '../../engine/evaluation-types/specs'
 import type { Workflow, WorkflowEdge, WorkflowNode } from '../../engine/schema/workflow'
+import { jsonCopy } from '../../engine/text/own-json'
 
 /** The document edited: a workflow as the API stores and validates it (types only: zod is not loaded here). */
 export type WorkflowDoc = Workflow
@@ -24,7 +25,7 @@ const STARTING_CONFIG: Record<string, Record<string, unknown>> = {
 const GROUP_MS = 800
 const lastChange: { group?: string, at: number } = { at: 0 }
 // Raw values: reading a large document through its reactive proxies costs many times more.
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(toRaw(value))) as T
+const clone = <T>(value: T): T => jsonCopy(toRaw(value))
 
 /**
  * The workflow being edited: the canvas renders from here, every change goes through an action,

@@ -4,6 +4,7 @@ import { excerpt, firstFailedCheck, inputText } from '../../engine/datasets/case
 import type { DatasetCase, Verdict } from '../../engine/datasets/schema'
 import type { DatasetReport, ReportResult } from '../../engine/datasets/report'
 import { kappaText, kappaUncertainty, type KappaMeasure } from '../../engine/datasets/kappa-interval'
+import { parseTypedJson } from '../../engine/text/safe-json'
 
 export type { DatasetCase, DatasetReport, ReportResult }
 
@@ -30,7 +31,7 @@ export function guessFormat(text: string): DatasetFormat {
   const trimmed = text.trim()
   if (/^[[{]/.test(trimmed)) {
     try {
-      JSON.parse(trimmed)
+      parseTypedJson(trimmed)
       return 'json'
     }
     catch {

@@ -1,12 +1,13 @@
 /** A step form's fields as text and back: what is typed, read as the field's kind. Pure, tested on its own. */
 import { stepMeta } from '../../engine/steps/step-meta'
+import { parseTypedJson } from '../../engine/text/safe-json'
 
 /** A step type as people read it ("LLM", "Evaluator"). */
 export const typeLabel = (type: string) => stepMeta(type)?.label ?? type
 
 const parseJson = (raw: string, otherwise: unknown): unknown => {
   try {
-    return JSON.parse(raw)
+    return parseTypedJson(raw)
   }
   catch {
     return otherwise

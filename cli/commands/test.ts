@@ -12,6 +12,7 @@ import {
 import { filteredCases, numberFlag, runFlagsOf, type RunFlags } from '../test-flags'
 import { modelRefSchema } from '../../engine/schema/common'
 import { graderModel } from '../../engine/datasets/promptfoo-graders'
+import { MAX_JSON_DEPTH_CEILING, readJson } from '../../engine/text/safe-json'
 import { noteUnisolatedCode, withApp } from '../app'
 import { withRequiredJudge } from '../judge-flag'
 import { COMMANDS } from '../help/commands'
@@ -227,8 +228,9 @@ function namedTarget(promptfooFile?: string, workflowFile?: string, configFile?:
 function isWorkflowFile(file: string): boolean {
   if (!/\.json$/i.test(file) || !existsSync(file)) return false
   try {
-    const value = JSON.parse(readFileSync(file, 'utf8')) as { nodes?: unknown }
-    return Array.isArray(value?.nodes)
+    // Read within the deepest nesting any configuration honours: the file's own reader applies the configured limit.
+    const read = readJson(readFileSync(file, 'utf8'), MAX_JSON_DEPTH_CEILING)
+    return read.ok && Array.isArray((read.value as { nodes?: unknown } | null)?.nodes)
   }
   catch {
     return false

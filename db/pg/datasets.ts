@@ -5,6 +5,7 @@ import type { DatasetRow, DatasetRunRow } from '../repositories/datasets'
 import type { PgDb } from './client'
 import { prepared } from '../prepared'
 import { datasetRunCases, datasetRuns, datasets, datasetVersions } from './schema'
+import { parseOwnJson } from '../../engine/text/own-json'
 
 type Tx = Parameters<Parameters<PgDb['transaction']>[0]>[0]
 
@@ -40,7 +41,7 @@ export function pgDatasets(db: PgDb, ready: Promise<void>): DatasetRepository {
           from dataset_versions v cross join lateral json_array_elements(v.cases) with ordinality as e(value, n)
           where v.dataset_id = ${id} and v.version = ${version} and e.n > ${page.offset} and e.n <= ${page.offset + page.limit}
         ) p where n = ${page.offset + 1} or upto <= ${page.maxCharacters} order by n`)
-      return { ...row, version, total: stored.caseCount, cases: rows.map(text => JSON.parse(text.value) as unknown) }
+      return { ...row, version, total: stored.caseCount, cases: rows.map(text => parseOwnJson(text.value)) }
     },
     async findByName(name) {
       await ready

@@ -5,6 +5,7 @@ import { datasetRunCases, datasetRuns, datasets, datasetVersions } from '../sche
 import { prepared } from '../prepared'
 import type { DatasetCasesPage, DatasetRow, DatasetRunRow, DatasetRunCaseRow, DatasetWithCases } from '../../core/rows'
 import type { DatasetPageRequest } from '../../core/store'
+import { parseOwnJson } from '../../engine/text/own-json'
 export type { DatasetRow, DatasetRunRow, DatasetRunCaseRow, DatasetWithCases } from '../../core/rows'
 
 export function listDatasets(db: Db): DatasetRow[] {
@@ -41,7 +42,7 @@ export function getDatasetCasesPage(db: Db, id: string, page: DatasetPageRequest
     // Leaving the loop ends the statement: the cases past the page are never read.
     if (cases.length && characters + value.length > page.maxCharacters) break
     characters += value.length
-    cases.push(JSON.parse(value) as unknown)
+    cases.push(parseOwnJson(value))
   }
   return { ...row, version, total: stored.caseCount, cases }
 }

@@ -1,4 +1,5 @@
 import type { Assertion, AssertionGrade, AssertionHandler, HandlerGrade, HandlerInput } from './types'
+import { MAX_VALUE_DEPTH, parseJsonWithin } from '../text/safe-json'
 
 /**
  * `javascript` and `python`: the user's code grades the output, in a sandbox (never in this
@@ -101,7 +102,7 @@ function readPython(assertion: Assertion, result: unknown, inverse: boolean, cod
   if (result === true || lower === 'true') return fromVerdict(assertion, true, inverse, 'Python code', code)
   if (result === false || lower === 'false') return fromVerdict(assertion, false, inverse, 'Python code', code)
   let value = result
-  if (typeof value === 'string' && value.startsWith('{')) value = JSON.parse(value)
+  if (typeof value === 'string' && value.startsWith('{')) value = parseJsonWithin(value, MAX_VALUE_DEPTH)
   if (typeof value === 'object' && value !== null) {
     const object = camelCased(value as Record<string, unknown>)
     if (!isGrade(object)) throw new Error(`Python assertion must return a boolean, number, or {pass, score, reason} object. Got instead:\n${JSON.stringify(object, null, 2)}`)

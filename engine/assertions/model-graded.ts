@@ -1,6 +1,7 @@
 import { graderFailure } from './graded'
 import { cosine, embed } from './similarity'
 import { isAbort, type Assertion, type AssertionHandler, type HandlerGrade, type HandlerInput } from './types'
+import { MAX_VALUE_DEPTH, parseJsonWithin } from '../text/safe-json'
 
 /**
  * The model-graded assertions beside llm-rubric, each asking its grader for the answer promptfoo's
@@ -89,7 +90,7 @@ function readFactuality(answer: string, scores: Record<string, number>): Handler
   const json = /\{[\s\S]*\}/.exec(answer)
   if (json) {
     try {
-      const parsed = JSON.parse(json[0]) as { category?: unknown, reason?: unknown }
+      const parsed = parseJsonWithin(json[0], MAX_VALUE_DEPTH) as { category?: unknown, reason?: unknown }
       if (typeof parsed.category === 'string' && parsed.category) {
         const category = parsed.category.trim().toUpperCase()
         if (!/^[A-E]$/.test(category)) return { pass: false, score: 0, reason: `Invalid category value: ${category}` }
@@ -113,7 +114,7 @@ async function gEvalOne(input: HandlerInput, criteria: string, threshold: number
   const found = /\{"steps".+\}/.exec(steps)
   let list: unknown
   try {
-    list = found ? (JSON.parse(found[0]) as { steps?: unknown }).steps : undefined
+    list = found ? (parseJsonWithin(found[0], MAX_VALUE_DEPTH) as { steps?: unknown }).steps : undefined
   }
   catch {
     list = undefined
@@ -124,7 +125,7 @@ async function gEvalOne(input: HandlerInput, criteria: string, threshold: number
   let result: { score?: unknown, reason?: unknown } | undefined
   try {
     const match = /\{.+\}/.exec(scored)
-    result = match ? JSON.parse(match[0]) : undefined
+    result = match ? parseJsonWithin(match[0], MAX_VALUE_DEPTH) as { score?: unknown, reason?: unknown } : undefined
   }
   catch {
     result = undefined

@@ -1,7 +1,7 @@
 import { SaxesParser } from 'saxes'
 import { XMLParser } from 'fast-xml-parser'
 import { parseYamlChecked } from '../text/safe-yaml'
-import { DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
+import { DEFAULT_MAX_JSON_DEPTH, MAX_VALUE_DEPTH, parseJsonWithin } from '../text/safe-json'
 import { schemaErrorsText, validatorFor } from '../scorers/builtin/json-schema'
 import { passFail, type Assertion, type HandlerGrade } from './types'
 
@@ -53,7 +53,7 @@ export function jsonObjectsIn(text: string): object[] {
 
 function readObject(candidate: string): object | undefined {
   try {
-    const value = JSON.parse(candidate)
+    const value = parseJsonWithin(candidate, MAX_VALUE_DEPTH)
     if (value && typeof value === 'object') return value
   }
   catch {
@@ -72,7 +72,7 @@ export function isJson({ assertion, text, inverse }: { assertion: Assertion, tex
   let parsed: unknown
   let pass: boolean
   try {
-    parsed = JSON.parse(text)
+    parsed = parseJsonWithin(text, MAX_VALUE_DEPTH)
     pass = !inverse
   }
   catch {

@@ -1,5 +1,6 @@
 import { distance } from 'fastest-levenshtein'
 import { compilePattern } from '../text/safe-regex'
+import { MAX_VALUE_DEPTH, parseJsonWithin } from '../text/safe-json'
 import { passFail, type Assertion, type AssertionHandler, type HandlerInput } from './types'
 
 /** Checks on the output's text: equality, containment, prefix, pattern, edit distance. */
@@ -106,7 +107,7 @@ function equals({ assertion, text, inverse }: HandlerInput) {
   if (typeof assertion.value === 'object' && assertion.value !== null) {
     // An object or list is compared with the output read as JSON.
     try {
-      pass = jsonEqual(assertion.value, JSON.parse(text)) !== inverse
+      pass = jsonEqual(assertion.value, parseJsonWithin(text, MAX_VALUE_DEPTH)) !== inverse
     }
     catch {
       pass = inverse

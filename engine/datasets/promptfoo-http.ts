@@ -12,6 +12,7 @@
  * request transforms, TLS, multipart…) are refused by name.
  */
 import { invalid } from './promptfoo-invalid'
+import { MAX_JSON_DEPTH_CEILING, readJson } from '../text/safe-json'
 
 export interface PromptfooHttp {
   /** The http step's config, its templates written as judgeflow references; `{{PROMPT}}` stands for the prompt. */
@@ -116,13 +117,11 @@ function bodyOf(value: unknown, where: string): unknown {
     return item
   }
   if (typeof value === 'string') {
-    try {
-      const parsed: unknown = JSON.parse(value)
-      if (parsed && typeof parsed === 'object') return visit(parsed, `${where}.config.body`)
-    }
-    catch {
-      if (/^\s*[{[]/.test(value)) throw invalid(`the promptfoo config, ${where}.config.body: a body that is JSON only once its {{vars}} are filled in is not imported; write it as an object`)
-    }
+    // Read within the deepest nesting any configuration honours, its keys and text checked as the config's own.
+    const read = readJson(value, MAX_JSON_DEPTH_CEILING)
+    if (read.ok && read.value && typeof read.value === 'object') return visit(read.value, `${where}.config.body`)
+    if (!read.ok && read.details) throw invalid(`the promptfoo config, ${where}.config.body ${read.reason}`)
+    if (!read.ok && /^\s*[{[]/.test(value)) throw invalid(`the promptfoo config, ${where}.config.body: a body that is JSON only once its {{vars}} are filled in is not imported; write it as an object`)
   }
   return visit(value, `${where}.config.body`)
 }

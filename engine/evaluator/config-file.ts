@@ -2,7 +2,7 @@ import { constants } from 'node:fs'
 import { lstat, open, realpath } from 'node:fs/promises'
 import { extname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { JudgeflowError } from '../errors'
-import { assertJsonShape, DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
+import { DEFAULT_MAX_JSON_DEPTH, readJson } from '../text/safe-json'
 import { parseMetricSuiteToml } from './metric-suite-toml'
 
 /** A config file is small; anything larger is refused before it is read. */
@@ -86,14 +86,11 @@ export function isInsideFolder(base: string, path: string): boolean {
 
 function parseConfigText(text: string, path: string, toml: boolean): Record<string, unknown> {
   if (toml) return parseMetricSuiteToml(text, `the config file "${path}"`)
-  let config: unknown
-  try {
-    config = JSON.parse(text)
-  }
-  catch {
-    throw refuse(`The config file "${path}" is not valid JSON.`)
-  }
-  if (!config || typeof config !== 'object' || Array.isArray(config)) throw refuse(`The config file "${path}" must hold a JSON object.`)
-  assertJsonShape(config, { maxDepth: DEFAULT_MAX_JSON_DEPTH, where: `The config file "${path}"` })
+  const where = `The config file "${path}"`
+  // Read with its depth, keys and text checked before anything walks it; a shape problem is the user's to fix, with its path.
+  const read = readJson(text, DEFAULT_MAX_JSON_DEPTH)
+  if (!read.ok) throw read.details ? new JudgeflowError('INVALID_INPUT', `${where} ${read.reason}.`, { details: read.details }) : refuse(`${where} is not valid JSON.`)
+  const config = read.value
+  if (!config || typeof config !== 'object' || Array.isArray(config)) throw refuse(`${where} must hold a JSON object.`)
   return config as Record<string, unknown>
 }

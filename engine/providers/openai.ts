@@ -1,5 +1,6 @@
 import type OpenAI from 'openai'
 import { JudgeflowError } from '../errors'
+import { MAX_VALUE_DEPTH, parseJsonWithin } from '../text/safe-json'
 import { PROVIDER_KEY_VARIABLES } from './models'
 import { lazySdkClient } from './sdk'
 import { refusesStructuredOutput, withSchemaInPrompt } from './structured'
@@ -78,7 +79,7 @@ const FALLBACK: Record<OpenAIStructured, OpenAIStructured | undefined> = { json_
 /** The answer as JSON when it is JSON as it is; otherwise the judge reads (and repairs) the text. */
 function strictJson(text: string): unknown {
   try {
-    return JSON.parse(text)
+    return parseJsonWithin(text, MAX_VALUE_DEPTH)
   }
   catch {
     return undefined

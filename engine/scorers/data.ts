@@ -1,5 +1,5 @@
 /** Helpers shared by the text and JSON scorers. */
-import { jsonShapeProblem, MAX_VALUE_DEPTH } from '../text/safe-json'
+import { MAX_VALUE_DEPTH, parseJsonWithin } from '../text/safe-json'
 
 /** Texts compared as given, or trimmed and/or case-folded by options. */
 export function normalize(text: string, options: Record<string, unknown>): string {
@@ -14,14 +14,10 @@ export function normalize(text: string, options: Record<string, unknown>): strin
  */
 export function jsonOf(value: unknown): { ok: true, value: unknown } | { ok: false, error: string } {
   if (typeof value !== 'string') return { ok: true, value }
-  let parsed: unknown
   try {
-    parsed = JSON.parse(value.trim().replace(/^```(?:json)?\s*|\s*```$/g, ''))
+    return { ok: true, value: parseJsonWithin(value.trim().replace(/^```(?:json)?\s*|\s*```$/g, ''), MAX_VALUE_DEPTH) }
   }
   catch (error) {
     return { ok: false, error: (error as Error).message }
   }
-  const problem = jsonShapeProblem(parsed, MAX_VALUE_DEPTH, { anyKey: true })
-  if (problem) return { ok: false, error: `it nests objects and arrays more than ${MAX_VALUE_DEPTH} levels deep (at ${problem.path})` }
-  return { ok: true, value: parsed }
 }

@@ -114,6 +114,30 @@ export function parseJsonChecked(text: string, options: { maxDepth: number, wher
   throw new JudgeflowError('INVALID_INPUT', `${options.where} ${read.reason}.`, { details: read.details })
 }
 
+/**
+ * JSON text a model or a user gave, read as JSON.parse reads it (any key; its syntax errors thrown
+ * as they are, for the caller's own message) and refused with a user error when it nests more than
+ * `maxDepth` levels: whatever walks the value after it by recursion stays far from the stack's end.
+ */
+export function parseJsonWithin(text: string, maxDepth: number): unknown {
+  const value: unknown = JSON.parse(text)
+  const problem = jsonShapeProblem(value, maxDepth, { anyKey: true })
+  if (problem) {
+    throw new JudgeflowError('INVALID_INPUT', `The JSON nests objects and arrays more than ${maxDepth} levels deep (at ${problem.path || '(top level)'}).`, {
+      details: { path: problem.path, limit: maxDepth },
+    })
+  }
+  return value
+}
+
+/**
+ * JSON typed or opened in the web app, as parseJsonWithin reads it: the page refuses only what no
+ * configuration would take (MAX_JSON_DEPTH_CEILING); the server applies its own limit when it is sent.
+ */
+export function parseTypedJson(text: string): unknown {
+  return parseJsonWithin(text, MAX_JSON_DEPTH_CEILING)
+}
+
 /** The parser's reason without the excerpt of the text that V8 quotes in some messages. */
 function syntaxReason(error: unknown): string {
   return (error as Error).message.replace(/, ".*" is not valid JSON$/s, '')

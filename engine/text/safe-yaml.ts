@@ -3,6 +3,9 @@ import { Composer, CST, LineCounter, Parser, type Document } from 'yaml'
 import { JudgeflowError } from '../errors'
 import { assertJsonShape, jsonShapeProblem, tooDeepReason } from './safe-json'
 
+/** What a reader of a parsed document needs to find its nodes' lines (engine/datasets/files.ts): the rest imports no YAML package. */
+export { LineCounter, isMap, isSeq, type Node as YamlNode } from 'yaml'
+
 /**
  * YAML from users (dataset files, promptfoo configs, experiments) is read here and only here. The
  * `yaml` package lexes and parses iteratively but composes and converts by recursion, so the

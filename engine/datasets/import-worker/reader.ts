@@ -14,6 +14,7 @@ import { Worker } from 'node:worker_threads'
 import { JudgeflowError, type SerializedError } from '../../errors'
 import type { FromWorker, ImportJob, ImportResults, ToWorker } from './protocol'
 import { DEFAULT_MAX_IMPORTS_PER_CLIENT, DEFAULT_MAX_QUEUED_IMPORTS, importQueueRefusal } from './queue-limits'
+import { parseOwnJson } from '../../text/own-json'
 
 /** An import still being read after this long is refused; no file within the body limit comes near it. */
 export const IMPORT_TIME_LIMIT_MS = 30_000
@@ -102,7 +103,7 @@ export class ImportReader {
     const task = this.current
     if (worker !== this.worker || task?.id !== message.id) return
     this.finish()
-    if (message.ok) task.resolve(JSON.parse(message.json))
+    if (message.ok) task.resolve(parseOwnJson(message.json))
     else task.reject(revive(message.error))
     this.dispatch()
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { EvaluatorResult } from '../../schema/evaluator'
 import { JudgeflowError } from '../../errors'
+import { MAX_VALUE_DEPTH, parseJsonWithin } from '../../text/safe-json'
 import { askJudge, recordCall } from '../../evaluator/judge'
 import { confidenceOf, marginOf, roundScore } from '../../evaluator/arithmetic'
 import { isHeuristic, requireText, type EvaluationContext } from '../../evaluator/context'
@@ -129,7 +130,7 @@ const TRANSFORM_OWNER = { response_transform: 'provider\'s transformResponse', p
 function providerOutput(text: string, how: Config['provider_output']): unknown {
   if (!how) return text
   try {
-    const parsed = JSON.parse(text) as unknown
+    const parsed = parseJsonWithin(text, MAX_VALUE_DEPTH)
     return how === 'json' ? parsed : parsed || text
   }
   catch {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 // covers, and to stay quiet where the rule does not apply.
 const eslint = new ESLint({ cwd: process.cwd() })
 
-const HOUSE_RULES = new Set(['no-restricted-imports', '@typescript-eslint/no-restricted-imports', 'no-restricted-syntax', 'judgeflow/function-length', 'max-lines'])
+const HOUSE_RULES = new Set(['no-restricted-imports', '@typescript-eslint/no-restricted-imports', 'no-restricted-syntax', 'judgeflow/function-length', 'max-lines', 'judgeflow/parse-through-text'])
 
 async function messages(code: string, filePath: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath })
@@ -113,5 +113,24 @@ describe('lint rules for the project layout', () => {
     expect(await messages(page(310), 'pages/workflows/[id].vue')).toEqual([])
     expect(await messages(page(311), 'pages/workflows/[id].vue')).toEqual([expect.stringContaining('too many lines (311)')])
     expect(await messages(module(301), 'tests/unit/probe.test.ts')).toEqual([])
+  }, 60_000)
+
+  it('user text is parsed through engine/text: no JSON.parse and no YAML package elsewhere', async () => {
+    const parse = `export const read = (text: string): unknown => JSON.parse(text)\n`
+    for (const file of ['cli/commands/probe.ts', 'engine/evaluator/probe.ts', 'core/probe.ts', 'server/utils/probe.ts', 'db/probe.ts', 'app/utils/probe.ts']) {
+      expect(await messages(parse, file), file).toEqual([expect.stringContaining('Read JSON through engine/text/safe-json.ts')])
+    }
+    expect(await messages(`export const read = (text: string): unknown => JSON?.['parse'](text)\n`, 'engine/evaluator/probe.ts')).toEqual([expect.stringContaining('Read JSON through')])
+    for (const from of ['yaml', 'js-yaml']) {
+      expect(await messages(`import { load } from '${from}'\nexport const y = load\n`, 'engine/datasets/probe.ts'), from).toEqual([expect.stringContaining('Read YAML through engine/text/safe-yaml.ts')])
+      expect(await messages(`export const y = () => import('${from}')\n`, 'app/utils/probe.ts'), from).toEqual([expect.stringContaining('Read YAML through')])
+    }
+    const component = `<script setup lang="ts">\nimport { parse } from 'yaml'\nconst read = (text: string): unknown => JSON.parse(text) ?? parse(text)\ndefineExpose({ read })\n</script>\n`
+    expect(await messages(component, 'components/editor/evaluator/Probe.vue')).toEqual([expect.stringContaining('Read YAML through'), expect.stringContaining('Read JSON through')])
+    // engine/text holds the readers, the tooling reads its tools' reports, and the tests read what they like.
+    expect(await messages(`import { parse } from 'yaml'\nexport const read = (text: string): unknown => JSON.parse(text) ?? parse(text)\n`, 'engine/text/probe.ts')).toEqual([])
+    for (const file of ['scripts/probe.ts', 'bench/probe.ts', 'tests/unit/probe.test.ts']) expect(await messages(parse, file), file).toEqual([])
+    // The readers themselves pass, and a string of code holding JSON.parse is not a call.
+    expect(await messages(`import { readJson } from '../text/safe-json'\nexport const read = (text: string) => readJson(text, 64)\nexport const driver = 'JSON.parse(line)'\n`, 'engine/evaluator/probe.ts')).toEqual([])
   }, 60_000)
 })

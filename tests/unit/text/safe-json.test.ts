@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { renderValue } from '../../../engine'
-import { jsonShapeProblem, MAX_JSON_DEPTH_CEILING, parseJsonChecked } from '../../../engine/text/safe-json'
+import { jsonShapeProblem, MAX_JSON_DEPTH_CEILING, parseJsonChecked, parseJsonWithin, parseTypedJson } from '../../../engine/text/safe-json'
+import { jsonCopy, parseOwnJson } from '../../../engine/text/own-json'
 
 /** `levels` objects nested in one another, as JSON text: {"a":{"a":…"x"…}}. */
 const nested = (levels: number, key = 'a') => `${`{"${key}":`.repeat(levels)}"x"${'}'.repeat(levels)}`
@@ -41,5 +42,22 @@ describe('JSON from users', () => {
   it('says what is wrong with text that is not JSON, without quoting it', () => {
     expect(() => parseJsonChecked('{"secret": [1,]', options)).toThrow(/^The request body is not valid JSON: Unexpected token '\]'\.$/)
     expect(() => parseJsonChecked('{"a":1', options)).toThrow(/^The request body is not valid JSON: .*position 6/)
+  })
+
+  it('parseJsonWithin reads as JSON.parse does, its syntax errors as they are, and refuses a value nested past the limit', () => {
+    expect(parseJsonWithin('{"__proto__": [1, {"a": "b"}]}', 3)).toEqual(JSON.parse('{"__proto__": [1, {"a": "b"}]}'))
+    expect(() => parseJsonWithin('{"a": [1,]}', 3)).toThrow(SyntaxError)
+    expect(() => parseJsonWithin('{"a": [[[1]]]}', 3)).toThrow('The JSON nests objects and arrays more than 3 levels deep (at a[0][0]).')
+    const deep = `${'['.repeat(MAX_JSON_DEPTH_CEILING + 1)}${']'.repeat(MAX_JSON_DEPTH_CEILING + 1)}`
+    expect(() => parseTypedJson(deep)).toThrow(`more than ${MAX_JSON_DEPTH_CEILING} levels deep`)
+    expect(parseTypedJson('[[1]]')).toEqual([[1]])
+  })
+
+  it('the product\'s own JSON is read back as written, and plain data copied through it', () => {
+    expect(parseOwnJson<{ a: number[] }>('{"a":[1,2]}').a).toEqual([1, 2])
+    const value = { a: { b: [1, 'two', null] } }
+    const copy = jsonCopy(value)
+    expect(copy).toEqual(value)
+    expect(copy.a).not.toBe(value.a)
   })
 })
