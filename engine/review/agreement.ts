@@ -103,7 +103,9 @@ export function krippendorffAlphaNominal(items: readonly ItemLabels[]): number |
 }
 
 /** The statistic on the items, with its bootstrap percentile 95 % interval over them. */
-export function withInterval(items: readonly ItemLabels[], statistic: (items: readonly ItemLabels[]) => number | null, { resamples = 1000, seed = BOOTSTRAP_SEED }: BootstrapOptions = {}): Measured {
+export function withInterval(
+  items: readonly ItemLabels[], statistic: (items: readonly ItemLabels[]) => number | null, { resamples = 1000, seed = BOOTSTRAP_SEED }: BootstrapOptions = {},
+): Measured {
   const value = statistic(items)
   const used = items.filter(item => given(item).length >= 2).length
   if (value === null || used < 2) return { value, ci: null, items: used }
