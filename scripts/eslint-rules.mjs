@@ -60,21 +60,28 @@ const functionLength = {
   },
 }
 
-const YAML_PACKAGES = /^(yaml|js-yaml)(\/.*)?$/
+/** The parsers of the formats engine/text reads (YAML, TOML, CSV): only a writer (`stringify`) may be imported from them elsewhere. */
+const PARSER_PACKAGES = /^(yaml|js-yaml|smol-toml|csv-parse)(\/.*)?$/
+
+/** Whether an import takes nothing but `stringify` (a writer); a dynamic import, a namespace or a default takes the parser too. */
+const writesOnly = node => node.type === 'ImportDeclaration' && node.specifiers.length > 0
+  && node.specifiers.every(s => s.type === 'ImportSpecifier' && (s.imported.name ?? s.imported.value) === 'stringify')
 
 const parseThroughText = {
   meta: {
     type: 'problem',
-    docs: { description: 'User text is parsed through engine/text, which bounds its depth and size: no JSON.parse and no YAML package elsewhere.' },
+    docs: { description: 'User text is parsed through engine/text, which bounds its depth and size: no JSON.parse and no YAML, TOML or CSV parser elsewhere.' },
     schema: [],
     messages: {
       json: 'Read JSON through engine/text/safe-json.ts, which bounds its depth: text from a user, a file or a model with readJson or parseJsonChecked, parseJsonWithin (JSON.parse\'s errors kept) or, in the web app, parseTypedJson; JSON the product wrote itself (stored rows, its own messages) with parseOwnJson (engine/text/own-json.ts).',
-      yaml: 'Read YAML through engine/text/safe-yaml.ts (parseYamlChecked, parseYamlDocument), which bounds its depth and aliases; write it with engine/text/yaml-text.ts. No module elsewhere imports {{name}}.',
+      parser: 'Read YAML, TOML and CSV through engine/text (safe-yaml.ts, safe-toml.ts, safe-csv.ts), which bound their depth, aliases and size: no module elsewhere imports {{name}}\'s parser (its `stringify` alone, a writer, is allowed).',
     },
   },
   create(context) {
-    const yamlImport = (node) => {
-      if (typeof node.source?.value === 'string' && YAML_PACKAGES.test(node.source.value)) context.report({ node, messageId: 'yaml', data: { name: node.source.value } })
+    const parserImport = (node) => {
+      if (typeof node.source?.value === 'string' && PARSER_PACKAGES.test(node.source.value) && !writesOnly(node)) {
+        context.report({ node, messageId: 'parser', data: { name: node.source.value } })
+      }
     }
     return {
       CallExpression(node) {
@@ -83,10 +90,10 @@ const parseThroughText = {
         const property = callee.computed ? callee.property.value : callee.property.name
         if (property === 'parse') context.report({ node, messageId: 'json' })
       },
-      ImportDeclaration: yamlImport,
-      ImportExpression: yamlImport,
-      ExportNamedDeclaration: yamlImport,
-      ExportAllDeclaration: yamlImport,
+      ImportDeclaration: parserImport,
+      ImportExpression: parserImport,
+      ExportNamedDeclaration: parserImport,
+      ExportAllDeclaration: parserImport,
     }
   },
 }

@@ -115,18 +115,22 @@ describe('lint rules for the project layout', () => {
     expect(await messages(module(301), 'tests/unit/probe.test.ts')).toEqual([])
   }, 60_000)
 
-  it('user text is parsed through engine/text: no JSON.parse and no YAML package elsewhere', async () => {
+  it('user text is parsed through engine/text: no JSON.parse and no YAML, TOML or CSV parser elsewhere', async () => {
     const parse = `export const read = (text: string): unknown => JSON.parse(text)\n`
     for (const file of ['cli/commands/probe.ts', 'engine/evaluator/probe.ts', 'core/probe.ts', 'server/utils/probe.ts', 'db/probe.ts', 'app/utils/probe.ts']) {
       expect(await messages(parse, file), file).toEqual([expect.stringContaining('Read JSON through engine/text/safe-json.ts')])
     }
     expect(await messages(`export const read = (text: string): unknown => JSON?.['parse'](text)\n`, 'engine/evaluator/probe.ts')).toEqual([expect.stringContaining('Read JSON through')])
-    for (const from of ['yaml', 'js-yaml']) {
-      expect(await messages(`import { load } from '${from}'\nexport const y = load\n`, 'engine/datasets/probe.ts'), from).toEqual([expect.stringContaining('Read YAML through engine/text/safe-yaml.ts')])
-      expect(await messages(`export const y = () => import('${from}')\n`, 'app/utils/probe.ts'), from).toEqual([expect.stringContaining('Read YAML through')])
+    for (const from of ['yaml', 'js-yaml', 'smol-toml', 'csv-parse/sync']) {
+      expect(await messages(`import { parse } from '${from}'\nexport const y = parse\n`, 'engine/datasets/probe.ts'), from).toEqual([expect.stringContaining('Read YAML, TOML and CSV through engine/text')])
+      expect(await messages(`export const y = () => import('${from}')\n`, 'app/utils/probe.ts'), from).toEqual([expect.stringContaining('Read YAML, TOML and CSV through')])
     }
+    expect(await messages(`import * as yaml from 'yaml'\nexport const y = yaml\n`, 'engine/datasets/probe.ts')).toEqual([expect.stringContaining('Read YAML, TOML and CSV through')])
+    expect(await messages(`import { parse, stringify } from 'yaml'\nexport const y = [parse, stringify]\n`, 'engine/datasets/probe.ts')).toEqual([expect.stringContaining('Read YAML, TOML and CSV through')])
+    // A writer is not a parser.
+    expect(await messages(`import { stringify } from 'smol-toml'\nexport const y = stringify\n`, 'engine/evaluator/probe.ts')).toEqual([])
     const component = `<script setup lang="ts">\nimport { parse } from 'yaml'\nconst read = (text: string): unknown => JSON.parse(text) ?? parse(text)\ndefineExpose({ read })\n</script>\n`
-    expect(await messages(component, 'components/editor/evaluator/Probe.vue')).toEqual([expect.stringContaining('Read YAML through'), expect.stringContaining('Read JSON through')])
+    expect(await messages(component, 'components/editor/evaluator/Probe.vue')).toEqual([expect.stringContaining('Read YAML, TOML and CSV through'), expect.stringContaining('Read JSON through')])
     // engine/text holds the readers, the tooling reads its tools' reports, and the tests read what they like.
     expect(await messages(`import { parse } from 'yaml'\nexport const read = (text: string): unknown => JSON.parse(text) ?? parse(text)\n`, 'engine/text/probe.ts')).toEqual([])
     for (const file of ['scripts/probe.ts', 'bench/probe.ts', 'tests/unit/probe.test.ts']) expect(await messages(parse, file), file).toEqual([])
