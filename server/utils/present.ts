@@ -71,6 +71,9 @@ export function presentEvent(row: RunEventRow) {
   }
 }
 
+/** A run event as the event stream sends it: what the page's run view reads (app/composables/useRunStream.ts). */
+export type PresentedRunEvent = ReturnType<typeof presentEvent>
+
 /** One attempt of a step; `seq`: its place among all the run's attempts in the order they were first stored (started, or skipped). */
 function presentStep(row: StepRunRow, seq: number) {
   const at = (field: StoredField) => stepValueHref(row.runId, row.nodeId, row.attempt, field)
