@@ -1,16 +1,15 @@
 import { z } from 'zod'
 import { formatPath } from '../graph/validate'
 import { DEFAULT_MAX_JSON_DEPTH } from '../text/safe-json'
-import { assertionObstacle, refuseComparisons, splitFunction, unsupported, valueFromFile, type PromptfooAssertion } from './promptfoo-assertions'
-import { ASSERTION_HANDLERS, needsOf, skippedAssertion } from '../assertions/registry'
+import { refuseComparisons } from './promptfoo-assertions'
+import { needsOf } from '../assertions/registry'
 import { DEFAULT_EMBEDDING_MODEL } from '../assertions/types'
 import type { Assertion } from '../assertions/types'
 import { invalid } from './promptfoo-invalid'
-import { checkedTest, fileOf, loadVar, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ListFiles, type ReadFile } from './promptfoo-files'
-import { graderModel, gradersOf, noGrader, testGraders, withGraders } from './promptfoo-graders'
-import {
-  envOf, optionOf, outputTransform, renderAssertion, resolveRefs, scenarioTests, varCombinations, withFactuality, type FileValues,
-} from './promptfoo-tests'
+import { checkedTest, promptSchema, promptsOf, readStructured, testSchema, testsFromFile, type ListFiles, type PromptfooTest, type ReadFile } from './promptfoo-files'
+import { graderModel, gradersOf, noGrader } from './promptfoo-graders'
+import { envOf, resolveRefs, scenarioTests } from './promptfoo-tests'
+import { promptfooCases, uniqueId } from './promptfoo-cases'
 import { importBudget, refuseOversizedExpansion, refuseOversizedGrid } from './promptfoo-limits'
 import { checkModelConfig, checkTestSettings, checkTopLevel, evaluateOptionsOf, responseFormatOf } from './promptfoo-settings'
 import { buildPromptfooWorkflow, promptsOfProvider, providerModel, type PromptfooProvider } from './promptfoo-workflow'
@@ -18,7 +17,7 @@ import { importHttpProvider, isHttpProvider } from './promptfoo-http'
 import { importScriptProvider, isScriptProvider } from './promptfoo-scripts'
 import { endpointOf, endpointsOf, gradersIn, type Endpoints } from './promptfoo-endpoints'
 import { datasetCaseSchema, type DatasetCase } from './schema'
-import { ASSERT_FIELD, CELL_FIELD, PROMPTFOO_RESERVED_FIELDS, THRESHOLD_FIELD, TRANSFORM_FIELD } from './promptfoo-fields'
+import { ASSERT_FIELD, CELL_FIELD, THRESHOLD_FIELD, TRANSFORM_FIELD } from './promptfoo-fields'
 
 /**
  * A promptfoo config (YAML or JSON) as judgeflow data: its tests become a dataset (vars → input,
@@ -101,19 +100,10 @@ const configSchema = z.object({
 /** Reads a promptfoo config's text; a JudgeflowError (INVALID_INPUT) naming the field otherwise. */
 export function importPromptfoo(text: string, options: PromptfooImportOptions = {}): PromptfooImport {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH
-  const parsed = configSchema.safeParse(resolveRefs(readStructured(text, 'the promptfoo config', maxDepth) ?? {}))
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    throw invalid(`the promptfoo config, ${formatPath(issue.path as Array<string | number>) || '(top level)'}: ${issue.message}`)
-  }
-  const config = parsed.data
+  const config = readConfig(text, maxDepth)
   const notes: string[] = []
   checkTopLevel(config, notes)
-  const readTests = (items: unknown[], where: string) => items.flatMap((item, i) => (typeof item === 'string' ? testsFromFile(item, `${where}[${i}]`, options.readFile, maxDepth) : [checkedTest(item, `${where}[${i}]`)]))
-  // Plain tests first, then each scenario's tests under each of its configs, as promptfoo orders them.
-  const plain = readTests(config.tests ?? [], 'tests')
-  const tests = [...plain, ...scenarioTests(config.scenarios, readTests, plain.length)]
-  if (!tests.length) throw invalid('the promptfoo config has no tests: give tests with vars and assert')
+  const tests = testsOf(config, options.readFile, maxDepth)
   const defaults = config.defaultTest ?? {}
   // The prompts × providers grid first: how many cases the config makes is known before any is made.
   const gridNotes: string[] = []
@@ -130,53 +120,7 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   tests.forEach((test, i) => {
     if (test.threshold !== undefined && (typeof test.threshold !== 'number' || !Number.isFinite(test.threshold))) throw invalid(`tests[${i}].threshold: must be a number`)
   })
-
-  const ids = new Set<string>()
-  const files: FileValues = (type, reference) => {
-    const [file, name] = splitFunction(reference)
-    const { path, text } = fileOf(file, `the ${type} assertion's value`, options.readFile)
-    return valueFromFile(type, path, name, text, body => readStructured(body, `the file "${path}"`, maxDepth))
-  }
-  const unsupportedFound = new Map<string, UnmappedAssertions>()
-  const notInverted = new Set<string>()
-  const note = (type: string, reason: string, id: string) => {
-    const key = `${type}\n${reason}`
-    const entry = unsupportedFound.get(key) ?? { type, count: 0, tests: [], reason }
-    entry.count++
-    if (!entry.tests.includes(id)) entry.tests.push(id)
-    unsupportedFound.set(key, entry)
-  }
-  // A var holding a list of texts runs the test once per item, as promptfoo expands it (a file:// glob gives one item per file).
-  const loadVars = (vars: Record<string, unknown>, where: string) => Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, loadVar(value, `${where}.vars.${name}`, options, maxDepth)]))
-  const expanded = tests.flatMap((test, i) => varCombinations(loadVars({ ...defaults.vars, ...test.vars }, `tests[${i}]`)).map(vars => ({ test, i, vars })))
-  const cases: DatasetCase[] = expanded.map(({ test, i, vars }) => {
-    const id = uniqueId(test.description?.trim() || `test-${i + 1}`, ids)
-    for (const name of Object.keys(vars)) {
-      if (PROMPTFOO_RESERVED_FIELDS.includes(name)) throw invalid(`test "${id}", vars.${name}: "${name}" is the input field that holds the test's assertions; rename the var`)
-    }
-    const factuality = { ...optionOf(defaults, 'factuality'), ...optionOf(test, 'factuality') }
-    const own = testGraders((test.options as { provider?: unknown } | undefined)?.provider, `tests[${i}].options.provider`, notes)
-    const transform = outputTransform(test) ?? outputTransform(defaults) ?? null
-    const assert = [...(defaults.assert ?? []), ...(test.assert ?? [])].map((assertion) => {
-      const obstacle = assertionObstacle(assertion as PromptfooAssertion)
-      const type = String((assertion as PromptfooAssertion).type)
-      if (obstacle) note(type, obstacle, id)
-      if (obstacle && options.skipUnsupported) return skippedAssertion(type, obstacle)
-      if (type.startsWith('not-') && ASSERTION_HANDLERS.get(type.slice(4))?.notInverted) notInverted.add(type)
-      return withGraders(withFactuality(renderAssertion(assertion as PromptfooAssertion, vars, notes, files, budget), factuality), own)
-    })
-    const input = { ...vars, [ASSERT_FIELD]: assert, [THRESHOLD_FIELD]: test.threshold ?? null, [TRANSFORM_FIELD]: transform }
-    budget.made(input, id)
-    return { id, input }
-  })
-  if (unsupportedFound.size && !options.skipUnsupported) throw unsupported([...unsupportedFound.values()])
-  for (const u of unsupportedFound.values()) notes.push(`${u.type} ×${u.count} is not run (--skip-unsupported: ${u.reason}); the ${u.tests.length === 1 ? 'case that holds it errors' : `${u.tests.length} cases that hold it error`}, never pass`)
-  for (const c of cases) {
-    const compared = (c.input[ASSERT_FIELD] as Assertion[]).filter(a => ASSERTION_HANDLERS.get(a.type)?.comparesOutputs)
-    // promptfoo decides the first and skips any other without a word; judgeflow says so instead.
-    if (compared.length > 1) throw invalid(`test "${c.id}": it has ${compared.length} ${compared[0]!.type} assertions; promptfoo decides only the first and leaves the others out, so keep one`)
-  }
-  for (const type of notInverted) notes.push(`${type}: promptfoo grades it as ${type.slice(4)} itself, without inverting it, and so does judgeflow, to keep your verdicts; write an llm-rubric that asks the opposite to invert it`)
+  const cases = promptfooCases({ tests, defaults, options, maxDepth, budget, notes })
   const all = cases.flatMap(c => c.input[ASSERT_FIELD] as Assertion[])
   // As promptfoo: a test without assertions passes (score 1) once its output is there; the note says so.
   const bare = cases.filter(c => !(c.input[ASSERT_FIELD] as Assertion[]).length)
@@ -187,7 +131,6 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
   if (gradedByProvider && !(config.prompts?.length && config.providers?.length)) noGrader(all)
   const judge = needs.has('grader') ? grader : undefined
   if (gradedByProvider) notes.push('no grader is named, so each prompt × provider\'s own model grades its model-graded assertions: set defaultTest.options.provider, or --grader, to choose one (promptfoo would use its own default grader)')
-
   for (const item of cases) {
     const checked = datasetCaseSchema.safeParse(item)
     if (!checked.success) throw invalid(`test "${item.id}": ${formatPath(checked.error.issues[0]!.path as Array<string | number>)} ${checked.error.issues[0]!.message}`)
@@ -206,28 +149,61 @@ export function importPromptfoo(text: string, options: PromptfooImportOptions = 
     run: evaluateOptionsOf(config.evaluateOptions, notes),
   }
   if (grid) {
-    const { prompts, providers } = grid
     notes.push(...gridNotes)
-    const located = providers.flatMap((p, i) => (p.http || p.code ? [] : [{ model: p.model, endpoint: p.endpoint, where: `providers[${i}]` }]))
-    const reached = endpointsOf(located, gradersIn(all, [judge, graders.embedding]))
-    if (Object.keys(reached.endpoints).length) result.endpoints = reached.endpoints
-    notes.push(...reached.notes)
-    const built = buildPromptfooWorkflow({ name, prompts, providers, vars: [...new Set(cases.flatMap(c => Object.keys(c.input)))], evaluator, latency: needs.has('latency'), cost: needs.has('cost'), gradedByProvider })
-    result.workflow = built.workflow
-    if (built.cells.length < 2) refuseComparisons(cases, 'this config has one prompt and one provider, so each test has one output')
-    // The grid stays a grid: each test runs once per prompt × provider, each its own case and verdict.
-    if (built.cells.length > 1) {
-      // Each cell its own case, even where two cells share a name (two prompts of one file under one label, two unlabelled providers alike).
-      const cellIds = new Set<string>()
-      result.cases = cases.flatMap(c => built.cells.map((cell, k) => ({ id: uniqueId(`${c.id} · ${cell}`, cellIds), input: { ...c.input, [CELL_FIELD]: k + 1 }, tags: [`test:${c.id}`.slice(0, 100)] })))
-      result.evaluators[0]!.cases = result.cases.length
-    }
+    withGrid(result, grid, { all, graders: [judge, graders.embedding], latency: needs.has('latency'), cost: needs.has('cost'), gradedByProvider })
   }
   else {
     refuseComparisons(cases, 'without prompts and providers there are no outputs to compare')
     if (config.prompts?.length || config.providers?.length) notes.push('no workflow: the config needs both prompts and providers for one')
   }
   return result
+}
+
+/** The config's text read and checked: a JudgeflowError naming the first field that is wrong. */
+function readConfig(text: string, maxDepth: number): z.infer<typeof configSchema> {
+  const parsed = configSchema.safeParse(resolveRefs(readStructured(text, 'the promptfoo config', maxDepth) ?? {}))
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    throw invalid(`the promptfoo config, ${formatPath(issue.path as Array<string | number>) || '(top level)'}: ${issue.message}`)
+  }
+  return parsed.data
+}
+
+/** The config's tests: plain tests first, then each scenario's tests under each of its configs, as promptfoo orders them. */
+function testsOf(config: z.infer<typeof configSchema>, readFile: ReadFile | undefined, maxDepth: number): PromptfooTest[] {
+  const readTests = (items: unknown[], where: string) => items.flatMap((item, i) => (typeof item === 'string' ? testsFromFile(item, `${where}[${i}]`, readFile, maxDepth) : [checkedTest(item, `${where}[${i}]`)]))
+  const plain = readTests(config.tests ?? [], 'tests')
+  const tests = [...plain, ...scenarioTests(config.scenarios, readTests, plain.length)]
+  if (!tests.length) throw invalid('the promptfoo config has no tests: give tests with vars and assert')
+  return tests
+}
+
+/**
+ * The workflow of the config's prompts × providers, and the endpoints its providers name. The grid
+ * stays a grid: with two cells or more, each test runs once per prompt × provider, each its own case and verdict.
+ */
+function withGrid(
+  result: PromptfooImport, grid: ReturnType<typeof promptGrid>,
+  uses: { all: Assertion[], graders: Array<string | undefined>, latency: boolean, cost: boolean, gradedByProvider: boolean },
+): void {
+  const { prompts, providers } = grid
+  const { name, cases, evaluator, notes } = result
+  const located = providers.flatMap((p, i) => (p.http || p.code ? [] : [{ model: p.model, endpoint: p.endpoint, where: `providers[${i}]` }]))
+  const reached = endpointsOf(located, gradersIn(uses.all, uses.graders))
+  if (Object.keys(reached.endpoints).length) result.endpoints = reached.endpoints
+  notes.push(...reached.notes)
+  const vars = [...new Set(cases.flatMap(c => Object.keys(c.input)))]
+  const built = buildPromptfooWorkflow({
+    name, prompts, providers, vars, evaluator: evaluator!, latency: uses.latency, cost: uses.cost, gradedByProvider: uses.gradedByProvider,
+  })
+  result.workflow = built.workflow
+  if (built.cells.length < 2) refuseComparisons(cases, 'this config has one prompt and one provider, so each test has one output')
+  if (built.cells.length > 1) {
+    // Each cell its own case, even where two cells share a name (two prompts of one file under one label, two unlabelled providers alike).
+    const cellIds = new Set<string>()
+    result.cases = cases.flatMap(c => built.cells.map((cell, k) => ({ id: uniqueId(`${c.id} · ${cell}`, cellIds), input: { ...c.input, [CELL_FIELD]: k + 1 }, tags: [`test:${c.id}`.slice(0, 100)] })))
+    result.evaluators[0]!.cases = result.cases.length
+  }
 }
 
 /** The config's prompts and providers, read, and how many cells their grid has (each provider × the prompts it runs). */
@@ -295,12 +271,4 @@ function assertionsConfig(judge: string | undefined, transformed: boolean, embed
     ...(transformed ? { transform: `{{input.${TRANSFORM_FIELD}}}` } : {}),
     vars: '{{input}}',
   }
-}
-
-function uniqueId(wanted: string, taken: Set<string>): string {
-  const base = wanted.slice(0, 190)
-  let id = base
-  for (let n = 2; taken.has(id); n++) id = `${base} (${n})`
-  taken.add(id)
-  return id
 }
