@@ -3,12 +3,28 @@ import { parseReference } from '../../executor/references'
 import { DEFAULT_CONFIG_DIR, evaluate, evaluatorModels, readEvaluatorConfigFile, resolveEvaluatorConfig } from '../../evaluator'
 import { modelRefOf } from '../../evaluator/config'
 import { JudgeflowError } from '../../errors'
+import { EVALUATION_INPUT_NAMES, EVALUATION_INPUTS, type EvaluationInputName } from '../../evaluation-types/fields'
 import { defineStep } from '../types'
 import { CONTENT_NOT_SET, evaluatorSpec, judgesContent, splitStepConfig } from './spec'
 
 export { evaluatorStepConfigSchema, type EvaluatorStepConfig } from './spec'
 
 const asText = (value: unknown) => (value === undefined || value === null ? undefined : typeof value === 'string' ? value : JSON.stringify(value))
+
+/** The step's inputs as an evaluation takes them, each written as its kind says (EVALUATION_INPUTS): texts as text, candidates only as a list. */
+function evaluationInputOf(data: Partial<Record<EvaluationInputName, unknown>>): Record<string, unknown> {
+  const input: Record<string, unknown> = {}
+  for (const name of EVALUATION_INPUT_NAMES) {
+    const value = data[name]
+    const kind = EVALUATION_INPUTS[name].value
+    if (kind === 'text') input[name] = asText(value)
+    else if (kind === 'candidates') {
+      if (Array.isArray(value)) input[name] = value
+    }
+    else input[name] = value
+  }
+  return input
+}
 
 /** `{{steps.a.text}}` names its candidate "a". */
 function candidateIds(raw: unknown): string[] {
@@ -44,7 +60,8 @@ export const evaluatorStep = defineStep({
     }
   },
   async run({ config, node, providers, evaluation, signal, cache }) {
-    const { data: { content, context, reference, candidates, actual, expected, original, trace }, configFile, evaluator } = splitStepConfig(config)
+    const { data, configFile, evaluator } = splitStepConfig(config)
+    const { content, candidates } = data
     const fromFile = configFile ? await readEvaluatorConfigFile(String(configFile), { within: resolve(evaluation.configDir ?? DEFAULT_CONFIG_DIR) }) : {}
     // A file is read after references are rendered: references in it would be judged as text.
     if (JSON.stringify(fromFile).includes('{{')) {
@@ -54,13 +71,8 @@ export const evaluatorStep = defineStep({
     if (content === undefined && candidates === undefined && judgesContent(evaluatorConfig)) {
       throw new JudgeflowError('INVALID_CONFIG', `node "${node.id}": ${CONTENT_NOT_SET}.`)
     }
-    const result = await evaluate(evaluatorConfig, {
-      content: asText(content),
-      context: asText(context),
-      reference: asText(reference),
-      ...(Array.isArray(candidates) ? { candidates } : {}),
-      actual, expected, original, trace,
-    }, { ...evaluation, providers, signal, candidateIds: candidateIds(Array.isArray(candidates) ? node.config.candidates : node.config.compare_inputs) })
+    const ids = candidateIds(Array.isArray(candidates) ? node.config.candidates : node.config.compare_inputs)
+    const result = await evaluate(evaluatorConfig, evaluationInputOf(data), { ...evaluation, providers, signal, candidateIds: ids })
     return { output: result, usage: result.usage, cached: result.judge.calls > 0 && result.judge.calls === result.judge.cached_calls }
   },
 })

@@ -6,7 +6,7 @@ import { resolveEvaluatorConfig } from '../../evaluator/config'
 import { JudgeflowError } from '../../errors'
 import type { ConfigProblem } from '../../evaluation-types/checks'
 import { givenByStep, missingInputs } from '../../evaluation-types/inputs'
-import { splitStepConfig } from '../../evaluation-types/fields'
+import { EVALUATION_INPUT_NAMES, splitStepConfig, type EvaluationInputName } from '../../evaluation-types/fields'
 import { evaluatorOutputs } from './outputs'
 import { builtinStepMeta } from '../step-meta'
 
@@ -14,15 +14,8 @@ export { splitStepConfig }
 
 /** The evaluator's config plus what it judges; `config_file` (JSON or TOML) is read at each evaluation. */
 export const evaluatorStepConfigSchema = z.object({
-  content: z.unknown().optional(),
-  context: z.unknown().optional(),
-  reference: z.unknown().optional(),
-  candidates: z.unknown().optional(),
-  /** Scorers: the output, what was expected, and the data before the edit. Trace: the reasoning trace. */
-  actual: z.unknown().optional(),
-  expected: z.unknown().optional(),
-  original: z.unknown().optional(),
-  trace: z.unknown().optional(),
+  // What is judged: each input an evaluation may be given (EVALUATION_INPUTS), any value (references render to it).
+  ...Object.fromEntries(EVALUATION_INPUT_NAMES.map(name => [name, z.unknown().optional()])) as Record<EvaluationInputName, z.ZodOptional<z.ZodUnknown>>,
   /** A path in the config folder, fixed in the workflow: a run's input never chooses which file is read. */
   config_file: z.string().min(1).max(1024)
     .refine(path => !path.includes('{{'), 'cannot hold a {{reference}}: name a file in the config folder (JUDGEFLOW_CONFIG_DIR)')
