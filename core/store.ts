@@ -107,13 +107,6 @@ export interface LeaseRepository {
   claimQueued(runId: string, options: ClaimOneOptions): MaybePromise<Takeover | null>
   /** Claims an orphaned run for a person to mark it interrupted; the reason to record, or NOT_CANCELLABLE. */
   claimToInterrupt(runId: string, options: Omit<ClaimOptions, 'resume' | 'skip'>): MaybePromise<string>
-  /**
-   * Stores whose runs go through a job queue shared by processes (PostgreSQL): ends, with `event`, a
-   * run no process has taken on yet — still queued under the name of the process that queued it, its
-   * job still waiting — and withdraws the job in the same transaction. The stored event, or null
-   * (nothing changed) when a worker has the job or a process holds the run.
-   */
-  cancelQueued?(runId: string, event: RunFinished): Promise<RunEventRow | null>
 }
 
 type RoundPatch = Partial<Pick<ExperimentRoundRow, 'status' | 'runs' | 'judgments' | 'report' | 'error' | 'finishedAt'>>

@@ -37,6 +37,6 @@ export function openJudgeflow(config: JudgeflowConfig, options: Partial<Judgeflo
   const { createPostgresStore, createPgRunQueue } = loadedPostgres()
   const store = createPostgresStore(config.db.url)
   // A start's transaction writes the runs table: it waits for the store's migrations.
-  const queue = options.queue ?? createPgRunQueue(config.db.url, { ...queueOptions, ready: store.handle.ready })
+  const queue = options.queue ?? createPgRunQueue(config.db.url, { ...queueOptions, store })
   return createJudgeflow(config, { ...options, store, queue })
 }

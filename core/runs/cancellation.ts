@@ -6,6 +6,7 @@ import type { Dispatch } from './dispatch'
 import type { Following } from './following'
 import { leaseIsFree, type LeaseKeeper } from './leases'
 import { CANCELLED_BEFORE_START, type LocalRuns } from './local-runs'
+import type { RunQueue } from './run-queue'
 import { endEvent, type RunWriter } from './run-writer'
 import type { RunServiceDeps } from './types'
 
@@ -14,8 +15,9 @@ export const STOP_WAIT_MS = 10_000
 /** How often a workflow's deletion looks at its runs stopping on other processes. */
 const ELSEWHERE_CHECK_MS = 250
 
-export interface CancellationDeps extends Pick<RunServiceDeps, 'store' | 'queue'> {
+export interface CancellationDeps extends Pick<RunServiceDeps, 'store'> {
   owner: string
+  queue: RunQueue
   local: LocalRuns
   dispatch: Dispatch
   following: Following
@@ -26,19 +28,12 @@ export interface CancellationDeps extends Pick<RunServiceDeps, 'store' | 'queue'
 
 /**
  * How a run is cancelled, one path wherever it is: in this process (waiting, being claimed or
- * executing), still waiting in the shared queue (its job withdrawn with the run's end), held by
- * no live process (marked interrupted, with the reason), or executing on another live process
- * (which is asked, and says whether it is cancelling it).
+ * executing), still waiting in the run queue (its job withdrawn with the run's end), held by no
+ * live process (marked interrupted, with the reason), or executing on another live process (which
+ * is asked through the queue, and says whether it is cancelling it).
  */
 export class Cancellation {
-  /** Workflows being deleted (with how many deletions wait on each): no run of them starts. */
-  private readonly closing = new Map<string, number>()
-
   constructor(private readonly deps: CancellationDeps) {}
-
-  isClosing(workflowId: string): boolean {
-    return this.closing.has(workflowId)
-  }
 
   /** Stops a run this process has (waiting, being claimed, executing or being ended): what to wait for, or undefined when it is not here. */
   here(runId: string): Promise<unknown> | undefined {
@@ -66,8 +61,8 @@ export class Cancellation {
     }
     catch (error) {
       // Another live process holds it (a worker): it cancels the run when asked, and says so; a holder that does not answer is refused as before.
-      const lease = queue && (error as JudgeflowError).code === 'NOT_CANCELLABLE' ? await store.leases.get(runId) : null
-      if (!queue || !lease || !isUnfinishedStatus(lease.status) || !(await queue.requestCancel(runId))) throw error
+      const lease = (error as JudgeflowError).code === 'NOT_CANCELLABLE' ? await store.leases.get(runId) : null
+      if (!lease || !isUnfinishedStatus(lease.status) || !(await queue.requestCancel(runId))) throw error
       return 'cancelling'
     }
     if (!await writes.finish(runId, endEvent('interrupted', { code: 'CANCELLED', category: 'user', message: reason }))) {
@@ -77,21 +72,20 @@ export class Cancellation {
   }
 
   /**
-   * Ends every queued or running run of a workflow — with a shared queue, also those waiting in it
-   * or executing on other processes — then calls `remove` (which deletes the workflow with its runs)
+   * Ends every queued or running run of a workflow — those here, those waiting in the queue and
+   * those executing on other processes — then calls `remove` (which deletes the workflow with its runs)
    * in the same turn, so no run of it writes after its rows are gone.
    * No run of the workflow starts meanwhile, nor before `remove` has resolved; starts under way
    * are waited for, then cancelled with the rest. Every subscriber gets each run's `run.finished`. Runs still going after
    * `waitMs` are returned and `remove` is not called.
    */
   async deleteWorkflowWith<T>(workflowId: string, remove: () => MaybePromise<T>, waitMs = STOP_WAIT_MS): Promise<{ removed: T } | { stillRunning: string[] }> {
-    this.closing.set(workflowId, (this.closing.get(workflowId) ?? 0) + 1)
+    const { store, local, dispatch, following } = this.deps
+    const { reopen } = await dispatch.closeWorkflow(workflowId)
     try {
-      const { queue, store, local, dispatch, following } = this.deps
-      await dispatch.startsSettled(workflowId)
       const ids = local.ofWorkflow(workflowId)
-      // With a shared queue, runs of the workflow may wait in it or execute on other processes: each is cancelled where it is.
-      const unfinished = queue ? (await store.runs.unfinished(workflowId)).filter(id => !ids.includes(id)) : []
+      // Runs of the workflow may wait in the queue or execute on other processes: each is cancelled where it is.
+      const unfinished = (await store.runs.unfinished(workflowId)).filter(id => !ids.includes(id))
       const claimed = unfinished.filter(id => dispatch.claimOf(id))
       const elsewhere = unfinished.filter(id => !dispatch.claimOf(id))
       // The runs waiting in the queue leave it first: a worker's slot freed by a cancel would otherwise take the next of them.
@@ -104,17 +98,13 @@ export class Cancellation {
       return stillRunning.length ? { stillRunning } : { removed: await remove() }
     }
     finally {
-      const waiting = this.closing.get(workflowId)! - 1
-      if (waiting) this.closing.set(workflowId, waiting)
-      else this.closing.delete(workflowId)
+      reopen()
     }
   }
 
-  /** A run still waiting in the shared queue, taken by no process: its job is withdrawn and the run ended cancelled, together. */
-  private async withdraw(runId: string): Promise<boolean> {
-    const { queue, store } = this.deps
-    if (!queue || !store.leases.cancelQueued) return false
-    return (await store.leases.cancelQueued(runId, endEvent('cancelled', CANCELLED_BEFORE_START))) !== null
+  /** A run still waiting in the queue, taken by no process: its job is withdrawn and the run ended cancelled, together. */
+  private withdraw(runId: string): Promise<boolean> {
+    return this.deps.queue.withdraw(runId, endEvent('cancelled', CANCELLED_BEFORE_START))
   }
 
   /** A workflow's run on another process (or waiting in the queue): cancelled, or marked interrupted when its holder is gone; then waited for. */

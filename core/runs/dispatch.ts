@@ -2,13 +2,14 @@ import { JudgeflowError, prepareInput, serializeError } from '../../engine'
 import { newRunRow, type NewRun, type ResumeDecision, type ResumeProgress, type RunRow } from '../rows'
 import { DEFAULT_MAX_RESUMES, leaseIsFree, resumeDecision, type LeaseKeeper } from './leases'
 import { CANCELLED_BEFORE_START, preparedRun, type LocalRuns, type Prepared } from './local-runs'
-import type { RunJob } from './run-queue'
+import type { RunJob, RunQueue } from './run-queue'
 import { endEvent } from './run-writer'
 import type { ResumeOutcome, RunServiceDeps, StartRun } from './types'
 import type { ValidatedWorkflows } from './validated-workflows'
 
-export interface DispatchDeps extends Pick<RunServiceDeps, 'store' | 'registry' | 'providers' | 'queue' | 'maxResumes'> {
+export interface DispatchDeps extends Pick<RunServiceDeps, 'store' | 'registry' | 'providers' | 'maxResumes'> {
   owner: string
+  queue: RunQueue
   local: LocalRuns
   leases: LeaseKeeper
   validated: ValidatedWorkflows
@@ -19,8 +20,6 @@ export interface DispatchDeps extends Pick<RunServiceDeps, 'store' | 'registry' 
   now: () => number
   /** Whether this process is stopping. */
   closed: () => boolean
-  /** Whether the workflow is being deleted: no run of it starts. */
-  closing: (workflowId: string) => boolean
 }
 
 /** A start with `ifCurrent` whose workflow version is no longer the current one: nothing was stored. */
@@ -37,14 +36,16 @@ export interface Claim {
 }
 
 /**
- * Where a run executes: a started run is stored, then executed in this process's own queue
- * (SQLite) or handed to the shared queue (pg-boss) that workers take jobs from; a job's run, or
- * one left by a process that is gone, is claimed before it executes, so none runs twice.
+ * Where a run executes: a started run is stored with its job in the run queue (this process's own,
+ * or the one shared by the workers); whichever process takes the job claims its run, as it claims
+ * one left by a process that is gone, before it executes it here, so none runs twice.
  */
 export class Dispatch {
   /** Starts under way (checked, not yet queued), so a workflow's deletion can wait for them. */
   private readonly starts = new Set<{ workflowId: string | null, settled: Promise<unknown> }>()
   private readonly claiming = new Map<string, Claim>()
+  /** Workflows being deleted (with how many deletions wait on each): no run of them starts. */
+  private readonly closing = new Map<string, number>()
   /** Whether this process, checked against both stores inside their claim, resumes a run it takes over or gives it up. */
   private readonly resumeRule: (run: ResumeProgress, lastStepAt: number | null) => ResumeDecision
 
@@ -55,7 +56,8 @@ export class Dispatch {
   /** Throws TOO_MANY_RUNS when the waiting list is full: a start would be refused whatever it asks. */
   refuseWhenFull(): void {
     const { local, limit, maxQueued } = this.deps
-    const waiting = local.waitingCount + this.starts.size
+    // Every run taken on here and not yet executing: starting, being claimed, or waiting for a slot.
+    const waiting = local.waitingCount + this.starts.size + this.claiming.size
     if (waiting >= maxQueued) {
       throw new JudgeflowError('TOO_MANY_RUNS', `${waiting} runs are already waiting for one of the ${limit} run slots (JUDGEFLOW_MAX_QUEUED_RUNS); try again when some have finished.`)
     }
@@ -63,22 +65,16 @@ export class Dispatch {
 
   /** Checks the definition, input and keys (throwing a user error), stores the run and schedules it. */
   async start(request: StartRun): Promise<RunRow> {
-    const { local, queue, leases } = this.deps
+    const { queue, owner } = this.deps
     this.refuseWhenFull()
-    if (request.workflowId && this.deps.closing(request.workflowId)) {
+    if (request.workflowId && this.closing.has(request.workflowId)) {
       throw new JudgeflowError('CONFLICT', `workflow "${request.workflowId}" is being deleted: no new run of it can start.`)
     }
-    const queued = queue
-      ? this.checked(request).then(async ({ run }) => {
-          const row = newRunRow(run)
-          if (!await queue.submit(row, { runId: row.id, from: this.deps.owner }, { ifCurrent: request.ifCurrent })) throw new NotCurrent()
-          return row
-        })
-      : this.prepare(request).then(({ run, workflow, input }) => {
-          local.wait({ run: preparedRun(run), workflow, input })
-          leases.keepBeating(true)
-          return run
-        })
+    const queued = this.checked(request).then(async ({ run }) => {
+      const row = newRunRow(run)
+      if (!await queue.submit(row, { runId: row.id, from: owner }, { ifCurrent: request.ifCurrent })) throw new NotCurrent()
+      return row
+    })
     // Counted from here, so starts arriving together cannot all pass the check before any is queued.
     const start = { workflowId: request.workflowId ?? null, settled: queued.catch(() => undefined) }
     this.starts.add(start)
@@ -93,13 +89,22 @@ export class Dispatch {
   /** Stores the run and executes it to its end in this process (the CLI's path). */
   async runToEnd(request: StartRun) {
     const { run, workflow, input } = await this.prepare(request)
-    this.deps.leases.keepBeating(true)
     return { run, result: await this.deps.local.launch({ run: preparedRun(run), workflow, input }, false) }
   }
 
-  /** Resolves once the workflow's starts under way have been stored and scheduled, or refused. */
-  async startsSettled(workflowId: string): Promise<void> {
+  /**
+   * Refuses the workflow's starts from now until `reopen` is called (its deletion), and resolves
+   * once those under way have been stored and queued, or refused.
+   */
+  async closeWorkflow(workflowId: string): Promise<{ reopen: () => void }> {
+    this.closing.set(workflowId, (this.closing.get(workflowId) ?? 0) + 1)
+    const reopen = () => {
+      const waiting = this.closing.get(workflowId)! - 1
+      if (waiting) this.closing.set(workflowId, waiting)
+      else this.closing.delete(workflowId)
+    }
     await Promise.all([...this.starts].filter(s => s.workflowId === workflowId).map(s => s.settled))
+    return { reopen }
   }
 
   /** The job whose run this process is claiming now, if any. */
@@ -135,22 +140,19 @@ export class Dispatch {
         continue
       }
       outcome.resumed.push(run.id)
-      if (run.status === 'queued') local.wait(prepared)
+      if (run.status === 'queued') void local.wait(prepared)
       else void local.launch(prepared, true)
     }
     return outcome
   }
 
   /**
-   * Executes runs from the shared queue, `concurrency` at a time, until the queue stops working
-   * (this process is a worker). A job's run is claimed first: one another process holds or that
-   * has ended is left alone, so a job taken twice runs nothing twice.
+   * Executes runs from the queue, `concurrency` at a time, until the queue stops working. A job's
+   * run is claimed first: one another process holds or that has ended is left alone, so a job taken
+   * twice runs nothing twice. The run then takes its turn for a slot here (`limit`).
    */
   async work(concurrency: number): Promise<void> {
-    const { queue } = this.deps
-    if (!queue) throw new JudgeflowError('INVALID_CONFIG', 'runs are executed from a queue only on PostgreSQL (JUDGEFLOW_DATABASE_URL)', { category: 'system' })
-    this.deps.leases.keepBeating(true)
-    await queue.work(concurrency, job => this.executeJob(job))
+    await this.deps.queue.work(concurrency, job => this.executeJob(job))
   }
 
   private async executeJob(job: RunJob): Promise<void> {
@@ -159,17 +161,17 @@ export class Dispatch {
     this.claiming.set(job.runId, claim)
     const claiming = this.claimJob(job, claim).finally(() => this.claiming.delete(job.runId))
     claim.done = claiming.then(() => {}, () => {})
-    const launched = await claiming
-    await launched?.done
+    const taken = await claiming
+    await taken?.done
   }
 
-  /** Claims the job's run; once it is launched here, its execution to wait for. */
-  private async claimJob({ runId, from }: RunJob, claim: Claim): Promise<{ done: Promise<unknown> } | undefined> {
-    const { store, leases, owner } = this.deps
+  /** Claims the job's run; once it is taken on here, its execution to wait for. */
+  private async claimJob(job: RunJob, claim: Claim): Promise<{ done: Promise<unknown> } | undefined> {
+    const { queue, leases, owner } = this.deps
     await leases.ensure()
     const now = this.deps.now()
-    const takeover = await store.leases.claimQueued(runId, {
-      owner, now, lease: leases.next(), from,
+    const takeover = await queue.claim(job, {
+      owner, now, lease: leases.next(), from: job.from,
       isFree: lease => leaseIsFree(lease, owner, now), resume: this.resumeRule,
     })
     if (!takeover) return
@@ -180,7 +182,7 @@ export class Dispatch {
     if ('ending' in prepared) return void await prepared.ending
     // Taken just as this process began to stop: left to the takeover once the drain lets go of the lease.
     if (this.deps.closed()) return
-    return { done: this.deps.local.launch(prepared, !started && run.status !== 'queued', started) }
+    return { done: this.deps.local.wait(prepared, { resumed: !started && run.status !== 'queued', started: started ?? false }) }
   }
 
   /** Checks a stored run's definition and input again; one that no longer passes is ended interrupted, saying `whenFails` and why. */
@@ -188,7 +190,7 @@ export class Dispatch {
     try {
       // A version never changes: a worker validates each once, not once per run.
       const workflow = this.deps.validated.get(run.definition, run.workflowId, run.workflowVersion)
-      return { run, workflow, input: prepareInput(workflow, { ...this.deps, input: run.input }) }
+      return { run: preparedRun(run), workflow, input: prepareInput(workflow, { ...this.deps, input: run.input }) }
     }
     catch (error) {
       return { ending: this.end(run.id, 'interrupted', { ...serializeError(error), message: `${whenFails}: ${(error as Error).message}` }) }

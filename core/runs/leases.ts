@@ -62,7 +62,7 @@ export interface LeaseKeeperOptions {
   held: () => string[]
   /** A held run that another process has taken over: this one must stop writing to it. */
   lost: (runId: string) => void
-  /** Called at every heartbeat after the renewal (for example, to take over orphaned runs). */
+  /** Called at every heartbeat after the renewal (for example, to take over orphaned runs); see also `afterEachBeat`. */
   onBeat?: () => unknown
 }
 
@@ -79,8 +79,29 @@ export class LeaseKeeper {
   private holdsUntil = 0
   private renewing: Promise<void> | undefined
   private beating: Promise<void> | undefined
+  /** Whether the heartbeat goes on with no run held (`watch`). */
+  private watching = false
+  private onBeat: (() => unknown) | undefined
 
-  constructor(private readonly leases: LeaseRepository, private readonly options: LeaseKeeperOptions) {}
+  constructor(private readonly leases: LeaseRepository, private readonly options: LeaseKeeperOptions) {
+    this.onBeat = options.onBeat
+  }
+
+  /** Calls `listener` at every heartbeat after the renewal, in place of `options.onBeat`. */
+  afterEachBeat(listener: () => unknown): void {
+    this.onBeat = listener
+  }
+
+  /** Keeps the heartbeat going from now on, whether or not a run is held (the process watches others' leases). */
+  watch(): void {
+    this.watching = true
+    this.keepBeating(true)
+  }
+
+  /** No run is held here any more: the heartbeat stops, unless the process watches others' leases. */
+  rest(): void {
+    if (!this.watching) this.keepBeating(false)
+  }
 
   /** A lease for this process, from now. */
   next(): Lease {
@@ -137,7 +158,7 @@ export class LeaseKeeper {
   private async beatOnce(): Promise<void> {
     try {
       if (this.options.held().length) await this.renew()
-      await this.options.onBeat?.()
+      await this.onBeat?.()
     }
     catch (error) {
       console.error(`judgeflow: the run lease heartbeat failed: ${(error as Error).message}`)

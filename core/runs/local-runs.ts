@@ -1,8 +1,9 @@
 import { Execution, serializeError, type RunOptions, type RunResult, type Workflow } from '../../engine'
 import type { RunRow } from '../rows'
 import type { RunFinished } from '../store'
+import { LeaseKeeper } from './leases'
 import type { RunServiceDeps } from './types'
-import { endEvent, reportWriteFailure, type RunWriter } from './run-writer'
+import { endEvent, reportWriteFailure, RunWriter } from './run-writer'
 
 /**
  * A run ready to execute: what its execution needs of the stored row (not its definition: the
@@ -21,22 +22,40 @@ export const CANCELLED_BEFORE_START = { code: 'CANCELLED', category: 'user', mes
 
 export interface LocalRunsDeps extends Pick<RunServiceDeps, 'store' | 'registry' | 'providers' | 'evaluation' | 'limits'> {
   owner: string
-  writes: RunWriter
+  /** How long this process's lease holds without a heartbeat. */
+  leaseMs: number
+  now: () => number
   /** Runs executing at once. */
   limit: number
   /** Whether this process is stopping: no waiting run starts any more. */
   closed: () => boolean
-  /** Told whenever a run ends and no other is executing or waiting here. */
-  idle: () => void
+}
+
+/** How a run taken on here executes: resumed from its committed steps, or already marked started by its claim. */
+export interface Launch {
+  resumed: boolean
+  started: boolean
+}
+
+const FRESH: Launch = { resumed: false, started: false }
+
+interface Waiting extends Launch {
+  prepared: Prepared
+  /** Settles the wait: with the run's execution once launched, undefined when it leaves the queue without executing. */
+  settle: (done: Promise<RunResult | undefined> | undefined) => void
 }
 
 /**
- * The runs this process executes: `limit` at a time, the rest waiting their turn in order. Every
- * event is written through the run writer, which commits it before the executor moves on.
+ * The runs this process holds: executing, `limit` at a time, the rest waiting their turn in order.
+ * It keeps the lease they are held by (`leases`: renewed while a run is held here, reporting those
+ * another process took over) and writes their events through `writes`, which commits each before
+ * the executor moves on and stops writing to a run the store says is no longer held here.
  */
 export class LocalRuns {
+  readonly leases: LeaseKeeper
+  readonly writes: RunWriter
   private readonly active = new Map<string, { workflowId: string | null, controller: AbortController, done: Promise<RunResult | undefined> }>()
-  private readonly waiting: Prepared[] = []
+  private readonly waiting: Waiting[] = []
   /**
    * Runs held here that end without executing (stopped while waiting, or given up on), until their
    * end is committed: the row still shows them unfinished under this process's name meanwhile, so
@@ -44,7 +63,11 @@ export class LocalRuns {
    */
   private readonly ending = new Map<string, Promise<unknown>>()
 
-  constructor(private readonly deps: LocalRunsDeps) {}
+  constructor(private readonly deps: LocalRunsDeps) {
+    const { store, owner, leaseMs, now } = deps
+    const leases = this.leases = new LeaseKeeper(store.leases, { owner, leaseMs, now, held: () => this.ids(), lost: runId => this.lose(runId) })
+    this.writes = new RunWriter(store.runs, owner, () => leases.current(), runId => this.lose(runId))
+  }
 
   /** How many runs wait for a slot. */
   get waitingCount(): number {
@@ -53,12 +76,12 @@ export class LocalRuns {
 
   /** The runs held here: executing, waiting, or having their end written. */
   ids(): string[] {
-    return [...this.active.keys(), ...this.waiting.map(item => item.run.id), ...this.ending.keys()]
+    return [...this.active.keys(), ...this.waiting.map(item => item.prepared.run.id), ...this.ending.keys()]
   }
 
   /** Whether the run executes, waits or is being ended here. */
   has(runId: string): boolean {
-    return this.active.has(runId) || this.ending.has(runId) || this.waiting.some(item => item.run.id === runId)
+    return this.active.has(runId) || this.ending.has(runId) || this.waiting.some(item => item.prepared.run.id === runId)
   }
 
   /** Whether the run executes here now (its last events may not be committed yet). */
@@ -68,14 +91,20 @@ export class LocalRuns {
 
   /** The workflow's runs executing or waiting here. */
   ofWorkflow(workflowId: string): string[] {
-    return [...this.waiting.map(item => item.run), ...[...this.active].map(([id, a]) => ({ id, workflowId: a.workflowId }))]
+    return [...this.waiting.map(item => item.prepared.run), ...[...this.active].map(([id, a]) => ({ id, workflowId: a.workflowId }))]
       .filter(run => run.workflowId === workflowId).map(run => run.id)
   }
 
-  /** Queues the run for the next free slot. */
-  wait(prepared: Prepared): void {
-    this.waiting.push(prepared)
-    this.pump()
+  /**
+   * Queues the run for the next free slot; resolves once it has ended (with its result), or left
+   * the queue without executing (stopped, lost or let go: undefined).
+   */
+  wait(prepared: Prepared, how: Launch = FRESH): Promise<RunResult | undefined> {
+    return new Promise((settle) => {
+      this.waiting.push({ prepared, ...how, settle })
+      this.leases.keepBeating(true)
+      this.pump()
+    })
   }
 
   /**
@@ -84,12 +113,13 @@ export class LocalRuns {
    */
   launch(prepared: Prepared, resumed: boolean, started = false): Promise<RunResult | undefined> {
     const controller = new AbortController()
+    this.leases.keepBeating(true)
     const done = this.execute(prepared, resumed, started, controller.signal).finally(() => {
       this.active.delete(prepared.run.id)
-      this.deps.writes.lost.delete(prepared.run.id)
-      this.deps.writes.drop(prepared.run.id)
+      this.writes.lost.delete(prepared.run.id)
+      this.writes.drop(prepared.run.id)
       this.pump()
-      if (!this.active.size && !this.waiting.length) this.deps.idle()
+      if (!this.active.size && !this.waiting.length) this.leases.rest()
     })
     this.active.set(prepared.run.id, { workflowId: prepared.run.workflowId, controller, done })
     return done
@@ -102,10 +132,11 @@ export class LocalRuns {
   stop(runId: string): Promise<unknown> | undefined {
     const ending = this.ending.get(runId)
     if (ending) return ending
-    const waiting = this.waiting.findIndex(item => item.run.id === runId)
+    const waiting = this.waiting.findIndex(item => item.prepared.run.id === runId)
     if (waiting >= 0) {
-      this.waiting.splice(waiting, 1)
-      return this.end(runId, endEvent('cancelled', CANCELLED_BEFORE_START))
+      const ending = this.end(runId, endEvent('cancelled', CANCELLED_BEFORE_START))
+      this.waiting.splice(waiting, 1)[0]!.settle(undefined)
+      return ending
     }
     const active = this.active.get(runId)
     if (!active) return undefined
@@ -115,7 +146,7 @@ export class LocalRuns {
 
   /** Ends a run this process holds without executing it (a write that fails is reported, not thrown); held here until the end is committed. */
   end(runId: string, event: RunFinished): Promise<unknown> {
-    const ending: Promise<unknown> = this.deps.writes.finish(runId, event).catch(reportWriteFailure).finally(() => {
+    const ending: Promise<unknown> = this.writes.finish(runId, event).catch(reportWriteFailure).finally(() => {
       if (this.ending.get(runId) === ending) this.ending.delete(runId)
     })
     this.ending.set(runId, ending)
@@ -124,12 +155,12 @@ export class LocalRuns {
 
   /** A run another process now holds: stop executing it here, without writing anything more. */
   lose(runId: string, report = true): void {
-    const waiting = this.waiting.findIndex(item => item.run.id === runId)
-    if (waiting >= 0) this.waiting.splice(waiting, 1)
+    const waiting = this.waiting.findIndex(item => item.prepared.run.id === runId)
+    if (waiting >= 0) this.waiting.splice(waiting, 1)[0]!.settle(undefined)
     const active = this.active.get(runId)
     if (!active) return
     if (report) console.error(`judgeflow: run ${runId} was taken over by another process after its lease here expired; this process stops executing it`)
-    this.deps.writes.lost.add(runId)
+    this.writes.lost.add(runId)
     active.controller.abort()
   }
 
@@ -146,15 +177,19 @@ export class LocalRuns {
   /** Lets go of every run here: those executing get no more writes (they stay `running`, their completed steps committed); those waiting are forgotten. */
   letGo(): void {
     for (const runId of this.active.keys()) this.lose(runId, false)
-    this.waiting.length = 0
+    for (const item of this.waiting.splice(0)) item.settle(undefined)
   }
 
   private pump() {
-    while (!this.deps.closed() && this.waiting.length && this.active.size < this.deps.limit) void this.launch(this.waiting.shift()!, false)
+    while (!this.deps.closed() && this.waiting.length && this.active.size < this.deps.limit) {
+      const { prepared, resumed, started, settle } = this.waiting.shift()!
+      settle(this.launch(prepared, resumed, started))
+    }
   }
 
   private async execute({ run, workflow, input }: Prepared, resumed: boolean, started: boolean, signal: AbortSignal): Promise<RunResult | undefined> {
-    const { store, registry, providers, evaluation, limits, writes, owner } = this.deps
+    const { store, registry, providers, evaluation, limits, owner } = this.deps
+    const { writes } = this
     const runId = run.id
     if (!started) store.runs.markStarted(runId, owner).catch(reportWriteFailure)
     const options = (run.options ?? {}) as RunOptions

@@ -1,4 +1,5 @@
-import type { RunRow } from '../rows'
+import type { ClaimOneOptions, RunRow, Takeover } from '../rows'
+import type { RunFinished } from '../store'
 
 /** A run's job: the run and the process that stored and queued it. */
 export interface RunJob {
@@ -8,17 +9,18 @@ export interface RunJob {
 }
 
 /**
- * Where started runs execute when it is not the process that started them: a job queue shared by
- * any number of processes (pg-boss on PostgreSQL). Without one (SQLite), the run service keeps
- * its own in-process queue. The queue also carries what those processes tell each other: events
- * committed by whichever process executes a run, and cancel requests.
+ * Where started runs go to execute, with one contract for both kinds: a job queue shared by any
+ * number of processes (pg-boss on PostgreSQL, `db/pg/queue.ts`), or a process's own queue, whose
+ * jobs only that process takes (`process-queue.ts`: SQLite, or a run service given no queue). The
+ * queue also carries what the processes tell each other: events committed by whichever process
+ * executes a run, and cancel requests.
  */
 export interface RunQueue {
   /**
    * Stores a new, queued run and its job as one: committed together, in a transaction shared with
    * the other starts of the same moment; resolves once both are durable, with true. `ifCurrent`:
-   * only while the run's workflow version is still the workflow's current one, checked in that
-   * transaction; false when it is not (a newer version, or the workflow deleted): nothing stored.
+   * only while the run's workflow version is still the workflow's current one, checked as it is
+   * stored; false when it is not (a newer version, or the workflow deleted): nothing stored.
    */
   submit(run: RunRow, job: RunJob, options?: { ifCurrent?: boolean }): Promise<boolean>
   /** Hands a stored, queued run to the workers again; one job per run (a second is not added while one is waiting). */
@@ -28,6 +30,19 @@ export interface RunQueue {
    * (the run ended here, or was handed over to another process).
    */
   work(concurrency: number, execute: (job: RunJob) => Promise<void>): Promise<void>
+  /**
+   * Claims a taken job's run for this process (`options.lease`), so that no run executes twice: a
+   * run still queued under the name of the process that queued it, or held by no live process (then
+   * counted as a resume). Null when it has ended or a live process holds it.
+   */
+  claim(job: RunJob, options: ClaimOneOptions): Promise<Takeover | null>
+  /**
+   * Ends, with `event`, a run no process has taken on yet — its job still waiting, the run queued
+   * under the name of the process that queued it — and withdraws the job with it, as one; every
+   * process hears of the event as of any other. False (nothing changed) when a worker has the job
+   * or a process holds the run.
+   */
+  withdraw(runId: string, event: RunFinished): Promise<boolean>
   /** Takes no more jobs (those under way go on). */
   stopWorking(): Promise<void>
   /** Asks whichever process holds the run to cancel it: true once that process says it is cancelling it, false when none did in time. */

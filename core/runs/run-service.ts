@@ -4,9 +4,10 @@ import type { MaybePromise, WorkflowWithDefinition } from '../store'
 import { Cancellation, STOP_WAIT_MS } from './cancellation'
 import { Dispatch, NotCurrent } from './dispatch'
 import { Following, type EventSink } from './following'
-import { DEFAULT_LEASE_MS, LeaseKeeper, newLeaseOwner } from './leases'
+import { DEFAULT_LEASE_MS, newLeaseOwner, type LeaseKeeper } from './leases'
 import { LocalRuns } from './local-runs'
-import { RunWriter } from './run-writer'
+import { ProcessRunQueue } from './process-queue'
+import type { RunQueue } from './run-queue'
 import type { ResumeOutcome, RunServiceDeps, StartRun } from './types'
 import { ValidatedWorkflows } from './validated-workflows'
 
@@ -23,25 +24,25 @@ const KEPT_WORKFLOWS = 256
  * A process holds its runs by a lease its heartbeat renews; a run whose lease expired is free
  * for any process to take over.
  *
- * It puts together four parts: where a run executes (`Dispatch`: this process's queue or the
- * shared one, claims and takeovers), its execution here (`LocalRuns`), following a run that
- * executes elsewhere (`Following`) and cancelling it wherever it is (`Cancellation`).
+ * It puts together four parts: where a run executes (`Dispatch`: the run queue, claims and
+ * takeovers), the runs held here with their lease and writes (`LocalRuns`), following a run that
+ * executes elsewhere (`Following`) and cancelling it wherever it is (`Cancellation`). Every rule has
+ * one path: the queue is the shared one given (`deps.queue`), or this process's own.
  */
 export class RunService {
   readonly owner: string
+  private readonly queue: RunQueue
   private readonly local: LocalRuns
+  private readonly leases: LeaseKeeper
   private readonly dispatch: Dispatch
   private readonly following: Following
   private readonly cancellation: Cancellation
-  private readonly writes: RunWriter
-  private readonly leases: LeaseKeeper
   private readonly now: () => number
-  /** Per workflow, the current version as last read (with a shared queue only), the oldest first. */
+  /** Per workflow, the current version as last read, the oldest first. */
   private readonly currentWorkflows = new Map<string, WorkflowWithDefinition>()
-  /** Per workflow, its read going on (with a shared queue only): the starts arriving meanwhile share it. */
+  /** Per workflow, its read going on: the starts arriving meanwhile share it. */
   private readonly readingWorkflows = new Map<string, Promise<WorkflowWithDefinition | null>>()
   private closed = false
-  private working = false
   private watching?: (outcome: ResumeOutcome) => void
 
   constructor(private readonly deps: RunServiceDeps) {
@@ -49,27 +50,22 @@ export class RunService {
     const now = this.now = deps.now ?? Date.now
     const limit = deps.maxConcurrentRuns ?? 16
     const closed = () => this.closed
-    const writes = this.writes = new RunWriter(deps.store.runs, owner, () => this.leases.current(), runId => this.local.lose(runId))
-    const local = this.local = new LocalRuns({
-      ...deps, owner, writes, limit, closed,
-      idle: () => { if (!this.watching) this.leases.keepBeating(false) },
-    })
-    const leases = this.leases = new LeaseKeeper(deps.store.leases, {
-      owner, leaseMs: deps.leaseMs ?? DEFAULT_LEASE_MS, now,
-      held: () => local.ids(),
-      lost: runId => local.lose(runId),
-      onBeat: () => this.takeOver(),
-    })
+    const queue = this.queue = deps.queue ?? new ProcessRunQueue(deps.store)
+    const local = this.local = new LocalRuns({ ...deps, owner, leaseMs: deps.leaseMs ?? DEFAULT_LEASE_MS, now, limit, closed })
+    const { leases, writes } = local
+    this.leases = leases
     const dispatch = this.dispatch = new Dispatch({
-      ...deps, owner, local, leases, limit, now, closed,
+      ...deps, queue, owner, local, leases, limit, now, closed,
       validated: new ValidatedWorkflows(deps.registry, deps.providers),
       maxQueued: deps.maxQueuedRuns ?? 1000,
-      closing: workflowId => this.cancellation.isClosing(workflowId),
     })
     const following = this.following = new Following({ store: deps.store, writes, executingHere: runId => local.executing(runId) })
-    this.cancellation = new Cancellation({ ...deps, owner, local, dispatch, following, leases, writes, now })
-    deps.queue?.onEvent((runId, eventId, type) => following.heard(runId, eventId, type))
-    deps.queue?.onCancel(runId => this.cancel(runId))
+    this.cancellation = new Cancellation({ ...deps, queue, owner, local, dispatch, following, leases, writes, now })
+    leases.afterEachBeat(() => this.takeOver())
+    queue.onEvent((runId, eventId, type) => following.heard(runId, eventId, type))
+    queue.onCancel(runId => this.cancel(runId))
+    // This process's own queue has no other worker: each run started here is taken here at once, to wait its turn among the runs held here.
+    if (queue instanceof ProcessRunQueue) void dispatch.work(Number.POSITIVE_INFINITY)
   }
 
   /**
@@ -86,13 +82,12 @@ export class RunService {
   }
 
   /**
-   * Starts a run of the workflow's current version; null when there is no such workflow. With a
-   * shared queue, the workflow is read once and kept: each start is stored only while the version
-   * kept is still the current one (checked in the start's own transaction), and one that is not
-   * reads the workflow again. The starts that arrive while it is being read share that read (a
-   * burst of starts on a new process reads it once, not once each), checked in the same way, as
-   * the read began before they arrived. Without a queue, the workflow is read for each start, as
-   * it is cheap.
+   * Starts a run of the workflow's current version; null when there is no such workflow. The
+   * workflow is read once and kept: each start is stored only while the version kept is still the
+   * current one (checked as the queue stores it), and one that is not reads the workflow again.
+   * The starts that arrive while it is being read share that read (a burst of starts on a new
+   * process reads it once, not once each), checked in the same way, as the read began before they
+   * arrived.
    */
   async startCurrent(workflowId: string, fields: Pick<StartRun, 'input' | 'options'>): Promise<{ run: RunRow, workflow: WorkflowWithDefinition } | null> {
     const start = (workflow: WorkflowWithDefinition, ifCurrent: boolean) => this.dispatch.start({
@@ -122,16 +117,15 @@ export class RunService {
     return workflow && { run: await start(workflow, false), workflow }
   }
 
-  /** Reads the workflow's current version, and keeps it, with a shared queue; the starts arriving meanwhile share the read. */
+  /** Reads the workflow's current version, and keeps it; the starts arriving meanwhile share the read. */
   private readWorkflow(workflowId: string): Promise<WorkflowWithDefinition | null> {
     const read = Promise.resolve(this.deps.store.workflows.get(workflowId)).then((workflow) => {
-      if (workflow && this.deps.queue) {
+      if (workflow) {
         if (this.currentWorkflows.size >= KEPT_WORKFLOWS) this.currentWorkflows.delete(this.currentWorkflows.keys().next().value!)
         this.currentWorkflows.set(workflowId, workflow)
       }
       return workflow
     })
-    if (!this.deps.queue) return read
     this.readingWorkflows.set(workflowId, read)
     const done = () => { if (this.readingWorkflows.get(workflowId) === read) this.readingWorkflows.delete(workflowId) }
     read.then(done, done)
@@ -207,7 +201,6 @@ export class RunService {
 
   /** Executes runs from the shared queue, `concurrency` at a time, until `drain` (PostgreSQL: this process is a worker). */
   work(concurrency: number): Promise<void> {
-    this.working = this.deps.queue !== undefined
     return this.dispatch.work(concurrency)
   }
 
@@ -217,7 +210,7 @@ export class RunService {
    */
   watchLeases(report: (outcome: ResumeOutcome) => void): void {
     this.watching = report
-    this.leases.keepBeating(true)
+    this.leases.watch()
   }
 
   /** Renews this process's lease now (the timer does it every third of the lease). */
@@ -231,7 +224,7 @@ export class RunService {
    */
   async drain(graceMs = this.deps.shutdownGraceMs ?? 10_000): Promise<void> {
     this.closed = true
-    if (this.working) await this.deps.queue!.stopWorking()
+    await this.queue.stopWorking()
     await this.local.settle(graceMs)
     // Hand the rest over: another process may take them at once, and this one writes no more to them.
     this.leases.stop()

@@ -25,8 +25,8 @@ export interface RunServiceDeps {
   /** The clock of leases (tests move it). */
   now?: () => number
   /**
-   * Where started runs execute (PostgreSQL: a pg-boss queue that worker processes take jobs from,
-   * `work`); without it, in this process, in a queue of its own.
+   * Where started runs execute: a queue shared by processes (PostgreSQL: pg-boss, which worker
+   * processes take jobs from, `work`); without it, this process's own (`ProcessRunQueue`).
    */
   queue?: RunQueue
 }
@@ -48,7 +48,7 @@ export interface StartRun {
   options?: RunOptions
   /**
    * `workflowVersion` was taken as the workflow's current version from what this process read
-   * earlier: the run is stored only while it still is (queue mode), else `start` throws `NotCurrent`.
+   * earlier: the run is stored only while it still is, else `start` throws `NotCurrent`.
    */
   ifCurrent?: boolean
 }

@@ -2,6 +2,9 @@ import pg from 'pg'
 import PgBoss from 'pg-boss'
 import type { RunQueue } from '../../core/runs/run-queue'
 import { bossDb } from './boss-statements'
+import { withQueryFailures } from './errors'
+import type { PostgresStore } from './store'
+import { pgCancelQueued } from './withdraw'
 import { BOSS_SCHEMA, RUN_CANCEL_CHANNEL, RUN_EVENTS_CHANNEL, RUN_JOBS_CHANNEL, RUN_QUEUE } from './channels'
 import { takeJobs, type JobTaker } from './job-taker'
 import { START_COMMITS, startSubmitter } from './submit'
@@ -17,8 +20,11 @@ const CANCEL_ANSWER_MS = 1_000
  * that dies leaves its runs to the lease takeover, and a job taken again finds its run held or ended.
  */
 export interface PgRunQueueOptions {
-  /** Settles once the store's migrations are applied (a start's transaction writes the runs table). */
-  ready?: Promise<unknown>
+  /**
+   * The store of the same database: its runs are claimed and withdrawn through it, and the queue
+   * waits for its migrations (a start's transaction writes the runs table).
+   */
+  store: PostgresStore
   /**
    * Whether this process hears the run events other processes commit (default true). A process
    * that only works the queue (`judgeflow worker`) follows no run executing elsewhere: without
@@ -28,7 +34,8 @@ export interface PgRunQueueOptions {
   runEvents?: boolean
 }
 
-export function createPgRunQueue(url: string, options: PgRunQueueOptions = {}): RunQueue {
+export function createPgRunQueue(url: string, options: PgRunQueueOptions): RunQueue {
+  const { store } = options
   // pg-boss's statements go on a pool of this process's, each prepared once per connection (boss-statements.ts).
   const bossPool = new pg.Pool({ connectionString: url, max: 4, application_name: 'pgboss' })
   bossPool.on('error', error => console.error(`judgeflow: the run queue: ${error.message}`))
@@ -45,7 +52,8 @@ export function createPgRunQueue(url: string, options: PgRunQueueOptions = {}): 
   let closed = false
   const started = boss.start().then(() => createQueueOnce(boss))
   started.catch(() => {})
-  const submit = startSubmitter(starts, boss, Promise.all([started, options.ready]))
+  const submit = startSubmitter(starts, boss, Promise.all([started, store.handle.ready]))
+  const { cancelQueued } = withQueryFailures({ cancelQueued: pgCancelQueued(store.handle.db, store.handle.ready) })
   const listening = (async () => {
     const client = new pg.Client({ connectionString: url })
     client.on('error', error => console.error(`judgeflow: the run events connection failed: ${error.message}`))
@@ -72,16 +80,7 @@ export function createPgRunQueue(url: string, options: PgRunQueueOptions = {}): 
   })()
   listening.catch(error => console.error(`judgeflow: could not listen for run events: ${(error as Error).message}`))
   const takers: JobTaker[] = []
-  /** One NOTIFY for the jobs sent in one turn of the event loop (a missed one costs a polling interval, not a job). */
-  let announcing = false
-  const announce = () => {
-    if (announcing) return
-    announcing = true
-    setImmediate(() => {
-      announcing = false
-      void boss.getDb().executeSql('select pg_notify($1, $2)', [RUN_JOBS_CHANNEL, '']).catch(() => {})
-    })
-  }
+  const announce = announcer(boss)
   return {
     submit,
     async enqueue(job) {
@@ -95,6 +94,8 @@ export function createPgRunQueue(url: string, options: PgRunQueueOptions = {}): 
       await listener!.query(`LISTEN ${RUN_JOBS_CHANNEL}`)
       takers.push(takeJobs(boss, concurrency, execute))
     },
+    claim: async (job, claimOptions) => store.leases.claimQueued(job.runId, claimOptions),
+    withdraw: async (runId, event) => (await cancelQueued(runId, event)) !== null,
     async stopWorking() {
       for (const taker of takers) taker.stop()
     },
@@ -128,6 +129,19 @@ export function createPgRunQueue(url: string, options: PgRunQueueOptions = {}): 
       await listener?.end().catch(() => {})
       await starts.end().catch(() => {})
     },
+  }
+}
+
+/** One NOTIFY for the jobs sent in one turn of the event loop (a missed one costs a polling interval, not a job). */
+function announcer(boss: PgBoss): () => void {
+  let announcing = false
+  return () => {
+    if (announcing) return
+    announcing = true
+    setImmediate(() => {
+      announcing = false
+      void boss.getDb().executeSql('select pg_notify($1, $2)', [RUN_JOBS_CHANNEL, '']).catch(() => {})
+    })
   }
 }
 

@@ -5,7 +5,6 @@ import { pgExperiments, pgResponseCache, pgSettings, pgWorkflows } from './catal
 import { pgDatasets } from './datasets'
 import { withQueryFailures } from './errors'
 import { pgLeases, pgRuns } from './runs'
-import { pgCancelQueued } from './withdraw'
 import { oneAtATime, pruneStore } from '../retention'
 
 /** Held by the process pruning this database. */
@@ -16,7 +15,9 @@ const PRUNE_LOCK = 7_413_270_002
  * and behaviour as the SQLite store. The migrations are applied as it opens; every call waits for
  * them, so a database that cannot be reached or migrated fails the first call with the reason.
  */
-export function createPostgresStore(url: string, options: { poolSize?: number } = {}): Store & { handle: PgHandle } {
+export type PostgresStore = Store & { handle: PgHandle }
+
+export function createPostgresStore(url: string, options: { poolSize?: number } = {}): PostgresStore {
   const handle = openPostgres(url, options)
   const { db, ready } = handle
   return {
@@ -24,7 +25,7 @@ export function createPostgresStore(url: string, options: { poolSize?: number } 
     // A failed query fails with its SQLSTATE, never with the statement and parameters drizzle quotes.
     workflows: withQueryFailures(pgWorkflows(db, ready)),
     runs: withQueryFailures(pgRuns(db, handle.pool, ready)),
-    leases: withQueryFailures({ ...pgLeases(db, ready), cancelQueued: pgCancelQueued(db, ready) }),
+    leases: withQueryFailures(pgLeases(db, ready)),
     experiments: withQueryFailures(pgExperiments(db, ready)),
     settings: withQueryFailures(pgSettings(db, ready)),
     datasets: withQueryFailures(pgDatasets(db, ready)),

@@ -41,7 +41,7 @@ describe('runs through the PostgreSQL queue', () => {
 
   function processOn(url: string, owner: string, runEvents = true) {
     const store = createPostgresStore(url, { poolSize: 4 })
-    const queue = createPgRunQueue(url, { runEvents })
+    const queue = createPgRunQueue(url, { store, runEvents })
     const runs = new RunService({ store, queue, owner, registry: options.registry, providers: options.providers, leaseMs: 3_000 })
     opened.push({ runs, queue, store })
     return { runs, store, queue }
@@ -194,7 +194,7 @@ describe('runs through the PostgreSQL queue', () => {
     // run after the replay comes once the run has ended: the window where the row says "ended"
     // while this process has read only part of the events.
     const store = createPostgresStore(url, { poolSize: 4 })
-    const queue = createPgRunQueue(url)
+    const queue = createPgRunQueue(url, { store })
     let ended: Promise<unknown> = Promise.resolve()
     const get = store.runs.get.bind(store.runs)
     const late: Store = {
@@ -385,7 +385,7 @@ describe('runs through the PostgreSQL queue', () => {
     await worker.runs.work(1)
     const run = await web.runs.start({ definition: chain(20_000) })
     await vi.waitFor(() => expect(worker.runs.isActive(run.id)).toBe(true), { timeout: 10_000, interval: 50 })
-    expect(await web.store.leases.cancelQueued!(run.id, { type: 'run.finished', at: 1, result: { status: 'cancelled', verdict: null, output: null, error: null, steps: {}, duration_ms: 0 } })).toBeNull()
+    expect(await web.queue.withdraw(run.id, { type: 'run.finished', at: 1, result: { status: 'cancelled', verdict: null, output: null, error: null, steps: {}, duration_ms: 0 } })).toBe(false)
     expect(await jobStates(url, run.id)).toEqual(['active'])
     expect(await web.runs.cancelAnywhere(run.id)).toBe(true)
     expect((await runEnded(web.runs, id => web.store.runs.get(id), run.id, 10_000)).status).toBe('cancelled')
