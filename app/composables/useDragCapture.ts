@@ -1,3 +1,5 @@
+import type { GraphNode, NodeChange } from '@vue-flow/core'
+
 /**
  * Holds the pointer on the step card being dragged (pointer capture), from the moment the drag
  * starts until the button is released. The browser then sends each move straight to that card
@@ -25,4 +27,24 @@ export function useDragCapture() {
   }
 
   return { pressedOn, released, hold }
+}
+
+/**
+ * Applies the canvas's node changes: a move (one at each pointer move of a drag) straight to its
+ * node, the others through Vue Flow's `applyNodeChanges`, which looks for each change's node among
+ * all of them (200 at every pointer move on a large workflow). Steps have no parent node to grow.
+ */
+export function applyNodeChangesById(
+  changes: NodeChange[],
+  findNode: (id: string) => GraphNode | undefined,
+  applyOthers: (changes: NodeChange[]) => unknown,
+): void {
+  const others = changes.filter((change) => {
+    if (change.type !== 'position') return true
+    const node = findNode(change.id)
+    if (node && change.position) node.position = change.position
+    if (node && change.dragging !== undefined) node.dragging = change.dragging
+    return false
+  })
+  if (others.length) applyOthers(others)
 }

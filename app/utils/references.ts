@@ -74,13 +74,13 @@ export function upstreamOf(doc: WorkflowDoc, nodeId: string): string[] {
  */
 export function loopedInto(doc: WorkflowDoc, nodeId: string): string[] {
   const up = adjacency(doc, 'up')
-  const down = adjacency(doc, 'down')
   const before = reached(up, nodeId)
   const looped = new Set<string>()
   for (const retry of doc.nodes) {
     const field = LOOP_TARGET_FIELDS[retry.type]
     const target = field ? retry.config[field] : undefined
-    if (typeof target !== 'string' || (target !== nodeId && !reached(down, target).has(nodeId))) continue
+    // A target leads to `nodeId` exactly when it is among the steps before it: one walk for every retry.
+    if (typeof target !== 'string' || (target !== nodeId && !before.has(target))) continue
     for (const id of [retry.id, ...reached(up, retry.id)]) if (!before.has(id)) looped.add(id)
   }
   return doc.nodes.filter(n => looped.has(n.id)).map(n => n.id)

@@ -124,6 +124,9 @@ describe('completion from what steps declare they output', () => {
     const options = referencesFor(loop, 'draft')
     expect(options.find(o => o.path === 'steps.judge.feedback')?.detail).toBe('evaluator, from the previous attempt: string')
     expect(options.map(o => o.path)).toEqual(expect.arrayContaining(['steps.draft.text', 'steps.check', 'steps.again']))
+    // A step between the target and the retry reads what comes after it from the previous attempt.
+    const between = referencesFor(loop, 'judge').filter(o => o.detail.includes('previous attempt')).map(o => o.path)
+    expect(between.filter(path => path.split('.').length === 2)).toEqual(['steps.judge', 'steps.check', 'steps.again'])
     // After the retry, nothing comes back: the exhausted output reads its upstream as usual.
     expect(referencesFor(loop, 'ko').filter(o => o.detail.includes('previous attempt'))).toEqual([])
     // Without the loop the draft reads only what runs before it.
