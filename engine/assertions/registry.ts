@@ -31,6 +31,12 @@ export function baseTypeOf(type: string): { baseType: string, inverse: boolean }
   return type.startsWith('not-') ? { baseType: type.slice(4), inverse: true } : { baseType: type, inverse: false }
 }
 
+/** The handler of an assertion type, its `not-` form too; undefined for one judgeflow does not run (and for assert-set). */
+export const handlerOf = (type: unknown): AssertionHandler | undefined => ASSERTION_HANDLERS.get(baseTypeOf(String(type)).baseType)
+
+/** Whether an assertion type asks a grader model, as its handler declares (`needs`), never by its name. */
+export const asksGrader = (type: unknown): boolean => handlerOf(type)?.needs === 'grader'
+
 /** What is wrong with an assertion before it runs (its type, its value, its parts), each problem said with where it is; empty when nothing is. */
 export function assertionProblems(assertion: Assertion, where: string): string[] {
   if (!assertion || typeof assertion !== 'object' || typeof assertion.type !== 'string') return [`${where}: an assertion needs a type`]
@@ -63,7 +69,7 @@ export function needsOf(list: readonly Assertion[]): Set<NonNullable<AssertionHa
   const walk = (items: readonly Assertion[]) => {
     for (const a of items) {
       if (a.type === ASSERT_SET) walk(a.assert ?? [])
-      const handler = ASSERTION_HANDLERS.get(baseTypeOf(a.type).baseType)
+      const handler = handlerOf(a.type)
       if (handler?.needs) needs.add(handler.needs)
       if (handler?.alsoEmbeds) needs.add('embeddings')
       if (a.transform !== undefined) needs.add('code')
@@ -96,7 +102,7 @@ export function holdsCode(value: unknown): boolean {
       continue
     }
     for (const [key, inner] of Object.entries(item)) {
-      if (key === 'type' && typeof inner === 'string' && ASSERTION_HANDLERS.get(baseTypeOf(inner).baseType)?.needs === 'code') return true
+      if (key === 'type' && typeof inner === 'string' && handlerOf(inner)?.needs === 'code') return true
       if (key === 'type' && inner === CODE_STEP_TYPE && 'id' in item) return true
       if (TRANSFORM_KEYS.has(key) && typeof inner === 'string' && inner.trim()) return true
       stack.push(inner)

@@ -20,7 +20,9 @@
  * some 1e-8 dollars). 50,000 cases × 200 steps: about 20 ms (`npm run bench -- dataset_estimate`).
  */
 import { priceOf } from '../providers/prices'
-import { ASSERT_SET, ASSERTION_HANDLERS, baseTypeOf } from '../assertions/registry'
+import { ASSERT_SET, asksGrader } from '../assertions/registry'
+import { deterministicTypes, type EvaluationType } from '../schema/evaluation-types'
+import { DEFAULT_METRICS } from '../evaluation-types/metrics/spec'
 import type { DatasetCase } from './schema'
 import { workflowShape } from './estimate-shape'
 
@@ -241,13 +243,13 @@ function sumOver(count: number, term: (i: number) => number): number {
   return sum
 }
 
-/** An evaluator step's judge models and the calls each makes per case run (0 for code scorers and traces). */
+/** An evaluator step's judge models and the calls each makes per case run (0 for the types that use no judge: scorers, traces). */
 function judgeCalls(config: Record<string, unknown>): { models: string[], perJudge: number } {
   const type = config.evaluation_type
-  if (type === 'scorers' || type === 'trace') return { models: [], perJudge: 0 }
+  if (deterministicTypes.includes(type as EvaluationType)) return { models: [], perJudge: 0 }
   const judges = Array.isArray(config.judges) ? config.judges.map(String) : typeof config.model === 'string' ? [config.model] : []
   let perJudge = numberOr(config.samples, 1) * (type === 'comparison' ? 2 : 1)
-  if (type === 'metrics') perJudge *= Array.isArray(config.metrics) ? config.metrics.length : Array.isArray(config.enabled_metrics) ? config.enabled_metrics.length : 3
+  if (type === 'metrics') perJudge *= Array.isArray(config.metrics) ? config.metrics.length : Array.isArray(config.enabled_metrics) ? config.enabled_metrics.length : DEFAULT_METRICS.length
   if (config.per_criterion && Array.isArray(config.criteria)) perJudge *= config.criteria.length
   if (type === 'assertions') perJudge = Array.isArray(config.assert) ? gradedAssertions(config.assert) : 0
   return { models: judges, perJudge }
@@ -259,7 +261,7 @@ function gradedAssertions(list: readonly unknown[]): number {
   for (const item of list) {
     const assertion = (item ?? {}) as { type?: unknown, assert?: unknown }
     if (assertion.type === ASSERT_SET) count += Array.isArray(assertion.assert) ? gradedAssertions(assertion.assert) : 0
-    else if (ASSERTION_HANDLERS.get(baseTypeOf(String(assertion.type)).baseType)?.needs === 'grader') count++
+    else if (asksGrader(assertion.type)) count++
   }
   return count
 }

@@ -1,4 +1,4 @@
-import { ASSERTION_HANDLERS } from '../assertions/registry'
+import { asksGrader } from '../assertions/registry'
 import type { Assertion } from '../assertions/types'
 import { invalid } from './promptfoo-invalid'
 import { providerModel } from './promptfoo-workflow'
@@ -58,7 +58,7 @@ export function gradersOf(provider: unknown, where = 'defaultTest.options.provid
 
 export function noGrader(all: readonly Assertion[]): never {
   const graded = [...new Set(all.flatMap(function walk(a: Assertion): string[] {
-    return a.assert ? a.assert.flatMap(walk) : ASSERTION_HANDLERS.get(a.type.replace(/^not-/, ''))?.needs === 'grader' ? [a.type] : []
+    return a.assert ? a.assert.flatMap(walk) : asksGrader(a.type) ? [a.type] : []
   }))]
   throw invalid(`the promptfoo config has model-graded assertions (${graded.join(', ')}) but names no grader: set defaultTest.options.provider (for example openai:gpt-4o-mini), or give one with --grader <provider:model> (judgeflow test or judgeflow import promptfoo); --grader local:heuristic grades llm-rubric offline, by word overlap, not as a model would`)
 }

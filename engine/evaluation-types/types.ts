@@ -36,7 +36,7 @@ export interface EvaluationTypeDefinition<C extends EvaluatorConfig = EvaluatorC
   checkModels?(config: ResolvedEvaluatorConfig<C>, prepared: P, providers: Providers): void
   /** Every model it will call, for checking keys before a run (default: the config's `model`). */
   models?(config: ResolvedEvaluatorConfig<C>, prepared: P): string[]
-  /** Whether it makes no LLM call, so a worker thread may run it (default: no judge, or the offline one). */
+  /** Whether it makes no LLM call, so a worker thread may run it (default: every model it calls, evaluator/models.ts modelsCalled, is the offline one). */
   offline?(config: ResolvedEvaluatorConfig<C>, prepared: P): boolean
   evaluate(ctx: EvaluationContext<ResolvedEvaluatorConfig<C>>, prepared: P): EvaluatorResult | Promise<EvaluatorResult>
 }

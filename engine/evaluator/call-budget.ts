@@ -4,7 +4,7 @@
  * checked against the limits before any call, and the calls it makes are counted as they go — a
  * re-ask included — so a config can never make more than the limit, whatever it plans.
  */
-import { ASSERTION_HANDLERS, ASSERT_SET, baseTypeOf } from '../assertions/registry'
+import { ASSERT_SET, handlerOf } from '../assertions/registry'
 import type { Assertion } from '../assertions/types'
 import { JudgeflowError } from '../errors'
 import { priceOf } from '../providers/prices'
@@ -44,7 +44,7 @@ function modelGradedCalls(list: readonly Assertion[]): number {
   let calls = 0
   for (const assertion of list) {
     if (assertion?.type === ASSERT_SET) calls += modelGradedCalls(assertion.assert ?? [])
-    const handler = ASSERTION_HANDLERS.get(baseTypeOf(String(assertion?.type)).baseType)
+    const handler = handlerOf(assertion?.type)
     if (handler?.needs === 'grader' || handler?.needs === 'embeddings') calls++
     if (handler?.alsoEmbeds) calls++
   }

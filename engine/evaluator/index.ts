@@ -18,7 +18,7 @@ import { judgeAsPanel } from './panel'
 import type { EvaluationTypeDefinition } from '../evaluation-types/types'
 import { givenValues, missingInputs } from '../evaluation-types/inputs'
 import { checkPlan, countedProviders, plannedCalls, type EvaluationLimits } from './call-budget'
-import { defaultMetricRegistry, evaluatorModels } from './models'
+import { defaultMetricRegistry, evaluatorModels, modelsCalled } from './models'
 import { checkDefaultJudge } from './judge-fallback'
 import { asSentence } from '../text/sentence'
 
@@ -72,9 +72,9 @@ export function prepareEvaluation(rawConfig: unknown, deps: Pick<EvaluateDeps, '
     checkHeuristicModel(model)
     if (!isHeuristic(model)) deps.providers.check(model, usedBy, 'Set it in the environment, or choose another judge model ("local:heuristic" judges offline).')
   }
+  const usedBy = config.judges ? 'the evaluator\'s judge panel' : 'the evaluator'
   if (definition.checkModels) definition.checkModels(config, prepared, deps.providers)
-  else if (config.judges) for (const judge of config.judges) checkJudge(judge, 'the evaluator\'s judge panel')
-  else checkJudge(config.model, 'the evaluator')
+  else for (const model of modelsCalled(definition, config, () => prepared)) checkJudge(model, usedBy)
   return { config, definition, prepared, warnings }
 }
 
@@ -83,11 +83,15 @@ export function fingerprintOf(config: ResolvedEvaluatorConfig, registry: MetricR
   return judgeFingerprint(config as unknown as Record<string, unknown>, evaluatorModels(config, registry, prepared))
 }
 
-/** Whether the evaluation makes no LLM call: every part is the heuristic judge, a scorer, trace scoring or a metric computed in code. */
+/**
+ * Whether the evaluation makes no LLM call, so a worker thread may run it: every model it calls
+ * (modelsCalled) is the offline one, unless its type decides otherwise (`offline`: the assertions,
+ * which need the caller's services, and a metric suite, whose panel calls no judge for metrics
+ * computed in code).
+ */
 export function isOfflineEvaluation(definition: EvaluationTypeDefinition<any, any>, config: ResolvedEvaluatorConfig, prepared: unknown): boolean {
   if (definition.offline) return definition.offline(config, prepared)
-  if (config.judges) return config.judges.every(isHeuristic)
-  return !definition.usesJudge || isHeuristic(config.model)
+  return modelsCalled(definition, config, () => prepared).every(isHeuristic)
 }
 
 /**

@@ -30,6 +30,8 @@ export const assertionsType = defineEvaluationType<EvaluatorConfigOf<'assertions
     if (!Array.isArray(config.assert)) return
     for (const model of calledModels(config as Config)) providers.check(model, 'the evaluator\'s assertions', 'Set it in the environment, or name another grader.')
   },
+  // Its own rule, not the models': only assertions that need nothing beside the output go to a worker thread,
+  // which has no code sandbox; a grader, even the offline one, is asked in place.
   offline: config => Array.isArray(config.assert) && needsOf(config.assert).size === 0,
   evaluate: ctx => evaluateAssertions(ctx),
 })

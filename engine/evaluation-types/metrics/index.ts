@@ -6,6 +6,9 @@ import { evaluateMetrics } from './evaluate'
 import { metricsChecks, metricsFields } from './schema'
 import { metricsSpec } from './spec'
 
+/** The models of the metrics a model judges (a metric computed in code calls none). */
+const judgedBy = (metrics: readonly ResolvedMetric[]): string[] => metrics.filter(m => !m.definition.score).map(m => m.model)
+
 /**
  * The metric suite: each metric its own judge call, model and settings (resolved in
  * engine/evaluator/metrics/resolve.ts); its built-in default judge is not the server's.
@@ -20,8 +23,9 @@ export const metricsType = defineEvaluationType<EvaluatorConfigOf<'metrics'>, Re
     checkHeuristicModel(config.model)
     for (const metric of metrics) checkHeuristicModel(metric.model)
   },
-  models: (_config, metrics) => metrics.filter(m => !m.definition.score).map(m => m.model),
-  offline: (_config, metrics) => metrics.every(m => m.definition.score !== undefined || isHeuristic(m.model)),
+  models: (_config, metrics) => judgedBy(metrics),
+  // Its own list, not modelsCalled's: a panel over metrics that are all computed in code calls none of its judges.
+  offline: (_config, metrics) => judgedBy(metrics).every(isHeuristic),
   // In a panel, each judge (the panelist's model) is asked for every metric a model judges.
   evaluate: (ctx, metrics) => evaluateMetrics(ctx, ctx.config.judges ? metrics.map(m => (m.definition.score ? m : { ...m, model: ctx.config.model!, model_source: 'config' })) : metrics),
 })

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { ASSUMED_OUTPUT_TOKENS, JUDGE_OUTPUT_TOKENS, JUDGE_PROMPT_TOKENS, estimateFromPrompts } from '../../../engine/datasets/estimate'
 import { mulberry32, type DatasetCase } from '../../../engine/datasets'
 import { priceOf } from '../../../engine/providers/prices'
+import { evaluationTypeSpecs } from '../../../engine/schema/evaluation-types'
+import { DEFAULT_METRICS } from '../../../engine/evaluation-types/metrics/spec'
 
 type Node = { id: string, type: string, config?: Record<string, unknown> }
 
@@ -193,5 +195,13 @@ describe('the estimate from the prompts', () => {
     const nodes: Node[] = [{ id: 'judge', type: 'evaluator', config: { evaluation_type: 'assertions', model: 'openai:gpt-4o-mini', assert } }]
     const estimate = estimateFromPrompts({ nodes }, [{ id: 'a', input: {} }], 1, 'local:heuristic')
     expect(estimate.calls).toBe(7)
+  })
+
+  it('counts no judge call for every evaluation type whose spec uses no judge, and a call for every type that does', () => {
+    const calls = (config: Record<string, unknown>) => estimateFromPrompts({ nodes: [{ id: 'judge', type: 'evaluator', config }] }, [{ id: 'a', input: {} }], 1, 'openai:gpt-4o-mini').calls
+    const byType = evaluationTypeSpecs.map(spec => [spec.type, calls({ evaluation_type: spec.type, assert: [{ type: 'llm-rubric', value: 'polite' }] }) === 0])
+    expect(byType).toEqual(evaluationTypeSpecs.map(spec => [spec.type, !spec.usesJudge]))
+    // A metric suite that names no metrics calls the judge for each default one.
+    expect(calls({ evaluation_type: 'metrics' })).toBe(DEFAULT_METRICS.length)
   })
 })
