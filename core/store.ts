@@ -12,6 +12,7 @@ import type {
   ClaimOneOptions, PruneResult, RetentionPolicy, RunSummaryRow, RunView, StepRunRow, StoredValueRef, Takeover, TakeoverOptions,
   WorkflowRow, WorkflowWithDefinition,
 } from './rows'
+import type { OnlineRepository } from './online-rows'
 
 export type {
   RunView, StoredValueRef, DatasetCasesPage, DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases,
@@ -189,5 +190,7 @@ export interface Store {
   /** The LLM response cache, kept with the rest so it survives restarts. */
   cache: ResponseCache
   retention: RetentionRepository
+  /** Online scoring: rules, received spans and the decisions taken for them. */
+  online: OnlineRepository
   close(): MaybePromise<void>
 }

@@ -10,7 +10,7 @@ import * as lite from './schema'
 /** Every table, parents before children (the foreign keys hold at each insert): the same names in both schemas. */
 const TABLES = [
   'workflows', 'workflowVersions', 'runs', 'leaseOwners', 'stepRuns', 'runEvents', 'llmCache', 'appSettings',
-  'experiments', 'experimentRounds', 'datasets', 'datasetVersions', 'datasetRuns', 'datasetRunCases',
+  'experiments', 'experimentRounds', 'datasets', 'datasetVersions', 'datasetRuns', 'datasetRunCases', 'onlineRules', 'onlineSpans', 'onlineDecisions',
 ] as const satisfies ReadonlyArray<keyof typeof lite & keyof typeof pg>
 
 /** The tables whose ids come from a sequence on PostgreSQL: it must go on after the ids copied. */

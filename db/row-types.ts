@@ -1,4 +1,5 @@
 import type { DatasetRow, DatasetRunCaseRow, DatasetRunRow, ExperimentRoundRow, ExperimentRow, RunEventRow, RunRow, StepRunRow, WorkflowRow } from '../core/rows'
+import type { OnlineDecisionRow, OnlineRuleRow, OnlineSpanRow } from '../core/online-rows'
 import type * as sqliteTables from './schema'
 
 /**
@@ -20,12 +21,15 @@ export interface RowsMatch<Tables extends Record<keyof typeof ALL_ROWS_MATCH, un
   datasets: Same<DatasetRow, Row<Tables['datasets']>>
   datasetRuns: Same<DatasetRunRow, Row<Tables['datasetRuns']>>
   datasetRunCases: Same<DatasetRunCaseRow, Row<Tables['datasetRunCases']>>
+  onlineRules: Same<OnlineRuleRow, Row<Tables['onlineRules']>>
+  onlineSpans: Same<OnlineSpanRow, Row<Tables['onlineSpans']>>
+  onlineDecisions: Same<OnlineDecisionRow, Row<Tables['onlineDecisions']>>
 }
 
 /** What a store whose rows all match is: every entry true. */
 export const ALL_ROWS_MATCH = {
   workflows: true, runs: true, stepRuns: true, runEvents: true, experiments: true, experimentRounds: true,
-  datasets: true, datasetRuns: true, datasetRunCases: true,
+  datasets: true, datasetRuns: true, datasetRunCases: true, onlineRules: true, onlineSpans: true, onlineDecisions: true,
 } as const
 
 export const sqliteRowsMatch: RowsMatch<typeof sqliteTables> = ALL_ROWS_MATCH

@@ -1,4 +1,6 @@
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { foreignKey, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import type { OnlineEvaluatorRef } from '../core/online-rows'
+import type { OnlineFilter } from '../engine/online/selection'
 
 /** Times are epoch milliseconds. JSON columns hold what the engine produced, as it produced it. */
 export const workflows = sqliteTable('workflows', {
@@ -180,3 +182,57 @@ export const datasetRunCases = sqliteTable('dataset_run_cases', {
   result: text('result', { mode: 'json' }).$type<Record<string, unknown>>(),
   updatedAt: integer('updated_at').notNull(),
 }, t => [primaryKey({ columns: [t.datasetRunId, t.caseId, t.repeat] })])
+
+/** Online scoring's rules (DESIGN.md, "Production traces: online scoring"). */
+export const onlineRules = sqliteTable('online_rules', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull(),
+  /** `{ workflow_id, step_id }` or `{ config }`. */
+  evaluator: text('evaluator', { mode: 'json' }).notNull().$type<OnlineEvaluatorRef>(),
+  filter: text('filter', { mode: 'json' }).notNull().$type<OnlineFilter>(),
+  sampleRate: real('sample_rate').notNull(),
+  maxPerMinute: integer('max_per_minute'),
+  maxCostUsdPerDay: real('max_cost_usd_per_day'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+})
+
+/** GenAI spans received on /v1/traces: a span sent again is the same row. */
+export const onlineSpans = sqliteTable('online_spans', {
+  traceId: text('trace_id').notNull(),
+  spanId: text('span_id').notNull(),
+  parentSpanId: text('parent_span_id'),
+  name: text('name').notNull(),
+  serviceName: text('service_name'),
+  operation: text('operation'),
+  model: text('model'),
+  inputText: text('input_text'),
+  outputText: text('output_text'),
+  systemInstructions: text('system_instructions'),
+  usage: text('usage', { mode: 'json' }).$type<{ input_tokens: number | null, output_tokens: number | null }>(),
+  statusCode: integer('status_code').notNull(),
+  startedAt: integer('started_at').notNull(),
+  endedAt: integer('ended_at').notNull(),
+  attributes: text('attributes', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
+  receivedAt: integer('received_at').notNull(),
+}, t => [primaryKey({ columns: [t.traceId, t.spanId] }), index('online_spans_received').on(t.receivedAt)])
+
+/** One decision per span and rule that saw it: filtered, sampled_out, queued, scored, failed or over_budget, with why. */
+export const onlineDecisions = sqliteTable('online_decisions', {
+  ruleId: text('rule_id').notNull().references(() => onlineRules.id, { onDelete: 'cascade' }),
+  traceId: text('trace_id').notNull(),
+  spanId: text('span_id').notNull(),
+  status: text('status').notNull(),
+  reason: text('reason'),
+  score: real('score'),
+  verdict: text('verdict'),
+  runId: text('run_id'),
+  costUsd: real('cost_usd'),
+  decidedAt: integer('decided_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+}, t => [
+  primaryKey({ columns: [t.ruleId, t.traceId, t.spanId] }),
+  foreignKey({ columns: [t.traceId, t.spanId], foreignColumns: [onlineSpans.traceId, onlineSpans.spanId] }).onDelete('cascade'),
+  index('online_decisions_rule_decided').on(t.ruleId, t.decidedAt), index('online_decisions_status').on(t.status, t.decidedAt),
+])

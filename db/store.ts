@@ -3,7 +3,8 @@ import type { Db, DbHandle } from './client'
 import { sql } from 'drizzle-orm'
 import { readStoredValue, viewRun, type ViewDialect } from './bounded-view'
 import { GroupCommit } from './group-commit'
-import { runs, stepRuns } from './schema'
+import { onlineDecisions, onlineRules, onlineSpans, runs, stepRuns } from './schema'
+import { onlineRepository } from './online'
 import { journalFor, storeEvent } from './run-recorder'
 import { claimOrphanedRuns, claimQueuedRun, claimOrphanToInterrupt } from './run-takeover'
 import { createSqliteResponseCache } from './repositories/cache'
@@ -91,6 +92,11 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       set: (key, value) => setSetting(db, key, value),
     },
     cache: createSqliteResponseCache(db),
+    // With the run writes: a request's spans and decisions commit together, and the promise settles once they have.
+    online: onlineRepository({
+      db, tables: { onlineRules, onlineSpans, onlineDecisions }, rows: async query => query.all(),
+      write: build => writes.write(() => build(db).map(statement => statement.run().changes as number)),
+    }),
     retention: {
       prune: oneAtATime(policy => pruneStore({
         rows: async query => db.all(query),

@@ -1,4 +1,6 @@
-import { bigint, bigserial, boolean, doublePrecision, index, integer, json, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, bigserial, boolean, doublePrecision, foreignKey, index, integer, json, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import type { OnlineEvaluatorRef } from '../../core/online-rows'
+import type { OnlineFilter } from '../../engine/online/selection'
 
 /**
  * The PostgreSQL schema: the SQLite one (`db/schema.ts`) table for table and column for column,
@@ -185,3 +187,57 @@ export const datasetRunCases = pgTable('dataset_run_cases', {
   result: json('result').$type<Record<string, unknown>>(),
   updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
 }, t => [primaryKey({ columns: [t.datasetRunId, t.caseId, t.repeat] })])
+
+/** Online scoring's rules (DESIGN.md, "Production traces: online scoring"). */
+export const onlineRules = pgTable('online_rules', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  enabled: boolean('enabled').notNull(),
+  /** `{ workflow_id, step_id }` or `{ config }`. */
+  evaluator: json('evaluator').notNull().$type<OnlineEvaluatorRef>(),
+  filter: json('filter').notNull().$type<OnlineFilter>(),
+  sampleRate: doublePrecision('sample_rate').notNull(),
+  maxPerMinute: integer('max_per_minute'),
+  maxCostUsdPerDay: doublePrecision('max_cost_usd_per_day'),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
+})
+
+/** GenAI spans received on /v1/traces: a span sent again is the same row. */
+export const onlineSpans = pgTable('online_spans', {
+  traceId: text('trace_id').notNull(),
+  spanId: text('span_id').notNull(),
+  parentSpanId: text('parent_span_id'),
+  name: text('name').notNull(),
+  serviceName: text('service_name'),
+  operation: text('operation'),
+  model: text('model'),
+  inputText: text('input_text'),
+  outputText: text('output_text'),
+  systemInstructions: text('system_instructions'),
+  usage: json('usage').$type<{ input_tokens: number | null, output_tokens: number | null }>(),
+  statusCode: integer('status_code').notNull(),
+  startedAt: bigint('started_at', { mode: 'number' }).notNull(),
+  endedAt: bigint('ended_at', { mode: 'number' }).notNull(),
+  attributes: json('attributes').notNull().$type<Record<string, unknown>>(),
+  receivedAt: bigint('received_at', { mode: 'number' }).notNull(),
+}, t => [primaryKey({ columns: [t.traceId, t.spanId] }), index('online_spans_received').on(t.receivedAt)])
+
+/** One decision per span and rule that saw it: filtered, sampled_out, queued, scored, failed or over_budget, with why. */
+export const onlineDecisions = pgTable('online_decisions', {
+  ruleId: text('rule_id').notNull().references(() => onlineRules.id, { onDelete: 'cascade' }),
+  traceId: text('trace_id').notNull(),
+  spanId: text('span_id').notNull(),
+  status: text('status').notNull(),
+  reason: text('reason'),
+  score: doublePrecision('score'),
+  verdict: text('verdict'),
+  runId: text('run_id'),
+  costUsd: doublePrecision('cost_usd'),
+  decidedAt: bigint('decided_at', { mode: 'number' }).notNull(),
+  updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
+}, t => [
+  primaryKey({ columns: [t.ruleId, t.traceId, t.spanId] }),
+  foreignKey({ columns: [t.traceId, t.spanId], foreignColumns: [onlineSpans.traceId, onlineSpans.spanId] }).onDelete('cascade'),
+  index('online_decisions_rule_decided').on(t.ruleId, t.decidedAt), index('online_decisions_status').on(t.status, t.decidedAt),
+])

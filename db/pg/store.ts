@@ -6,6 +6,7 @@ import { pgDatasets } from './datasets'
 import { withQueryFailures } from './errors'
 import { pgLeases, pgRuns } from './runs'
 import { oneAtATime, pruneStore } from '../retention'
+import { pgOnline } from './online'
 
 /** Held by the process pruning this database. */
 const PRUNE_LOCK = 7_413_270_002
@@ -30,6 +31,7 @@ export function createPostgresStore(url: string, options: { poolSize?: number } 
     settings: withQueryFailures(pgSettings(db, ready)),
     datasets: withQueryFailures(pgDatasets(db, ready)),
     cache: withQueryFailures(pgResponseCache(db, ready)),
+    online: withQueryFailures(pgOnline(db, ready)),
     retention: withQueryFailures({
       // One prune at a time in this process, and across processes on one database (an advisory lock): a busy one skips.
       prune: oneAtATime(async (policy) => {

@@ -64,7 +64,7 @@ describe('judgeflow db copy', () => {
       llm_cache: [1, 1], app_settings: [1, 1], lease_owners: [1, 1],
     })
     expect(Object.keys(counts)).toHaveLength(14)
-    expect(out.at(-1)).toMatch(/^Copied \d+ rows in 14 tables; every table's count matches\.$/)
+    expect(out.at(-1)).toMatch(/^Copied \d+ rows in 17 tables; every table's count matches\.$/)
 
     const copy: Store = createPostgresStore(url, { poolSize: 2 })
     try {

@@ -1,0 +1,104 @@
+/**
+ * Online scoring's rows and repository (DESIGN.md, "Production traces: online scoring"): the rules,
+ * the GenAI spans received, and one decision per span and rule that saw it. Both stores return
+ * these shapes; `db/row-types.ts` checks the tables against them. Times are epoch milliseconds.
+ */
+import type { OnlineFilter } from '../engine/online/selection'
+import type { MaybePromise } from './store'
+
+/** What a rule decided for a span, and what became of it: every span a rule sees gets one. */
+export const ONLINE_DECISION_STATUSES = ['filtered', 'sampled_out', 'queued', 'scored', 'failed', 'over_budget'] as const
+export type OnlineDecisionStatus = typeof ONLINE_DECISION_STATUSES[number]
+
+/** The evaluator a rule runs: an evaluator step of a saved workflow, or an evaluator config. */
+export type OnlineEvaluatorRef = { workflow_id: string, step_id: string } | { config: Record<string, unknown> }
+
+export interface OnlineRuleRow {
+  id: string
+  name: string
+  enabled: boolean
+  evaluator: OnlineEvaluatorRef
+  filter: OnlineFilter
+  /** 0–1: the share of the spans past the filter that are scored (deterministic per span). */
+  sampleRate: number
+  /** Scorings started per minute at most (null: no limit); the others wait their turn. */
+  maxPerMinute: number | null
+  /** US dollars of judging a day at most (null: no budget); a span past it is `over_budget`. */
+  maxCostUsdPerDay: number | null
+  createdAt: number
+  updatedAt: number
+}
+
+export type NewOnlineRule = Omit<OnlineRuleRow, 'id' | 'createdAt' | 'updatedAt'>
+
+/** A GenAI span as received: what scoring it and showing it need, its attributes bounded. */
+export interface OnlineSpanRow {
+  traceId: string
+  spanId: string
+  parentSpanId: string | null
+  name: string
+  serviceName: string | null
+  /** `gen_ai.operation.name`. */
+  operation: string | null
+  /** The response model, else the request model. */
+  model: string | null
+  inputText: string | null
+  outputText: string | null
+  systemInstructions: string | null
+  usage: { input_tokens: number | null, output_tokens: number | null } | null
+  /** OTLP's status code: 0 unset, 1 ok, 2 error. */
+  statusCode: number
+  startedAt: number
+  endedAt: number
+  /** The span's attributes, each value and the whole within the stored bounds (see core/online/span-row.ts). */
+  attributes: Record<string, unknown>
+  receivedAt: number
+}
+
+export interface OnlineDecisionRow {
+  ruleId: string
+  traceId: string
+  spanId: string
+  status: string
+  /** Why: the filter's refusal, the sample, the budget, the failure. */
+  reason: string | null
+  score: number | null
+  verdict: string | null
+  runId: string | null
+  costUsd: number | null
+  decidedAt: number
+  updatedAt: number
+}
+
+/** A decision with the span it is about, for the feed. */
+export interface OnlineDecisionView extends OnlineDecisionRow {
+  span: Pick<OnlineSpanRow, 'name' | 'serviceName' | 'model' | 'inputText' | 'outputText' | 'startedAt'> | null
+}
+
+export interface DecisionQuery {
+  ruleId?: string
+  status?: OnlineDecisionStatus
+  /** Decisions taken before this time (epoch ms), for the next page. */
+  before?: number
+  limit: number
+}
+
+export interface OnlineRepository {
+  listRules(): MaybePromise<OnlineRuleRow[]>
+  getRule(id: string): MaybePromise<OnlineRuleRow | null>
+  createRule(rule: NewOnlineRule): MaybePromise<OnlineRuleRow>
+  /** The rule with its fields replaced; null when not found. */
+  updateRule(id: string, rule: NewOnlineRule): MaybePromise<OnlineRuleRow | null>
+  /** Deletes the rule with its decisions. */
+  deleteRule(id: string): MaybePromise<boolean>
+  /**
+   * Stores the spans and the decisions in one commit, resolving once it is durable. A span or a
+   * decision stored already (a span sent again) is kept as it was: the numbers say how many were new.
+   */
+  ingest(spans: readonly OnlineSpanRow[], decisions: readonly OnlineDecisionRow[]): Promise<{ spans: number, decisions: number }>
+  getSpan(traceId: string, spanId: string): MaybePromise<OnlineSpanRow | null>
+  /** Decisions newest first, with their spans. */
+  decisions(query: DecisionQuery): MaybePromise<OnlineDecisionView[]>
+  /** Sets what became of a decision (scored, failed, over budget); false when there is no such decision. */
+  updateDecision(key: Pick<OnlineDecisionRow, 'ruleId' | 'traceId' | 'spanId'>, patch: Partial<Pick<OnlineDecisionRow, 'status' | 'reason' | 'score' | 'verdict' | 'runId' | 'costUsd'>>): MaybePromise<boolean>
+}

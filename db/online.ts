@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto'
+import { and, desc, eq, getTableColumns, lt, sql, type SQL } from 'drizzle-orm'
+import type { DecisionQuery, NewOnlineRule, OnlineDecisionRow, OnlineDecisionView, OnlineRepository, OnlineRuleRow } from '../core/online-rows'
+
+/**
+ * Online scoring's repository, written once over both stores: the query builders of both drizzle
+ * dialects take the same calls, and what differs is how a built query runs (`rows`) and how
+ * statements share one commit (`write`: the SQLite store's group commit, a PostgreSQL transaction).
+ */
+export interface OnlineDialect {
+  db: any
+  tables: { onlineRules: any, onlineSpans: any, onlineDecisions: any }
+  /** Runs a built select and answers its rows. */
+  rows: (query: any) => Promise<any[]>
+  /** Runs the statements `build` makes with the transaction it is given, all in one commit; the rows each changed. */
+  write: (build: (tx: any) => any[]) => Promise<number[]>
+}
+
+/** The characters of a span's input and output a feed entry carries: the whole texts are on the span. */
+export const FEED_TEXT_CHARS = 2_000
+
+/** Rows per insert: under SQLite's 32,766 and PostgreSQL's 65,535 parameters a statement, at 16 columns a row. */
+const ROWS_PER_INSERT = 500
+
+function chunks<T>(rows: readonly T[]): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) out.push(rows.slice(i, i + ROWS_PER_INSERT))
+  return out
+}
+
+export function onlineRepository(d: OnlineDialect): OnlineRepository {
+  const { onlineRules: rules, onlineSpans: spans, onlineDecisions: decisions } = d.tables
+  const ruleById = async (id: string): Promise<OnlineRuleRow | null> => (await d.rows(d.db.select().from(rules).where(eq(rules.id, id))))[0] ?? null
+  return {
+    listRules: () => d.rows(d.db.select().from(rules).orderBy(desc(rules.updatedAt), rules.id)),
+    getRule: ruleById,
+    async createRule(rule: NewOnlineRule) {
+      const now = Date.now()
+      const row: OnlineRuleRow = { id: randomUUID(), ...rule, createdAt: now, updatedAt: now }
+      await d.write(tx => [tx.insert(rules).values(row)])
+      return row
+    },
+    async updateRule(id, rule) {
+      const [changed] = await d.write(tx => [tx.update(rules).set({ ...rule, updatedAt: Date.now() }).where(eq(rules.id, id))])
+      return changed ? ruleById(id) : null
+    },
+    async deleteRule(id) {
+      const [deleted] = await d.write(tx => [tx.delete(rules).where(eq(rules.id, id))])
+      return (deleted ?? 0) > 0
+    },
+    async ingest(spanRows, decisionRows) {
+      const spanChunks = chunks(spanRows)
+      const changed = await d.write(tx => [
+        ...spanChunks.map(part => tx.insert(spans).values(part).onConflictDoNothing()),
+        ...chunks(decisionRows).map(part => tx.insert(decisions).values(part).onConflictDoNothing()),
+      ])
+      const sum = (list: number[]) => list.reduce((a, b) => a + b, 0)
+      return { spans: sum(changed.slice(0, spanChunks.length)), decisions: sum(changed.slice(spanChunks.length)) }
+    },
+    async getSpan(traceId, spanId) {
+      return (await d.rows(d.db.select().from(spans).where(and(eq(spans.traceId, traceId), eq(spans.spanId, spanId)))))[0] ?? null
+    },
+    decisions: query => listDecisions(d, query),
+    async updateDecision(key, patch) {
+      const [changed] = await d.write(tx => [tx.update(decisions).set({ ...patch, updatedAt: Date.now() })
+        .where(and(eq(decisions.ruleId, key.ruleId), eq(decisions.traceId, key.traceId), eq(decisions.spanId, key.spanId)))])
+      return (changed ?? 0) > 0
+    },
+  }
+}
+
+async function listDecisions(d: OnlineDialect, query: DecisionQuery): Promise<OnlineDecisionView[]> {
+  const { onlineSpans: spans, onlineDecisions: decisions } = d.tables
+  const where: SQL[] = []
+  if (query.ruleId !== undefined) where.push(eq(decisions.ruleId, query.ruleId))
+  if (query.status !== undefined) where.push(eq(decisions.status, query.status))
+  if (query.before !== undefined) where.push(lt(decisions.decidedAt, query.before))
+  const rows: Array<OnlineDecisionRow & { span: OnlineDecisionView['span'] }> = await d.rows(d.db.select({
+    ...getTableColumns(decisions),
+    span: {
+      name: spans.name, serviceName: spans.serviceName, model: spans.model, startedAt: spans.startedAt,
+      inputText: sql<string | null>`substr(${spans.inputText}, 1, ${FEED_TEXT_CHARS})`, outputText: sql<string | null>`substr(${spans.outputText}, 1, ${FEED_TEXT_CHARS})`,
+    },
+  }).from(decisions)
+    .leftJoin(spans, and(eq(spans.traceId, decisions.traceId), eq(spans.spanId, decisions.spanId)))
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(desc(decisions.decidedAt), decisions.traceId, decisions.spanId, decisions.ruleId)
+    .limit(query.limit))
+  return rows
+}

@@ -1,0 +1,24 @@
+import type { OnlineRepository } from '../../core/online-rows'
+import { onlineRepository } from '../online'
+import type { PgDb } from './client'
+import { onlineDecisions, onlineRules, onlineSpans } from './schema'
+
+/** Online scoring on PostgreSQL: the one repository (db/online.ts), each query after the migrations, the writes in a transaction. */
+export function pgOnline(db: PgDb, ready: Promise<void>): OnlineRepository {
+  return onlineRepository({
+    db,
+    tables: { onlineRules, onlineSpans, onlineDecisions },
+    rows: async (query) => {
+      await ready
+      return query
+    },
+    write: async (build) => {
+      await ready
+      return db.transaction(async (tx) => {
+        const changed: number[] = []
+        for (const statement of build(tx)) changed.push((await statement).rowCount ?? 0)
+        return changed
+      })
+    },
+  })
+}

@@ -1,0 +1,75 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Store } from '../../../core'
+import type { NewOnlineRule, OnlineDecisionRow, OnlineSpanRow } from '../../../core/online-rows'
+import { FEED_TEXT_CHARS } from '../../../db/online'
+import { stopStores, storeFactories } from '../../support/stores'
+
+afterAll(() => stopStores())
+
+const rule: NewOnlineRule = {
+  name: 'helpfulness', enabled: true, evaluator: { workflow_id: 'w1', step_id: 'judge' }, filter: { model: 'gpt-4o' },
+  sampleRate: 0.25, maxPerMinute: 60, maxCostUsdPerDay: null,
+}
+
+function span(n: number, over: Partial<OnlineSpanRow> = {}): OnlineSpanRow {
+  return {
+    traceId: 'a'.repeat(31) + (n % 10), spanId: `${'b'.repeat(15)}${n % 10}`, parentSpanId: null, name: 'chat gpt-4o', serviceName: 'shop',
+    operation: 'chat', model: 'gpt-4o', inputText: `question ${n}`, outputText: `answer ${n}`, systemInstructions: null,
+    usage: { input_tokens: 10, output_tokens: null }, statusCode: 0, startedAt: 1_000 + n, endedAt: 2_000 + n, attributes: { 'gen_ai.operation.name': 'chat', n }, receivedAt: 3_000,
+    ...over,
+  }
+}
+
+function decision(ruleId: string, s: OnlineSpanRow, status: string, decidedAt: number): OnlineDecisionRow {
+  return { ruleId, traceId: s.traceId, spanId: s.spanId, status, reason: status === 'filtered' ? 'the model is "x"' : null, score: null, verdict: null, runId: null, costUsd: null, decidedAt, updatedAt: decidedAt }
+}
+
+describe.each(storeFactories)('online scoring storage ($name)', (factory) => {
+  let store: Store
+
+  it('keeps rules: created with an id, listed, replaced, deleted with their decisions', async () => {
+    store = await factory.open()
+    const created = await store.online.createRule(rule)
+    expect(created).toMatchObject({ ...rule, id: expect.any(String) })
+    expect(await store.online.getRule(created.id)).toEqual(created)
+    const paused = await store.online.updateRule(created.id, { ...rule, enabled: false, filter: { attributes: { 'app.tier': 'gold', 'n': 3, 'ok': true } } })
+    expect(paused).toMatchObject({ enabled: false, filter: { attributes: { 'app.tier': 'gold', 'n': 3, 'ok': true } }, createdAt: created.createdAt })
+    expect(await store.online.listRules()).toEqual([paused])
+    expect(await store.online.updateRule('nope', rule)).toBeNull()
+    const s = span(1)
+    await store.online.ingest([s], [decision(created.id, s, 'queued', 5)])
+    expect(await store.online.deleteRule(created.id)).toBe(true)
+    expect(await store.online.deleteRule(created.id)).toBe(false)
+    expect(await store.online.decisions({ limit: 10 })).toEqual([])
+    // The span stays: another rule may see it.
+    expect(await store.online.getSpan(s.traceId, s.spanId)).toEqual(s)
+    await store.close()
+  })
+
+  it('stores a request\'s spans and decisions once: a span sent again changes nothing, and a batch past one statement\'s rows goes whole', async () => {
+    store = await factory.open()
+    const { id } = await store.online.createRule(rule)
+    const many = Array.from({ length: 1_200 }, (_, n) => span(n, { traceId: n.toString(16).padStart(32, '0'), spanId: (n + 1).toString(16).padStart(16, '0') }))
+    expect(await store.online.ingest(many, many.map((s, n) => decision(id, s, n % 2 ? 'sampled_out' : 'queued', n)))).toEqual({ spans: 1_200, decisions: 1_200 })
+    expect(await store.online.ingest(many.slice(0, 3), many.slice(0, 3).map(s => decision(id, s, 'scored', 9_999)))).toEqual({ spans: 0, decisions: 0 })
+    const queued = await store.online.decisions({ ruleId: id, status: 'queued', limit: 2 })
+    expect(queued.map(d => [d.status, d.decidedAt])).toEqual([['queued', 1_198], ['queued', 1_196]])
+    expect(queued[0]!.span).toEqual({ name: 'chat gpt-4o', serviceName: 'shop', model: 'gpt-4o', inputText: 'question 1198', outputText: 'answer 1198', startedAt: 2_198 })
+    expect((await store.online.decisions({ ruleId: id, before: 3, limit: 10 })).map(d => d.decidedAt)).toEqual([2, 1, 0])
+    await store.close()
+  })
+
+  it('records what became of a decision, and carries only the start of long texts in the feed', async () => {
+    store = await factory.open()
+    const { id } = await store.online.createRule(rule)
+    const long = span(2, { inputText: 'x'.repeat(FEED_TEXT_CHARS + 500) })
+    await store.online.ingest([long], [decision(id, long, 'queued', 10)])
+    expect(await store.online.updateDecision({ ruleId: id, traceId: long.traceId, spanId: long.spanId }, { status: 'scored', score: 0.8, verdict: 'pass', runId: 'r1', costUsd: 0.001 })).toBe(true)
+    expect(await store.online.updateDecision({ ruleId: id, traceId: long.traceId, spanId: 'c'.repeat(16) }, { status: 'failed' })).toBe(false)
+    const [view] = await store.online.decisions({ limit: 5 })
+    expect(view).toMatchObject({ status: 'scored', score: 0.8, verdict: 'pass', runId: 'r1', costUsd: 0.001, decidedAt: 10 })
+    expect(view!.span!.inputText).toHaveLength(FEED_TEXT_CHARS)
+    expect((await store.online.getSpan(long.traceId, long.spanId))!.inputText).toHaveLength(FEED_TEXT_CHARS + 500)
+    await store.close()
+  })
+})
