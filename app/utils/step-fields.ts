@@ -30,6 +30,12 @@ export function parseField(raw: string, kind: string): unknown {
   return raw
 }
 
+/**
+ * Whether a field is edited in a text area: a text its step's schema says is written at length
+ * (`multiline`, engine/schema/common.ts longText), or a value that may be JSON.
+ */
+export const isMultiline = (schema: object, kind: string): boolean => (schema as { multiline?: unknown }).multiline === true || kind !== 'string'
+
 /** A config value as its field shows it: text as it is, anything else as indented JSON. */
 export const configText = (value: unknown) => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value, null, 2))
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { modelRefSchema } from '../../schema/common'
+import { longText, modelRefSchema } from '../../schema/common'
 import { strictObject } from '../../schema/unknown-keys'
 import { defineStepSpec } from '../types'
 import { llmOutputs } from './outputs'
@@ -11,8 +11,8 @@ export const llmSpec = defineStepSpec({
   description: 'Sends a prompt to a model and returns its text, token usage and latency.',
   configSchema: strictObject({
     model: modelRefSchema.refine(model => !model.startsWith('local:'), 'local: models are offline judges for evaluator steps, not text models'),
-    prompt: z.string().min(1, 'is empty'),
-    system: z.string().optional(),
+    prompt: longText(z.string().min(1, 'is empty')),
+    system: longText(z.string()).optional(),
     temperature: z.number().min(0).max(2).optional(),
     max_tokens: z.number().int().positive().max(200_000).optional(),
     /**

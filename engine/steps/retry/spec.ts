@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { nodeIdSchema } from '../../schema/workflow'
 import { strictObject } from '../../schema/unknown-keys'
+import { longText } from '../../schema/common'
 import { defineStepSpec } from '../types'
 import { retryOutputs } from './outputs'
 import { builtinStepMeta } from '../step-meta'
@@ -17,7 +18,7 @@ export const retrySpec = defineStepSpec({
     /** Runs of the target in total, the first included. */
     max_attempts: z.number().int().min(1).max(MAX_RETRY_ATTEMPTS),
     /** Why the flow retries, shown in the retrying event; may hold references. */
-    reason: z.string().optional(),
+    reason: longText(z.string()).optional(),
   }),
   branches: ['exhausted'],
   nodeRefFields: ['target'],

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { configText, parseField, pinFromOutput, pinnedFromRows, pinnedRows } from '../../../app/utils/step-fields'
+import { z } from 'zod'
+import { configText, isMultiline, parseField, pinFromOutput, pinnedFromRows, pinnedRows } from '../../../app/utils/step-fields'
+import { builtinStepSpecs } from '../../../engine/steps/specs'
 
 describe('a step form\'s fields as text and back', () => {
   it('reads what is typed as the field\'s kind; empty unsets it', () => {
@@ -35,5 +37,20 @@ describe('a step form\'s fields as text and back', () => {
     expect(pinFromOutput('evaluator', { passed: true, overall_score: 0.9 })).toEqual({ passed: true, overall_score: 0.9 })
     expect(pinFromOutput('llm', 'plain')).toBeUndefined()
     expect(pinFromOutput('llm', null)).toBeUndefined()
+  })
+
+  it('gives a text area to the texts each step\'s schema says are long (its JSON Schema, as the editor is sent it), and to values that may be JSON', () => {
+    type Field = { type?: unknown, enum?: unknown, multiline?: unknown }
+    const long: string[] = []
+    for (const spec of builtinStepSpecs) {
+      const schema = z.toJSONSchema(spec.configSchema, { unrepresentable: 'any', io: 'input' }) as { properties?: Record<string, Field> }
+      for (const [key, field] of Object.entries(schema.properties ?? {})) {
+        if (field.type === 'string' && !field.enum && isMultiline(field, 'string')) long.push(`${spec.type}.${key}`)
+      }
+    }
+    expect(long).toEqual(['llm.prompt', 'llm.system', 'retry.reason'])
+    expect(isMultiline({}, 'json-or-text')).toBe(true)
+    expect(isMultiline({}, 'json')).toBe(true)
+    expect(isMultiline({}, 'string')).toBe(false)
   })
 })
