@@ -20,6 +20,7 @@ import { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES } from './runs/leases'
 /** Runs one worker process executes at once unless told. */
 export const DEFAULT_WORKER_CONCURRENCY = 8
 import { variable, type Env } from './config-fields'
+import { readOtlpConfig, type OtlpConfig } from './online-config'
 import { parseAllowPatterns } from '../engine/http/address-policy'
 import type { HttpAccess } from '../engine/http/access'
 import { ENV_NAME } from '../engine/schema/common'
@@ -147,6 +148,8 @@ export interface JudgeflowConfig {
   }
   /** The http step: the hosts it may call and the variables its headers may read (engine/http/access.ts). */
   http: HttpAccess
+  /** JUDGEFLOW_OTLP_*: the bounds of POST /v1/traces (core/online-config.ts). */
+  otlp: OtlpConfig
   /** User code: `javascript` and `python` assertions, transforms. */
   code: {
     /** JUDGEFLOW_ALLOW_CODE: whether the HTTP server runs code assertions (the CLI always may). */
@@ -319,12 +322,8 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
       metricsDir: resolve(env.JUDGEFLOW_METRICS_DIR ?? 'metrics'),
       scorersDir: resolve(env.JUDGEFLOW_SCORERS_DIR ?? 'scorers'),
     },
-    http: {
-      policy: { guard: true, ...(httpAllow ? { allow: httpAllow } : {}) },
-      env: httpEnv,
-      workflowEnv: false,
-      read: name => env[name],
-    },
+    http: { policy: { guard: true, ...(httpAllow ? { allow: httpAllow } : {}) }, env: httpEnv, workflowEnv: false, read: name => env[name] },
+    otlp: readOtlpConfig(read),
     code: {
       allow: allowCode,
       timeoutMs: whole('JUDGEFLOW_CODE_TIMEOUT_MS', DEFAULT_CODE_TIMEOUT_MS),

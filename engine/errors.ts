@@ -43,6 +43,8 @@ export type ErrorCode
     | 'BODY_TIMEOUT'
     | 'TOO_MANY_ATTEMPTS'
     | 'TOO_MANY_STREAMS'
+    | 'TOO_MANY_SPANS'
+    | 'UNSUPPORTED_MEDIA_TYPE'
     | 'ROUND_NOT_FINISHED'
     | 'STILL_RUNNING'
 

@@ -1,6 +1,6 @@
 import { JudgeflowError } from '~~/engine/errors'
 import { safeNextPath } from '~~/shared/utils/next-path'
-import { configuredToken, isAuthenticated, isLoopbackAddress, isPublicPath } from '~~/server/utils/access'
+import { configuredToken, isAuthenticated, isLoopbackAddress, isOtlpPath, isPublicPath } from '~~/server/utils/access'
 import { allowedHosts, isAllowedHost, ownOrigin } from '~~/server/utils/hosts'
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -13,6 +13,8 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
  * one of this origin's).
  */
 export default defineEventHandler((event) => {
+  // OTLP exporters send no Accept header: their errors are answered as the API's are, in JSON, not as a page.
+  if (isOtlpPath(event)) event.node.req.headers.accept = 'application/json'
   const token = configuredToken()
   const host = getRequestHeader(event, 'host')
   // With a token, a rebinding page cannot sign in, so other names are allowed unless a list is set.
@@ -30,7 +32,7 @@ export default defineEventHandler((event) => {
     return
   }
   if (isPublicPath(event) || isAuthenticated(event, token)) return
-  if (event.path.startsWith('/api/')) {
+  if (event.path.startsWith('/api/') || isOtlpPath(event)) {
     setResponseHeader(event, 'www-authenticate', 'Bearer realm="judgeflow"')
     throw new JudgeflowError('UNAUTHORIZED', 'Sign in: send "Authorization: Bearer <JUDGEFLOW_TOKEN>", or sign in at /login.')
   }

@@ -39,6 +39,11 @@ export function isPublicPath(event: H3Event): boolean {
   return PUBLIC.some(re => re.test(path))
 }
 
+/** OTLP/HTTP's paths (`/v1/traces`): an API, signed in as the API is, that exporters call. */
+export function isOtlpPath(event: H3Event): boolean {
+  return event.path.startsWith('/v1/')
+}
+
 const throttle = new LoginThrottle()
 const revoked = new RevokedSessions()
 

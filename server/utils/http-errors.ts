@@ -22,7 +22,7 @@ interface Row {
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 408: 'Request Timeout', 409: 'Conflict', 412: 'Precondition Failed',
-  413: 'Payload Too Large', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
+  413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
 }
 
 /** Seconds a client refused for a full run queue is asked to wait before trying again. */
@@ -60,6 +60,8 @@ const BY_CODE: Partial<Record<ErrorCode, Row>> = {
   TOO_MANY_RUNS: { status: 429, data: codeOnly, retryAfterS: () => QUEUE_RETRY_AFTER_S },
   TOO_MANY_ATTEMPTS: { status: 429, data: error => ({ code: error.code, ...details(error) }), retryAfterS: error => details(error).retry_after_s as number },
   TOO_MANY_STREAMS: { status: 429 },
+  TOO_MANY_SPANS: { status: 429, data: codeAndDetails, retryAfterS: error => details(error).retry_after_s as number },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, data: codeOnly },
   TOO_MANY_EVALUATIONS: { status: 429, data: codeAndDetails, retryAfterS: error => details(error).retry_after_s as number },
   TOO_MANY_IMPORTS: { status: 429, data: codeAndDetails, retryAfterS: error => details(error).retry_after_s as number },
   // A stored record this version cannot read: the server's fault, said plainly.
