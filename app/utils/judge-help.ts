@@ -34,8 +34,9 @@ export function effectiveJudge(config: Record<string, unknown>, server: ServerJu
 const PROVIDER_NAMES: Record<string, string> = { openai: 'OpenAI', anthropic: 'Anthropic' }
 
 /**
- * The help under the judge model, about the model in force: the offline judge says it needs no
- * key; a provider's model names the key it needs and whether this server has it.
+ * The help under the judge model, about the model in force, named in full (a long name is cut in
+ * its select): the offline judge says it needs no key; a provider's model names the key it needs
+ * and whether this server has it.
  */
 export function judgeModelHelp(model: string | undefined, server: ServerJudges, everyMetric = false): string {
   const what = everyMetric ? 'The model that judges every metric (unless a metric names its own).' : 'The model that judges.'
@@ -50,6 +51,6 @@ export function judgeModelHelp(model: string | undefined, server: ServerJudges, 
   if (provider === 'local') return `${what} ${model} is not a judge: the offline judge is ${OFFLINE_JUDGE}.`
   if (!variable) return `${what} "${provider}" is not a provider this server calls (${KNOWN_PROVIDERS.join(', ')}).`
   const via = provider === 'openai' ? ' (or the OpenAI-compatible server at OPENAI_BASE_URL)' : ''
-  if (server.keys[provider]) return `${what} It calls ${PROVIDER_NAMES[provider] ?? provider}${via} with ${variable}, set on this server.`
-  return `${what} It needs ${variable}, not set on this server, so a run is refused before it starts: set it in the server's environment, or choose ${OFFLINE_JUDGE} to judge offline.`
+  if (server.keys[provider]) return `${what} ${model} calls ${PROVIDER_NAMES[provider] ?? provider}${via} with ${variable}, set on this server.`
+  return `${what} ${model} needs ${variable}, not set on this server, so a run is refused before it starts: set it in the server's environment, or choose ${OFFLINE_JUDGE} to judge offline.`
 }

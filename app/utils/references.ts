@@ -18,6 +18,8 @@ export interface ReferenceOption {
   /** What goes between the braces, e.g. `steps.draft.text`. */
   path: string
   detail: string
+  /** What the reference gives, when known: `string`, `object`, `number or null`… (a step's whole output is an `object`). */
+  type?: string
 }
 
 /**
@@ -89,15 +91,15 @@ export function loopedInto(doc: WorkflowDoc, nodeId: string): string[] {
 /** Every reference a field of `nodeId` can use: the run input's fields, upstream outputs, the attempt. */
 export function referencesFor(doc: WorkflowDoc, nodeId: string): ReferenceOption[] {
   const inputNode = doc.nodes.find(n => n.type === 'input')
-  const inputFields = Object.keys((inputNode?.config.fields as Record<string, unknown> | undefined) ?? {})
-  const options: ReferenceOption[] = inputFields.map(f => ({ path: `input.${f}`, detail: 'run input' }))
+  const inputFields = Object.entries((inputNode?.config.fields as Record<string, { type?: unknown } | undefined> | undefined) ?? {})
+  const options: ReferenceOption[] = inputFields.map(([f, field]) => ({ path: `input.${f}`, detail: 'run input', ...(typeof field?.type === 'string' ? { type: field.type } : {}) }))
   const byId = new Map(doc.nodes.map(n => [n.id, n]))
   const add = (id: string, note: string) => {
     const node = byId.get(id)!
     const label = `${node.name ? `${node.name} (${node.type})` : node.type}${note}`
-    options.push({ path: `steps.${id}`, detail: `${label}: the whole output` })
+    options.push({ path: `steps.${id}`, detail: `${label}: the whole output`, type: 'object' })
     if (node.type === 'input') return
-    for (const field of outputPaths(node)) options.push({ path: `steps.${id}.${field.path}`, detail: `${label}: ${field.type}` })
+    for (const field of outputPaths(node)) options.push({ path: `steps.${id}.${field.path}`, detail: `${label}: ${field.type}`, type: field.type })
   }
   for (const id of upstreamOf(doc, nodeId)) add(id, '')
   for (const id of loopedInto(doc, nodeId)) add(id, id === nodeId ? ', previous attempt' : ', from the previous attempt')

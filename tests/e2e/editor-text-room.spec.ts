@@ -108,6 +108,42 @@ for (const theme of ['light', 'dark'] as const) {
       await shot(page, `scorer-presets-${theme}`)
       expect(await violations(page, '.side')).toEqual([])
     })
+
+    test('a document-edit preset chosen for a text Actual output says it does not fit, and stops once the output is JSON', async ({ page }) => {
+      await openWorkflow(page, [
+        { ...input, config: { fields: { question: { type: 'string' }, edit: { type: 'object' } } } },
+        { id: 'draft', type: 'llm', name: 'Draft', config: { model: 'local:heuristic', prompt: '{{input.question}}' }, position: { x: 240, y: 0 } },
+        { id: 'judge', type: 'evaluator', config: { evaluation_type: 'scorers', actual: '{{steps.draft.text}}', expected: '{{input.question}}', scorers: [{ type: 'contains', weight: 1, options: { values: ['a'] } }] }, position: { x: 480, y: 0 } },
+      ], [{ from: 'in', to: 'draft' }, { from: 'draft', to: 'judge' }])
+      await page.getByTestId('node-judge').click()
+      const scorers = page.getByTestId('scorer-list')
+      const misfit = scorers.getByTestId('scorer-content-misfit')
+      // Text scorers on a text: nothing to say.
+      await expect(scorers.getByLabel('Scorer 1 type')).toBeVisible()
+      await expect(misfit).toHaveCount(0)
+      await scorers.getByLabel('Scorer preset').selectOption('strict')
+      await expect(misfit).toHaveText('Actual output is {{steps.draft.text}} (Draft (llm): string), a text: the strict preset scores it only if that text is JSON. Point Actual output at a JSON value, or choose text scorers (custom list).')
+      await expect(misfit).toHaveAttribute('role', 'status')
+      await misfit.scrollIntoViewIfNeeded()
+      await shot(page, `scorer-misfit-${theme}`)
+      expect(await violations(page, '.side')).toEqual([])
+      // Written text that is not JSON cannot be scored at all.
+      const actual = page.getByLabel('Actual output', { exact: true })
+      await actual.fill('The answer is 4.')
+      await actual.press('Tab')
+      await expect(misfit).toHaveText(/^Actual output is written text, not JSON: the strict preset cannot score it\./)
+      // An input declared an object is JSON: the preset fits; what it needs is still said.
+      await actual.fill('{{input.edit}}')
+      await actual.press('Tab')
+      await expect(misfit).toHaveCount(0)
+      await expect(scorers.getByTestId('scorer-input-note')).toHaveText(/^Needs JSON input/)
+      // Back to the text with a custom list of text scorers: fits again.
+      await actual.fill('{{steps.draft.text}}')
+      await actual.press('Tab')
+      await expect(misfit).toBeVisible()
+      await scorers.getByLabel('Scorer preset').selectOption('')
+      await expect(misfit).toHaveCount(0)
+    })
   })
 }
 

@@ -31,6 +31,17 @@ async function openOnKeyedApp(page: Page, config: Record<string, unknown>) {
   await page.goto(`${app}/workflows/${(await created.json()).id}`)
   await page.getByTestId('node-judge').click()
 }
+/** Selects in the settings whose chosen text is wider than the control, without it whole in their title (on hover). */
+const cutSelects = (page: Page) => page.locator('.side select').evaluateAll(list => list.flatMap((el) => {
+  const select = el as HTMLSelectElement
+  if (!select.checkVisibility()) return []
+  const text = select.selectedOptions[0]?.textContent?.trim() ?? ''
+  const ruler = document.createElement('canvas').getContext('2d')!
+  ruler.font = getComputedStyle(select).font
+  // The arrow and the padding take about 28 px of the control.
+  const cut = ruler.measureText(text).width > select.clientWidth - 28
+  return cut && select.title !== text ? [`${select.getAttribute('aria-label')}: ${text}`] : []
+}))
 async function violations(page: Page) {
   const { violations } = await new AxeBuilder({ page }).include('.side').withTags(['wcag2a', 'wcag2aa']).analyze()
   return violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`)
@@ -104,6 +115,10 @@ test('a metric suite has one model picker for all its metrics; a metric\'s own m
   await expect(judge.locator('option:checked')).toHaveText(/^anthropic:claude-sonnet-4-5-20250929 \(the metric suite's default\)$/)
   await expect(side.getByTestId('judge-help')).toContainText('every metric')
   await expect(side.getByTestId('judge-help')).toContainText('ANTHROPIC_API_KEY')
+  // Its long name is cut in the select at this width: whole on hover, and named in the help beneath it.
+  await expect(judge).toHaveAttribute('title', 'anthropic:claude-sonnet-4-5-20250929 (the metric suite\'s default)')
+  await expect(side.getByTestId('judge-help')).toContainText('anthropic:claude-sonnet-4-5-20250929 calls Anthropic')
+  expect(await cutSelects(page)).toEqual([])
 
   // Per-metric models: behind one button, reachable by keyboard.
   const overrides = side.getByRole('button', { name: /^Models per metric/ })
@@ -157,6 +172,7 @@ for (const theme of ['light', 'dark'] as const) {
     await side.getByRole('button', { name: /^Models per metric/ }).click()
     await expect(side.getByLabel('Metric 1 model', { exact: true })).toBeVisible()
     expect(await violations(page)).toEqual([])
+    expect(await cutSelects(page)).toEqual([])
     await page.locator('.side').evaluate(el => el.scrollTo(0, 0))
     await page.screenshot({ path: test.info().outputPath(`evaluator-form-${theme}.png`) })
     // The form fits the panel's width: no control runs past its edge.

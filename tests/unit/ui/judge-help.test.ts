@@ -23,8 +23,8 @@ describe('the judge an evaluator form names', () => {
   it('helps about the judge in force: offline without a key, or the key its provider needs and whether the server has it', () => {
     expect(judgeModelHelp('local:heuristic', noKeys)).toBe('The model that judges. local:heuristic judges offline, without a key: a deterministic heuristic, no network. This server has no provider key, so it is the default.')
     expect(judgeModelHelp('local:heuristic', openaiKey)).not.toContain('API_KEY')
-    expect(judgeModelHelp('openai:gpt-4o-mini', openaiKey)).toBe('The model that judges. It calls OpenAI (or the OpenAI-compatible server at OPENAI_BASE_URL) with OPENAI_API_KEY, set on this server.')
-    expect(judgeModelHelp('anthropic:claude-3-5-haiku-latest', openaiKey)).toBe('The model that judges. It needs ANTHROPIC_API_KEY, not set on this server, so a run is refused before it starts: set it in the server\'s environment, or choose local:heuristic to judge offline.')
+    expect(judgeModelHelp('openai:gpt-4o-mini', openaiKey)).toBe('The model that judges. openai:gpt-4o-mini calls OpenAI (or the OpenAI-compatible server at OPENAI_BASE_URL) with OPENAI_API_KEY, set on this server.')
+    expect(judgeModelHelp('anthropic:claude-3-5-haiku-latest', openaiKey)).toBe('The model that judges. anthropic:claude-3-5-haiku-latest needs ANTHROPIC_API_KEY, not set on this server, so a run is refused before it starts: set it in the server\'s environment, or choose local:heuristic to judge offline.')
     expect(judgeModelHelp('mistral:large', noKeys)).toContain('"mistral" is not a provider this server calls (openai, anthropic, local)')
     expect(judgeModelHelp('openai:gpt-4o', openaiKey, true)).toMatch(/^The model that judges every metric \(unless a metric names its own\)\. /)
   })
