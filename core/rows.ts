@@ -209,6 +209,15 @@ export interface RunLease {
 /** A lease holder as the takeover judges it. */
 export type Holder = Pick<RunLease, 'leaseOwner' | 'leaseExpiresAt'>
 
+/**
+ * Whether a run's holder lets it go at `now`: no process holds it, its holder's lease has lapsed
+ * (or was never written), or its holder is known to be gone (`isGone`, asked last). The one rule
+ * the takeover judges by and the stores' claims check again, in their transaction, before they write.
+ */
+export function leaseLetsGo(holder: Holder, now: number, isGone: (owner: string) => boolean): boolean {
+  return !holder.leaseOwner || holder.leaseExpiresAt === null || holder.leaseExpiresAt <= now || isGone(holder.leaseOwner)
+}
+
 /** A started run's resumes so far: in a row without a new committed step, and when its last committed step was at the last resume. */
 export interface ResumeProgress {
   resumesWithoutProgress: number

@@ -65,20 +65,13 @@ export interface RunRepository {
   /** Marks the run running under `owner`: a run no process holds yet is taken, one another process holds is left alone. */
   markStarted(id: string, owner: string): Promise<void>
   /**
-   * Stores an executor event and the step it carries; resolves once durable (writes of concurrent
-   * runs may share a commit). With `holder`, the write is fenced: it happens only while the run is
-   * held by `holder`, checked in the same statement or transaction as the write, and resolves to
-   * null when another process has taken the run over.
+   * Stores events of the run in one commit, in their order (a step's start with its end), each with
+   * the step it carries; a run.finished one also ends the run (its status, verdict, output, error).
+   * Resolves once durable (writes of concurrent runs may share a commit). With `holder`, the write
+   * is fenced: it happens only while the run is held by `holder`, checked in the same statement or
+   * transaction as the write: all of the events, or none and null when another process has taken the run over.
    */
-  record(runId: string, event: RunEvent, holder?: string): Promise<RunEventRow | null>
-  /** Stores the run's end and its last event together; fenced by `holder` as `record` is. */
-  finish(runId: string, event: RunFinished, holder?: string): Promise<RunEventRow | null>
-  /**
-   * Stores several events of the run in one commit, in their order (a step's start with its end),
-   * the last one ending the run as `finish` does when it is run.finished; fenced by `holder` as
-   * `record` is: all of them, or none and null.
-   */
-  recordMany(runId: string, events: readonly (RunEvent | RunFinished)[], holder?: string): Promise<RunEventRow[] | null>
+  write(runId: string, events: readonly (RunEvent | RunFinished)[], holder?: string): Promise<RunEventRow[] | null>
   /** The committed steps of a run, for resuming it. */
   journal(runId: string): MaybePromise<Journal>
 }

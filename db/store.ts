@@ -6,7 +6,8 @@ import { GroupCommit } from './group-commit'
 import { onlineDecisions, onlineRules, onlineSpans, runs, stepRuns } from './schema'
 import { onlineRepository } from './online'
 import { journalFor, storeEvent } from './run-recorder'
-import { claimOrphanedRuns, claimQueuedRun, claimOrphanToInterrupt } from './run-takeover'
+import { leaseClaims } from './run-takeover'
+import { runOnSqlite } from './statement-program'
 import { createSqliteResponseCache } from './repositories/cache'
 import { oneAtATime, pruneStore } from './retention'
 import {
@@ -17,7 +18,7 @@ import {
   createExperiment, createRound, deleteExperiment, getExperiment, getRound, listExperiments, listOpenRounds, listRounds, roundExists,
   updateExperiment, updateRound,
 } from './repositories/experiments'
-import { getRunLease, releaseLeases, renewLease } from './repositories/run-leases'
+import { renewLease, sqliteLeaseTables } from './repositories/run-leases'
 import { createRun, finishRun, getRun, holdsRun, listEventsAfter, listRuns, listStepRuns, listUnfinishedRuns, markRunStarted, runStatuses } from './repositories/runs'
 import { getSetting, setSetting } from './repositories/settings'
 import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, seedWorkflows, updateWorkflow } from './repositories/workflows'
@@ -61,18 +62,16 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       markStarted: (id, owner) => writes.write(() => markRunStarted(db, id, owner)),
       // Fenced: the holder is checked in the transaction that writes (SQLite serialises writers, and a
       // transaction whose snapshot another process's commit made stale cannot write: it is retried).
-      record: (runId, event, holder) => writes.write(() => (held(runId, holder) ? storeEvent(db, runId, event) : null)),
-      finish: (runId, event, holder) => writes.write(() => (held(runId, holder) ? storeEnd(runId, event) : null)),
-      recordMany: (runId, events, holder) => writes.write(() => {
+      write: (runId, events, holder) => writes.write(() => {
         if (!held(runId, holder)) return null
         return events.map(event => (event.type === 'run.finished' ? storeEnd(runId, event as RunFinished) : storeEvent(db, runId, event)))
       }),
       journal: runId => journalFor(db, runId),
     },
-    leases: withDb(db, {
-      renew: renewLease, release: releaseLeases, get: getRunLease, claimOrphans: claimOrphanedRuns, claimQueued: claimQueuedRun,
-      claimToInterrupt: claimOrphanToInterrupt,
-    }),
+    leases: {
+      renew: lease => renewLease(db, lease),
+      ...leaseClaims(sqliteLeaseTables, program => runOnSqlite(db, program(db))),
+    },
     experiments: withDb(db, {
       list: listExperiments, get: getExperiment, create: createExperiment, update: updateExperiment, delete: deleteExperiment, rounds: listRounds,
       round: getRound, roundExists, createRound, updateRound, openRounds: listOpenRounds,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
-import { isUnfinishedStatus, type Holder, type ResumeDecision, type ResumeProgress } from '../rows'
+import { isUnfinishedStatus, leaseLetsGo, type Holder, type ResumeDecision, type ResumeProgress } from '../rows'
 import type { Lease, LeaseRepository } from '../store'
 
 export const DEFAULT_LEASE_MS = 15_000
@@ -31,9 +31,7 @@ export function holderIsGone(owner: string, self: string): boolean {
 
 /** Whether a process other than `self` may take the run over at `now`. */
 export function leaseIsFree(run: Holder, self: string, now: number): boolean {
-  if (run.leaseOwner === self) return false
-  if (!run.leaseOwner || run.leaseExpiresAt === null || run.leaseExpiresAt <= now) return true
-  return holderIsGone(run.leaseOwner, self)
+  return run.leaseOwner !== self && leaseLetsGo(run, now, owner => holderIsGone(owner, self))
 }
 
 /**

@@ -62,7 +62,7 @@ export class ProcessRunQueue implements RunQueue {
     if (at < 0) return false
     const [job] = this.waiting.splice(at, 1)
     this.stored.delete(runId)
-    const row = await this.store.runs.finish(runId, event, job!.from)
+    const [row] = await this.store.runs.write(runId, [event], job!.from) ?? []
     if (!row) return false
     for (const listener of this.eventListeners) listener(runId, row.id, row.type)
     return true

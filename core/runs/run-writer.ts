@@ -116,12 +116,7 @@ export class RunWriter {
   private write(runId: string, end?: RunFinished): Promise<boolean> {
     const events = end ? [...this.take(runId), end] : this.take(runId)
     if (!events.length || this.lost.has(runId)) return Promise.resolve(true)
-    const only = events[0]!
-    const written = events.length > 1
-      ? this.runs.recordMany(runId, events, this.owner).then(rows => this.writtenAll(runId, rows))
-      : only.type === 'run.finished'
-        ? this.runs.finish(runId, only, this.owner).then(row => this.writtenAll(runId, row && [row]))
-        : this.runs.record(runId, only, this.owner).then(row => this.writtenAll(runId, row && [row]))
+    const written = this.runs.write(runId, events, this.owner).then(rows => this.writtenAll(runId, rows))
     this.writing.set(runId, outcome(written))
     return written
   }

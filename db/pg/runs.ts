@@ -1,12 +1,12 @@
 import type pg from 'pg'
-import { and, asc, desc, eq, exists, getTableColumns, gt, inArray, isNull, lt, max, or, sql } from 'drizzle-orm'
-import type { ClaimOptions, LeaseRepository, RunRepository } from '../../core/store'
-import { committedStepStatuses, newRunRow } from '../../core/rows'
-import type { RunRow } from '../repositories/runs'
-import { UNFINISHED_STATUSES, type Lease, type RunLease } from '../repositories/run-leases'
+import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm'
+import type { LeaseRepository, RunRepository } from '../../core/store'
+import { newRunRow } from '../../core/rows'
+import { UNFINISHED_STATUSES } from '../repositories/run-leases'
 import { eventRows, journalOf } from '../run-recorder'
 import { readStoredValue, viewRun, type ViewDialect } from '../bounded-view'
-import { checkCancellable, goneOwner, heldElsewhere, interruptReason, type Takeover } from '../run-takeover'
+import { leaseClaims, type LeaseTables } from '../run-takeover'
+import { runOnPostgres } from '../statement-program'
 import type { PgDb } from './client'
 import { RUN_EVENTS_CHANNEL } from './channels'
 import { eventWrite } from './event-writes'
@@ -15,7 +15,7 @@ import { prepared } from '../prepared'
 import { leaseOwners, runEvents, runs, stepRuns } from './schema'
 
 type Tx = Parameters<Parameters<PgDb['transaction']>[0]>[0]
-type RunEvent = Parameters<RunRepository['record']>[1]
+type RunEvent = Parameters<typeof eventRows>[1]
 
 const STEP_COLUMNS = ['status', 'input', 'output', 'branch', 'error', 'reason', 'rerun', 'usage', 'cached', 'pinned', 'startedAt', 'finishedAt', 'durationMs'] as const
 
@@ -118,9 +118,7 @@ export function pgRuns(db: PgDb, pool: pg.Pool, ready: Promise<void>): RunReposi
       await db.update(runs).set({ status: 'running', leaseOwner: owner, startedAt: Date.now() })
         .where(and(eq(runs.id, id), or(isNull(runs.leaseOwner), eq(runs.leaseOwner, owner))))
     }),
-    record: (runId, event, holder) => inOrder(runId, async () => (await writeEvents([eventWrite(runId, event, undefined, holder)]))?.[0] ?? null),
-    finish: (runId, event, holder) => inOrder(runId, async () => (await writeEvents([eventWrite(runId, event, event.result, holder)]))?.[0] ?? null),
-    recordMany: (runId, events, holder) => inOrder(runId, () => writeEvents(events.map(event => eventWrite(runId, event, event.type === 'run.finished' ? event.result : undefined, holder)))),
+    write: (runId, events, holder) => inOrder(runId, () => writeEvents(events.map(event => eventWrite(runId, event, event.type === 'run.finished' ? event.result : undefined, holder)))),
     async journal(runId) {
       await ready
       return journalOf(await db.select().from(stepRuns).where(eq(stepRuns.runId, runId)).orderBy(asc(stepRuns.id)))
@@ -128,72 +126,24 @@ export function pgRuns(db: PgDb, pool: pg.Pool, ready: Promise<void>): RunReposi
   }
 }
 
-const leaseColumns = { id: runs.id, status: runs.status, leaseOwner: runs.leaseOwner, leaseExpiresAt: leaseOwners.expiresAt }
+/** The leases' tables on PostgreSQL, and the locks a claim takes (see LeaseTables). */
+export const pgLeaseTables: LeaseTables = {
+  runs, stepRuns, leaseOwners, orphansPerPass: ORPHANS_PER_PASS,
+  lockRun: query => query.for('update', { skipLocked: true }),
+  lockHolder: query => query.for('share'),
+}
 
-/**
- * Leases on PostgreSQL: one row per process, as on SQLite. A claim locks the run (`FOR UPDATE
- * SKIP LOCKED`: two processes never wait on each other for an orphan) and reads its holder's lease
- * row under a share lock, so a holder renewing its lease at that moment either keeps the run or,
- * renewing just after, finds the run taken when it looks for its lost runs.
- */
+/** Leases on PostgreSQL: one row per process, and the same claims as on SQLite (run-takeover.ts). */
 export function pgLeases(db: PgDb, ready: Promise<void>): LeaseRepository {
-  const getLease = async (tx: Tx | PgDb, id: string): Promise<RunLease | null> => {
-    const [row] = await tx.select(leaseColumns).from(runs).leftJoin(leaseOwners, eq(leaseOwners.owner, runs.leaseOwner)).where(eq(runs.id, id))
-    return row ?? null
-  }
-  /** Takes the run for `lease.owner` when it is still unfinished and free at `now`; the run's row, or null. */
-  const claim = async (tx: Tx, id: string, lease: Lease, now: number, gone: string | null): Promise<RunRow | null> => {
-    const [run] = await tx.select().from(runs).where(and(eq(runs.id, id), inArray(runs.status, UNFINISHED_STATUSES))).for('update', { skipLocked: true })
-    if (!run) return null
-    if (run.leaseOwner && run.leaseOwner !== gone) {
-      const [holder] = await tx.select({ expiresAt: leaseOwners.expiresAt }).from(leaseOwners).where(eq(leaseOwners.owner, run.leaseOwner)).for('share')
-      if (holder && holder.expiresAt > now) return null
-    }
-    await tx.update(runs).set({ leaseOwner: lease.owner }).where(eq(runs.id, id))
-    return { ...run, leaseOwner: lease.owner }
-  }
-  const takeOver = (runId: string, options: Omit<ClaimOptions, 'skip'>, gone: string | null) => db.transaction(async (tx): Promise<Takeover | null> => {
-    const run = await claim(tx, runId, options.lease, options.now, gone)
-    if (!run) return null
-    if (run.status === 'queued') return { run }
-    const [last] = await tx.select({ at: max(stepRuns.finishedAt) }).from(stepRuns)
-      .where(and(eq(stepRuns.runId, run.id), inArray(stepRuns.status, committedStepStatuses)))
-    const lastStepAt = last?.at === null || last?.at === undefined ? null : Number(last.at)
-    const decision = options.resume(run, lastStepAt)
-    if ('giveUp' in decision) return { run, giveUp: decision.giveUp }
-    const { resumesWithoutProgress } = decision
-    await tx.update(runs).set({ resumesWithoutProgress, lastStepAtResume: lastStepAt }).where(eq(runs.id, run.id))
-    return { run: { ...run, resumesWithoutProgress, lastStepAtResume: lastStepAt } }
+  const claims = leaseClaims(pgLeaseTables, async (program) => {
+    await ready
+    return runOnPostgres(db, program(db))
   })
   return {
+    ...claims,
     async renew(lease) {
       await ready
       await db.insert(leaseOwners).values(lease).onConflictDoUpdate({ target: leaseOwners.owner, set: { expiresAt: lease.expiresAt } })
-    },
-    async release(owner, now) {
-      await ready
-      await db.update(leaseOwners).set({ expiresAt: now }).where(eq(leaseOwners.owner, owner))
-    },
-    async get(runId) {
-      await ready
-      return getLease(db, runId)
-    },
-    async claimOrphans(options) {
-      await ready
-      const holding = exists(db.select({ one: sql`1` }).from(runs).where(and(eq(runs.leaseOwner, leaseOwners.owner), inArray(runs.status, UNFINISHED_STATUSES))))
-      const holders = await db.select({ leaseOwner: leaseOwners.owner, leaseExpiresAt: leaseOwners.expiresAt }).from(leaseOwners)
-        .where(and(sql`${leaseOwners.owner} <> ${options.owner}`, holding))
-      const free = holders.filter(holder => options.isFree(holder)).map(holder => holder.leaseOwner)
-      const candidates = await db.select(leaseColumns).from(runs).leftJoin(leaseOwners, eq(leaseOwners.owner, runs.leaseOwner))
-        .where(and(or(isNull(runs.leaseOwner), free.length ? inArray(runs.leaseOwner, free) : undefined), inArray(runs.status, UNFINISHED_STATUSES)))
-        .orderBy(asc(runs.createdAt)).limit(ORPHANS_PER_PASS)
-      const taken: Takeover[] = []
-      for (const lease of candidates) {
-        if (options.skip(lease.id) || !options.isFree(lease)) continue
-        const takeover = await takeOver(lease.id, options, goneOwner(lease, options.now))
-        if (takeover) taken.push(takeover)
-      }
-      return taken
     },
     async claimQueued(runId, options) {
       await ready
@@ -210,19 +160,7 @@ export function pgLeases(db: PgDb, ready: Promise<void>): LeaseRepository {
           .execute({ id: runId, from: options.from, owner: options.lease.owner, at: Date.now() })
         if (run) return { run, started: true }
       }
-      const lease = await getLease(db, runId)
-      if (!lease || !UNFINISHED_STATUSES.includes(lease.status)) return null
-      const queuedBy = lease.status === 'queued' && options.from !== undefined && lease.leaseOwner === options.from
-      if (!queuedBy && !options.isFree(lease)) return null
-      return takeOver(runId, options, queuedBy ? options.from! : goneOwner(lease, options.now))
-    },
-    async claimToInterrupt(runId, options) {
-      await ready
-      const run = await getLease(db, runId)
-      checkCancellable(runId, run)
-      const claimed = options.isFree(run) && await db.transaction(tx => claim(tx, runId, options.lease, options.now, goneOwner(run, options.now)))
-      if (!claimed) throw heldElsewhere(run, options.now)
-      return interruptReason(run)
+      return claims.claimQueued(runId, options)
     },
   }
 }

@@ -31,8 +31,8 @@ async function populatedSqlite() {
   const run = await store.runs.create({ definition, workflowId: workflow.id, workflowVersion: 1, input: { question: 'q' } })
   const { options } = testDeps()
   await store.runs.markStarted(run.id, 'proc')
-  const result = await runWorkflow(definition, { ...options, input: { question: 'q' }, onEvent: async (e) => { await store.runs.record(run.id, e) } })
-  await store.runs.finish(run.id, { type: 'run.finished', at: Date.now(), result })
+  // Its run.finished, written as the other events are, ends the run.
+  await runWorkflow(definition, { ...options, input: { question: 'q' }, onEvent: async (e) => { await store.runs.write(run.id, [e]) } })
   const experiment = await store.experiments.create({ name: 'exp', current_best: 'v1' })
   const round = await store.experiments.createRound(experiment.id, 'v1')
   await store.experiments.updateRound(round.id, { status: 'finished', runs: [{ variant: 'v1', document: 'd', run: 1, run_id: run.id }], report: { winner: 'v1' } })
@@ -79,8 +79,8 @@ describe('judgeflow db copy', () => {
       expect(await copy.settings.get('templates')).toEqual({ loaded: true })
       expect(await copy.cache.get('key')).toEqual({ text: 'cached' })
       // The sequences go on after the copied ids: a new event of the run comes after the last one.
-      const next = (await copy.runs.record(source.run.id, { type: 'step.started', at: 1, node_id: 'x', attempt: 1, input: {} }))!
-      expect(next.id).toBeGreaterThan(events.at(-1)!.id)
+      const [next] = (await copy.runs.write(source.run.id, [{ type: 'step.started', at: 1, node_id: 'x', attempt: 1, input: {} }]))!
+      expect(next!.id).toBeGreaterThan(events.at(-1)!.id)
     }
     finally {
       await copy.close()

@@ -33,7 +33,7 @@ describe('the retention schedule', () => {
     const config = loadConfig({ JUDGEFLOW_RETENTION_DAYS: '1', JUDGEFLOW_RETENTION_INTERVAL_MS: '60000' })
     app = createJudgeflow(config, { store: createSqliteStore(openDatabase(':memory:')) })
     const run = await app.store.runs.create({ definition: { name: 'w' } })
-    await app.store.runs.finish(run.id, { type: 'run.finished', at: 0, result: { status: 'succeeded', verdict: null, output: null, error: null, steps: {}, duration_ms: 1 } })
+    await app.store.runs.write(run.id, [{ type: 'run.finished', at: 0, result: { status: 'succeeded', verdict: null, output: null, error: null, steps: {}, duration_ms: 1 } }])
     vi.setSystemTime(2 * DAY)
     const pruned = vi.spyOn(app.store.retention, 'prune')
     await vi.advanceTimersByTimeAsync(60_000)

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { hostname } from 'node:os'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { holderIsGone, leaseIsFree, resumeDecision, RunService, type Store } from '../../../core'
-import { claimRun, createRun, getRunLease, openDatabase, renewLease, type ResumeProgress, type RunEventRow } from '../../../db'
+import type { ResumeProgress, RunEventRow } from '../../../db'
 import type { RunEvent } from '../../../engine'
 import { ORPHANS_PER_PASS } from '../../../db/pg/runs'
 import { LeaseKeeper } from '../../../core/runs/leases'
@@ -42,10 +42,10 @@ describe.each(storeFactories)('run leases ($name)', ({ name, open }) => {
     const run = await store.runs.create({ definition: chain(ms), status: 'queued', owner })
     await store.leases.renew({ owner, expiresAt })
     await store.runs.markStarted(run.id, owner)
-    await store.runs.record(run.id, committed('in', T0, {}, {}))
+    await store.runs.write(run.id, [committed('in', T0, {}, {})])
     if (upTo === 'in') return run
-    await store.runs.record(run.id, committed('first', T0 + 1, { value: 'one' }, { ms: 0, value: 'one' }))
-    await store.runs.record(run.id, { type: 'step.started', at: T0 + 2, node_id: 'second', attempt: 1, input: {} })
+    await store.runs.write(run.id, [committed('first', T0 + 1, { value: 'one' }, { ms: 0, value: 'one' })])
+    await store.runs.write(run.id, [{ type: 'step.started', at: T0 + 2, node_id: 'second', attempt: 1, input: {} }])
     return run
   }
 
@@ -214,7 +214,7 @@ describe.each(storeFactories)('run leases ($name)', ({ name, open }) => {
     await takenOverBy('another-host:3:third', T0 + LEASE_MS)
     expect(await store.runs.get(run.id)).toMatchObject({ resumesWithoutProgress: 2, lastStepAtResume: T0 })
     // ...then the third committed `first` before it died too.
-    await store.runs.record(run.id, committed('first', T0 + 1, { value: 'one' }, { ms: 0, value: 'one' }))
+    await store.runs.write(run.id, [committed('first', T0 + 1, { value: 'one' }, { ms: 0, value: 'one' })])
     const here = service({ now: T0 + 2 * LEASE_MS }, { maxResumes: 2 })
     expect((await here.resumeUnfinished()).resumed).toEqual([run.id])
     expect(await store.runs.get(run.id)).toMatchObject({ resumesWithoutProgress: 1, lastStepAtResume: T0 + 1 })
@@ -270,19 +270,5 @@ describe('the lease heartbeat', () => {
     await vi.waitFor(() => expect(onBeat).toHaveBeenCalledTimes(2))
     release()
     await third
-  })
-})
-
-describe('claiming a run (SQLite)', () => {
-  it('keeps the runs of a process that renewed its lease after it was judged expired, before the claim', () => {
-    const handle = openDatabase(':memory:')
-    const run = createRun(handle.db, { definition: chain(0), status: 'queued', owner: 'another-host:1:slow' })
-    renewLease(handle.db, { owner: 'another-host:1:slow', expiresAt: T0 + LEASE_MS })
-    // Judged expired at T0 + LEASE_MS, but renewed before the claim: the claim takes nothing.
-    renewLease(handle.db, { owner: 'another-host:1:slow', expiresAt: T0 + 2 * LEASE_MS })
-    expect(claimRun(handle.db, run.id, { owner: 'me', expiresAt: T0 + 2 * LEASE_MS }, T0 + LEASE_MS)).toBe(false)
-    expect(claimRun(handle.db, run.id, { owner: 'me', expiresAt: T0 + 3 * LEASE_MS }, T0 + 2 * LEASE_MS)).toBe(true)
-    expect(getRunLease(handle.db, run.id)).toMatchObject({ leaseOwner: 'me' })
-    handle.close()
   })
 })

@@ -116,8 +116,7 @@ describe.each(storeFactories)('run service ($name)', ({ open }) => {
       const run = await start()
       await vi.waitFor(async () => expect((await store.runs.eventsAfter(run.id)).some(e => e.type === 'step.started' && e.nodeId === 'wait')).toBe(true))
       // A run whose execution never ends, whatever the signal says: its last write never returns.
-      vi.spyOn(store.runs, 'finish').mockImplementation(() => new Promise(() => {}))
-      vi.spyOn(store.runs, 'recordMany').mockImplementation(() => new Promise(() => {}))
+      vi.spyOn(store.runs, 'write').mockImplementation(() => new Promise(() => {}))
       await vi.waitFor(() => expect(service.isActive(run.id)).toBe(true))
       const remove = vi.fn(() => store.workflows.delete(workflow.id))
       expect(await service.deleteWorkflowWith(workflow.id, remove, 20)).toEqual({ stillRunning: [run.id] })

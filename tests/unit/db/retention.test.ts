@@ -14,9 +14,9 @@ async function runAt(store: Store, at: number, workflowId: string | null, status
   const run = await store.runs.create({ definition: { name: 'w' }, workflowId: workflowId ?? undefined, workflowVersion: workflowId ? 1 : undefined })
   if (status === 'queued') return run.id
   await store.runs.markStarted(run.id, 'proc')
-  await store.runs.record(run.id, { type: 'step.started', at, node_id: 'a', attempt: 1, input: { text: 'x' } })
+  await store.runs.write(run.id, [{ type: 'step.started', at, node_id: 'a', attempt: 1, input: { text: 'x' } }])
   if (status === 'running') return run.id
-  await store.runs.finish(run.id, { type: 'run.finished', at, result: { status: 'succeeded', verdict: 'pass', output: null, error: null, steps: {}, duration_ms: 1 } })
+  await store.runs.write(run.id, [{ type: 'run.finished', at, result: { status: 'succeeded', verdict: 'pass', output: null, error: null, steps: {}, duration_ms: 1 } }])
   return run.id
 }
 
@@ -98,7 +98,7 @@ describe.each(storeFactories)('retention on the $name store', ({ open }) => {
     await store.runs.markStarted(held.id, 'gone-holding')
     expect((await store.retention.prune({ now })).leaseOwners).toBe(1)
     expect((await store.leases.get(held.id))!.leaseExpiresAt).toBe(now - 1)
-    await store.runs.finish(held.id, { type: 'run.finished', at: now, result: { status: 'succeeded', verdict: null, output: null, error: null, steps: {}, duration_ms: 1 } })
+    await store.runs.write(held.id, [{ type: 'run.finished', at: now, result: { status: 'succeeded', verdict: null, output: null, error: null, steps: {}, duration_ms: 1 } }])
     expect((await store.retention.prune({ now })).leaseOwners).toBe(1)
     expect((await store.retention.prune({ now })).leaseOwners).toBe(0)
   })

@@ -46,7 +46,7 @@ describe.each(storeFactories)('the $name store', ({ name, open }) => {
     const definition = qualityGate(['one', 'two'], [false, true])
     const run = await store.runs.create({ definition, input: { question: 'q' } })
     const { options } = testDeps()
-    await runWorkflow(definition, { ...options, input: { question: 'q' }, onEvent: async (e) => { await store.runs.record(run.id, e) } })
+    await runWorkflow(definition, { ...options, input: { question: 'q' }, onEvent: async (e) => { await store.runs.write(run.id, [e]) } })
     const steps = await store.runs.steps(run.id)
     expect(steps.filter(s => s.nodeId === 'draft').map(s => [s.attempt, s.status, (s.output as { text: string }).text])).toEqual([[1, 'succeeded', 'one'], [2, 'succeeded', 'two']])
     expect(steps.find(s => s.nodeId === 'draft' && s.attempt === 2)!.input).toMatchObject({ prompt: 'Answer: q\nfeedback 1 (attempt 2)' })
@@ -61,7 +61,8 @@ describe.each(storeFactories)('the $name store', ({ name, open }) => {
     const journal = await store.runs.journal(run.id)
     expect(journal('draft', 2)!.output).toEqual({ text: 'two' })
     expect(journal('ok', 1)!.status).toBe('skipped')
-    expect((await store.runs.get(run.id))!.status).toBe('queued')
+    // The executor's run.finished, written as any event, ends the run.
+    expect((await store.runs.get(run.id))!.status).toBe('succeeded')
   })
 
   it('records several events of a run in one commit, in order, its step row once, its end with run.finished; fenced: all or none', async () => {
@@ -76,7 +77,7 @@ describe.each(storeFactories)('the $name store', ({ name, open }) => {
     ]
     // Eight runs at once: on PostgreSQL, those arriving while others commit share a statement.
     const created = await Promise.all(Array.from({ length: 8 }, () => store.runs.create({ definition: { name: 'A' }, owner: 'a' })))
-    const written = await Promise.all(created.map((run, n) => store.runs.recordMany(run.id, eventsOf(n), 'a')))
+    const written = await Promise.all(created.map((run, n) => store.runs.write(run.id, eventsOf(n), 'a')))
     for (const [n, run] of created.entries()) {
       const rows = written[n]!
       expect(rows!.map(r => r.type)).toEqual(['run.started', 'step.started', 'step.succeeded', 'step.started', 'run.finished'])
@@ -88,7 +89,7 @@ describe.each(storeFactories)('the $name store', ({ name, open }) => {
     // Held by another process: nothing of the group is written.
     const other = await store.runs.create({ definition: { name: 'A' }, owner: 'b' })
     await store.runs.markStarted(other.id, 'b')
-    expect(await store.runs.recordMany(other.id, eventsOf(9), 'a')).toBeNull()
+    expect(await store.runs.write(other.id, eventsOf(9), 'a')).toBeNull()
     expect(await store.runs.eventsAfter(other.id)).toEqual([])
     expect(await store.runs.steps(other.id)).toEqual([])
     expect(await store.runs.get(other.id)).toMatchObject({ status: 'running', output: null })
@@ -100,7 +101,7 @@ describe.each(storeFactories)('the $name store', ({ name, open }) => {
     await store.runs.markStarted(run.id, 'me')
     expect(await store.runs.get(run.id)).toMatchObject({ status: 'running', leaseOwner: 'me', startedAt: expect.any(Number) })
     const result = { status: 'succeeded' as const, verdict: 'pass' as const, output: { text: 'ok' }, error: null, steps: {}, duration_ms: 12.5 }
-    const last = await store.runs.finish(run.id, { type: 'run.finished', at: 5, result })
+    const [last] = await store.runs.write(run.id, [{ type: 'run.finished', at: 5, result }]) ?? []
     expect(last).toMatchObject({ runId: run.id, type: 'run.finished', at: 5 })
     expect(await store.runs.get(run.id)).toMatchObject({ status: 'succeeded', verdict: 'pass', output: { text: 'ok' }, durationMs: 12.5, finishedAt: expect.any(Number) })
     expect(await store.runs.statuses([run.id, 'nope'])).toEqual(new Map([[run.id, 'succeeded']]))
@@ -110,7 +111,7 @@ describe.each(storeFactories)('the $name store', ({ name, open }) => {
     const running = await store.runs.create({ definition: { name: 'W' }, workflowId: workflow.id })
     await store.runs.markStarted(running.id, 'me')
     const ended = await store.runs.create({ definition: { name: 'W' }, workflowId: workflow.id })
-    await store.runs.finish(ended.id, { type: 'run.finished', at: 1, result })
+    await store.runs.write(ended.id, [{ type: 'run.finished', at: 1, result }])
     expect((await store.runs.unfinished(workflow.id)).sort()).toEqual([queued.id, running.id].sort())
     expect(await store.runs.unfinished('nope')).toEqual([])
     expect(await store.runs.get('nope')).toBeNull()
@@ -140,7 +141,7 @@ describe.each(storeFactories)('the $name store', ({ name, open }) => {
     const run = await store.runs.create({ definition: { name: 'A' }, owner: 'a' })
     await store.runs.markStarted(run.id, 'a')
     const started: RunEvent = { type: 'step.started', at: 1, node_id: 'first', attempt: 1, input: {} }
-    expect(await store.runs.record(run.id, started, 'a')).toMatchObject({ runId: run.id, type: 'step.started' })
+    expect(await store.runs.write(run.id, [started], 'a')).toMatchObject([{ runId: run.id, type: 'step.started' }])
     await store.leases.renew({ owner: 'b', expiresAt: Date.now() + 60_000 })
     const claimed = await store.leases.claimQueued(run.id, {
       owner: 'b', now: Date.now(), lease: { owner: 'b', expiresAt: Date.now() + 60_000 }, resume: (run, lastStepAt) => resumeDecision(run, lastStepAt, 2), isFree: () => true,
@@ -148,15 +149,15 @@ describe.each(storeFactories)('the $name store', ({ name, open }) => {
     expect(claimed!.run.id).toBe(run.id)
     const succeeded: RunEvent = { type: 'step.succeeded', at: 2, step: { node_id: 'first', attempt: 1, status: 'succeeded', output: 'late', started_at: 1, finished_at: 2 } }
     const result = { status: 'succeeded' as const, verdict: null, output: 'late', error: null, steps: {}, duration_ms: 1 }
-    expect(await store.runs.record(run.id, succeeded, 'a')).toBeNull()
-    expect(await store.runs.finish(run.id, { type: 'run.finished', at: 3, result }, 'a')).toBeNull()
+    expect(await store.runs.write(run.id, [succeeded], 'a')).toBeNull()
+    expect(await store.runs.write(run.id, [{ type: 'run.finished', at: 3, result }], 'a')).toBeNull()
     // Nor does a late start take it back.
     await store.runs.markStarted(run.id, 'a')
     expect(await store.runs.get(run.id)).toMatchObject({ status: 'running', leaseOwner: 'b', output: null })
     expect((await store.runs.eventsAfter(run.id)).map(e => e.type)).toEqual(['step.started'])
     expect((await store.runs.steps(run.id)).map(s => [s.nodeId, s.status])).toEqual([['first', 'running']])
     // The new holder writes.
-    expect(await store.runs.finish(run.id, { type: 'run.finished', at: 4, result }, 'b')).toMatchObject({ type: 'run.finished' })
+    expect(await store.runs.write(run.id, [{ type: 'run.finished', at: 4, result }], 'b')).toMatchObject([{ type: 'run.finished' }])
     expect(await store.runs.get(run.id)).toMatchObject({ status: 'succeeded', leaseOwner: 'b' })
   })
 
@@ -167,8 +168,8 @@ describe.each(storeFactories)('the $name store', ({ name, open }) => {
     const result = { status: 'succeeded' as const, verdict: null, output: 'done', error: null, steps: {}, duration_ms: 1 }
     await Promise.all([
       store.runs.markStarted(run.id, 'me'),
-      ...[1, 2, 3, 4, 5].map(attempt => store.runs.record(run.id, retrying(attempt))),
-      store.runs.finish(run.id, { type: 'run.finished', at: 6, result }),
+      ...[1, 2, 3, 4, 5].map(attempt => store.runs.write(run.id, [retrying(attempt)])),
+      store.runs.write(run.id, [{ type: 'run.finished', at: 6, result }]),
     ])
     const events = await store.runs.eventsAfter(run.id)
     expect(events.map(e => e.at)).toEqual([1, 2, 3, 4, 5, 6])
@@ -189,8 +190,8 @@ describe.each(storeFactories)('the $name store', ({ name, open }) => {
     const result = (n: number) => ({ status: 'succeeded' as const, verdict: 'pass' as const, output: { text: `answer ${n}` }, error: null, steps: {}, duration_ms: 4 })
     const write = async (runId: string, n: number, holder: string) => {
       const stored = []
-      for (const event of events(n)) stored.push(await store.runs.record(runId, event, holder))
-      stored.push(await store.runs.finish(runId, { type: 'run.finished', at: 4, result: result(n) }, holder))
+      for (const event of events(n)) stored.push((await store.runs.write(runId, [event], holder))?.[0] ?? null)
+      stored.push((await store.runs.write(runId, [{ type: 'run.finished', at: 4, result: result(n) }], holder))?.[0] ?? null)
       return stored
     }
     // One run written alone, then twelve at once (one of them no longer held by its writer).
@@ -331,7 +332,7 @@ describe('a holder\'s write racing a takeover (PostgreSQL)', () => {
       await other.query('begin')
       await other.query(`update runs set lease_owner = 'b' where id = $1`, [run.id])
       let settled = false
-      const write = store.runs.record(run.id, event(1), 'a').finally(() => { settled = true })
+      const write = store.runs.write(run.id, [event(1)], 'a').finally(() => { settled = true })
       await sleep(300)
       expect(settled).toBe(false)
       // ...and once it is committed, finds the run taken and writes nothing.
@@ -339,7 +340,7 @@ describe('a holder\'s write racing a takeover (PostgreSQL)', () => {
       expect(await write).toBeNull()
       expect(await store.runs.eventsAfter(run.id)).toEqual([])
       // The new holder writes.
-      expect(await store.runs.record(run.id, event(2), 'b')).toMatchObject({ at: 2 })
+      expect(await store.runs.write(run.id, [event(2)], 'b')).toMatchObject([{ at: 2 }])
       expect((await store.runs.eventsAfter(run.id)).map(e => e.at)).toEqual([2])
     }
     finally {
