@@ -67,10 +67,11 @@ export function assertionFromCell(cell: string): PromptfooAssertion {
   return { type: 'equals', value: cell }
 }
 
-const CELL_TYPES = new Set([
-  ...ASSERTION_HANDLERS.keys(), 'similar', 'factuality', 'model-graded-closedqa',
-  'answer-relevance', 'context-faithfulness', 'context-recall', 'context-relevance', 'latency', 'cost', 'perplexity', 'webhook', 'classifier', 'moderation', 'g-eval',
-])
+/**
+ * The types a cell may name: those judgeflow runs (its handlers), and promptfoo's that it does not,
+ * read as named so that the import refuses them rather than compare the whole cell with `equals`.
+ */
+const CELL_TYPES = new Set([...ASSERTION_HANDLERS.keys(), 'perplexity', 'webhook', 'classifier', 'moderation'])
 
 /**
  * An assertion value read from its file as promptfoo reads it: a javascript or python file becomes

@@ -19,6 +19,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import { EVALUATOR_STEP_FIELDS } from '../evaluation-types/fields'
 
 /** Raised when judgeflow's own judge prompts change in a way that moves verdicts: every calibration then goes stale. */
 export const JUDGE_PROMPTS_VERSION = 1
@@ -31,8 +32,17 @@ export interface JudgeFingerprint {
   parts: Record<FingerprintPart, string>
 }
 
-/** What is judged, how the calls are made, and what resolving the config noted: not part of the judge. */
-const NOT_THE_JUDGE = new Set(['declared', 'content', 'context', 'reference', 'candidates', 'compare_inputs', 'vars', 'cache', 'concurrency', 'sequential', 'max_retries', 'config_file'])
+/**
+ * Not part of the judge: what is judged (the evaluator step's fields that are not its config,
+ * EVALUATOR_STEP_FIELDS, and what fills them: `compare_inputs`, the assertions' `vars`), how the
+ * calls are made, and what resolving the config noted (`declared`). One step field is the judge's
+ * own: `trace`, which in the step is the trace to score but in an evaluator config is its trace
+ * settings (the step's `trace_options`), so it stays in the prompt part.
+ */
+const NOT_THE_JUDGE = new Set([
+  ...[...EVALUATOR_STEP_FIELDS].filter(field => field !== 'trace'),
+  'compare_inputs', 'vars', 'cache', 'concurrency', 'sequential', 'max_retries', 'declared',
+])
 /** The fields of the other parts. */
 const OWN_PART = new Set(['model', 'provider', 'judges', 'panel', 'default_model', 'default_provider', 'criteria', 'rubric', 'grades', 'weights', 'metric_weights', 'pass_threshold', 'threshold'])
 

@@ -190,6 +190,10 @@ tests:
     expect(assertionFromCell('fn: output.length > 3')).toEqual({ type: 'javascript', value: 'output.length > 3' })
     expect(assertionFromCell('is-json')).toEqual({ type: 'is-json' })
     expect(assertionFromCell('Paris: the capital')).toEqual({ type: 'equals', value: 'Paris: the capital' })
+    // Every type judgeflow runs is read as named, and so are promptfoo's it does not run, for the import to refuse.
+    expect(assertionFromCell('similar(0.8): Paris')).toEqual({ type: 'similar', value: 'Paris', threshold: 0.8 })
+    expect(assertionFromCell('not-context-recall: Paris')).toEqual({ type: 'not-context-recall', value: 'Paris' })
+    expect(assertionFromCell('moderation: hate')).toEqual({ type: 'moderation', value: 'hate' })
   })
 })
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { evaluate, resolveEvaluatorConfig, type EvaluatorConfigInput } from '../../../engine'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
-import { changedParts, canonical, FINGERPRINT_PARTS, sha256Hex } from '../../../engine/evaluator/fingerprint'
+import { changedParts, canonical, FINGERPRINT_PARTS, judgeFingerprint, sha256Hex } from '../../../engine/evaluator/fingerprint'
+import { EVALUATOR_STEP_FIELDS } from '../../../engine/evaluation-types/fields'
 import { fingerprintOf } from '../../../engine/evaluator'
 import { useFakeJudge } from '../../support/fake-judge'
 
@@ -24,6 +25,15 @@ describe('a judge\'s fingerprint', () => {
     // Keys in another order are the same config.
     const reordered = Object.fromEntries(Object.entries(base).reverse())
     expect(fingerprintOf(resolveEvaluatorConfig(reordered, 'local:heuristic')).fingerprint).toBe(before.fingerprint)
+  })
+
+  it('leaves out every field of the evaluator step that is not its config (what is judged), but not an evaluator config\'s trace settings', () => {
+    const config = { evaluation_type: 'trace', model: 'local:deterministic', trace: { embedder: 'hashed' } }
+    const judge = judgeFingerprint(config, []).fingerprint
+    for (const field of EVALUATOR_STEP_FIELDS) {
+      const withIt = judgeFingerprint({ ...config, [field]: { judged: field } }, []).fingerprint
+      expect([field, withIt === judge]).toEqual([field, field !== 'trace'])
+    }
   })
 
   it('names the part that changed', () => {
