@@ -3,6 +3,7 @@
  * the GenAI spans received, and one decision per span and rule that saw it. Both stores return
  * these shapes; `db/row-types.ts` checks the tables against them. Times are epoch milliseconds.
  */
+import type { OnlineEvaluatorRef } from '../engine/online/rule-schema'
 import type { OnlineFilter } from '../engine/online/selection'
 import type { MaybePromise } from './store'
 
@@ -11,7 +12,7 @@ export const ONLINE_DECISION_STATUSES = ['filtered', 'sampled_out', 'queued', 's
 export type OnlineDecisionStatus = typeof ONLINE_DECISION_STATUSES[number]
 
 /** The evaluator a rule runs: an evaluator step of a saved workflow, or an evaluator config. */
-export type OnlineEvaluatorRef = { workflow_id: string, step_id: string } | { config: Record<string, unknown> }
+export type { OnlineEvaluatorRef }
 
 export interface OnlineRuleRow {
   id: string
@@ -75,11 +76,14 @@ export interface OnlineDecisionView extends OnlineDecisionRow {
   span: Pick<OnlineSpanRow, 'name' | 'serviceName' | 'model' | 'inputText' | 'outputText' | 'startedAt'> | null
 }
 
+/** Where a decision stands in the feed: newest first, then by trace, span and rule (all descending). */
+export type DecisionKey = Pick<OnlineDecisionRow, 'decidedAt' | 'traceId' | 'spanId' | 'ruleId'>
+
 export interface DecisionQuery {
   ruleId?: string
   status?: OnlineDecisionStatus
-  /** Decisions taken before this time (epoch ms), for the next page. */
-  before?: number
+  /** The decisions after this one in the feed's order (the last of the page before), for the next page. */
+  after?: DecisionKey
   limit: number
 }
 
@@ -97,7 +101,7 @@ export interface OnlineRepository {
    */
   ingest(spans: readonly OnlineSpanRow[], decisions: readonly OnlineDecisionRow[]): Promise<{ spans: number, decisions: number }>
   getSpan(traceId: string, spanId: string): MaybePromise<OnlineSpanRow | null>
-  /** Decisions newest first, with their spans. */
+  /** Decisions newest first (see DecisionKey), with their spans. */
   decisions(query: DecisionQuery): MaybePromise<OnlineDecisionView[]>
   /** Sets what became of a decision (scored, failed, over budget); false when there is no such decision. */
   updateDecision(key: Pick<OnlineDecisionRow, 'ruleId' | 'traceId' | 'spanId'>, patch: Partial<Pick<OnlineDecisionRow, 'status' | 'reason' | 'score' | 'verdict' | 'runId' | 'costUsd'>>): MaybePromise<boolean>

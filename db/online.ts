@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { and, desc, eq, getTableColumns, lt, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm'
 import type { DecisionQuery, NewOnlineRule, OnlineDecisionRow, OnlineDecisionView, OnlineRepository, OnlineRuleRow } from '../core/online-rows'
 
 /**
@@ -74,7 +74,11 @@ async function listDecisions(d: OnlineDialect, query: DecisionQuery): Promise<On
   const where: SQL[] = []
   if (query.ruleId !== undefined) where.push(eq(decisions.ruleId, query.ruleId))
   if (query.status !== undefined) where.push(eq(decisions.status, query.status))
-  if (query.before !== undefined) where.push(lt(decisions.decidedAt, query.before))
+  const after = query.after
+  // A row value comparison (both dialects have it): the page goes on from the key, ties and all.
+  if (after !== undefined) {
+    where.push(sql`(${decisions.decidedAt}, ${decisions.traceId}, ${decisions.spanId}, ${decisions.ruleId}) < (${after.decidedAt}, ${after.traceId}, ${after.spanId}, ${after.ruleId})`)
+  }
   const rows: Array<OnlineDecisionRow & { span: OnlineDecisionView['span'] }> = await d.rows(d.db.select({
     ...getTableColumns(decisions),
     span: {
@@ -84,7 +88,7 @@ async function listDecisions(d: OnlineDialect, query: DecisionQuery): Promise<On
   }).from(decisions)
     .leftJoin(spans, and(eq(spans.traceId, decisions.traceId), eq(spans.spanId, decisions.spanId)))
     .where(where.length ? and(...where) : undefined)
-    .orderBy(desc(decisions.decidedAt), decisions.traceId, decisions.spanId, decisions.ruleId)
+    .orderBy(desc(decisions.decidedAt), desc(decisions.traceId), desc(decisions.spanId), desc(decisions.ruleId))
     .limit(query.limit))
   return rows
 }

@@ -55,7 +55,14 @@ describe.each(storeFactories)('online scoring storage ($name)', (factory) => {
     const queued = await store.online.decisions({ ruleId: id, status: 'queued', limit: 2 })
     expect(queued.map(d => [d.status, d.decidedAt])).toEqual([['queued', 1_198], ['queued', 1_196]])
     expect(queued[0]!.span).toEqual({ name: 'chat gpt-4o', serviceName: 'shop', model: 'gpt-4o', inputText: 'question 1198', outputText: 'answer 1198', startedAt: 2_198 })
-    expect((await store.online.decisions({ ruleId: id, before: 3, limit: 10 })).map(d => d.decidedAt)).toEqual([2, 1, 0])
+    const [third] = await store.online.decisions({ ruleId: id, status: 'queued', after: { decidedAt: 4, traceId: 'f', spanId: 'f', ruleId: id }, limit: 1 })
+    expect((await store.online.decisions({ ruleId: id, after: third, limit: 10 })).map(d => d.decidedAt)).toEqual([3, 2, 1, 0])
+    // Decisions taken at the same time (one request's) page on from the key, none skipped nor repeated.
+    const same = many.slice(0, 4).map(s => decision(id, { ...s, traceId: s.traceId.replace(/^0/, 'f') }, 'queued', 50_000))
+    await store.online.ingest(same.map((d, n) => ({ ...many[n]!, traceId: d.traceId })), same)
+    const first = await store.online.decisions({ ruleId: id, limit: 2 })
+    const rest = await store.online.decisions({ ruleId: id, after: first[1], limit: 2 })
+    expect([...first, ...rest].map(d => d.traceId)).toEqual(same.map(d => d.traceId).reverse())
     await store.close()
   })
 
