@@ -5,12 +5,14 @@ import { experimentSchema, type Experiment, type Judgment, type RoundSummary } f
 import { judgeOutput } from '../engine/experiments/judge'
 import { checkTargetNode, roundReport, unjudgedVerdict, variantWorkflow, type RoundWorkflow } from '../engine/experiments/round'
 import { finalRoundStatuses, RoundFollowers, type RoundSubscriber } from './round-progress'
+import type { RoundStatus } from '../engine/experiments/round-statuses'
 import { reportWriteFailure } from './runs/run-writer'
 import type { RunService } from './runs/run-service'
 import type { Store } from './store'
 
 type RoundRun = ExperimentRoundRow['runs'][number]
-type RoundPatch = Parameters<Store['experiments']['updateRound']>[1]
+/** A round's change; its status one of the open or final ones (round-statuses.ts). */
+export type RoundPatch = Parameters<Store['experiments']['updateRound']>[1] & { status?: RoundStatus }
 type RoundKey = Pick<ExperimentRoundRow, 'id' | 'experimentId' | 'number'>
 
 /** Also checked this often: a run another process took over tells this one nothing. */

@@ -7,7 +7,8 @@ import { listStepRuns, type RunEventRow, type StepRunRow } from './repositories/
 import { direct } from './prepared'
 import { committedStepStatuses } from '../core/rows'
 
-const COMMITTED = new Set<string>(committedStepStatuses)
+/** The statuses a resumed run replays: each one a finished step record's. */
+const COMMITTED = new Set<string>(committedStepStatuses satisfies ReadonlyArray<StepRecord['status']>)
 
 const STEP_COLUMNS = ['status', 'input', 'output', 'branch', 'error', 'reason', 'rerun', 'usage', 'cached', 'pinned', 'startedAt', 'finishedAt', 'durationMs'] as const
 type StepPlaceholders = Record<(typeof STEP_COLUMNS)[number], ReturnType<typeof sql.placeholder>>

@@ -6,4 +6,7 @@
 export const openRoundStatuses = ['running', 'judging'] as const
 export const finalRoundStatusList = ['finished', 'failed', 'cancelled'] as const
 
+/** Every status a round takes: the rounds service writes only these (core/rounds.ts). */
+export type RoundStatus = (typeof openRoundStatuses)[number] | (typeof finalRoundStatusList)[number]
+
 export const isOpenRoundStatus = (status: string): boolean => (openRoundStatuses as readonly string[]).includes(status)

@@ -1,4 +1,4 @@
-import type { ExperimentRoundRow } from '~~/core'
+import type { ExperimentRoundRow, RoundPatch } from '~~/core'
 import type { Experiment, Judgment, RoundSummary } from '~~/engine/experiments'
 import { roundReport } from '~~/engine/experiments/round'
 import { z } from 'zod'
@@ -12,7 +12,7 @@ export { historyOf } from '~~/core'
 export const roundParams = z.object({ number: wholeNumber() })
 
 /** Updates a round and tells its followers. */
-export function saveRound(round: Pick<ExperimentRoundRow, 'id' | 'experimentId' | 'number'>, patch: Partial<Pick<ExperimentRoundRow, 'status' | 'runs' | 'judgments' | 'report' | 'error' | 'finishedAt'>>): Promise<void> {
+export function saveRound(round: Pick<ExperimentRoundRow, 'id' | 'experimentId' | 'number'>, patch: RoundPatch): Promise<void> {
   return useJudgeflow().rounds.save(round, patch)
 }
 
