@@ -6,6 +6,7 @@ import {
 import { setPriceOverrides } from '../engine/providers/prices'
 import type { JudgeflowConfig } from './config'
 import { DatasetRuns } from './datasets'
+import { OnlineScoring } from './online/scoring'
 import { Rounds } from './rounds'
 import { scheduleRetention, type RetentionSchedule } from './retention'
 import type { RunQueue } from './runs/run-queue'
@@ -51,6 +52,8 @@ export interface Judgeflow {
   rounds: Rounds
   /** Runs of workflows (or an evaluator alone) over datasets. */
   datasets: DatasetRuns
+  /** Online scoring: the queued decisions scored as runs, once the server starts it (`online.start()`). */
+  online: OnlineScoring
   /** The scheduled prune of old runs, gone processes' leases and cache entries over the bound; undefined when turned off. */
   retention?: RetentionSchedule
   /** This app's novelty memory, shared by all its trace evaluations. */
@@ -107,9 +110,10 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   const datasets = new DatasetRuns({
     store, runs, registry, defaultJudge: () => providers.defaultJudgeModel(), configDir: config.evaluation.configDir, metrics, providers,
   })
+  const online = new OnlineScoring({ store, runs })
   let pool: EvaluationPool | undefined
   return {
-    config, registry, metrics, scorers, providers, store, runs, queue, rounds, datasets, retention, traceCache, evaluation,
+    config, registry, metrics, scorers, providers, store, runs, queue, rounds, datasets, online, retention, traceCache, evaluation,
     async loadCustomModules() {
       return {
         metrics: await loadMetricsFolder(config.evaluation.metricsDir, metrics),
@@ -127,6 +131,7 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
       return pool ? { ...evaluation, runner: refusingWhenQueued(pool, config.evaluation.maxQueued) } : evaluation
     },
     async close(graceMs) {
+      online.stop()
       await retention?.stop()
       await datasets.close()
       await runs.drain(graceMs)

@@ -79,6 +79,9 @@ export interface OnlineDecisionView extends OnlineDecisionRow {
 /** Where a decision stands in the feed: newest first, then by trace, span and rule (all descending). */
 export type DecisionKey = Pick<OnlineDecisionRow, 'decidedAt' | 'traceId' | 'spanId' | 'ruleId'>
 
+/** Which decision: a rule's, of a span. */
+export type DecisionRef = Pick<OnlineDecisionRow, 'ruleId' | 'traceId' | 'spanId'>
+
 export interface DecisionQuery {
   ruleId?: string
   status?: OnlineDecisionStatus
@@ -103,6 +106,12 @@ export interface OnlineRepository {
   getSpan(traceId: string, spanId: string): MaybePromise<OnlineSpanRow | null>
   /** Decisions newest first (see DecisionKey), with their spans. */
   decisions(query: DecisionQuery): MaybePromise<OnlineDecisionView[]>
+  /** Queued decisions, the oldest first: those to score, and those whose scoring run was started (`runId`). */
+  queued(limit: number): MaybePromise<OnlineDecisionRow[]>
+  /** Takes a queued decision for scoring by the run `runId`: false when it is no longer queued or another run has it. */
+  claim(key: DecisionRef, runId: string): Promise<boolean>
+  /** US dollars the rule's scorings that ended since `since` (epoch ms) cost. */
+  spentSince(ruleId: string, since: number): MaybePromise<number>
   /** Sets what became of a decision (scored, failed, over budget); false when there is no such decision. */
-  updateDecision(key: Pick<OnlineDecisionRow, 'ruleId' | 'traceId' | 'spanId'>, patch: Partial<Pick<OnlineDecisionRow, 'status' | 'reason' | 'score' | 'verdict' | 'runId' | 'costUsd'>>): MaybePromise<boolean>
+  updateDecision(key: DecisionRef, patch: Partial<Pick<OnlineDecisionRow, 'status' | 'reason' | 'score' | 'verdict' | 'runId' | 'costUsd'>>): MaybePromise<boolean>
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm'
-import type { DecisionQuery, NewOnlineRule, OnlineDecisionRow, OnlineDecisionView, OnlineRepository, OnlineRuleRow } from '../core/online-rows'
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm'
+import type { DecisionQuery, DecisionRef, NewOnlineRule, OnlineDecisionRow, OnlineDecisionView, OnlineRepository, OnlineRuleRow } from '../core/online-rows'
 
 /**
  * Online scoring's repository, written once over both stores: the query builders of both drizzle
@@ -61,13 +61,26 @@ export function onlineRepository(d: OnlineDialect): OnlineRepository {
       return (await d.rows(d.db.select().from(spans).where(and(eq(spans.traceId, traceId), eq(spans.spanId, spanId)))))[0] ?? null
     },
     decisions: query => listDecisions(d, query),
+    queued: limit => d.rows(d.db.select().from(decisions).where(eq(decisions.status, 'queued')).orderBy(asc(decisions.decidedAt)).limit(limit)),
+    async claim(key, runId) {
+      const [changed] = await d.write(tx => [tx.update(decisions).set({ runId, updatedAt: Date.now() })
+        .where(and(whereKey(decisions, key), eq(decisions.status, 'queued'), isNull(decisions.runId)))])
+      return (changed ?? 0) > 0
+    },
+    async spentSince(ruleId, since) {
+      const [row] = await d.rows(d.db.select({ spent: sql<number | string | null>`sum(${decisions.costUsd})` }).from(decisions)
+        .where(and(eq(decisions.ruleId, ruleId), gte(decisions.updatedAt, since), inArray(decisions.status, ['scored', 'failed']))))
+      return Number(row?.spent ?? 0)
+    },
     async updateDecision(key, patch) {
-      const [changed] = await d.write(tx => [tx.update(decisions).set({ ...patch, updatedAt: Date.now() })
-        .where(and(eq(decisions.ruleId, key.ruleId), eq(decisions.traceId, key.traceId), eq(decisions.spanId, key.spanId)))])
+      const [changed] = await d.write(tx => [tx.update(decisions).set({ ...patch, updatedAt: Date.now() }).where(whereKey(decisions, key))])
       return (changed ?? 0) > 0
     },
   }
 }
+
+const whereKey = (decisions: any, key: DecisionRef) =>
+  and(eq(decisions.ruleId, key.ruleId), eq(decisions.traceId, key.traceId), eq(decisions.spanId, key.spanId))
 
 async function listDecisions(d: OnlineDialect, query: DecisionQuery): Promise<OnlineDecisionView[]> {
   const { onlineSpans: spans, onlineDecisions: decisions } = d.tables

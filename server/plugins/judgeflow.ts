@@ -53,6 +53,8 @@ async function start(nitroApp: Parameters<Parameters<typeof defineNitroPlugin>[0
   if (rounds) console.info(`judgeflow: following ${rounds} unfinished experiment round(s)`)
   const datasetRuns = await app.datasets.resumeOpen()
   if (datasetRuns) console.info(`judgeflow: resumed ${datasetRuns} unfinished dataset run(s)`)
+  // The spans queued by the online rules (POST /v1/traces) are scored from here, those a restart left queued first.
+  app.online.start()
   nitroApp.hooks.hook('close', async () => {
     // The app stops its dataset runs (they resume at the next start), lets its runs finish (up to
     // the shutdown grace), closes the store and stops the evaluation workers; the trace cache goes after.

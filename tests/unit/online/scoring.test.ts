@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createJudgeflow, loadConfig, type Judgeflow } from '../../../core'
+import type { NewOnlineRule, OnlineDecisionRow, OnlineSpanRow } from '../../../core/online-rows'
+import { OnlineScoring } from '../../../core/online/scoring'
+import { createSqliteStore, openDatabase } from '../../../db'
+import { waitFor } from '../../support/app-server'
+
+/** Queued decisions scored by durable runs of the rule's evaluator (the offline judge), within the rule's limits. */
+let app: Judgeflow | undefined
+afterEach(async () => {
+  await app?.close(0)
+  app = undefined
+})
+
+const criteria = { evaluation_type: 'criteria', model: 'local:heuristic', criteria: [{ name: 'helpfulness', weight: 1 }], pass_threshold: 0.5 }
+const rule = (over: Partial<NewOnlineRule> = {}): NewOnlineRule => ({
+  name: 'helpful', enabled: true, evaluator: { config: criteria }, filter: {}, sampleRate: 1, maxPerMinute: null, maxCostUsdPerDay: null, ...over,
+})
+
+function span(n: number): OnlineSpanRow {
+  return {
+    traceId: n.toString(16).padStart(32, 'a'), spanId: 'b'.repeat(16), parentSpanId: null, name: 'chat', serviceName: 'shop', operation: 'chat', model: 'gpt-4o',
+    inputText: 'How long do refunds take?', outputText: 'Refunds are paid back within 5 business days to the card you paid with.', systemInstructions: null,
+    usage: null, statusCode: 0, startedAt: 1, endedAt: 2, attributes: {}, receivedAt: 3,
+  }
+}
+const decision = (ruleId: string, s: OnlineSpanRow, over: Partial<OnlineDecisionRow> = {}): OnlineDecisionRow => ({
+  ruleId, traceId: s.traceId, spanId: s.spanId, status: 'queued', reason: null, score: null, verdict: null, runId: null, costUsd: null, decidedAt: 10, updatedAt: 10, ...over,
+})
+
+function setUp(clock: { now: number }) {
+  app = createJudgeflow(loadConfig({}), { store: createSqliteStore(openDatabase(':memory:')), retention: false })
+  return { store: app.store, scoring: new OnlineScoring({ store: app.store, runs: app.runs, now: () => clock.now }) }
+}
+
+describe('online scoring', () => {
+  it('scores queued spans with durable runs of the rule\'s evaluator, and delays those past max_per_minute rather than dropping them', async () => {
+    const clock = { now: Date.UTC(2026, 0, 1, 12) }
+    const { store, scoring } = setUp(clock)
+    const { id } = await store.online.createRule(rule({ maxPerMinute: 2 }))
+    const spans = [1, 2, 3].map(span)
+    await store.online.ingest(spans, spans.map(s => decision(id, s)))
+    expect(await scoring.pump()).toBe(2)
+    const scored = () => store.online.decisions({ ruleId: id, status: 'scored', limit: 10 })
+    await waitFor(async () => (await scored()).length === 2 || undefined, 10_000, 'two scorings')
+    expect(await store.online.decisions({ ruleId: id, status: 'queued', limit: 10 })).toHaveLength(1)
+    expect(await scoring.pump()).toBe(0)
+    clock.now += 61_000
+    expect(await scoring.pump()).toBe(1)
+    await waitFor(async () => (await scored()).length === 3 || undefined, 10_000, 'the third scoring')
+    for (const d of await scored()) {
+      expect(d.score).toBeGreaterThanOrEqual(0)
+      expect(d.score).toBeLessThanOrEqual(1)
+      expect(['pass', 'fail']).toContain(d.verdict)
+      expect(await store.runs.get(d.runId!)).toMatchObject({ status: 'succeeded', input: { content: spans[0]!.outputText, context: spans[0]!.inputText } })
+    }
+  })
+
+  it('scores with a saved workflow\'s evaluator step judging the span instead of what the step judged in its workflow', async () => {
+    const { store, scoring } = setUp({ now: Date.now() })
+    const workflow = await store.workflows.create({
+      name: 'support', nodes: [{ id: 'input', type: 'input' }, { id: 'judge', type: 'evaluator', config: { ...criteria, content: '{{answer.output}}' } }], edges: [{ from: 'input', to: 'judge' }],
+    })
+    const { id } = await store.online.createRule(rule({ evaluator: { workflow_id: workflow.id, step_id: 'judge' } }))
+    await store.online.ingest([span(1)], [decision(id, span(1))])
+    expect(await scoring.pump()).toBe(1)
+    await waitFor(async () => (await store.online.decisions({ ruleId: id, status: 'scored', limit: 1 })).length || undefined, 10_000, 'the scoring')
+  })
+
+  it('marks a span over_budget once the rule\'s scorings today cost max_cost_usd_per_day, saying so', async () => {
+    const clock = { now: Date.UTC(2026, 0, 1, 12) }
+    const { store, scoring } = setUp(clock)
+    const { id } = await store.online.createRule(rule({ maxCostUsdPerDay: 0.5 }))
+    clock.now = Date.now()
+    // A scoring that ended today, and one the day before.
+    await store.online.ingest([span(1), span(2), span(3)], [
+      decision(id, span(1), { status: 'scored', costUsd: 0.6, updatedAt: clock.now }),
+      decision(id, span(3), { status: 'scored', costUsd: 5, updatedAt: clock.now - (clock.now % 86_400_000) - 1 }),
+      decision(id, span(2)),
+    ])
+    expect(await scoring.pump()).toBe(0)
+    const [over] = await store.online.decisions({ ruleId: id, status: 'over_budget', limit: 1 })
+    expect(over).toMatchObject({ spanId: span(2).spanId, reason: expect.stringMatching(/^the rule's budget of \$0\.5 a day \(max_cost_usd_per_day\) is spent: \$0\.6000 since 00:00 UTC$/) })
+  })
+
+  it('starts again, with the same id, a scoring claimed whose run a crash left unstored', async () => {
+    const { store, scoring } = setUp({ now: Date.now() })
+    const { id } = await store.online.createRule(rule())
+    await store.online.ingest([span(1)], [decision(id, span(1), { runId: '6f1c1c52-0000-4000-8000-000000000001' })])
+    await scoring.pump()
+    await waitFor(async () => (await store.online.decisions({ ruleId: id, status: 'scored', limit: 1 })).length || undefined, 10_000, 'the scoring')
+    expect((await store.online.decisions({ ruleId: id, limit: 1 }))[0]!.runId).toBe('6f1c1c52-0000-4000-8000-000000000001')
+  })
+})
