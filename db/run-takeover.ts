@@ -1,9 +1,9 @@
 import { and, asc, eq, exists, inArray, isNull, max, or, sql } from 'drizzle-orm'
 import { JudgeflowError } from '../engine'
 import { committedStepStatuses, leaseLetsGo, type Holder, type Lease, type RunLease, type RunRow } from '../core/rows'
-import type { LeaseRepository, MaybePromise } from '../core/store'
+import type { LeaseRepository } from '../core/store'
 import { UNFINISHED_STATUSES } from './repositories/run-leases'
-import { inTransaction, rowsOf, runOf, type Program } from './statement-program'
+import { inTransaction, rowsOf, runOf, type Perform, type Program } from './statement-program'
 import type { ClaimOneOptions, Takeover, TakeoverOptions } from '../core/rows'
 export type { Takeover, ResumeProgress, ResumeDecision, TakeoverOptions, ClaimOneOptions } from '../core/rows'
 
@@ -36,7 +36,7 @@ type Claims = Pick<LeaseRepository, 'release' | 'get' | 'claimOrphans' | 'claimQ
  * The lease methods over one dialect: `perform` runs a program on the store's handle
  * (`runOnSqlite`, or `runOnPostgres` once the store is ready).
  */
-export function leaseClaims(t: LeaseTables, perform: <T>(program: (db: any) => Program<T>) => MaybePromise<T>): Claims {
+export function leaseClaims(t: LeaseTables, perform: Perform): Claims {
   return {
     release: (owner, now) => perform(function* (db) {
       yield runOf(db.update(t.leaseOwners).set({ expiresAt: now }).where(eq(t.leaseOwners.owner, owner)))

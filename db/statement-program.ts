@@ -54,3 +54,15 @@ export async function runOnPostgres<T>(db: any, program: Program<T>): Promise<T>
   }
   return next.value
 }
+
+/** How a store runs a program on its database: at once on SQLite (`runOnSqlite`), awaited on PostgreSQL once it is ready. */
+export type Perform = <T>(program: (db: any) => Program<T>) => T | Promise<T>
+
+/** Runs a store's programs on its SQLite database. */
+export const performOnSqlite = (db: any): Perform => program => runOnSqlite(db, program(db))
+
+/** Runs a store's programs on its PostgreSQL database, once its migrations are applied (`ready`). */
+export const performOnPostgres = (db: any, ready: Promise<void>): Perform => async (program) => {
+  await ready
+  return runOnPostgres(db, program(db))
+}

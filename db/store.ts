@@ -7,21 +7,18 @@ import { onlineDecisions, onlineRules, onlineSpans, runs, stepRuns } from './sch
 import { onlineRepository } from './online'
 import { journalFor, storeEvent } from './run-recorder'
 import { leaseClaims } from './run-takeover'
-import { runOnSqlite } from './statement-program'
-import { createSqliteResponseCache } from './repositories/cache'
+import { performOnSqlite } from './statement-program'
+import { experimentRepository, responseCache, settingsRepository } from './catalog'
 import { oneAtATime, pruneStore } from './retention'
 import {
   createDataset, createDatasetRun, deleteDataset, findDatasetByName, getDataset, getDatasetCasesPage, getDatasetRun, getDatasetRunSummary,
   listDatasetRunCases, listDatasetRuns, listDatasets, listDatasetVersions, listOpenDatasetRuns, saveDatasetRunCase, updateDataset, updateDatasetRun,
 } from './repositories/datasets'
-import {
-  createExperiment, createRound, deleteExperiment, getExperiment, getRound, listExperiments, listOpenRounds, listRounds, roundExists,
-  updateExperiment, updateRound,
-} from './repositories/experiments'
-import { renewLease, sqliteLeaseTables } from './repositories/run-leases'
+import { renewLease } from './repositories/run-leases'
 import { createRun, finishRun, getRun, holdsRun, listEventsAfter, listRuns, listStepRuns, listUnfinishedRuns, markRunStarted, runStatuses } from './repositories/runs'
-import { getSetting, setSetting } from './repositories/settings'
-import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, seedWorkflows, updateWorkflow } from './repositories/workflows'
+import { sqliteCatalogTables, sqliteLeaseTables } from './sqlite-tables'
+import { getWorkflow } from './repositories/workflows'
+import { workflowRepository } from './workflows'
 
 /** The repository functions `fns`, each given `db` as its first argument. */
 function withDb<Fns extends Record<string, (db: Db, ...args: never[]) => unknown>>(db: Db, fns: Fns) {
@@ -43,12 +40,11 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
     finishRun(db, runId, { status: result.status, verdict: result.verdict, output: result.output, error: result.error, durationMs: result.duration_ms })
     return storeEvent(db, runId, event)
   }
+  const perform = performOnSqlite(db)
   const view: ViewDialect = { db, runs, stepRuns, text: column => sql`${column}`, rows: async query => query.all() }
   return {
     handle,
-    workflows: withDb(db, {
-      list: listWorkflows, get: getWorkflow, create: createWorkflow, update: updateWorkflow, delete: deleteWorkflow, seed: seedWorkflows,
-    }),
+    workflows: workflowRepository(sqliteCatalogTables, perform, (id, version) => getWorkflow(db, id, version)),
     runs: {
       create: run => writes.write(() => createRun(db, run)),
       get: id => getRun(db, id),
@@ -70,12 +66,9 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
     },
     leases: {
       renew: lease => renewLease(db, lease),
-      ...leaseClaims(sqliteLeaseTables, program => runOnSqlite(db, program(db))),
+      ...leaseClaims(sqliteLeaseTables, perform),
     },
-    experiments: withDb(db, {
-      list: listExperiments, get: getExperiment, create: createExperiment, update: updateExperiment, delete: deleteExperiment, rounds: listRounds,
-      round: getRound, roundExists, createRound, updateRound, openRounds: listOpenRounds,
-    }),
+    experiments: experimentRepository(sqliteCatalogTables, perform),
     datasets: {
       ...withDb(db, {
         list: listDatasets, get: getDataset, casesPage: getDatasetCasesPage, findByName: findDatasetByName, versions: listDatasetVersions,
@@ -86,11 +79,8 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       // With the run writes: a case's row commits in the same transaction as the events of that turn.
       saveRunCase: row => writes.write(() => saveDatasetRunCase(db, row)),
     },
-    settings: {
-      get: key => getSetting(db, key),
-      set: (key, value) => setSetting(db, key, value),
-    },
-    cache: createSqliteResponseCache(db),
+    settings: settingsRepository(sqliteCatalogTables, perform),
+    cache: responseCache(sqliteCatalogTables, perform),
     // With the run writes: a request's spans and decisions commit together, and the promise settles once they have.
     online: onlineRepository({
       db, tables: { onlineRules, onlineSpans, onlineDecisions }, rows: async query => query.all(),

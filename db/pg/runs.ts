@@ -6,7 +6,7 @@ import { UNFINISHED_STATUSES } from '../repositories/run-leases'
 import { eventRows, journalOf } from '../run-recorder'
 import { readStoredValue, viewRun, type ViewDialect } from '../bounded-view'
 import { leaseClaims, type LeaseTables } from '../run-takeover'
-import { runOnPostgres } from '../statement-program'
+import { performOnPostgres } from '../statement-program'
 import type { PgDb } from './client'
 import { RUN_EVENTS_CHANNEL } from './channels'
 import { eventWrite } from './event-writes'
@@ -135,10 +135,7 @@ export const pgLeaseTables: LeaseTables = {
 
 /** Leases on PostgreSQL: one row per process, and the same claims as on SQLite (run-takeover.ts). */
 export function pgLeases(db: PgDb, ready: Promise<void>): LeaseRepository {
-  const claims = leaseClaims(pgLeaseTables, async (program) => {
-    await ready
-    return runOnPostgres(db, program(db))
-  })
+  const claims = leaseClaims(pgLeaseTables, performOnPostgres(db, ready))
   return {
     ...claims,
     async renew(lease) {

@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../client'
-import { leaseOwners, runs, stepRuns } from '../schema'
+import { leaseOwners } from '../schema'
 import { prepared } from '../prepared'
 import { unfinishedRunStatuses } from '../../engine/schema/workflow'
 import type { Lease } from '../../core/rows'
-import type { LeaseTables } from '../run-takeover'
 export type { Lease, RunLease, Holder } from '../../core/rows'
 
 /** The statuses of a run some process is executing or is about to execute (the engine's list). */
@@ -18,6 +17,3 @@ export function renewLease(db: Db, lease: Lease): void {
   prepared(db, 'leases.renew', () => db.insert(leaseOwners).values({ owner: sql.placeholder('owner'), expiresAt: sql.placeholder('expiresAt') })
     .onConflictDoUpdate({ target: leaseOwners.owner, set: { expiresAt: sql.raw('excluded.expires_at') } }).prepare()).run({ ...lease })
 }
-
-/** The leases' tables on SQLite: each claim's transaction holds the write lock from its start, so its reads need no lock of their own. */
-export const sqliteLeaseTables: LeaseTables = { runs, stepRuns, leaseOwners, lockRun: query => query, lockHolder: query => query }

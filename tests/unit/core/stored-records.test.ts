@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseStored } from '../../../core'
-import { createExperiment, getExperiment, openDatabase, type DbHandle } from '../../../db'
+import { createSqliteStore, openDatabase, type DbHandle } from '../../../db'
 import { ValidatedWorkflows } from '../../../core/runs/validated-workflows'
 import { builtinSteps, JudgeflowError, StepRegistry } from '../../../engine'
 import { experimentSchema } from '../../../engine/experiments'
@@ -20,11 +20,12 @@ function caught(fn: () => unknown): JudgeflowError {
 }
 
 describe('a stored record that no longer parses', () => {
-  it('is a STORED_RECORD_INVALID error naming the record and each problem, not a raw ZodError', () => {
+  it('is a STORED_RECORD_INVALID error naming the record and each problem, not a raw ZodError', async () => {
     handle = openDatabase(':memory:')
     // Written by hand (or by an older version): no documents, no target.
-    const row = createExperiment(handle.db, { name: 'old', current_best: 'a', variants: [{ id: 'a' }] })
-    const stored = getExperiment(handle.db, row.id)!
+    const { experiments } = createSqliteStore(handle)
+    const row = await experiments.create({ name: 'old', current_best: 'a', variants: [{ id: 'a' }] })
+    const stored = (await experiments.get(row.id))!
     const error = caught(() => parseStored(experimentSchema, { ...stored.definition, current_best: stored.currentBest }, `experiment "${row.id}"`))
     expect(error).toMatchObject({ code: 'STORED_RECORD_INVALID', category: 'system' })
     expect(error.message).toMatch(new RegExp(`^The stored experiment "${row.id}" cannot be read: documents: .*; target: `))

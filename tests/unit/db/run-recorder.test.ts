@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createRun, createRunRecorder, createSqliteResponseCache, createWorkflow, deleteWorkflow, getRun, getWorkflow, journalFor, listEventsAfter, listStepRuns, listWorkflowVersions, openDatabase, updateWorkflow, type DbHandle } from '../../../db'
+import {
+  createRun, createRunRecorder, createSqliteResponseCache, createSqliteStore, getRun, getWorkflow, journalFor, listEventsAfter, listStepRuns,
+  listWorkflowVersions, openDatabase,
+  type DbHandle,
+} from '../../../db'
 import { runWorkflow } from '../../../engine'
 import { qualityGate, testDeps } from '../../support/workflows'
 
@@ -7,16 +11,17 @@ let handle: DbHandle | undefined
 afterEach(() => handle?.close())
 
 describe('db', () => {
-  it('keeps every saved version of a workflow', () => {
+  it('keeps every saved version of a workflow', async () => {
     handle = openDatabase(':memory:')
-    const created = createWorkflow(handle.db, { name: 'A', nodes: [] })
-    const updated = updateWorkflow(handle.db, created.id, { name: 'B', nodes: [] })!
+    const { workflows } = createSqliteStore(handle)
+    const created = await workflows.create({ name: 'A', nodes: [] })
+    const updated = (await workflows.update(created.id, { name: 'B', nodes: [] }))!
     expect(updated.version).toBe(2)
     expect(getWorkflow(handle.db, created.id)!.name).toBe('B')
     expect(getWorkflow(handle.db, created.id, 1)!.definition).toEqual({ name: 'A', nodes: [] })
     expect(listWorkflowVersions(handle.db, created.id).map(v => v.version)).toEqual([2, 1])
-    expect(updateWorkflow(handle.db, 'nope', { name: 'x' })).toBeNull()
-    expect(deleteWorkflow(handle.db, created.id)).toBe(true)
+    expect(await workflows.update('nope', { name: 'x' })).toBeNull()
+    expect(await workflows.delete(created.id)).toBe(true)
     expect(getWorkflow(handle.db, created.id)).toBeNull()
   })
 
@@ -57,7 +62,7 @@ describe('runs repository', () => {
   it('lists a workflow\'s runs newest first, without their definitions, inputs and outputs', async () => {
     const { listRuns } = await import('../../../db')
     handle = openDatabase(':memory:')
-    const wf = createWorkflow(handle.db, { name: 'A', nodes: [] })
+    const wf = await createSqliteStore(handle).workflows.create({ name: 'A', nodes: [] })
     createRun(handle.db, { workflowId: wf.id, workflowVersion: 1, definition: { name: 'A' } }, 1000)
     const newer = createRun(handle.db, { workflowId: wf.id, workflowVersion: 1, definition: { name: 'A' } }, 2000)
     const listed = listRuns(handle.db, wf.id)
