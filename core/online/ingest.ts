@@ -86,7 +86,7 @@ export function spanRow(span: OtlpSpan, call: GenAiCall, now: number): OnlineSpa
 
 /** Nanoseconds since the epoch (decimal text) as milliseconds. */
 function millis(nanos: string): number {
-  return Number(BigInt(nanos) / 1_000_000n)
+  return Number(BigInt(nanos) / BigInt(1_000_000))
 }
 
 /** The attributes in their order while their JSON fits STORED_ATTRIBUTES_CHARS; those that do not are named under DROPPED_ATTRIBUTES. */

@@ -183,7 +183,7 @@ function exportOf(ids: Array<{ traceId: string, spanId: string }>) {
 }
 
 async function post(body: string | Buffer, headers: Record<string, string> = {}) {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : new Uint8Array(body) })
   const text = await response.text()
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null }
 }
