@@ -104,6 +104,8 @@ export interface OnlineRepository {
    */
   ingest(spans: readonly OnlineSpanRow[], decisions: readonly OnlineDecisionRow[]): Promise<{ spans: number, decisions: number }>
   getSpan(traceId: string, spanId: string): MaybePromise<OnlineSpanRow | null>
+  /** The trace's spans stored, at most `limit`, the earliest first. */
+  traceSpans(traceId: string, limit: number): MaybePromise<OnlineSpanRow[]>
   /** Decisions newest first (see DecisionKey), with their spans. */
   decisions(query: DecisionQuery): MaybePromise<OnlineDecisionView[]>
   /** Queued decisions, the oldest first: those to score, and those whose scoring run was started (`runId`). */

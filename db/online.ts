@@ -60,6 +60,8 @@ export function onlineRepository(d: OnlineDialect): OnlineRepository {
     async getSpan(traceId, spanId) {
       return (await d.rows(d.db.select().from(spans).where(and(eq(spans.traceId, traceId), eq(spans.spanId, spanId)))))[0] ?? null
     },
+    traceSpans: (traceId, limit) => d.rows(d.db.select().from(spans).where(eq(spans.traceId, traceId))
+      .orderBy(asc(spans.startedAt), asc(spans.spanId)).limit(limit)),
     decisions: query => listDecisions(d, query),
     queued: limit => d.rows(d.db.select().from(decisions).where(eq(decisions.status, 'queued')).orderBy(asc(decisions.decidedAt)).limit(limit)),
     async claim(key, runId) {

@@ -16,13 +16,14 @@ import type { RunRow } from '../rows'
 import type { DecisionRef, OnlineDecisionRow, OnlineRuleRow, OnlineSpanRow } from '../online-rows'
 import type { RunService } from '../runs/run-service'
 import type { Store } from '../store'
+import { spanTrace } from './span-trace'
 
 /** Queued decisions one pump looks at. */
 const PUMP_BATCH = 200
 const DAY_MS = 86_400_000
 const MINUTE_MS = 60_000
 /** The fields of the span an evaluator is handed. */
-const SPAN_FIELDS = ['content', 'context', 'actual'] as const
+const SPAN_FIELDS = ['content', 'context', 'actual']
 
 export interface OnlineScoringDeps {
   store: Store
@@ -119,7 +120,11 @@ export class OnlineScoring {
     try {
       const span = await this.deps.store.online.getSpan(decision.traceId, decision.spanId)
       if (!span) throw new JudgeflowError('INVALID_INPUT', 'the span is no longer stored')
-      await this.deps.runs.start({ id: runId, definition: await this.definitionOf(rule), input: spanInput(span) })
+      const config = await this.stepConfigOf(rule)
+      // The trace type judges the call's steps: the trace is read from the stored spans of its trace.
+      const traced = config.evaluation_type === 'trace'
+      const definition = evaluatorWorkflow(config, traced ? [...SPAN_FIELDS, 'trace'] : SPAN_FIELDS)
+      await this.deps.runs.start({ id: runId, definition, input: { ...spanInput(span), ...(traced ? { trace: await spanTrace(this.deps.store, span) } : {}) } })
     }
     catch (error) {
       await this.deps.store.online.updateDecision(decision, { status: 'failed', reason: `the scoring could not start: ${(error as Error).message}` })
@@ -155,17 +160,22 @@ export class OnlineScoring {
     })
   }
 
-  /** The run's workflow: the input, then the rule's evaluator (its config, or the saved step's as the workflow is now) judging the span's fields. */
-  private async definitionOf(rule: OnlineRuleRow): Promise<Record<string, unknown>> {
-    if ('config' in rule.evaluator) return evaluatorWorkflow(rule.evaluator.config, SPAN_FIELDS)
+  /**
+   * The evaluator step's config, without what it judges: the rule's evaluator config (its trace
+   * settings as a step's `trace_options`), or the saved step's as the workflow is now.
+   */
+  private async stepConfigOf(rule: OnlineRuleRow): Promise<Record<string, unknown>> {
+    if ('config' in rule.evaluator) {
+      const { trace: options, ...config } = rule.evaluator.config
+      return options === undefined ? config : { ...config, trace_options: options }
+    }
     const { workflow_id: workflowId, step_id: stepId } = rule.evaluator
     const workflow = await this.deps.store.workflows.get(workflowId)
     const node = (workflow?.definition.nodes as Array<{ id: string, type: string, config?: Record<string, unknown> }> | undefined)
       ?.find(n => n.id === stepId && n.type === 'evaluator')
     if (!node) throw new JudgeflowError('INVALID_INPUT', `workflow "${workflowId}" has no evaluator step "${stepId}" any more`)
     // What the step judged in its workflow (another step's output) is the span's here.
-    const config = Object.fromEntries(Object.entries(node.config ?? {}).filter(([key]) => !(key in EVALUATION_INPUTS)))
-    return evaluatorWorkflow(config, SPAN_FIELDS)
+    return Object.fromEntries(Object.entries(node.config ?? {}).filter(([key]) => !(key in EVALUATION_INPUTS)))
   }
 }
 

@@ -92,6 +92,9 @@ describe.each(storeFactories)('online scoring storage ($name)', (factory) => {
     expect((await store.online.queued(1))[0]).toMatchObject({ runId: 'run-1' })
     expect(await store.online.spentSince(id, 0)).toBe(0.25)
     expect(await store.online.spentSince(id, 11)).toBe(0)
+    const child = { ...span(3), spanId: 'e'.repeat(16), parentSpanId: a!.spanId, startedAt: 0 }
+    await store.online.ingest([child], [])
+    expect((await store.online.traceSpans(a!.traceId, 10)).map(s => s.spanId)).toEqual([child.spanId, a!.spanId])
     await store.close()
   })
 })

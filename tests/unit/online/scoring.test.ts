@@ -67,6 +67,27 @@ describe('online scoring', () => {
     await waitFor(async () => (await store.online.decisions({ ruleId: id, status: 'scored', limit: 1 })).length || undefined, 10_000, 'the scoring')
   })
 
+  it('hands the trace type the call\'s trace: its tool calls from its messages and its execute_tool child spans', async () => {
+    const { store, scoring } = setUp({ now: Date.now() })
+    const { id } = await store.online.createRule(rule({ evaluator: { config: { evaluation_type: 'trace', pass_threshold: 0.5, trace: { embedder: 'hashed' } } } }))
+    const call = { ...span(1), attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Refund order 7?' }] }]) } }
+    const tool = {
+      ...span(1), spanId: 'c'.repeat(16), parentSpanId: call.spanId, name: 'execute_tool lookup_order', operation: 'execute_tool', inputText: null, outputText: null, startedAt: 5,
+      attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order', 'gen_ai.tool.call.arguments': '{"order":7}', 'gen_ai.tool.call.result': '{"paid":true}' },
+    }
+    await store.online.ingest([call, tool], [decision(id, call)])
+    expect(await scoring.pump()).toBe(1)
+    const [scored] = await waitFor(async () => {
+      const done = await store.online.decisions({ ruleId: id, status: 'scored', limit: 1 })
+      return done.length ? done : undefined
+    }, 10_000, 'the trace scoring')
+    const run = await store.runs.get(scored!.runId!)
+    expect((run!.input as { trace: { task: unknown, steps: unknown[] } }).trace).toMatchObject({
+      task: { objective: 'Refund order 7?' },
+      steps: [{ type: 'tool_call', tool: { name: 'lookup_order' }, input: { order: 7 } }, { type: 'observation', output: { paid: true } }],
+    })
+  })
+
   it('marks a span over_budget once the rule\'s scorings today cost max_cost_usd_per_day, saying so', async () => {
     const clock = { now: Date.UTC(2026, 0, 1, 12) }
     const { store, scoring } = setUp(clock)
