@@ -4,10 +4,10 @@ import type { ChatResponse, ResponseCache } from '../engine/providers/types'
 import type { ExperimentRepository, SettingsRepository } from '../core/store'
 import type { ExperimentRoundRow, ExperimentRow } from '../core/rows'
 import { openRoundStatuses } from '../engine/experiments/round-statuses'
-import { inTransaction, rowsOf, runOf, type Perform, type Program } from './statement-program'
+import { allRows, firstRow, inTransaction, rowsOf, runOf, type Perform, type Program } from './statement-program'
 
 /**
- * Experiments, settings and the response cache (and workflows: workflows.ts): one implementation over both dialects (see
+ * Experiments, settings and the response cache (and workflows: workflows.ts, datasets: datasets.ts): one implementation over both dialects (see
  * statement-program.ts). `forUpdate` locks the row a transaction reads before it writes on
  * PostgreSQL; on SQLite the transaction holds the write lock from its start.
  */
@@ -18,34 +18,36 @@ export interface CatalogTables {
   experimentRounds: any
   appSettings: any
   llmCache: any
+  datasets: any
+  datasetVersions: any
+  datasetRuns: any
+  datasetRunCases: any
   forUpdate: (query: any) => any
   /** A lock on `key` held until the transaction ends (PostgreSQL's advisory lock); none on SQLite, whose transaction holds the write lock. */
   lockKey?: (tx: any, key: string) => unknown
 }
 
-const first = <T>(rows: T[]): T | null => rows[0] ?? null
-
 export function experimentRepository(t: CatalogTables, perform: Perform): ExperimentRepository {
   const { experiments, experimentRounds } = t
   const roundWhere = (experimentId: string, number: number) => and(eq(experimentRounds.experimentId, experimentId), eq(experimentRounds.number, number))
   return {
-    list: () => perform(db => rows<ExperimentRow[]>(db.select().from(experiments).orderBy(desc(experiments.updatedAt)))),
-    get: id => perform(db => one<ExperimentRow>(db.select().from(experiments).where(eq(experiments.id, id)))),
+    list: () => perform(db => allRows<ExperimentRow>(db.select().from(experiments).orderBy(desc(experiments.updatedAt)))),
+    get: id => perform(db => firstRow<ExperimentRow>(db.select().from(experiments).where(eq(experiments.id, id)))),
     create: definition => perform(function* (db) {
       const now = Date.now()
       const row = { id: randomUUID(), name: definition.name, definition, currentBest: definition.current_best, createdAt: now, updatedAt: now }
       yield runOf(db.insert(experiments).values(row))
       return row
     }),
-    update: (id, definition) => perform(db => one<ExperimentRow>(db.update(experiments)
+    update: (id, definition) => perform(db => firstRow<ExperimentRow>(db.update(experiments)
       .set({ name: definition.name, definition, currentBest: definition.current_best, updatedAt: Date.now() }).where(eq(experiments.id, id)).returning())),
     delete: id => perform(function* (db) {
       const deleted: unknown[] = yield rowsOf(db.delete(experiments).where(eq(experiments.id, id)).returning({ id: experiments.id }))
       return deleted.length > 0
     }),
-    rounds: experimentId => perform(db => rows<ExperimentRoundRow[]>(db.select().from(experimentRounds)
+    rounds: experimentId => perform(db => allRows<ExperimentRoundRow>(db.select().from(experimentRounds)
       .where(eq(experimentRounds.experimentId, experimentId)).orderBy(asc(experimentRounds.number)))),
-    round: (experimentId, number) => perform(db => one<ExperimentRoundRow>(db.select().from(experimentRounds).where(roundWhere(experimentId, number)))),
+    round: (experimentId, number) => perform(db => firstRow<ExperimentRoundRow>(db.select().from(experimentRounds).where(roundWhere(experimentId, number)))),
     roundExists: (experimentId, number) => perform(function* (db) {
       const found: unknown[] = yield rowsOf(db.select({ id: experimentRounds.id }).from(experimentRounds).where(roundWhere(experimentId, number)))
       return found.length > 0
@@ -56,7 +58,7 @@ export function experimentRepository(t: CatalogTables, perform: Perform): Experi
     updateRound: (id, patch) => perform(function* (db) {
       yield runOf(db.update(experimentRounds).set(patch).where(eq(experimentRounds.id, id)))
     }),
-    openRounds: () => perform(db => rows<ExperimentRoundRow[]>(db.select().from(experimentRounds)
+    openRounds: () => perform(db => allRows<ExperimentRoundRow>(db.select().from(experimentRounds)
       .where(inArray(experimentRounds.status, [...openRoundStatuses])))),
   }
 }
@@ -82,7 +84,7 @@ export function settingsRepository(t: CatalogTables, perform: Perform): Settings
 }
 
 export function* settingOf<T>(t: CatalogTables, db: any, key: string): Program<T | null> {
-  const row: { value: unknown } | null = yield* one(db.select().from(t.appSettings).where(eq(t.appSettings.key, key)))
+  const row: { value: unknown } | null = yield* firstRow(db.select().from(t.appSettings).where(eq(t.appSettings.key, key)))
   return row ? (row.value as T) : null
 }
 
@@ -95,7 +97,7 @@ export function responseCache(t: CatalogTables, perform: Perform): ResponseCache
   const { llmCache } = t
   return {
     get: key => perform(function* (db) {
-      const row: { response: unknown } | null = yield* one(db.update(llmCache).set({ lastUsedAt: Date.now() }).where(eq(llmCache.key, key))
+      const row: { response: unknown } | null = yield* firstRow(db.update(llmCache).set({ lastUsedAt: Date.now() }).where(eq(llmCache.key, key))
         .returning({ response: llmCache.response }))
       return row ? (row.response as ChatResponse) : undefined
     }),
@@ -106,12 +108,4 @@ export function responseCache(t: CatalogTables, perform: Perform): ResponseCache
         .onConflictDoUpdate({ target: llmCache.key, set: { response, createdAt: now, lastUsedAt: now } }))
     }),
   }
-}
-
-function* rows<T>(query: unknown): Program<T> {
-  return yield rowsOf(query)
-}
-
-function* one<T>(query: unknown): Program<T | null> {
-  return first<T>(yield rowsOf(query))
 }

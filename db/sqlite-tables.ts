@@ -1,4 +1,7 @@
-import { appSettings, experimentRounds, experiments, leaseOwners, llmCache, runs, stepRuns, workflows, workflowVersions } from './schema'
+import {
+  appSettings, datasetRunCases, datasetRuns, datasets, datasetVersions, experimentRounds, experiments, leaseOwners, llmCache, runs, stepRuns,
+  workflows, workflowVersions,
+} from './schema'
 import type { CatalogTables } from './catalog'
 import type { LeaseTables } from './run-takeover'
 
@@ -8,7 +11,8 @@ import type { LeaseTables } from './run-takeover'
  */
 
 export const sqliteCatalogTables: CatalogTables = {
-  workflows, workflowVersions, experiments, experimentRounds, appSettings, llmCache, forUpdate: query => query,
+  workflows, workflowVersions, experiments, experimentRounds, appSettings, llmCache, datasets, datasetVersions, datasetRuns, datasetRunCases,
+  forUpdate: query => query,
 }
 
 export const sqliteLeaseTables: LeaseTables = { runs, stepRuns, leaseOwners, lockRun: query => query, lockHolder: query => query }

@@ -23,6 +23,17 @@ export const runOf = (statement: unknown): Step => ({ run: statement })
 /** A transaction on the handle the runner gives, its statements built on that handle by `body`. */
 export const inTransaction = <T>(body: (tx: any) => Program<T>): Step => ({ transaction: body })
 
+/** A program of one query: its rows. */
+export function* allRows<T>(query: unknown): Program<T[]> {
+  return yield rowsOf(query)
+}
+
+/** A program of one query: its first row, or null. */
+export function* firstRow<T>(query: unknown): Program<T | null> {
+  const [row] = yield rowsOf(query)
+  return row ?? null
+}
+
 /**
  * The write lock is taken at BEGIN (as the group commit takes it): a transaction that reads a row
  * before it writes sees the latest commit, never a snapshot another process's commit made stale.

@@ -1,5 +1,5 @@
 import type { RunFinished, Store } from '../core/store'
-import type { Db, DbHandle } from './client'
+import type { DbHandle } from './client'
 import { sql } from 'drizzle-orm'
 import { readStoredValue, viewRun, type ViewDialect } from './bounded-view'
 import { GroupCommit } from './group-commit'
@@ -10,22 +10,13 @@ import { leaseClaims } from './run-takeover'
 import { performOnSqlite } from './statement-program'
 import { experimentRepository, responseCache, settingsRepository } from './catalog'
 import { oneAtATime, pruneStore } from './retention'
-import {
-  createDataset, createDatasetRun, deleteDataset, findDatasetByName, getDataset, getDatasetCasesPage, getDatasetRun, getDatasetRunSummary,
-  listDatasetRunCases, listDatasetRuns, listDatasets, listDatasetVersions, listOpenDatasetRuns, saveDatasetRunCase, updateDataset, updateDatasetRun,
-} from './repositories/datasets'
+import { getDatasetCasesPage, saveDatasetRunCase } from './repositories/datasets'
+import { datasetRepository } from './datasets'
 import { renewLease } from './repositories/run-leases'
 import { createRun, finishRun, getRun, holdsRun, listEventsAfter, listRuns, listStepRuns, listUnfinishedRuns, markRunStarted, runStatuses } from './repositories/runs'
 import { sqliteCatalogTables, sqliteLeaseTables } from './sqlite-tables'
 import { getWorkflow } from './repositories/workflows'
 import { workflowRepository } from './workflows'
-
-/** The repository functions `fns`, each given `db` as its first argument. */
-function withDb<Fns extends Record<string, (db: Db, ...args: never[]) => unknown>>(db: Db, fns: Fns) {
-  return Object.fromEntries(Object.entries(fns).map(([name, fn]) => [name, (...args: never[]) => fn(db, ...args)])) as {
-    [Name in keyof Fns]: Fns[Name] extends (db: Db, ...args: infer Args) => infer Result ? (...args: Args) => Result : never
-  }
-}
 
 /**
  * The application's store in one SQLite database. Run writes go through a group commit (see
@@ -70,12 +61,8 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
     },
     experiments: experimentRepository(sqliteCatalogTables, perform),
     datasets: {
-      ...withDb(db, {
-        list: listDatasets, get: getDataset, casesPage: getDatasetCasesPage, findByName: findDatasetByName, versions: listDatasetVersions,
-        create: createDataset,
-        update: updateDataset, delete: deleteDataset, createRun: createDatasetRun, getRun: getDatasetRun, getRunSummary: getDatasetRunSummary,
-        runs: listDatasetRuns, openRuns: listOpenDatasetRuns, updateRun: updateDatasetRun, runCases: listDatasetRunCases,
-      }),
+      ...datasetRepository(sqliteCatalogTables, perform),
+      casesPage: (id, page) => getDatasetCasesPage(db, id, page),
       // With the run writes: a case's row commits in the same transaction as the events of that turn.
       saveRunCase: row => writes.write(() => saveDatasetRunCase(db, row)),
     },

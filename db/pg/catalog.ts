@@ -6,7 +6,7 @@ import { performOnPostgres } from '../statement-program'
 import { workflowRepository } from '../workflows'
 import { prepared } from '../prepared'
 import type { PgDb } from './client'
-import { appSettings, experimentRounds, experiments, llmCache, workflows, workflowVersions } from './schema'
+import { appSettings, datasetRunCases, datasetRuns, datasets, datasetVersions, experimentRounds, experiments, llmCache, workflows, workflowVersions } from './schema'
 
 type Definition = Parameters<WorkflowRepository['create']>[0]
 
@@ -35,7 +35,7 @@ export function pgWorkflows(db: PgDb, ready: Promise<void>): WorkflowRepository 
  * implementation shared with SQLite (db/catalog.ts, db/workflows.ts).
  */
 export const pgCatalogTables: CatalogTables = {
-  workflows, workflowVersions, experiments, experimentRounds, appSettings, llmCache,
+  workflows, workflowVersions, experiments, experimentRounds, appSettings, llmCache, datasets, datasetVersions, datasetRuns, datasetRunCases,
   forUpdate: query => query.for('update'),
   lockKey: (tx, key) => tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`),
 }
