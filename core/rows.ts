@@ -259,7 +259,7 @@ export interface ClaimOneOptions extends Omit<TakeoverOptions, 'skip'> {
 export interface RetentionPolicy {
   /** The clock of this prune (epoch ms). */
   now: number
-  /** Finished runs that ended (or, never started, were created) longer ago than this are deleted. */
+  /** Finished runs that ended (or, never started, were created) longer ago than this are deleted, and online spans received longer ago. */
   maxAgeMs?: number
   /** Each workflow keeps its newest runs up to this number; finished runs beyond it are deleted. */
   keepPerWorkflow?: number
@@ -275,6 +275,8 @@ export interface PruneResult {
   /** Lease rows of processes whose lease expired and that hold no unfinished run. */
   leaseOwners: number
   cacheEntries: number
+  /** Online spans received before the age limit, with their decisions (never one still queued for scoring). */
+  onlineSpans: number
 }
 
 /** A run whose input and output may each be a marker of a value too large to carry whole. */

@@ -20,11 +20,11 @@ const unfinished = list(UNFINISHED_STATUSES)
  * Deletes what the policy lets go, batch by batch (the same SQL on SQLite and PostgreSQL): finished
  * runs past the age or beyond the per-workflow count, never one a dataset run still running or an
  * experiment round still open needs; lease rows of gone processes; the least recently used cache
- * entries over the bound. A finished dataset run keeps its cases' results: their run links then 404.
+ * entries over the bound; online spans past the age, with their decisions. A finished dataset run keeps its cases' results: their run links then 404.
  */
 export async function pruneStore(db: RetentionDb, policy: RetentionPolicy): Promise<PruneResult> {
   const batch = policy.batchSize ?? DEFAULT_PRUNE_BATCH
-  const result: PruneResult = { runs: 0, leaseOwners: 0, cacheEntries: 0 }
+  const result: PruneResult = { runs: 0, leaseOwners: 0, cacheEntries: 0, onlineSpans: 0 }
   if (policy.maxAgeMs !== undefined || policy.keepPerWorkflow !== undefined) {
     const kept = await runsInOpenRounds(db)
     // One statement per batch: the runs it picks go with their steps and events (the foreign keys cascade).
@@ -38,6 +38,7 @@ export async function pruneStore(db: RetentionDb, policy: RetentionPolicy): Prom
   const [leases] = await db.transaction([sql`delete from lease_owners where expires_at < ${policy.now} and not exists
     (select 1 from runs where runs.lease_owner = lease_owners.owner and runs.status in (${unfinished}))`])
   result.leaseOwners = leases ?? 0
+  if (policy.maxAgeMs !== undefined) result.onlineSpans = await pruneOnlineSpans(db, policy.now - policy.maxAgeMs, batch)
   if (policy.cacheMaxEntries !== undefined) {
     const [count] = await db.rows<{ n: number | string }>(sql`select count(*) as n from llm_cache`)
     let excess = Number(count?.n ?? 0) - policy.cacheMaxEntries
@@ -52,6 +53,20 @@ export async function pruneStore(db: RetentionDb, policy: RetentionPolicy): Prom
     }
   }
   return result
+}
+
+/** Online spans received before `before`, batch by batch, with their decisions (the foreign key cascades); a span a rule still has queued stays. */
+async function pruneOnlineSpans(db: RetentionDb, before: number, batch: number): Promise<number> {
+  let total = 0
+  for (;;) {
+    const [deleted = 0] = await db.transaction([sql`delete from online_spans where (trace_id, span_id) in (
+      select s.trace_id, s.span_id from online_spans s where s.received_at < ${before} and not exists (
+        select 1 from online_decisions d where d.trace_id = s.trace_id and d.span_id = s.span_id and d.status = 'queued')
+      order by s.received_at asc limit ${batch})`])
+    total += deleted
+    if (deleted < batch) return total
+    await breather()
+  }
 }
 
 /** The oldest finished runs the policy lets go, at most `limit`, skipping those an open dataset run or round needs. */

@@ -97,4 +97,15 @@ describe.each(storeFactories)('online scoring storage ($name)', (factory) => {
     expect((await store.online.traceSpans(a!.traceId, 10)).map(s => s.spanId)).toEqual([child.spanId, a!.spanId])
     await store.close()
   })
+
+  it('prunes spans received past the retention age with their decisions, in batches, never one a rule still has queued', async () => {
+    store = await factory.open()
+    const { id } = await store.online.createRule(rule)
+    const rows = Array.from({ length: 5 }, (_, n) => span(n, { traceId: (n + 1).toString(16).padStart(32, '0'), receivedAt: n < 4 ? 1_000 : 9_000 }))
+    await store.online.ingest(rows, rows.map((s, n) => decision(id, s, n === 0 ? 'queued' : 'scored', 5)))
+    expect(await store.retention.prune({ now: 10_000, maxAgeMs: 5_000, batchSize: 2 })).toMatchObject({ onlineSpans: 3 })
+    expect((await store.online.decisions({ limit: 10 })).map(d => d.traceId).sort()).toEqual([rows[0]!.traceId, rows[4]!.traceId])
+    expect(await store.online.getSpan(rows[1]!.traceId, rows[1]!.spanId)).toBeNull()
+    await store.close()
+  })
 })
