@@ -13,7 +13,8 @@ import { oneAtATime, pruneStore } from './retention'
 import { getDatasetCasesPage, saveDatasetRunCase } from './repositories/datasets'
 import { datasetRepository } from './datasets'
 import { renewLease } from './repositories/run-leases'
-import { createRun, finishRun, getRun, holdsRun, listEventsAfter, listRuns, listStepRuns, listUnfinishedRuns, markRunStarted, runStatuses } from './repositories/runs'
+import { createRun, finishRun, getRun, holdsRun, listEventsAfter, listStepRuns, markRunStarted, runStatuses } from './repositories/runs'
+import { runLists } from './run-lists'
 import { sqliteCatalogTables, sqliteLeaseTables } from './sqlite-tables'
 import { getWorkflow } from './repositories/workflows'
 import { workflowRepository } from './workflows'
@@ -39,13 +40,12 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
     runs: {
       create: run => writes.write(() => createRun(db, run)),
       get: id => getRun(db, id),
-      list: (workflowId, options) => listRuns(db, workflowId, options),
+      ...runLists({ runs }, perform),
       steps: runId => listStepRuns(db, runId),
       eventsAfter: (runId, afterId, limit) => listEventsAfter(db, runId, afterId, limit),
       view: (id, limits) => viewRun(view, id, limits),
       value: (runId, ref) => readStoredValue(view, runId, ref),
       statuses: ids => runStatuses(db, ids),
-      unfinished: workflowId => listUnfinishedRuns(db, workflowId),
       markStarted: (id, owner) => writes.write(() => markRunStarted(db, id, owner)),
       // Fenced: the holder is checked in the transaction that writes (SQLite serialises writers, and a
       // transaction whose snapshot another process's commit made stale cannot write: it is retried).

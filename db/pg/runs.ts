@@ -1,11 +1,11 @@
 import type pg from 'pg'
-import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { LeaseRepository, RunRepository } from '../../core/store'
 import { newRunRow } from '../../core/rows'
-import { UNFINISHED_STATUSES } from '../repositories/run-leases'
 import { eventRows, journalOf } from '../run-recorder'
 import { readStoredValue, viewRun, type ViewDialect } from '../bounded-view'
 import { leaseClaims, type LeaseTables } from '../run-takeover'
+import { runLists } from '../run-lists'
 import { performOnPostgres } from '../statement-program'
 import type { PgDb } from './client'
 import { RUN_EVENTS_CHANNEL } from './channels'
@@ -75,13 +75,7 @@ export function pgRuns(db: PgDb, pool: pg.Pool, ready: Promise<void>): RunReposi
         .execute({ id })
       return row ?? null
     },
-    async list(workflowId, options = {}) {
-      await ready
-      const { definition: _definition, input: _input, output: _output, ...columns } = getTableColumns(runs)
-      return db.select(columns).from(runs)
-        .where(options.before ? and(eq(runs.workflowId, workflowId), lt(runs.createdAt, options.before)) : eq(runs.workflowId, workflowId))
-        .orderBy(desc(runs.createdAt)).limit(options.limit ?? 50)
-    },
+    ...runLists({ runs }, performOnPostgres(db, ready)),
     async steps(runId) {
       await ready
       return prepared(db, 'pg steps', () => db.select().from(stepRuns).where(eq(stepRuns.runId, sql.placeholder('runId'))).orderBy(asc(stepRuns.id))
@@ -107,11 +101,6 @@ export function pgRuns(db: PgDb, pool: pg.Pool, ready: Promise<void>): RunReposi
       await ready
       const rows = await db.select({ id: runs.id, status: runs.status }).from(runs).where(inArray(runs.id, ids))
       return new Map(rows.map(row => [row.id, row.status]))
-    },
-    async unfinished(workflowId) {
-      await ready
-      const rows = await db.select({ id: runs.id }).from(runs).where(and(eq(runs.workflowId, workflowId), inArray(runs.status, UNFINISHED_STATUSES)))
-      return rows.map(row => row.id)
     },
     // In order with the run's events: a quick run's end must not be overwritten by its start.
     markStarted: (id, owner) => inOrder(id, async () => {

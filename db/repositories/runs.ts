@@ -1,9 +1,8 @@
-import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { Db } from '../client'
 import { runEvents, runs, stepRuns } from '../schema'
 import { direct, prepared } from '../prepared'
-import { UNFINISHED_STATUSES } from './run-leases'
-import { newRunRow, type RunRow, type StepRunRow, type RunEventRow, type NewRun, type RunSummaryRow } from '../../core/rows'
+import { newRunRow, type RunRow, type StepRunRow, type RunEventRow, type NewRun } from '../../core/rows'
 export type { RunRow, StepRunRow, RunEventRow, NewRun, RunSummaryRow } from '../../core/rows'
 
 export function createRun(db: Db, run: NewRun, now = Date.now()): RunRow {
@@ -15,14 +14,6 @@ export function createRun(db: Db, run: NewRun, now = Date.now()): RunRow {
 
 export function getRun(db: Db, id: string): RunRow | null {
   return prepared(db, 'runs.get', () => db.select().from(runs).where(eq(runs.id, sql.placeholder('id'))).prepare()).get({ id }) ?? null
-}
-
-/** The workflow's runs without their definition, input and output: a list stays small however large runs are. */
-export function listRuns(db: Db, workflowId: string, options: { limit?: number, before?: number } = {}): RunSummaryRow[] {
-  const { definition: _definition, input: _input, output: _output, ...columns } = getTableColumns(runs)
-  return db.select(columns).from(runs)
-    .where(options.before ? and(eq(runs.workflowId, workflowId), lt(runs.createdAt, options.before)) : eq(runs.workflowId, workflowId))
-    .orderBy(desc(runs.createdAt)).limit(options.limit ?? 50).all()
 }
 
 export function listStepRuns(db: Db, runId: string): StepRunRow[] {
@@ -65,11 +56,6 @@ export function runStatuses(db: Db, ids: string[]): Map<string, string> {
   }
   const rows = db.select({ id: runs.id, status: runs.status }).from(runs).where(inArray(runs.id, ids)).all()
   return new Map(rows.map(row => [row.id, row.status]))
-}
-
-/** The ids of the workflow's queued and running runs. */
-export function listUnfinishedRuns(db: Db, workflowId: string): string[] {
-  return db.select({ id: runs.id }).from(runs).where(and(eq(runs.workflowId, workflowId), inArray(runs.status, UNFINISHED_STATUSES))).all().map(row => row.id)
 }
 
 export function listEventsAfter(db: Db, runId: string, afterId = 0, limit = 1000): RunEventRow[] {

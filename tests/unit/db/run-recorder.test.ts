@@ -60,17 +60,17 @@ describe('db', () => {
 
 describe('runs repository', () => {
   it('lists a workflow\'s runs newest first, without their definitions, inputs and outputs', async () => {
-    const { listRuns } = await import('../../../db')
     handle = openDatabase(':memory:')
-    const wf = await createSqliteStore(handle).workflows.create({ name: 'A', nodes: [] })
+    const store = createSqliteStore(handle)
+    const wf = await store.workflows.create({ name: 'A', nodes: [] })
     createRun(handle.db, { workflowId: wf.id, workflowVersion: 1, definition: { name: 'A' } }, 1000)
     const newer = createRun(handle.db, { workflowId: wf.id, workflowVersion: 1, definition: { name: 'A' } }, 2000)
-    const listed = listRuns(handle.db, wf.id)
+    const listed = await store.runs.list(wf.id)
     expect(listed.map(r => r.id)[0]).toBe(newer.id)
     expect(listed).toHaveLength(2)
     expect('definition' in listed[0]!).toBe(false)
     expect('input' in listed[0]! || 'output' in listed[0]!).toBe(false)
-    expect(listRuns(handle.db, wf.id, { before: 2000 })).toHaveLength(1)
+    expect(await store.runs.list(wf.id, { before: 2000 })).toHaveLength(1)
   })
 })
 
