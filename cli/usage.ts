@@ -13,4 +13,5 @@ export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | jud
   + ' [--min-pass-rate R] [--min-kappa K] [--baseline <report.json> --no-regressions] [--max-errors N] [--max-flaky S] [--max-cost USD [--force]] [--require-calibration <dataset> --min-kappa K] [--require-judge]'
   + ' [--report <out.json>] [--junit <out.xml>] [--html <out.html>] [--csv <out.csv>] [--jsonl <out.jsonl>] [--markdown] [--score-step <node id>] [--db <path>]'
   + ' [--outputs <recorded.jsonl> [--output-step <node id>]] | judgeflow test [<promptfooconfig.yaml>] --assertions <asserts.yaml> --model-outputs <outputs.json>'
+export const TRACES_USAGE = 'judgeflow traces import <otlp.json|.jsonl> [--db <path>]   (spans as POST /v1/traces takes them, decided by the online rules)'
 export const WORKER_USAGE = 'judgeflow worker [--concurrency N] [--nice N]   (PostgreSQL: executes queued runs at a lower CPU priority, nice 10 unless told; SIGTERM drains)'

@@ -1,4 +1,4 @@
-import { DB_USAGE, IMPORT_USAGE, SERVE_USAGE, WORKER_USAGE } from '../usage'
+import { DB_USAGE, IMPORT_USAGE, SERVE_USAGE, TRACES_USAGE, WORKER_USAGE } from '../usage'
 import { REQUIRE_JUDGE_FLAG, type CommandHelp } from './flag-spec'
 import { TEST_FLAGS } from './test-flags'
 
@@ -97,6 +97,16 @@ export const COMMANDS = {
     examples: [['judgeflow backup backups/judgeflow-2026-01-31.db', 'copy the database into backups/']],
     env: [['JUDGEFLOW_DB', 'the database copied when --db is not given']],
     exit: '0 copied, 2 invalid input or a failed copy',
+  },
+  traces: {
+    summary: 'Imports a file of OpenTelemetry spans (OTLP/JSON) as POST /v1/traces takes them: each enabled online rule decides each GenAI span.',
+    usage: [TRACES_USAGE],
+    flags: {
+      db: { type: 'string', value: '<path>', help: 'the database the server uses (default: JUDGEFLOW_DB, else ./.judgeflow/judgeflow.db)' },
+    },
+    examples: [['judgeflow traces import spans.jsonl', 'the Collector\'s file exporter output, one export request a line']],
+    env: [['JUDGEFLOW_OTLP_MAX_ATTRIBUTES, JUDGEFLOW_OTLP_MAX_ATTRIBUTE_CHARS', 'a span past them is rejected, as the endpoint rejects it']],
+    exit: '0 imported, 2 invalid input',
   },
   db: {
     summary: 'Copies a SQLite database into an empty PostgreSQL one, checking every table\'s row count.',
