@@ -1,6 +1,7 @@
 import { foreignKey, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import type { OnlineEvaluatorRef } from '../core/online-rows'
 import type { OnlineFilter } from '../engine/online/selection'
+import type { ReviewJudge, ReviewRubric, ReviewSource } from '../core/review-rows'
 
 /** Times are epoch milliseconds. JSON columns hold what the engine produced, as it produced it. */
 export const workflows = sqliteTable('workflows', {
@@ -236,3 +237,51 @@ export const onlineDecisions = sqliteTable('online_decisions', {
   foreignKey({ columns: [t.traceId, t.spanId], foreignColumns: [onlineSpans.traceId, onlineSpans.spanId] }).onDelete('cascade'),
   index('online_decisions_rule_decided').on(t.ruleId, t.decidedAt), index('online_decisions_status').on(t.status, t.decidedAt),
 ])
+
+/** Human review's queues (DESIGN.md, "Human review: annotation queues"). */
+export const reviewQueues = sqliteTable('review_queues', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  rubric: text('rubric', { mode: 'json' }).notNull().$type<ReviewRubric>(),
+  instructions: text('instructions'),
+  reviewersPerItem: integer('reviewers_per_item').notNull(),
+  leaseMinutes: integer('lease_minutes').notNull(),
+  showJudge: integer('show_judge', { mode: 'boolean' }).notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+})
+
+/** What a queue's reviewers judge: a snapshot of a judged output, from a dataset run's case, a run or an online decision, added once. */
+export const reviewItems = sqliteTable('review_items', {
+  id: text('id').primaryKey(),
+  queueId: text('queue_id').notNull().references(() => reviewQueues.id, { onDelete: 'cascade' }),
+  position: integer('position').notNull(),
+  source: text('source', { mode: 'json' }).notNull().$type<ReviewSource>(),
+  sourceKey: text('source_key').notNull(),
+  input: text('input', { mode: 'json' }).$type<unknown>(),
+  output: text('output', { mode: 'json' }).$type<unknown>(),
+  context: text('context', { mode: 'json' }).$type<unknown>(),
+  judge: text('judge', { mode: 'json' }).$type<ReviewJudge>(),
+  createdAt: integer('created_at').notNull(),
+}, t => [uniqueIndex('review_items_source').on(t.queueId, t.sourceKey), uniqueIndex('review_items_position').on(t.queueId, t.position)])
+
+/** One label per reviewer and item: labelling again replaces it. */
+export const reviewLabels = sqliteTable('review_labels', {
+  itemId: text('item_id').notNull().references(() => reviewItems.id, { onDelete: 'cascade' }),
+  queueId: text('queue_id').notNull(),
+  reviewer: text('reviewer').notNull(),
+  label: text('label').notNull(),
+  score: real('score'),
+  comment: text('comment'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+}, t => [primaryKey({ columns: [t.itemId, t.reviewer] }), index('review_labels_queue').on(t.queueId, t.reviewer)])
+
+/** An item handed to a reviewer until a time, or skipped by them. */
+export const reviewLeases = sqliteTable('review_leases', {
+  itemId: text('item_id').notNull().references(() => reviewItems.id, { onDelete: 'cascade' }),
+  queueId: text('queue_id').notNull(),
+  reviewer: text('reviewer').notNull(),
+  leasedUntil: integer('leased_until').notNull(),
+  skipped: integer('skipped', { mode: 'boolean' }).notNull(),
+}, t => [primaryKey({ columns: [t.itemId, t.reviewer] }), index('review_leases_queue').on(t.queueId, t.reviewer)])

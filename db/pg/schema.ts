@@ -1,6 +1,7 @@
 import { bigint, bigserial, boolean, doublePrecision, foreignKey, index, integer, json, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
 import type { OnlineEvaluatorRef } from '../../core/online-rows'
 import type { OnlineFilter } from '../../engine/online/selection'
+import type { ReviewJudge, ReviewRubric, ReviewSource } from '../../core/review-rows'
 
 /**
  * The PostgreSQL schema: the SQLite one (`db/schema.ts`) table for table and column for column,
@@ -241,3 +242,51 @@ export const onlineDecisions = pgTable('online_decisions', {
   foreignKey({ columns: [t.traceId, t.spanId], foreignColumns: [onlineSpans.traceId, onlineSpans.spanId] }).onDelete('cascade'),
   index('online_decisions_rule_decided').on(t.ruleId, t.decidedAt), index('online_decisions_status').on(t.status, t.decidedAt),
 ])
+
+/** Human review's queues (DESIGN.md, "Human review: annotation queues"). */
+export const reviewQueues = pgTable('review_queues', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  rubric: json('rubric').notNull().$type<ReviewRubric>(),
+  instructions: text('instructions'),
+  reviewersPerItem: integer('reviewers_per_item').notNull(),
+  leaseMinutes: integer('lease_minutes').notNull(),
+  showJudge: boolean('show_judge').notNull(),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
+})
+
+/** What a queue's reviewers judge: a snapshot of a judged output, from a dataset run's case, a run or an online decision, added once. */
+export const reviewItems = pgTable('review_items', {
+  id: text('id').primaryKey(),
+  queueId: text('queue_id').notNull().references(() => reviewQueues.id, { onDelete: 'cascade' }),
+  position: integer('position').notNull(),
+  source: json('source').notNull().$type<ReviewSource>(),
+  sourceKey: text('source_key').notNull(),
+  input: json('input').$type<unknown>(),
+  output: json('output').$type<unknown>(),
+  context: json('context').$type<unknown>(),
+  judge: json('judge').$type<ReviewJudge>(),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+}, t => [uniqueIndex('review_items_source').on(t.queueId, t.sourceKey), uniqueIndex('review_items_position').on(t.queueId, t.position)])
+
+/** One label per reviewer and item: labelling again replaces it. */
+export const reviewLabels = pgTable('review_labels', {
+  itemId: text('item_id').notNull().references(() => reviewItems.id, { onDelete: 'cascade' }),
+  queueId: text('queue_id').notNull(),
+  reviewer: text('reviewer').notNull(),
+  label: text('label').notNull(),
+  score: doublePrecision('score'),
+  comment: text('comment'),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
+}, t => [primaryKey({ columns: [t.itemId, t.reviewer] }), index('review_labels_queue').on(t.queueId, t.reviewer)])
+
+/** An item handed to a reviewer until a time, or skipped by them. */
+export const reviewLeases = pgTable('review_leases', {
+  itemId: text('item_id').notNull().references(() => reviewItems.id, { onDelete: 'cascade' }),
+  queueId: text('queue_id').notNull(),
+  reviewer: text('reviewer').notNull(),
+  leasedUntil: bigint('leased_until', { mode: 'number' }).notNull(),
+  skipped: boolean('skipped').notNull(),
+}, t => [primaryKey({ columns: [t.itemId, t.reviewer] }), index('review_leases_queue').on(t.queueId, t.reviewer)])
