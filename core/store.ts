@@ -13,6 +13,7 @@ import type {
   WorkflowRow, WorkflowWithDefinition,
 } from './rows'
 import type { OnlineRepository } from './online-rows'
+import type { ReviewRepository } from './review-rows'
 
 export type {
   RunView, StoredValueRef, DatasetCasesPage, DatasetRow, DatasetRunCaseRow, DatasetRunRow, DatasetWithCases,
@@ -185,5 +186,7 @@ export interface Store {
   retention: RetentionRepository
   /** Online scoring: rules, received spans and the decisions taken for them. */
   online: OnlineRepository
+  /** Human review: queues, their items, the labels people give and the leases handing items out. */
+  review: ReviewRepository
   close(): MaybePromise<void>
 }

@@ -11,6 +11,7 @@ import * as lite from './schema'
 const TABLES = [
   'workflows', 'workflowVersions', 'runs', 'leaseOwners', 'stepRuns', 'runEvents', 'llmCache', 'appSettings',
   'experiments', 'experimentRounds', 'datasets', 'datasetVersions', 'datasetRuns', 'datasetRunCases', 'onlineRules', 'onlineSpans', 'onlineDecisions',
+  'reviewQueues', 'reviewItems', 'reviewLabels', 'reviewLeases',
 ] as const satisfies ReadonlyArray<keyof typeof lite & keyof typeof pg>
 
 /** The tables whose ids come from a sequence on PostgreSQL: it must go on after the ids copied. */

@@ -1,5 +1,6 @@
 import type { DatasetRow, DatasetRunCaseRow, DatasetRunRow, ExperimentRoundRow, ExperimentRow, RunEventRow, RunRow, StepRunRow, WorkflowRow } from '../core/rows'
 import type { OnlineDecisionRow, OnlineRuleRow, OnlineSpanRow } from '../core/online-rows'
+import type { ReviewItemRow, ReviewLabelRow, ReviewLeaseRow, ReviewQueueRow } from '../core/review-rows'
 import type * as sqliteTables from './schema'
 
 /**
@@ -24,12 +25,17 @@ export interface RowsMatch<Tables extends Record<keyof typeof ALL_ROWS_MATCH, un
   onlineRules: Same<OnlineRuleRow, Row<Tables['onlineRules']>>
   onlineSpans: Same<OnlineSpanRow, Row<Tables['onlineSpans']>>
   onlineDecisions: Same<OnlineDecisionRow, Row<Tables['onlineDecisions']>>
+  reviewQueues: Same<ReviewQueueRow, Row<Tables['reviewQueues']>>
+  reviewItems: Same<ReviewItemRow, Row<Tables['reviewItems']>>
+  reviewLabels: Same<ReviewLabelRow, Row<Tables['reviewLabels']>>
+  reviewLeases: Same<ReviewLeaseRow, Row<Tables['reviewLeases']>>
 }
 
 /** What a store whose rows all match is: every entry true. */
 export const ALL_ROWS_MATCH = {
   workflows: true, runs: true, stepRuns: true, runEvents: true, experiments: true, experimentRounds: true,
   datasets: true, datasetRuns: true, datasetRunCases: true, onlineRules: true, onlineSpans: true, onlineDecisions: true,
+  reviewQueues: true, reviewItems: true, reviewLabels: true, reviewLeases: true,
 } as const
 
 export const sqliteRowsMatch: RowsMatch<typeof sqliteTables> = ALL_ROWS_MATCH

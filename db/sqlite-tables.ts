@@ -1,9 +1,10 @@
 import {
   appSettings, datasetRunCases, datasetRuns, datasets, datasetVersions, experimentRounds, experiments, leaseOwners, llmCache, runs, stepRuns,
-  workflows, workflowVersions,
+  workflows, workflowVersions, reviewQueues, reviewItems, reviewLabels, reviewLeases,
 } from './schema'
 import type { CatalogTables } from './catalog'
 import type { LeaseTables } from './run-takeover'
+import type { ReviewTables } from './review'
 
 /*
  * The SQLite tables of the store methods written once for both dialects (statement-program.ts).
@@ -16,3 +17,5 @@ export const sqliteCatalogTables: CatalogTables = {
 }
 
 export const sqliteLeaseTables: LeaseTables = { runs, stepRuns, leaseOwners, lockRun: query => query, lockHolder: query => query }
+
+export const sqliteReviewTables: ReviewTables = { reviewQueues, reviewItems, reviewLabels, reviewLeases, forUpdate: query => query }

@@ -15,7 +15,8 @@ import { datasetRepository } from './datasets'
 import { renewLease } from './repositories/run-leases'
 import { createRun, finishRun, getRun, holdsRun, listEventsAfter, listStepRuns, markRunStarted, runStatuses } from './repositories/runs'
 import { runLists } from './run-lists'
-import { sqliteCatalogTables, sqliteLeaseTables } from './sqlite-tables'
+import { sqliteCatalogTables, sqliteLeaseTables, sqliteReviewTables } from './sqlite-tables'
+import { reviewRepository } from './review'
 import { getWorkflow } from './repositories/workflows'
 import { workflowRepository } from './workflows'
 
@@ -73,6 +74,7 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
       db, tables: { onlineRules, onlineSpans, onlineDecisions }, rows: async query => query.all(),
       write: build => writes.write(() => build(db).map(statement => statement.run().changes as number)),
     }),
+    review: reviewRepository(sqliteReviewTables, perform),
     retention: {
       prune: oneAtATime(policy => pruneStore({
         rows: async query => db.all(query),

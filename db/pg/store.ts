@@ -7,6 +7,7 @@ import { withQueryFailures } from './errors'
 import { pgLeases, pgRuns } from './runs'
 import { oneAtATime, pruneStore } from '../retention'
 import { pgOnline } from './online'
+import { pgReview } from './review'
 
 /** Held by the process pruning this database. */
 const PRUNE_LOCK = 7_413_270_002
@@ -32,6 +33,7 @@ export function createPostgresStore(url: string, options: { poolSize?: number } 
     datasets: withQueryFailures(pgDatasets(db, ready)),
     cache: withQueryFailures(pgResponseCache(db, ready)),
     online: withQueryFailures(pgOnline(db, ready)),
+    review: withQueryFailures(pgReview(db, ready)),
     retention: withQueryFailures({
       // One prune at a time in this process, and across processes on one database (an advisory lock): a busy one skips.
       prune: oneAtATime(async (policy) => {

@@ -63,8 +63,8 @@ describe('judgeflow db copy', () => {
       experiments: [1, 1], experiment_rounds: [1, 1], datasets: [1, 1], dataset_versions: [2, 2], dataset_runs: [1, 1], dataset_run_cases: [1, 1],
       llm_cache: [1, 1], app_settings: [1, 1], lease_owners: [1, 1],
     })
-    expect(Object.keys(counts)).toHaveLength(14)
-    expect(out.at(-1)).toMatch(/^Copied \d+ rows in 17 tables; every table's count matches\.$/)
+    expect(Object.keys(counts)).toHaveLength(21)
+    expect(out.at(-1)).toMatch(/^Copied \d+ rows in 21 tables; every table's count matches\.$/)
 
     const copy: Store = createPostgresStore(url, { poolSize: 2 })
     try {
