@@ -2,6 +2,7 @@ import type { H3Event } from 'h3'
 import { z } from 'zod'
 import { ONLINE_DECISION_STATUSES, type OnlineDecisionStatus } from '~~/core/online-rows'
 import { decisionCursor, presentDecision, readDecisionCursor } from '~~/core/online/rules'
+import { evaluationEvents } from '~~/engine/online/evaluation-events'
 import { useJudgeflow } from './context'
 import { readQueryWith } from './http'
 
@@ -19,7 +20,23 @@ const feedQuery = z.object({
 
 /** One page of the decisions feed, newest first; `status` fixes the status (the scores are the `scored` decisions). */
 export async function decisionsPage(event: H3Event, status?: OnlineDecisionStatus) {
+  const { rows, next } = await decisionRows(event, status)
+  return { decisions: rows.map(presentDecision), next }
+}
+
+/** One page of the scores as `gen_ai.evaluation.result` events: an OTLP/JSON logs export request, with the page's `next`. */
+export async function evaluationEventsPage(event: H3Event) {
+  const { rows, next } = await decisionRows(event, 'scored')
+  const names = new Map((await useJudgeflow().store.online.listRules()).map(rule => [rule.id, rule.name]))
+  const scores = rows.filter(row => row.score !== null).map(row => ({
+    traceId: row.traceId, spanId: row.spanId, name: names.get(row.ruleId) ?? row.ruleId,
+    score: row.score!, label: row.verdict, explanation: row.reason, at: row.updatedAt,
+  }))
+  return { ...evaluationEvents(scores), next }
+}
+
+async function decisionRows(event: H3Event, status?: OnlineDecisionStatus) {
   const query = await readQueryWith(event, feedQuery)
   const rows = await useJudgeflow().store.online.decisions({ ruleId: query.rule, status: status ?? query.status, after: query.after, limit: query.limit })
-  return { decisions: rows.map(presentDecision), next: rows.length === query.limit ? decisionCursor(rows.at(-1)!) : null }
+  return { rows, next: rows.length === query.limit ? decisionCursor(rows.at(-1)!) : null }
 }

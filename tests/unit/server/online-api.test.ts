@@ -25,6 +25,7 @@ beforeAll(async () => {
     ['delete', '/api/online/rules/:id', 'online/rules/[id].delete.ts'],
     ['get', '/api/online/decisions', 'online/decisions.get.ts'],
     ['get', '/api/online/scores', 'online/scores.get.ts'],
+    ['get', '/api/online/events', 'online/events.get.ts'],
     ['post', '/v1/traces', '../routes/v1/traces.post.ts'],
   ])
 })
@@ -96,6 +97,14 @@ describe('the decisions feed', () => {
     expect(queued.map(d => d.trace_id).sort()).toEqual(ids.slice(0, 25).filter(id => sampled(id.traceId, id.spanId, 0.5)).map(id => id.traceId).sort())
     await store.online.updateDecision({ ruleId: rule!.id as string, traceId: queued[0]!.trace_id, spanId: queued[0]!.span_id }, { status: 'scored', score: 0.9, verdict: 'pass', runId: 'run-1' })
     expect((await call(`/api/online/scores?rule=${rule!.id}`)).body).toMatchObject({ decisions: [{ status: 'scored', score: 0.9, verdict: 'pass', run_id: 'run-1' }], next: null })
+    const events = (await call(`/api/online/events?rule=${rule!.id}`)).body as any
+    expect(events.resourceLogs[0].scopeLogs[0].logRecords).toEqual([{
+      timeUnixNano: expect.stringMatching(/^\d+000000$/), eventName: 'gen_ai.evaluation.result', traceId: queued[0]!.trace_id, spanId: queued[0]!.span_id,
+      attributes: [
+        { key: 'gen_ai.evaluation.name', value: { stringValue: 'feed' } }, { key: 'gen_ai.evaluation.score.value', value: { doubleValue: 0.9 } },
+        { key: 'gen_ai.evaluation.score.label', value: { stringValue: 'pass' } },
+      ],
+    }])
     expect(problems(await call('/api/online/decisions?status=lost&after=x'))).toEqual([
       { path: 'status', message: 'must be one of filtered, sampled_out, queued, scored, failed, over_budget' },
       { path: 'after', message: 'is not a page cursor (give the `next` of the page before)' },
