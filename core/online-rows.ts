@@ -108,8 +108,8 @@ export interface OnlineRepository {
   traceSpans(traceId: string, limit: number): MaybePromise<OnlineSpanRow[]>
   /** Decisions newest first (see DecisionKey), with their spans. */
   decisions(query: DecisionQuery): MaybePromise<OnlineDecisionView[]>
-  /** Queued decisions, the oldest first: those to score, and those whose scoring run was started (`runId`). */
-  queued(limit: number): MaybePromise<OnlineDecisionRow[]>
+  /** The rule's queued decisions, the oldest first: those to score, and those whose scoring run was started (`runId`). */
+  queued(ruleId: string, limit: number): MaybePromise<OnlineDecisionRow[]>
   /** Takes a queued decision for scoring by the run `runId`: false when it is no longer queued or another run has it. */
   claim(key: DecisionRef, runId: string): Promise<boolean>
   /** US dollars the rule's scorings that ended since `since` (epoch ms) cost. */

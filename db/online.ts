@@ -63,7 +63,8 @@ export function onlineRepository(d: OnlineDialect): OnlineRepository {
     traceSpans: (traceId, limit) => d.rows(d.db.select().from(spans).where(eq(spans.traceId, traceId))
       .orderBy(asc(spans.startedAt), asc(spans.spanId)).limit(limit)),
     decisions: query => listDecisions(d, query),
-    queued: limit => d.rows(d.db.select().from(decisions).where(eq(decisions.status, 'queued')).orderBy(asc(decisions.decidedAt)).limit(limit)),
+    queued: (ruleId, limit) => d.rows(d.db.select().from(decisions).where(and(eq(decisions.ruleId, ruleId), eq(decisions.status, 'queued')))
+      .orderBy(asc(decisions.decidedAt), asc(decisions.traceId), asc(decisions.spanId)).limit(limit)),
     async claim(key, runId) {
       const [changed] = await d.write(tx => [tx.update(decisions).set({ runId, updatedAt: Date.now() })
         .where(and(whereKey(decisions, key), eq(decisions.status, 'queued'), isNull(decisions.runId)))])

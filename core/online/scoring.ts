@@ -18,7 +18,7 @@ import type { RunService } from '../runs/run-service'
 import type { Store } from '../store'
 import { spanTrace } from './span-trace'
 
-/** Queued decisions one pump looks at. */
+/** Queued decisions of a rule one pump looks at. */
 const PUMP_BATCH = 200
 const DAY_MS = 86_400_000
 const MINUTE_MS = 60_000
@@ -29,6 +29,8 @@ export interface OnlineScoringDeps {
   store: Store
   runs: Pick<RunService, 'start' | 'whenEnded'>
   now?: () => number
+  /** Queued decisions of a rule one pump looks at (200). */
+  batch?: number
 }
 
 export class OnlineScoring {
@@ -38,9 +40,11 @@ export class OnlineScoring {
   private pumping: Promise<number> | undefined
   private timer: ReturnType<typeof setInterval> | undefined
   private readonly now: () => number
+  private readonly batch: number
 
   constructor(private readonly deps: OnlineScoringDeps) {
     this.now = deps.now ?? Date.now
+    this.batch = deps.batch ?? PUMP_BATCH
   }
 
   /** Pumps every `everyMs` until `stop` (the server's; a CLI process scores nothing online). */
@@ -61,18 +65,22 @@ export class OnlineScoring {
   }
 
   private async pumpOnce(): Promise<number> {
-    const { store } = this.deps
-    const queued = await store.online.queued(PUMP_BATCH)
-    if (!queued.length) return 0
-    const rules = new Map((await store.online.listRules()).map(rule => [rule.id, rule]))
     let started = 0
-    for (const decision of queued) {
+    // Rule by rule: a rule held back by its limit never keeps another's spans waiting.
+    for (const rule of await this.deps.store.online.listRules()) started += await this.pumpRule(rule)
+    return started
+  }
+
+  /** The rule's oldest queued decisions: those started followed, the others started while the rule is on and its limits allow. */
+  private async pumpRule(rule: OnlineRuleRow): Promise<number> {
+    let started = 0
+    for (const decision of await this.deps.store.online.queued(rule.id, this.batch)) {
       if (decision.runId !== null) {
-        await this.resume(decision, decision.runId, rules.get(decision.ruleId))
+        await this.resume(decision, decision.runId, rule)
         continue
       }
-      const rule = rules.get(decision.ruleId)
-      if (!rule || !this.admitted(rule)) continue
+      // A paused rule starts nothing: its queued spans wait for it to be on again.
+      if (!rule.enabled || !this.admitted(rule)) continue
       if (await this.overBudget(rule, decision)) continue
       if (await this.startScoring(rule, decision)) started++
     }
@@ -110,10 +118,10 @@ export class OnlineScoring {
   }
 
   /** A decision whose run was started: followed to its end, or started again when a crash left it unstored. */
-  private async resume(decision: OnlineDecisionRow, runId: string, rule: OnlineRuleRow | undefined): Promise<void> {
+  private async resume(decision: OnlineDecisionRow, runId: string, rule: OnlineRuleRow): Promise<void> {
     if (this.following.has(runId)) return
     if (await this.deps.store.runs.get(runId)) return this.follow(decision, runId)
-    if (rule) await this.run(rule, decision, runId)
+    await this.run(rule, decision, runId)
   }
 
   private async run(rule: OnlineRuleRow, decision: OnlineDecisionRow, runId: string): Promise<void> {

@@ -28,9 +28,9 @@ const decision = (ruleId: string, s: OnlineSpanRow, over: Partial<OnlineDecision
   ruleId, traceId: s.traceId, spanId: s.spanId, status: 'queued', reason: null, score: null, verdict: null, runId: null, costUsd: null, decidedAt: 10, updatedAt: 10, ...over,
 })
 
-function setUp(clock: { now: number }) {
+function setUp(clock: { now: number }, batch?: number) {
   app = createJudgeflow(loadConfig({}), { store: createSqliteStore(openDatabase(':memory:')), retention: false })
-  return { store: app.store, scoring: new OnlineScoring({ store: app.store, runs: app.runs, now: () => clock.now }) }
+  return { store: app.store, scoring: new OnlineScoring({ store: app.store, runs: app.runs, now: () => clock.now, batch }) }
 }
 
 describe('online scoring', () => {
@@ -54,6 +54,22 @@ describe('online scoring', () => {
       expect(['pass', 'fail']).toContain(d.verdict)
       expect(await store.runs.get(d.runId!)).toMatchObject({ status: 'succeeded', input: { content: spans[0]!.outputText, context: spans[0]!.inputText } })
     }
+  })
+
+  it('keeps no rule\'s spans waiting behind another rule held by its limit, and starts nothing for a paused rule', async () => {
+    const clock = { now: Date.UTC(2026, 0, 1, 12) }
+    const { store, scoring } = setUp(clock, 2)
+    const slow = await store.online.createRule(rule({ name: 'slow', maxPerMinute: 1 }))
+    const fast = await store.online.createRule(rule({ name: 'fast' }))
+    const paused = await store.online.createRule(rule({ name: 'paused', enabled: false }))
+    const spans = [1, 2, 3, 4, 5].map(span)
+    await store.online.ingest(spans, [
+      ...spans.slice(0, 4).map((s, n) => decision(slow.id, s, { decidedAt: n })),
+      decision(fast.id, spans[4]!, { decidedAt: 10 }), decision(paused.id, spans[4]!, { decidedAt: 10 }),
+    ])
+    expect(await scoring.pump()).toBe(2)
+    await waitFor(async () => (await store.online.decisions({ ruleId: fast.id, status: 'scored', limit: 1 })).length || undefined, 10_000, 'the fast rule\'s scoring')
+    expect(await store.online.decisions({ ruleId: paused.id, limit: 5 })).toMatchObject([{ status: 'queued', runId: null }])
   })
 
   it('scores with a saved workflow\'s evaluator step judging the span instead of what the step judged in its workflow', async () => {
