@@ -1,0 +1,105 @@
+/**
+ * Review queues as the API shows them (snake_case, as DESIGN.md names the fields), and a queue's
+ * agreement: people among themselves, then the judge against their consensus.
+ */
+import { cohenKappaOf, consensusOf, peopleAgreement, withInterval, type ItemLabels, type Measured } from '../../engine/review/agreement'
+import type { ReviewQueueInput } from '../../engine/review/schema'
+import { round4, roundInterval, type BootstrapOptions } from '../../engine/datasets/stats'
+import type { NewReviewQueue, ReviewItemRow, ReviewLabelRow, ReviewProgress, ReviewQueueRow } from '../review-rows'
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+export function queueFields(input: ReviewQueueInput): NewReviewQueue {
+  return {
+    name: input.name, rubric: input.rubric, instructions: input.instructions, reviewersPerItem: input.reviewers_per_item,
+    leaseMinutes: input.lease_minutes, showJudge: input.show_judge,
+  }
+}
+
+export function presentQueue(row: ReviewQueueRow, progress?: ReviewProgress) {
+  return {
+    id: row.id, name: row.name, rubric: row.rubric, instructions: row.instructions, reviewers_per_item: row.reviewersPerItem,
+    lease_minutes: row.leaseMinutes, show_judge: row.showJudge, created_at: iso(row.createdAt), updated_at: iso(row.updatedAt),
+    ...(progress ? { progress: presentProgress(progress) } : {}),
+  }
+}
+
+export const presentProgress = (progress: ReviewProgress) => ({ items: progress.items, complete: progress.complete, by_reviewer: progress.byReviewer })
+
+/** An item as a reviewer is handed it: never with other reviewers' labels, and the judge's verdict only where the queue shows it. */
+export function presentItem(item: ReviewItemRow, queue: Pick<ReviewQueueRow, 'showJudge'>) {
+  return {
+    id: item.id, queue_id: item.queueId, position: item.position, source: item.source,
+    input: item.input, output: item.output, context: item.context, judge: queue.showJudge ? item.judge : null,
+  }
+}
+
+export function presentLabel(row: ReviewLabelRow) {
+  return {
+    item_id: row.itemId, queue_id: row.queueId, reviewer: row.reviewer, label: row.label, score: row.score, comment: row.comment,
+    created_at: iso(row.createdAt), updated_at: iso(row.updatedAt),
+  }
+}
+
+const rounded = (m: Measured) => ({ value: m.value === null ? null : round4(m.value), ci: roundInterval(m.ci), items: m.items })
+
+/** Each item's labels by reviewer, in the items' order. */
+export function labelsByItem(items: readonly ReviewItemRow[], labels: readonly ReviewLabelRow[]): ItemLabels[] {
+  const byItem = new Map<string, Record<string, string>>(items.map(item => [item.id, {}]))
+  for (const label of labels) {
+    const item = byItem.get(label.itemId)
+    if (item) item[label.reviewer] = label.label
+  }
+  return [...byItem.values()]
+}
+
+/**
+ * The queue's agreement. People: Cohen's κ for two reviewers, Fleiss' κ for more, and Krippendorff's α
+ * (missing labels allowed), each with its bootstrap 95 % interval. The consensus: the label most
+ * reviewers gave, none on a tie. The judge: its verdict on the items with a consensus, Cohen's κ
+ * against the consensus with the confusion matrix (consensus label by judge verdict) and the share alike.
+ */
+export function queueAgreement(items: readonly ReviewItemRow[], labels: readonly ReviewLabelRow[], bootstrap: BootstrapOptions = {}) {
+  const perItem = labelsByItem(items, labels)
+  const people = peopleAgreement(perItem, bootstrap)
+  const consensus = perItem.map(consensusOf)
+  const pairs: Array<{ judge: string, consensus: string }> = []
+  const fingerprints = new Set<string | null>()
+  items.forEach((item, i) => {
+    const agreed = consensus[i]!.label
+    const verdict = item.judge?.verdict
+    if (agreed === null || typeof verdict !== 'string') return
+    pairs.push({ judge: verdict, consensus: agreed })
+    fingerprints.add(item.judge?.fingerprint ?? null)
+  })
+  const confusion: Record<string, Record<string, number>> = {}
+  for (const pair of pairs) {
+    const row = (confusion[pair.consensus] ??= {})
+    row[pair.judge] = (row[pair.judge] ?? 0) + 1
+  }
+  const judgeKappa = withInterval(pairs, list => cohenKappaOf(list, 'judge', 'consensus'), bootstrap)
+  const [fingerprint] = fingerprints
+  return {
+    items: items.length,
+    labelled_items: perItem.filter(item => Object.keys(item).length > 0).length,
+    people: {
+      reviewers: people.reviewers,
+      kappa: people.kappa && { kind: people.kappa.kind, ...rounded(people.kappa) },
+      alpha: rounded(people.alpha),
+    },
+    consensus: {
+      agreed: consensus.filter(c => c.label !== null).length,
+      tied: consensus.filter(c => c.label === null && c.reason === 'tied').length,
+      unlabelled: consensus.filter(c => c.label === null && c.reason === 'no labels').length,
+    },
+    judge: {
+      /** The judge these figures are of: shared by every item compared; null when they differ or none kept one. */
+      fingerprint: fingerprints.size === 1 ? fingerprint ?? null : null,
+      compared: pairs.length,
+      kappa: rounded(judgeKappa).value,
+      kappa_ci: roundInterval(judgeKappa.ci),
+      accuracy: pairs.length ? round4(pairs.filter(p => p.judge === p.consensus).length / pairs.length) : null,
+      confusion,
+    },
+  }
+}
