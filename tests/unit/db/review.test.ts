@@ -66,6 +66,16 @@ describe.each(storeFactories)('review storage ($name)', (factory) => {
     await store.close()
   })
 
+  it('hands reviewers asking at once different items when each item wants one reviewer', async () => {
+    store = await factory.open()
+    const { id } = await store.review.createQueue({ ...queue, reviewersPerItem: 1 })
+    await store.review.addItems(id, Array.from({ length: 8 }, (_, n) => item(n)))
+    const reviewers = ['a', 'b', 'c', 'd', 'e', 'f']
+    const handed = await Promise.all(reviewers.map(reviewer => store.review.next(id, reviewer, 5_000)))
+    expect(new Set(handed.map(h => h?.position)).size).toBe(reviewers.length)
+    await store.close()
+  })
+
   it('keeps one label per reviewer and item, the last given, and counts progress', async () => {
     store = await factory.open()
     const { id } = await store.review.createQueue(queue)
