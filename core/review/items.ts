@@ -11,24 +11,25 @@ import type { Store } from '../store'
 
 type From<K extends ItemSource['from']> = Extract<ItemSource, { from: K }>
 
-/** The items the source names; a source that is not there is a 400 naming the field. */
-export async function itemsFrom(store: Store, source: ItemSource): Promise<NewReviewItem[]> {
+/** The items the source names; a source that is not there is a 400 naming the field, under `at` (the source's path in the body). */
+export async function itemsFrom(store: Store, source: ItemSource, at = ''): Promise<NewReviewItem[]> {
+  const missing = (field: string, what: string, id: string) => new JudgeflowError('INVALID_INPUT', `${at}${field}: no ${what} with id "${id}"`)
   switch (source.from) {
-    case 'dataset_run': return datasetRunItems(store, source)
-    case 'runs': return runItems(store, source)
-    case 'online': return onlineItems(store, source)
+    case 'dataset_run': return datasetRunItems(store, source, missing)
+    case 'runs': return runItems(store, source, missing)
+    case 'online': return onlineItems(store, source, missing)
   }
 }
 
-const missing = (field: string, what: string, id: string) => new JudgeflowError('INVALID_INPUT', `${field}: no ${what} with id "${id}"`)
+type Missing = (field: string, what: string, id: string) => JudgeflowError
 
 const num = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : null)
 const str = (x: unknown) => (typeof x === 'string' ? x : null)
 
 /** The dataset run's cases the selection picks: one item per case (its first judged repeat), in the dataset's order. */
-async function datasetRunItems(store: Store, source: From<'dataset_run'>): Promise<NewReviewItem[]> {
+async function datasetRunItems(store: Store, source: From<'dataset_run'>, missing: Missing): Promise<NewReviewItem[]> {
   const run = await store.datasets.getRunSummary(source.dataset_run_id)
-  if (!run) throw missing('items.dataset_run_id', 'dataset run', source.dataset_run_id)
+  if (!run) throw missing('dataset_run_id', 'dataset run', source.dataset_run_id)
   const dataset = await store.datasets.get(run.datasetId, run.datasetVersion)
   const cases = new Map<string, DatasetCase>((dataset?.cases as DatasetCase[] | undefined ?? []).map(c => [c.id, c]))
   const order = [...cases.keys()]
@@ -81,11 +82,11 @@ function pickCases(judged: string[], byCase: Map<string, CaseResult[]>, source: 
 }
 
 /** Runs picked on the runs page: the run's input and output, and its last evaluator step's verdict. */
-async function runItems(store: Store, source: From<'runs'>): Promise<NewReviewItem[]> {
+async function runItems(store: Store, source: From<'runs'>, missing: Missing): Promise<NewReviewItem[]> {
   const items: NewReviewItem[] = []
   for (const [n, runId] of source.run_ids.entries()) {
     const run = await store.runs.get(runId)
-    if (!run) throw missing(`items.run_ids.${n}`, 'run', runId)
+    if (!run) throw missing(`run_ids.${n}`, 'run', runId)
     const nodes = (run.definition.nodes ?? []) as Array<{ id?: unknown, type?: unknown }>
     const evaluators = new Set(nodes.filter(node => node.type === 'evaluator').map(node => node.id))
     const steps = await store.runs.steps(runId)
@@ -107,8 +108,8 @@ function judgeOfStep(runVerdict: string | null, output: unknown): ReviewJudge | 
 }
 
 /** An online rule's scored (or failed) decisions, newest first, with their spans' whole input and output. */
-async function onlineItems(store: Store, source: From<'online'>): Promise<NewReviewItem[]> {
-  if (!(await store.online.getRule(source.rule_id))) throw missing('items.rule_id', 'online rule', source.rule_id)
+async function onlineItems(store: Store, source: From<'online'>, missing: Missing): Promise<NewReviewItem[]> {
+  if (!(await store.online.getRule(source.rule_id))) throw missing('rule_id', 'online rule', source.rule_id)
   const decisions = await store.online.decisions({ ruleId: source.rule_id, status: source.status, limit: source.limit })
   const items: NewReviewItem[] = []
   for (const decision of decisions) {

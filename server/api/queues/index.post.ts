@@ -9,7 +9,7 @@ export default defineEventHandler(async (event) => {
   const input = await readBodyWith(event, reviewQueueSchema)
   const { store } = useJudgeflow()
   // The source is read before the queue is made: a source that is not there makes no queue.
-  const items = input.items ? await itemsFrom(store, input.items) : []
+  const items = input.items ? await itemsFrom(store, input.items, 'items.') : []
   const queue = await store.review.createQueue(queueFields(input))
   if (items.length) await store.review.addItems(queue.id, items)
   setResponseStatus(event, 201)

@@ -111,6 +111,12 @@ describe('review queues', () => {
       .toMatchObject({ status: 400, body: { message: 'items.run_ids.0: no run with id "nope"' } })
     expect(await call('/api/queues', json('POST', { name: 'x', items: { from: 'online', rule_id: 'nope' } })))
       .toMatchObject({ status: 400, body: { message: 'items.rule_id: no online rule with id "nope"' } })
+    expect((await call('/api/queues')).body).not.toContainEqual(expect.objectContaining({ name: 'x' }))
+    const { body: queue } = await call('/api/queues', json('POST', { name: 'y' }))
+    expect(await call(`/api/queues/${queue!.id}/items`, json('POST', { from: 'dataset_run', dataset_run_id: 'nope' })))
+      .toMatchObject({ status: 400, body: { message: 'dataset_run_id: no dataset run with id "nope"' } })
+    expect(problems(await call(`/api/queues/${queue!.id}/items`, json('POST', { from: 'files' }))))
+      .toEqual([{ path: 'from', message: 'must say where the items come from: from is dataset_run, runs or online' }])
   })
 })
 
