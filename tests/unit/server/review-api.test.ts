@@ -164,4 +164,17 @@ describe('reviewing', () => {
     expect(await call(`/api/queues/${queue!.id}`)).toMatchObject({ body: { progress: { items: 4, complete: 4, by_reviewer: { ana: 4, bo: 4 } } } })
     expect((await call('/api/queues/nope/agreement')).status).toBe(404)
   })
+
+  it('takes Fleiss\' κ for three reviewers (hand-worked), with α beside it', async () => {
+    const { body: queue } = await call('/api/queues', json('POST', { name: 'three', reviewers_per_item: 3, items: fromRun() }))
+    const items = await store.review.items(queue!.id as string)
+    const given: Record<string, string[]> = { ana: ['pass', 'pass', 'fail', 'pass'], bo: ['pass', 'pass', 'fail', 'fail'], cy: ['pass', 'fail', 'fail', 'fail'] }
+    for (const [reviewer, labels] of Object.entries(given)) {
+      for (const [n, label] of labels.entries()) await call(`/api/queues/${queue!.id}/labels`, json('POST', { item_id: items[n]!.id, reviewer, label }))
+    }
+    // P_i 1, ⅓, 1, ⅓: P̄ ⅔; p_pass = p_fail = ½, P̄e ½; κ = (⅔ − ½) / ½ = ⅓. α: n 12 (6 and 6), 4 disagreeing pairs: 1 − 11·4 / (144 − 36 − 36) = 28/72.
+    expect((await call(`/api/queues/${queue!.id}/agreement`)).body).toMatchObject({
+      people: { reviewers: 3, kappa: { kind: 'fleiss', value: 0.3333, items: 4 }, alpha: { value: 0.3889, items: 4 } },
+    })
+  })
 })
