@@ -1,0 +1,56 @@
+import { useIntervalFn } from '@vueuse/core'
+import type { Ref } from 'vue'
+import { statusCounts, type OnlineDecision, type OnlineRuleView } from '~/utils/online'
+
+/** Decisions read to count each rule's by status, and scores read for the charts: the API's largest page. */
+export const COUNTED = 500
+/** How often the feed asks again, in milliseconds. */
+const POLL_MS = 3_000
+
+type Page = { decisions: OnlineDecision[], next: string | null }
+
+/**
+ * The Online page's data, asked for again every few seconds: the rules, the newest decisions (by
+ * rule and status when chosen), each rule's decisions by status, and the scores for the charts.
+ */
+export function useOnlineFeed(rule: Ref<string>, status: Ref<string>) {
+  const rules = ref<OnlineRuleView[]>([])
+  const decisions = ref<OnlineDecision[]>([])
+  const scores = ref<OnlineDecision[]>([])
+  const counts = ref<Record<string, Partial<Record<string, number>>>>({})
+  const loaded = ref(false)
+  const error = ref('')
+  let asking = false
+
+  async function refresh() {
+    if (asking) return
+    asking = true
+    try {
+      const filter = { ...(rule.value ? { rule: rule.value } : {}) }
+      const [ruleList, feed, recent, scored] = await Promise.all([
+        $fetch<OnlineRuleView[]>('/api/online/rules'),
+        $fetch<Page>('/api/online/decisions', { query: { ...filter, ...(status.value ? { status: status.value } : {}), limit: 50 } }),
+        $fetch<Page>('/api/online/decisions', { query: { limit: COUNTED } }),
+        $fetch<Page>('/api/online/scores', { query: { ...filter, limit: COUNTED } }),
+      ])
+      rules.value = ruleList
+      decisions.value = feed.decisions
+      scores.value = scored.decisions
+      const byRule: Record<string, OnlineDecision[]> = {}
+      for (const d of recent.decisions) (byRule[d.rule_id] ??= []).push(d)
+      counts.value = Object.fromEntries(Object.entries(byRule).map(([id, list]) => [id, statusCounts(list)]))
+      error.value = ''
+    }
+    catch (e) {
+      error.value = `Could not read the online feed: ${(e as { data?: { message?: string } }).data?.message ?? (e as Error).message}`
+    }
+    finally {
+      asking = false
+      loaded.value = true
+    }
+  }
+
+  const { pause, resume, isActive } = useIntervalFn(refresh, POLL_MS, { immediateCallback: true })
+  watch([rule, status], refresh)
+  return { rules, decisions, scores, counts, loaded, error, refresh, pause, resume, live: isActive }
+}
