@@ -4,6 +4,8 @@ import { statusCounts, type OnlineDecision, type OnlineRuleView } from '~/utils/
 
 /** Decisions read to count each rule's by status, and scores read for the charts: the API's largest page. */
 export const COUNTED = 500
+/** Decisions the feed shows at first, and more each time older ones are asked for. */
+export const FEED_STEP = 50
 /** How often the feed asks again, in milliseconds. */
 const POLL_MS = 3_000
 
@@ -19,6 +21,10 @@ export function useOnlineFeed(rule: Ref<string>, status: Ref<string>) {
   const scores = ref<OnlineDecision[]>([])
   const counts = ref<Record<string, Partial<Record<string, number>>>>({})
   const loaded = ref(false)
+  /** Decisions the feed shows (the newest first): FEED_STEP more each time older ones are asked for, up to COUNTED. */
+  const shown = ref(FEED_STEP)
+  /** Whether there are older decisions than those shown. */
+  const more = ref(false)
   const error = ref('')
   let asking = false
 
@@ -29,12 +35,13 @@ export function useOnlineFeed(rule: Ref<string>, status: Ref<string>) {
       const filter = { ...(rule.value ? { rule: rule.value } : {}) }
       const [ruleList, feed, recent, scored] = await Promise.all([
         $fetch<OnlineRuleView[]>('/api/online/rules'),
-        $fetch<Page>('/api/online/decisions', { query: { ...filter, ...(status.value ? { status: status.value } : {}), limit: 50 } }),
+        $fetch<Page>('/api/online/decisions', { query: { ...filter, ...(status.value ? { status: status.value } : {}), limit: shown.value } }),
         $fetch<Page>('/api/online/decisions', { query: { limit: COUNTED } }),
         $fetch<Page>('/api/online/scores', { query: { ...filter, limit: COUNTED } }),
       ])
       rules.value = ruleList
       decisions.value = feed.decisions
+      more.value = feed.next !== null
       scores.value = scored.decisions
       const byRule: Record<string, OnlineDecision[]> = {}
       for (const d of recent.decisions) (byRule[d.rule_id] ??= []).push(d)
@@ -51,6 +58,13 @@ export function useOnlineFeed(rule: Ref<string>, status: Ref<string>) {
   }
 
   const { pause, resume, isActive } = useIntervalFn(refresh, POLL_MS, { immediateCallback: true })
-  watch([rule, status], refresh)
-  return { rules, decisions, scores, counts, loaded, error, refresh, pause, resume, live: isActive }
+  watch([rule, status], () => {
+    shown.value = FEED_STEP
+    return refresh()
+  })
+  async function showOlder() {
+    shown.value = Math.min(COUNTED, shown.value + FEED_STEP)
+    await refresh()
+  }
+  return { rules, decisions, scores, counts, loaded, error, refresh, pause, resume, live: isActive, more, shown, showOlder }
 }

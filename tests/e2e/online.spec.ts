@@ -151,4 +151,21 @@ test('creates rules from a saved evaluator step, pauses one with the keyboard, a
   await expect(feed.locator('[data-status=sampled_out]')).toHaveCount(0)
   const rules = await (await page.request.get('/api/online/rules')).json() as Array<{ name: string, max_per_minute: number | null }>
   expect(rules.map(r => [r.name, r.max_per_minute])).toEqual([['helpful answers', null]])
+
+  // Past a page of decisions, older ones are shown on asking: 50 more spans filtered out make 55.
+  await sendSpans(page.request, 'other-bot', Array.from({ length: 50 }, (_, i) => `Question ${i}`))
+  await expect(feed.locator('li')).toHaveCount(50)
+  await page.getByRole('button', { name: 'Show older decisions' }).click()
+  await expect(feed.locator('li')).toHaveCount(55)
+  await expect(page.getByRole('button', { name: 'Show older decisions' })).toHaveCount(0)
+  // Live updates stop on asking: a span sent meanwhile shows once they resume.
+  const live = page.getByRole('button', { name: 'Live updates (every 3 s)' })
+  await live.press('Enter')
+  await expect(live).toHaveAttribute('aria-pressed', 'false')
+  await sendSpans(page.request, 'other-bot', ['One more'])
+  await page.waitForTimeout(3_500)
+  await expect(feed.locator('li')).toHaveCount(55)
+  await live.click()
+  await expect(live).toHaveAttribute('aria-pressed', 'true')
+  await expect(feed.locator('li')).toHaveCount(56)
 })
