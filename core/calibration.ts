@@ -7,15 +7,16 @@
 import { resolve } from 'node:path'
 import { JudgeflowError, readEvaluatorConfigFile, resolveEvaluatorConfig, type Workflow } from '../engine'
 import type { DatasetReport, Interval } from '../engine/datasets'
-import { kappaText, kappaUncertainty } from '../engine/datasets/kappa-interval'
+import { calibrationSource, kappaText, kappaUncertainty } from '../engine/datasets/kappa-interval'
 import { fingerprintOf } from '../engine/evaluator'
-import { changedParts, type FingerprintPart, type JudgeFingerprint } from '../engine/evaluator/fingerprint'
+import { changedParts, changedWords, type FingerprintPart, type JudgeFingerprint } from '../engine/evaluator/fingerprint'
 import { DEFAULT_CONFIG_DIR } from '../engine/evaluator'
 import { splitStepConfig } from '../engine/evaluation-types/fields'
 import { buildGraph, topologicalOrder } from '../engine/graph/topology'
 import type { MetricRegistry } from '../engine/evaluator'
 import type { DatasetRow, DatasetRunRow } from './rows'
 import type { Store } from './store'
+import { findQueue, queueCalibrationOf } from './review/calibration'
 
 export interface Calibration {
   status: 'calibrated' | 'stale' | 'not_calibrated'
@@ -34,17 +35,28 @@ export interface Calibration {
   labelled?: number
   /** Stale: the parts of the judge that changed since the newest labelled run. */
   changed?: FingerprintPart[]
+  /**
+   * A calibration from a review queue (core/review/calibration.ts): the queue, the hash of the item
+   * set compared, and the items people agree on that another judge judged (left out).
+   */
+  queue?: { id: string, name: string, items_hash: string, left_out: number }
+  /** From a review queue: people's consensus label by the judge's verdict. */
+  confusion?: Record<string, Record<string, number>>
 }
 
-const PART_WORDS: Record<FingerprintPart, string> = {
-  models: 'the judge models', prompt: 'the prompt or settings', criteria: 'the criteria', rubric: 'the rubric', weights: 'the weights', threshold: 'the threshold',
-}
-
-/** The judge's calibration on the dataset named (or with that id). */
+/**
+ * The judge's calibration on the dataset named (or with that id), else on the review queue with that
+ * id or name: a dataset and a queue of one name, the dataset's calibration is the one.
+ */
 export async function calibrationOf(store: Store, fingerprint: JudgeFingerprint, dataset: string): Promise<Calibration> {
   const found = (await store.datasets.get(dataset)) ?? await store.datasets.findByName(dataset)
-  if (!found) return { fingerprint: fingerprint.fingerprint, status: 'not_calibrated', message: `not calibrated: there is no dataset "${dataset}"` }
-  return calibrationOn(store, fingerprint, found, await store.datasets.runs(found.id))
+  if (found) return calibrationOn(store, fingerprint, found, await store.datasets.runs(found.id))
+  const queue = await findQueue(store, dataset)
+  if (queue) {
+    const { at: _at, ...calibration } = await queueCalibrationOf(store, fingerprint, queue)
+    return calibration
+  }
+  return { fingerprint: fingerprint.fingerprint, status: 'not_calibrated', message: `not calibrated: there is no dataset or review queue "${dataset}"` }
 }
 
 /** The judge's calibration on `found`, from the dataset runs given (newest first). */
@@ -74,7 +86,7 @@ async function calibrationOn(store: Store, fingerprint: JudgeFingerprint, found:
   if (newestOther) {
     const parts = newestOther.report.agreement!.judge_fingerprint_parts as Record<FingerprintPart, string> | null | undefined
     const changed = parts ? changedParts(parts, fingerprint.parts) : []
-    const what = changed.length ? changed.map(p => PART_WORDS[p]).join(' and ') : 'the judge'
+    const what = changedWords(changed)
     return {
       ...base, status: 'stale', changed, dataset_run_id: newestOther.runId,
       dataset: { id: found.id, name: found.name, version: newestOther.version, current_version: found.currentVersion },
@@ -88,31 +100,42 @@ async function calibrationOn(store: Store, fingerprint: JudgeFingerprint, found:
 const RUNS_LOOKED_AT = 20
 
 /**
- * The judge's calibration on any dataset, for the editor and the run inspector: calibrated on one
- * (the newest such run), else stale (the newest labelled run of any dataset judged by another
- * judge), else not calibrated. Looks at each dataset's RUNS_LOOKED_AT newest finished runs.
+ * The judge's calibration on any dataset or review queue, for the editor and the run inspector:
+ * calibrated on a dataset (the newest such run; datasets first, as before queues existed), else on a
+ * review queue (the one labelled last), else stale (the newest labelled run of any dataset, or the
+ * queue labelled last, judged by another judge), else not calibrated. Looks at each dataset's
+ * RUNS_LOOKED_AT newest finished runs.
  */
 export async function anyCalibrationOf(store: Store, fingerprint: JudgeFingerprint): Promise<Calibration> {
-  let stale: Calibration | null = null
-  let staleAt = -Infinity
+  const newest = { stale: null as Calibration | null, at: -Infinity }
+  const consider = (found: Calibration, at: number) => {
+    if (found.status === 'stale' && at > newest.at) Object.assign(newest, { stale: found, at })
+  }
   for (const dataset of await store.datasets.list()) {
     const runs = (await store.datasets.runs(dataset.id)).filter(r => r.status === 'finished').slice(0, RUNS_LOOKED_AT)
     if (!runs.length) continue
     const found = await calibrationOn(store, fingerprint, dataset, runs)
     if (found.status === 'calibrated') return found
-    const at = Number(runs[0]!.createdAt) || 0
-    if (found.status === 'stale' && at > staleAt) {
-      stale = found
-      staleAt = at
-    }
+    consider(found, Number(runs[0]!.createdAt) || 0)
   }
-  return stale ?? { fingerprint: fingerprint.fingerprint, status: 'not_calibrated', message: 'not calibrated: no dataset run with labels has been judged by this judge' }
+  let calibrated: (Calibration & { at: number }) | null = null
+  for (const queue of await store.review.listQueues()) {
+    const found = await queueCalibrationOf(store, fingerprint, queue)
+    if (found.status === 'calibrated' && (!calibrated || found.at > calibrated.at)) calibrated = found
+    consider(found, found.at)
+  }
+  const chosen: Calibration | null = calibrated ?? newest.stale
+  if (chosen) {
+    const { at: _at, ...calibration } = chosen as Calibration & { at?: number }
+    return calibration
+  }
+  return { fingerprint: fingerprint.fingerprint, status: 'not_calibrated', message: 'not calibrated: no dataset run with labels has been judged by this judge' }
 }
 
 /** Whether a calibration meets a requirement: calibrated, with a κ of at least `minKappa`; else why not. */
 export function calibrationProblem(calibration: Calibration, minKappa: number): string | null {
   if (calibration.status !== 'calibrated') return `the judge is ${calibration.message}`
-  const on = `on ${calibration.dataset!.name} v${calibration.dataset!.version}`
+  const on = `on ${calibrationSource(calibration)}`
   if (calibration.kappa === null || calibration.kappa === undefined) return `the judge's κ ${on} is not defined (one verdict for every case), so it cannot reach the ${minKappa} required`
   if (calibration.kappa < minKappa - 1e-9) return `the judge's ${kappaText(calibration.kappa, calibration.kappa_ci)} ${on} is below the ${minKappa} required`
   return null

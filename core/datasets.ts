@@ -97,7 +97,9 @@ export class DatasetRuns {
     const problem = calibrationProblem(found, minKappa)
     if (problem) throw new JudgeflowError('INVALID_INPUT', `require_calibration: ${problem}`, { details: { fingerprint: fingerprint.fingerprint } })
     return {
-      dataset: { name: found.dataset!.name, version: found.dataset!.version }, dataset_run_id: found.dataset_run_id!,
+      ...(found.queue
+        ? { queue: { id: found.queue.id, name: found.queue.name, items_hash: found.queue.items_hash } }
+        : { dataset: { name: found.dataset!.name, version: found.dataset!.version }, dataset_run_id: found.dataset_run_id! }),
       kappa: found.kappa ?? null, kappa_ci: found.kappa_ci ?? null, labelled: found.labelled ?? 0,
       min_kappa: minKappa, ...(minKappaLower === undefined ? {} : { min_kappa_lower: minKappaLower }),
     }

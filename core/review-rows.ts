@@ -47,6 +47,8 @@ export interface ReviewJudge {
   reason: string | null
   /** The judge's fingerprint (engine/evaluator/fingerprint.ts), when the run kept it. */
   fingerprint: string | null
+  /** Its parts, when the run kept them: a stale calibration from the queue says which changed. */
+  fingerprint_parts?: Record<string, string> | null
 }
 
 export interface ReviewItemRow {

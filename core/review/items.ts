@@ -51,7 +51,7 @@ async function datasetRunItems(store: Store, source: From<'dataset_run'>, missin
       context: given?.input.context ?? null,
       judge: {
         verdict: result.verdict ?? null, score: result.score ?? null, confidence: result.confidence ?? null,
-        reason: result.reason ?? null, fingerprint: result.judge_fingerprint ?? null,
+        reason: result.reason ?? null, fingerprint: result.judge_fingerprint ?? null, fingerprint_parts: result.judge_fingerprint_parts ?? null,
       },
     }
   })
@@ -104,6 +104,7 @@ function judgeOfStep(runVerdict: string | null, output: unknown): ReviewJudge | 
   return {
     verdict, score: num(evaluation.overall_score), confidence: num(evaluation.confidence),
     reason: str(evaluation.feedback), fingerprint: str(evaluation.judge_fingerprint),
+    fingerprint_parts: ((evaluation.judge as { fingerprint_parts?: Record<string, string> } | undefined)?.fingerprint_parts ?? null),
   }
 }
 

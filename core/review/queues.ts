@@ -2,9 +2,10 @@
  * Review queues as the API shows them (snake_case, as DESIGN.md names the fields), and a queue's
  * agreement: people among themselves, then the judge against their consensus.
  */
-import { cohenKappaOf, consensusOf, peopleAgreement, withInterval, type ItemLabels, type Measured } from '../../engine/review/agreement'
+import { consensusOf, peopleAgreement, type ItemLabels, type Measured } from '../../engine/review/agreement'
 import type { ReviewQueueInput } from '../../engine/review/schema'
 import { round4, roundInterval, type BootstrapOptions } from '../../engine/datasets/stats'
+import { comparable, itemsHash, judgeAgainstConsensus } from './calibration'
 import type { NewReviewQueue, ReviewItemRow, ReviewLabelRow, ReviewProgress, ReviewQueueRow } from '../review-rows'
 
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -63,21 +64,9 @@ export function queueAgreement(items: readonly ReviewItemRow[], labels: readonly
   const perItem = labelsByItem(items, labels)
   const people = peopleAgreement(perItem, bootstrap)
   const consensus = perItem.map(consensusOf)
-  const pairs: Array<{ judge: string, consensus: string }> = []
-  const fingerprints = new Set<string | null>()
-  items.forEach((item, i) => {
-    const agreed = consensus[i]!.label
-    const verdict = item.judge?.verdict
-    if (agreed === null || typeof verdict !== 'string') return
-    pairs.push({ judge: verdict, consensus: agreed })
-    fingerprints.add(item.judge?.fingerprint ?? null)
-  })
-  const confusion: Record<string, Record<string, number>> = {}
-  for (const pair of pairs) {
-    const row = (confusion[pair.consensus] ??= {})
-    row[pair.judge] = (row[pair.judge] ?? 0) + 1
-  }
-  const judgeKappa = withInterval(pairs, list => cohenKappaOf(list, 'judge', 'consensus'), bootstrap)
+  const compared = comparable(items, labels)
+  const fingerprints = new Set(compared.map(c => c.item.judge?.fingerprint ?? null))
+  const judge = judgeAgainstConsensus(compared, bootstrap)
   const [fingerprint] = fingerprints
   return {
     items: items.length,
@@ -95,11 +84,13 @@ export function queueAgreement(items: readonly ReviewItemRow[], labels: readonly
     judge: {
       /** The judge these figures are of: shared by every item compared; null when they differ or none kept one. */
       fingerprint: fingerprints.size === 1 ? fingerprint ?? null : null,
-      compared: pairs.length,
-      kappa: rounded(judgeKappa).value,
-      kappa_ci: roundInterval(judgeKappa.ci),
-      accuracy: pairs.length ? round4(pairs.filter(p => p.judge === p.consensus).length / pairs.length) : null,
-      confusion,
+      compared: compared.length,
+      /** The item set compared (core/review/calibration.ts), as a calibration from the queue is bound to it. */
+      items_hash: itemsHash(compared),
+      kappa: judge.kappa,
+      kappa_ci: judge.kappa_ci,
+      accuracy: compared.length ? round4(compared.filter(c => c.verdict === c.consensus).length / compared.length) : null,
+      confusion: judge.confusion,
     },
   }
 }

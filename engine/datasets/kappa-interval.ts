@@ -58,9 +58,22 @@ export function kappaSaid(m: KappaMeasure): string {
   return `${kappaText(m.kappa, m.kappa_ci)}${uncertain ? ` — ${uncertain}` : ''}`
 }
 
+/** What a calibration is of: a labelled dataset's run, or a review queue with the item set compared (core/review/calibration.ts). */
+export interface CalibrationSource {
+  dataset?: { name: string, version: number }
+  dataset_run_id?: string
+  queue?: { id: string, name: string, items_hash: string }
+}
+type Source = Pick<CalibrationSource, 'dataset'> & { queue?: { name: string } }
+
 /** A required calibration, in words: "κ 0.60 [0.00, 1.00] on support-cases v1 (10 labelled)". */
-export function calibrationText(c: { kappa: number | null, kappa_ci: Interval | null, labelled: number, dataset: { name: string, version: number } }): string {
-  return `${kappaText(c.kappa, c.kappa_ci)} on ${c.dataset.name} v${c.dataset.version} (${c.labelled} labelled)`
+export function calibrationText(c: Source & { kappa: number | null, kappa_ci: Interval | null, labelled: number }): string {
+  return `${kappaText(c.kappa, c.kappa_ci)} on ${calibrationSource(c)} (${c.labelled} labelled)`
+}
+
+/** What a calibration was measured on: "support-cases v3", or "review queue helpfulness". */
+export function calibrationSource(c: Source): string {
+  return c.queue ? `review queue ${c.queue.name}` : `${c.dataset?.name} v${c.dataset?.version}`
 }
 
 /**

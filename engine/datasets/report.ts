@@ -52,7 +52,7 @@ import { agreementOf, judgesAgreementOf, sharedFingerprint, type Agreement, type
 import { compareWithBaseline, verdictLabels, type BaselineComparison, type BaselineReport } from './baseline'
 import { budgetGate, calibrationGate, evaluateGates, type DatasetGates, type GateResult } from './gates'
 import { gridOf, type ReportGrid } from './grid'
-import { trustedLowerBound } from './kappa-interval'
+import { trustedLowerBound, type CalibrationSource } from './kappa-interval'
 import { summarizeCases, type CaseRun } from './outcomes'
 import { repeatFigures, type ScoreSpread } from './repeats'
 import type { CasePanel, CaseResult, CaseTokens, DatasetCase, DatasetTarget, Verdict } from './schema'
@@ -99,9 +99,7 @@ export interface ReportResult extends CaseRun {
  * judge's κ against people's labels on a dataset, as measured before the run started
  * (core/calibration.ts), and what was required of it.
  */
-export interface ReportCalibration {
-  dataset: { name: string, version: number }
-  dataset_run_id: string
+export interface ReportCalibration extends CalibrationSource {
   kappa: number | null
   kappa_ci: Interval | null
   labelled: number

@@ -70,6 +70,15 @@ export function changedParts(before: Record<FingerprintPart, string>, now: Recor
   return FINGERPRINT_PARTS.filter(part => before[part] !== now[part])
 }
 
+const PART_WORDS: Record<FingerprintPart, string> = {
+  models: 'the judge models', prompt: 'the prompt or settings', criteria: 'the criteria', rubric: 'the rubric', weights: 'the weights', threshold: 'the threshold',
+}
+
+/** What changed of a judge, in words ("the rubric and the threshold"; "the judge" when the parts are not known or none differ). */
+export function changedWords(changed: readonly FingerprintPart[]): string {
+  return changed.length ? changed.map(p => PART_WORDS[p]).join(' and ') : 'the judge'
+}
+
 /** Hashes of recent texts: every run of one step hashes the same parts again. Small texts only, a bounded number. */
 const hashes = new Map<string, string>()
 const HASHES_KEPT = 512

@@ -2,6 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { itemsFrom } from '../../../core/review/items'
+import { createSqliteStore, openDatabase } from '../../../db'
+import { itemSourceSchema } from '../../../engine/review/schema'
 import { cli } from '../../support/cli'
 import { lastUserText } from '../../support/fake-llm'
 import { useFakeJudge } from '../../support/fake-judge'
@@ -42,7 +45,7 @@ describe('judgeflow test --require-calibration', () => {
 
     const none = await gate('judge.json')
     expect(none.code).toBe(2)
-    expect(none.err).toContain('require_calibration: the judge is not calibrated: there is no dataset "support-cases"')
+    expect(none.err).toContain('require_calibration: the judge is not calibrated: there is no dataset or review queue "support-cases"')
     expect(fake.requests).toHaveLength(0)
 
     // Calibrated: a run of the labelled dataset, kept in the same database.
@@ -134,5 +137,32 @@ describe('judgeflow test --require-calibration', () => {
     const alone = await cli(['test', '--config', file('judge.json'), '--dataset', file('regressions.jsonl'), '--min-kappa-lower', '0.5'], fake.env())
     expect(alone.code).toBe(2)
     expect(alone.err).toContain('--min-kappa-lower K bounds the calibration\'s κ interval: give it with --require-calibration <dataset> --min-kappa K.')
+  })
+
+  it('gates on a review queue\'s calibration: people\'s consensus on a run\'s judged cases, under the judge that judged them', async () => {
+    const { db, file } = files()
+    // The support cases without their labels: the judge's verdicts, kept in the database, are what people review.
+    writeFileSync(file('answers.jsonl'), lines([1, 2, 3, 4].map(n => ({ id: `a${n}`, input: { content: n <= 2 ? `a good answer ${n}` : `no idea ${n}` } }))))
+    expect((await cli(['test', '--config', file('judge.json'), '--dataset', file('answers.jsonl'), '--db', db, '--min-pass-rate', '0'], fake.env())).code).toBe(0)
+    const store = createSqliteStore(openDatabase(db))
+    const [run] = await store.datasets.runs((await store.datasets.findByName('answers'))!.id)
+    const queue = await store.review.createQueue({ name: 'answers-review', rubric: { labels: ['pass', 'fail'], score: false, comment: true }, instructions: null, reviewersPerItem: 2, leaseMinutes: 30, showJudge: false })
+    await store.review.addItems(queue.id, await itemsFrom(store, itemSourceSchema.parse({ from: 'dataset_run', dataset_run_id: run!.id })))
+    // Two people agree with the judge: pass on the good answers, fail on the others.
+    for (const item of await store.review.items(queue.id)) {
+      const label = /good/.test(JSON.stringify(item.input)) ? 'pass' : 'fail'
+      for (const reviewer of ['ana', 'bo']) await store.review.label({ itemId: item.id, reviewer, label, score: null, comment: null })
+    }
+    await store.close()
+
+    const gate = (config: string) => cli(['test', '--config', file(config), '--dataset', file('regressions.jsonl'), '--db', db, '--require-calibration', 'answers-review', '--min-kappa', '0.6', '--report', file('report.json')], fake.env())
+    const calibrated = await gate('judge.json')
+    expect(calibrated.code).toBe(0)
+    expect(calibrated.out).toContain('calibration against people: κ 1.00 [1.00, 1.00] on review queue answers-review (4 labelled)')
+    expect(JSON.parse(readFileSync(file('report.json'), 'utf8')).calibration).toMatchObject({ queue: { id: queue.id, name: 'answers-review', items_hash: expect.any(String) }, kappa: 1, labelled: 4, min_kappa: 0.6 })
+
+    const edited = await gate('edited.json')
+    expect(edited.code).toBe(2)
+    expect(edited.err).toContain('require_calibration: the judge is stale: the rubric changed since the items of review queue answers-review were judged')
   })
 })

@@ -120,7 +120,7 @@ describe.each(storeFactories)('dataset runs ($name)', (factory) => {
     await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, gates: { max_flaky: 0.1 } })).rejects.toThrow('gates.max_flaky: needs repeat of 2 or more: a case run once cannot be flaky')
     await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, max_cost_usd: 0 })).rejects.toThrow('max_cost_usd: must be more than 0')
     await expect(app.datasets.start({ dataset: 'support', target: { workflow_id: 'Support answers' }, require_calibration: { dataset: 'labelled', min_kappa: 0.6 } }))
-      .rejects.toThrow('require_calibration: the judge is not calibrated: there is no dataset "labelled"')
+      .rejects.toThrow('require_calibration: the judge is not calibrated: there is no dataset or review queue "labelled"')
   })
 
   it('shows a finished dataset run from its kept report, with the progress its stored cases give, until the run is deleted', async () => {
