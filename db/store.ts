@@ -5,6 +5,7 @@ import { readStoredValue, viewRun, type ViewDialect } from './bounded-view'
 import { GroupCommit } from './group-commit'
 import { onlineDecisions, onlineRules, onlineSpans, runs, stepRuns } from './schema'
 import { onlineRepository } from './online'
+import { ingestOnlineRows } from './repositories/online-ingest'
 import { journalFor, storeEvent } from './run-recorder'
 import { leaseClaims } from './run-takeover'
 import { performOnSqlite } from './statement-program'
@@ -70,10 +71,13 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
     settings: settingsRepository(sqliteCatalogTables, perform),
     cache: responseCache(sqliteCatalogTables, perform),
     // With the run writes: a request's spans and decisions commit together, and the promise settles once they have.
-    online: onlineRepository({
-      db, tables: { onlineRules, onlineSpans, onlineDecisions }, rows: async query => query.all(),
-      write: build => writes.write(() => build(db).map(statement => statement.run().changes as number)),
-    }),
+    online: {
+      ...onlineRepository({
+        db, tables: { onlineRules, onlineSpans, onlineDecisions }, rows: async query => query.all(),
+        write: build => writes.write(() => build(db).map(statement => statement.run().changes as number)),
+      }),
+      ingest: (spans, decisions) => writes.write(() => ingestOnlineRows(db, spans, decisions)),
+    },
     review: reviewRepository(sqliteReviewTables, perform),
     retention: {
       prune: oneAtATime(policy => pruneStore({
