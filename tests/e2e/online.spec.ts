@@ -42,6 +42,9 @@ test('creates rules from a saved evaluator step, pauses one with the keyboard, a
   const workflowName = `Support gate ${Date.now()}`
   const created = await page.request.post('/api/workflows', { data: { ...qualityGate, name: workflowName } })
   expect(created.status()).toBe(201)
+  // Another saved workflow with a long name: the workflow select must still keep to its column.
+  const long = await page.request.post('/api/workflows', { data: { ...qualityGate, name: `Support gate for the billing, returns and delivery questions of the help centre ${Date.now()}` } })
+  expect(long.status()).toBe(201)
 
   await page.goto('/')
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Online' }).click()
@@ -57,6 +60,9 @@ test('creates rules from a saved evaluator step, pauses one with the keyboard, a
   await form.getByLabel('Name', { exact: true }).fill('helpful answers')
   await form.getByLabel('Workflow', { exact: true }).selectOption({ label: workflowName })
   await expect(form.getByLabel('Evaluator step', { exact: true })).toHaveValue('judge')
+  // A long workflow name stays in its column: the workflow's select ends before the step's begins.
+  const [chosen, step] = [(await form.getByLabel('Workflow', { exact: true }).boundingBox())!, (await form.getByLabel('Evaluator step', { exact: true }).boundingBox())!]
+  expect(chosen.x + chosen.width).toBeLessThan(step.x)
   await form.getByLabel('Sample rate (0–1)', { exact: true }).fill('2')
   await form.getByLabel('Service name', { exact: true }).fill('support-bot')
   await form.getByLabel('Budget a day (US$)', { exact: true }).fill('5')
