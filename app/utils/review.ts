@@ -111,10 +111,18 @@ export function reviewAction(key: KeyPress, labels: number): ReviewAction | null
   }
 }
 
-/** A value of an item (its input, output, context) as the page shows it: text as it is, anything else as indented JSON. */
+/**
+ * A value of an item (its input, output, context) as the page shows it: text as it is, fields of one
+ * line each as `name: value` lines, anything else as indented JSON.
+ */
 export function shownValue(value: unknown): string {
   if (value === null || value === undefined) return ''
   if (typeof value === 'string') return value
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    const entries = Object.entries(value as Record<string, unknown>)
+    const oneLine = (x: unknown) => ['number', 'boolean'].includes(typeof x) || (typeof x === 'string' && !x.includes('\n'))
+    if (entries.length && entries.every(([, x]) => oneLine(x))) return entries.map(([k, x]) => `${k}: ${String(x)}`).join('\n')
+  }
   return JSON.stringify(value, null, 2)
 }
 

@@ -56,9 +56,11 @@ describe('the new-queue form', () => {
 })
 
 describe('an item and its agreement as shown', () => {
-  it('shows text as it is and other values as JSON; the context apart from the input', () => {
+  it('shows text as it is, one-line fields as lines and other values as JSON; the context apart from the input', () => {
     expect(shownValue('hello')).toBe('hello')
-    expect(shownValue({ a: 1 })).toBe('{\n  "a": 1\n}')
+    expect(shownValue({ question: 'why?', tries: 2 })).toBe('question: why?\ntries: 2')
+    expect(shownValue({ a: 'two\nlines' })).toBe('{\n  "a": "two\\nlines"\n}')
+    expect(shownValue({ a: [1] })).toBe('{\n  "a": [\n    1\n  ]\n}')
     expect(shownValue(null)).toBe('')
     expect(inputWithoutContext({ question: 'q', context: 'c' }, 'c')).toBe('q')
     expect(inputWithoutContext({ question: 'q', topic: 't', context: 'c' }, 'c')).toEqual({ question: 'q', topic: 't' })
