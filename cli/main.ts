@@ -2,7 +2,7 @@ import type { Env } from '../core/config'
 import { COMMANDS, type CommandName } from './help/commands'
 import { asksForHelp, commandHelpText } from './help/render'
 import { processIo, type Io } from './process-io'
-import { DB_USAGE, IMPORT_USAGE, SERVE_USAGE, TEST_USAGE, TRACES_USAGE, WORKER_USAGE } from './usage'
+import { DB_USAGE, IMPORT_USAGE, REVIEW_USAGE, SERVE_USAGE, TEST_USAGE, TRACES_USAGE, WORKER_USAGE } from './usage'
 
 // Everything beyond the help texts is loaded when a command runs: `judgeflow --help` and
 // `judgeflow <command> --help` start without the engine, the configuration's schemas or their
@@ -20,6 +20,7 @@ Usage:
   ${TEST_USAGE}
   ${IMPORT_USAGE}
   ${TRACES_USAGE}
+  ${REVIEW_USAGE}
   ${SERVE_USAGE}
   ${WORKER_USAGE}
 
@@ -76,6 +77,7 @@ export async function main(argv: string[], io: Io = processIo, env?: Env): Promi
       case 'test': return await (await import('./commands/test')).testCommand(args, io, config, io === processIo && process.stderr.isTTY === true)
       case 'import': return (await import('./commands/import')).importCommand(args, io, config)
       case 'traces': return await (await import('./commands/traces')).tracesCommand(args, io, config)
+      case 'review': return await (await import('./commands/review')).reviewCommand(args, io, config)
       case 'worker': return await (await import('./commands/worker')).workerCommand(args, io, config)
     }
     return 2

@@ -15,3 +15,4 @@ export const TEST_USAGE = 'judgeflow test <workflow.json> --dataset <file> | jud
   + ' [--outputs <recorded.jsonl> [--output-step <node id>]] | judgeflow test [<promptfooconfig.yaml>] --assertions <asserts.yaml> --model-outputs <outputs.json>'
 export const TRACES_USAGE = 'judgeflow traces import <otlp.json|.jsonl> [--db <path>]   (spans as POST /v1/traces takes them, decided by the online rules)'
 export const WORKER_USAGE = 'judgeflow worker [--concurrency N] [--nice N]   (PostgreSQL: executes queued runs at a lower CPU priority, nice 10 unless told; SIGTERM drains)'
+export const REVIEW_USAGE = 'judgeflow review export <queue> [--db <path>] [--format jsonl|csv]   (the items people agree on, with the consensus and the expected verdict and score)'

@@ -1,4 +1,4 @@
-import { DB_USAGE, IMPORT_USAGE, SERVE_USAGE, TRACES_USAGE, WORKER_USAGE } from '../usage'
+import { DB_USAGE, IMPORT_USAGE, REVIEW_USAGE, SERVE_USAGE, TRACES_USAGE, WORKER_USAGE } from '../usage'
 import { REQUIRE_JUDGE_FLAG, type CommandHelp } from './flag-spec'
 import { TEST_FLAGS } from './test-flags'
 
@@ -107,6 +107,16 @@ export const COMMANDS = {
     examples: [['judgeflow traces import spans.jsonl', 'the Collector\'s file exporter output, one export request a line']],
     env: [['JUDGEFLOW_OTLP_MAX_ATTRIBUTES, JUDGEFLOW_OTLP_MAX_ATTRIBUTE_CHARS', 'a span past them is rejected, as the endpoint rejects it']],
     exit: '0 imported, 2 invalid input',
+  },
+  review: {
+    summary: 'Prints the items of a review queue people agree on: input, output, the judge\'s verdict, the consensus and the expected verdict and score.',
+    usage: [REVIEW_USAGE],
+    flags: {
+      db: { type: 'string', value: '<path>', help: 'the database the server uses (default: JUDGEFLOW_DB, else ./.judgeflow/judgeflow.db)' },
+      format: { type: 'string', value: 'jsonl|csv', help: 'one item a line as JSON (the default), or CSV with a header' },
+    },
+    examples: [['judgeflow review export helpfulness --format csv > labels.csv', 'a queue\'s consensus, for a spreadsheet']],
+    exit: '0 printed, 2 invalid input',
   },
   db: {
     summary: 'Copies a SQLite database into an empty PostgreSQL one, checking every table\'s row count.',

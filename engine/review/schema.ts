@@ -83,3 +83,6 @@ export const labelSchema = z.object({
   comment: z.string().max(10_000, 'must be at most 10000 characters').nullable().default(null),
 }).strict()
 export type LabelInput = z.infer<typeof labelSchema>
+
+/** Where a queue's consensus labels are written: a dataset's id or name (a new version of it; made when it is not there). */
+export const exportSchema = z.object({ dataset: text(200) }).strict()

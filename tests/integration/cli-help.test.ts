@@ -123,7 +123,7 @@ describe('judgeflow --version, unknown flags and commands', () => {
   it('a misspelt command is named with the nearest command, exit 2', async () => {
     const result = await judgeflow(['tset', 'w.json'])
     expect(result.code).toBe(2)
-    expect(result.stderr.trim()).toBe('Unknown command \'tset\'. Did you mean test? Commands: validate, run, eval, test, import, experiment, backup, traces, db, serve, worker (judgeflow --help).')
+    expect(result.stderr.trim()).toBe('Unknown command \'tset\'. Did you mean test? Commands: validate, run, eval, test, import, experiment, backup, traces, review, db, serve, worker (judgeflow --help).')
     const option = await judgeflow(['--verbose'])
     expect(option.code).toBe(2)
     expect(option.stderr).toContain('Unknown option \'--verbose\'. judgeflow --help lists the commands')
