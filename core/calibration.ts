@@ -3,6 +3,8 @@
  * fingerprint, on the dataset's current version. Its κ against the labels (with its interval) is
  * the calibration. Otherwise the judge is `stale` — the newest labelled run was judged by a judge
  * that differs in the parts named, or the dataset has changed since — or `not_calibrated`.
+ * A review queue calibrates too (core/review/calibration.ts): the judge against people's consensus
+ * on the items it judged, read from the queue's labels as they are now.
  */
 import { resolve } from 'node:path'
 import { JudgeflowError, readEvaluatorConfigFile, resolveEvaluatorConfig, type Workflow } from '../engine'
