@@ -17,6 +17,7 @@ import { benchImports } from './imports'
 import { benchCli } from './cli'
 import { benchSandbox } from './sandbox'
 import { benchHttpGate } from './http-gate'
+import { benchOnline } from './online'
 
 const benches: Record<string, () => Promise<void>> = {
   executor: benchExecutor,
@@ -38,6 +39,7 @@ const benches: Record<string, () => Promise<void>> = {
   cli: benchCli,
   sandbox: benchSandbox,
   http_gate: benchHttpGate,
+  online: benchOnline,
 }
 const only = process.argv[2]
 
