@@ -70,6 +70,7 @@ test('a queue made from a dataset run, labelled with the keyboard by one reviewe
   await expect(item).toContainText('Item 1')
   await expect(page.getByTestId('item-input')).toHaveText('question: What runs the gate?\nactual: judgeflow runs it')
   await expect(page.getByTestId('item-judge')).toContainText('pass')
+  await expect(page.getByText(/Yours until \d.*; after that another reviewer may take it/)).toBeVisible()
   await page.keyboard.press('1')
   await expect(pressed(page, 'pass')).toHaveAttribute('aria-pressed', 'true')
   await page.keyboard.press('Enter')
@@ -112,6 +113,7 @@ test('a queue made from a dataset run, labelled with the keyboard by one reviewe
   await page.keyboard.press('?')
   const keys = page.getByRole('dialog', { name: 'Keys' })
   await expect(keys).toContainText('pick the label of that number')
+  await checkedShots(page, 'review-keys')
   await page.keyboard.press('Escape')
   await expect(keys).toHaveCount(0)
 
