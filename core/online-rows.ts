@@ -112,6 +112,8 @@ export interface OnlineRepository {
   queued(ruleId: string, limit: number): MaybePromise<OnlineDecisionRow[]>
   /** Takes a queued decision for scoring by the run `runId`: false when it is no longer queued or another run has it. */
   claim(key: DecisionRef, runId: string): Promise<boolean>
+  /** Decisions taken since `since` (epoch ms), counted by rule and status. */
+  decisionCounts(since: number): MaybePromise<Array<{ ruleId: string, status: string, count: number }>>
   /** US dollars the rule's scorings that ended since `since` (epoch ms) cost. */
   spentSince(ruleId: string, since: number): MaybePromise<number>
   /** Sets what became of a decision (scored, failed, over budget); false when there is no such decision. */

@@ -70,6 +70,11 @@ export function onlineRepository(d: OnlineDialect): OnlineRepository {
         .where(and(whereKey(decisions, key), eq(decisions.status, 'queued'), isNull(decisions.runId)))])
       return (changed ?? 0) > 0
     },
+    async decisionCounts(since) {
+      const rows = await d.rows(d.db.select({ ruleId: decisions.ruleId, status: decisions.status, count: sql<number | string>`count(*)` })
+        .from(decisions).where(gte(decisions.decidedAt, since)).groupBy(decisions.ruleId, decisions.status))
+      return rows.map(row => ({ ruleId: row.ruleId, status: row.status, count: Number(row.count) }))
+    },
     async spentSince(ruleId, since) {
       const [row] = await d.rows(d.db.select({ spent: sql<number | string | null>`sum(${decisions.costUsd})` }).from(decisions)
         .where(and(eq(decisions.ruleId, ruleId), gte(decisions.updatedAt, since), inArray(decisions.status, ['scored', 'failed']))))

@@ -1,8 +1,8 @@
 import { useIntervalFn } from '@vueuse/core'
 import type { Ref } from 'vue'
-import { statusCounts, type OnlineDecision, type OnlineRuleView } from '~/utils/online'
+import type { OnlineDecision, OnlineRuleView } from '~/utils/online'
 
-/** Decisions read to count each rule's by status, and scores read for the charts: the API's largest page. */
+/** Scores read for the charts, and the most decisions the feed shows: the API's largest page. */
 export const COUNTED = 500
 /** Decisions the feed shows at first, and more each time older ones are asked for. */
 export const FEED_STEP = 50
@@ -33,19 +33,16 @@ export function useOnlineFeed(rule: Ref<string>, status: Ref<string>) {
     asking = true
     try {
       const filter = { ...(rule.value ? { rule: rule.value } : {}) }
-      const [ruleList, feed, recent, scored] = await Promise.all([
+      const [ruleList, feed, scored] = await Promise.all([
         $fetch<OnlineRuleView[]>('/api/online/rules'),
         $fetch<Page>('/api/online/decisions', { query: { ...filter, ...(status.value ? { status: status.value } : {}), limit: shown.value } }),
-        $fetch<Page>('/api/online/decisions', { query: { limit: COUNTED } }),
         $fetch<Page>('/api/online/scores', { query: { ...filter, limit: COUNTED } }),
       ])
       rules.value = ruleList
       decisions.value = feed.decisions
       more.value = feed.next !== null
       scores.value = scored.decisions
-      const byRule: Record<string, OnlineDecision[]> = {}
-      for (const d of recent.decisions) (byRule[d.rule_id] ??= []).push(d)
-      counts.value = Object.fromEntries(Object.entries(byRule).map(([id, list]) => [id, statusCounts(list)]))
+      counts.value = Object.fromEntries(ruleList.map(r => [r.id, r.decisions_24h]))
       error.value = ''
     }
     catch (e) {

@@ -90,13 +90,6 @@ export function filterText(filter: OnlineRuleView['filter']): string {
   return parts.length ? parts.join(', ') : 'every GenAI span'
 }
 
-/** How many of the decisions have each status. */
-export function statusCounts(decisions: readonly Pick<OnlineDecision, 'status'>[]): Partial<Record<string, number>> {
-  const counts: Record<string, number> = {}
-  for (const d of decisions) counts[d.status] = (counts[d.status] ?? 0) + 1
-  return counts
-}
-
 export interface ScorePoint { label: string, passRate: number | null, meanScore: number | null, count: number }
 
 /**

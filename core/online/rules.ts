@@ -11,12 +11,28 @@ export function ruleFields(rule: OnlineRule): NewOnlineRule {
   }
 }
 
-export function presentRule(row: OnlineRuleRow) {
+/** The span of time the rules list counts each rule's decisions over. */
+export const COUNTED_HOURS = 24
+
+/**
+ * A rule as the API shows it, with its decisions of the last COUNTED_HOURS by status
+ * (`decisions_24h`; empty where they were not counted, as in the answer to a change).
+ */
+export function presentRule(row: OnlineRuleRow, counted: Partial<Record<string, number>> = {}) {
   return {
     id: row.id, name: row.name, enabled: row.enabled, evaluator: row.evaluator, filter: row.filter,
     sample_rate: row.sampleRate, max_per_minute: row.maxPerMinute, max_cost_usd_per_day: row.maxCostUsdPerDay,
     created_at: new Date(row.createdAt).toISOString(), updated_at: new Date(row.updatedAt).toISOString(),
+    decisions_24h: counted,
   }
+}
+
+/** Every rule, the last changed first, each with its decisions of the last COUNTED_HOURS by status. */
+export async function listRulesCounted(store: Store, now = Date.now()) {
+  const [rows, counts] = await Promise.all([store.online.listRules(), store.online.decisionCounts(now - COUNTED_HOURS * 3_600_000)])
+  const byRule = new Map<string, Partial<Record<string, number>>>()
+  for (const { ruleId, status, count } of counts) byRule.set(ruleId, { ...byRule.get(ruleId), [status]: count })
+  return rows.map(row => presentRule(row, byRule.get(row.id)))
 }
 
 export function presentDecision(row: OnlineDecisionView) {

@@ -93,6 +93,13 @@ describe.each(storeFactories)('online scoring storage ($name)', (factory) => {
     expect((await store.online.queued(id, 1))[0]).toMatchObject({ runId: 'run-1' })
     expect(await store.online.spentSince(id, 0)).toBe(0.25)
     expect(await store.online.spentSince(id, 11)).toBe(0)
+    // Decisions by rule and status since a time, for the rules list.
+    const other = await store.online.createRule({ ...rule, name: 'other' })
+    await store.online.ingest([], [decision(other.id, a!, 'filtered', 40)])
+    const order = <T extends { ruleId: string, status: string }>(list: T[]) => [...list].sort((x, y) => `${x.ruleId} ${x.status}`.localeCompare(`${y.ruleId} ${y.status}`))
+    const counted = async (since: number) => order(await store.online.decisionCounts(since))
+    expect(await counted(0)).toEqual(order([{ ruleId: id, status: 'queued', count: 2 }, { ruleId: id, status: 'scored', count: 1 }, { ruleId: other.id, status: 'filtered', count: 1 }]))
+    expect(await counted(25)).toEqual(order([{ ruleId: id, status: 'queued', count: 1 }, { ruleId: other.id, status: 'filtered', count: 1 }]))
     const child = { ...span(3), spanId: 'e'.repeat(16), parentSpanId: a!.spanId, startedAt: 0 }
     await store.online.ingest([child], [])
     expect((await store.online.traceSpans(a!.traceId, 10)).map(s => s.spanId)).toEqual([child.spanId, a!.spanId])

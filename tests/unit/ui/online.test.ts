@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { costPerDay, draftOf, emptyDraft, filterText, problemsByField, ruleBody, scoreSeries, statusCounts, type OnlineRuleView } from '../../../app/utils/online'
+import { costPerDay, draftOf, emptyDraft, filterText, problemsByField, ruleBody, scoreSeries, type OnlineRuleView } from '../../../app/utils/online'
 
 const rule: OnlineRuleView = {
   id: 'r1', name: 'helpful', enabled: false, evaluator: { workflow_id: 'w1', step_id: 'judge' },
   filter: { service_name: 'support-bot', attributes: { tier: 'gold' } }, sample_rate: 0.25, max_per_minute: null, max_cost_usd_per_day: 2,
-  created_at: '2026-12-01T00:00:00.000Z', updated_at: '2026-12-01T00:00:00.000Z',
+  created_at: '2026-12-01T00:00:00.000Z', updated_at: '2026-12-01T00:00:00.000Z', decisions_24h: { scored: 3 },
 }
 
 describe('the Online page\'s reading of the API', () => {
@@ -31,8 +31,7 @@ describe('the Online page\'s reading of the API', () => {
     expect(filterText({})).toBe('every GenAI span')
   })
 
-  it('counts statuses, and buckets scores by hour within two days, else by day, with the cost of each day', () => {
-    expect(statusCounts([{ status: 'queued' }, { status: 'scored' }, { status: 'queued' }])).toEqual({ queued: 2, scored: 1 })
+  it('buckets scores by hour within two days, else by day, with the cost of each day', () => {
     const hourly = scoreSeries([
       { score: 0.8, verdict: 'pass', updated_at: '2026-12-03T08:10:00.000Z' },
       { score: 0.2, verdict: 'fail', updated_at: '2026-12-03T08:40:00.000Z' },

@@ -1,8 +1,5 @@
-import { presentRule } from '~~/core/online/rules'
+import { listRulesCounted } from '~~/core/online/rules'
 import { useJudgeflow } from '~~/server/utils/context'
 
-/** The online rules, the last changed first. */
-export default defineEventHandler(async () => {
-  const rows = await useJudgeflow().store.online.listRules()
-  return rows.map(presentRule)
-})
+/** The online rules, the last changed first, each with its decisions of the last 24 hours by status. */
+export default defineEventHandler(() => listRulesCounted(useJudgeflow().store))
