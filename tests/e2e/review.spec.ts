@@ -157,3 +157,36 @@ test('a queue made from a dataset run, labelled with the keyboard by one reviewe
   await expect(page.getByTestId('queue-helpfulness')).toContainText('ana 3')
   await expect(page.getByTestId('queue-helpfulness')).toContainText('bo 4')
 })
+
+test('a rubric of its own labels with a score: the keys pick them, a score out of range is refused by its field\'s name, and the judge stays hidden', async ({ page, request }) => {
+  test.setTimeout(90_000)
+  const datasetName = `scored review ${Date.now()}`
+  await judgedDataset(request, datasetName)
+  const dataset = (await (await request.get('/api/datasets')).json() as Array<{ id: string, name: string }>).find(d => d.name === datasetName)!
+  const [run] = await (await request.get(`/api/datasets/${dataset.id}/runs`)).json()
+  const created = await request.post('/api/queues', {
+    data: { name: 'tone', rubric: { labels: ['friendly', 'neutral', 'rude'], score: true, comment: false }, instructions: 'Judge the tone only.', items: { from: 'dataset_run', dataset_run_id: run.id, select: 'failed' } },
+  })
+  expect(created.status()).toBe(201)
+  await page.goto(`/review/${(await created.json()).id}`)
+  await expect(page.getByText('Judge the tone only.')).toBeVisible()
+  await page.getByLabel('Your name').fill('cy')
+  await page.getByLabel('Your name').press('Enter')
+  // The failed cases only (b and c), the judge's verdict hidden, no comment box.
+  await expect(page.getByTestId('review-item')).toContainText('Item 1 · case b')
+  await expect(page.getByTestId('item-judge')).toHaveCount(0)
+  await expect(page.getByLabel('Comment')).toHaveCount(0)
+  await page.keyboard.press('3')
+  await expect(pressed(page, 'rude')).toHaveAttribute('aria-pressed', 'true')
+  await page.keyboard.press('4')
+  await expect(pressed(page, 'rude')).toHaveAttribute('aria-pressed', 'true')
+  await page.getByLabel('Score (0–1)').fill('1.5')
+  await page.getByRole('button', { name: 'Submit' }).click()
+  await expect(page.getByRole('alert')).toHaveText('score: must be from 0 to 1')
+  await page.getByLabel('Score (0–1)').fill('0.2')
+  await page.getByRole('button', { name: 'Submit' }).click()
+  await expect(page.getByTestId('review-item')).toContainText('Item 2 · case c')
+  await expect(page.getByRole('alert')).toHaveCount(0)
+  await expect(page.getByTestId('review-progress')).toContainText('cy (you)1 / 2')
+  expect(await violations(page)).toEqual([])
+})
