@@ -188,5 +188,10 @@ test('a rubric of its own labels with a score: the keys pick them, a score out o
   await expect(page.getByTestId('review-item')).toContainText('Item 2 · case c')
   await expect(page.getByRole('alert')).toHaveCount(0)
   await expect(page.getByTestId('review-progress')).toContainText('cy (you)1 / 2')
+  // Enter on a label's button (reached with Tab) gives that label.
+  await pressed(page, 'neutral').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('review-done')).toBeVisible()
+  await expect(page.getByTestId('review-progress')).toContainText('cy (you)2 / 2')
   expect(await violations(page)).toEqual([])
 })
