@@ -148,6 +148,13 @@ test('a queue made from a dataset run, labelled with the keyboard by one reviewe
   await expect(confusion.getByRole('row', { name: /people pass/ })).toHaveText(/people pass\s*1\s*0/)
   await expect(confusion.getByRole('row', { name: /people fail/ })).toHaveText(/people fail\s*0\s*2/)
   await expect(page.getByTestId('review-progress')).toContainText('3 of 4 items have 2 labels')
+  // The consensus as a dataset: items 1–3 people agree on (item 4 is tied), their cases' expected verdicts.
+  await page.getByLabel('Dataset (name or id)').fill('helpfulness labels')
+  await page.getByRole('button', { name: 'Export the consensus' }).click()
+  await expect(page.getByTestId('review-exported')).toHaveText(/^3 cases written to helpfulness labels v1\.\s*$/)
+  const exported = (await (await request.get('/api/datasets')).json() as Array<{ id: string, name: string }>).find(d => d.name === 'helpfulness labels')!
+  const { cases } = await (await request.get(`/api/datasets/${exported.id}`)).json() as { cases: Array<{ expected?: { verdict?: string } }> }
+  expect(cases.map(c => c.expected?.verdict).sort()).toEqual(['fail', 'fail', 'pass'])
   await agreement.scrollIntoViewIfNeeded()
   await checkedShots(page, 'review-agreement')
 
