@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path'
 import { JudgeflowError, readEvaluatorConfigFile, resolveEvaluatorConfig, type Workflow } from '../engine'
-import type { DatasetReport, Interval } from '../engine/datasets'
+import type { DatasetReport } from '../engine/datasets'
 import { calibrationSource, kappaText, kappaUncertainty } from '../engine/datasets/kappa-interval'
 import { fingerprintOf } from '../engine/evaluator'
 import { changedParts, changedWords, type FingerprintPart, type JudgeFingerprint } from '../engine/evaluator/fingerprint'
@@ -18,33 +18,10 @@ import { buildGraph, topologicalOrder } from '../engine/graph/topology'
 import type { MetricRegistry } from '../engine/evaluator'
 import type { DatasetRow, DatasetRunRow } from './rows'
 import type { Store } from './store'
+import type { Calibration } from './calibration-result'
 import { findQueue, queueCalibrationOf } from './review/calibration'
 
-export interface Calibration {
-  status: 'calibrated' | 'stale' | 'not_calibrated'
-  /**
-   * One sentence: "calibrated: κ 0.72 [0.61, 0.83] on support-cases v3", with why the κ cannot tell
-   * when it cannot ("…, too few cases to tell: 10 labelled, 30 needed; …"), or why not calibrated.
-   */
-  message: string
-  /** Calibrated, but its κ's interval too wide (or its cases too few) to tell (engine/datasets/kappa-interval.ts): why, in words. */
-  uncertain?: string
-  fingerprint: string
-  dataset?: { id: string, name: string, version: number, current_version: number }
-  dataset_run_id?: string
-  kappa?: number | null
-  kappa_ci?: Interval | null
-  labelled?: number
-  /** Stale: the parts of the judge that changed since the newest labelled run. */
-  changed?: FingerprintPart[]
-  /**
-   * A calibration from a review queue (core/review/calibration.ts): the queue, the hash of the item
-   * set compared, and the items people agree on that another judge judged (left out).
-   */
-  queue?: { id: string, name: string, items_hash: string, left_out: number }
-  /** From a review queue: people's consensus label by the judge's verdict. */
-  confusion?: Record<string, Record<string, number>>
-}
+export type { Calibration } from './calibration-result'
 
 /**
  * The judge's calibration on the dataset named (or with that id), else on the review queue with that

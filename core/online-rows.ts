@@ -5,7 +5,7 @@
  */
 import type { OnlineEvaluatorRef } from '../engine/online/rule-schema'
 import type { OnlineFilter } from '../engine/online/selection'
-import type { MaybePromise } from './store'
+import type { MaybePromise } from './rows'
 
 /** What a rule decided for a span, and what became of it: every span a rule sees gets one. */
 export const ONLINE_DECISION_STATUSES = ['filtered', 'sampled_out', 'queued', 'scored', 'failed', 'over_budget'] as const

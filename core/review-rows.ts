@@ -4,7 +4,7 @@
  * the leases that hand an item to a reviewer. Both stores return these shapes; `db/row-types.ts`
  * checks the tables against them. Times are epoch milliseconds.
  */
-import type { MaybePromise } from './store'
+import type { MaybePromise } from './rows'
 
 /** What a reviewer gives: one of the labels (pass/fail unless the queue names others), a 0–1 score, a comment. */
 export interface ReviewRubric {

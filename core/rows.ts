@@ -6,6 +6,9 @@
  */
 import { unfinishedRunStatuses } from '../engine/schema/workflow'
 
+/** A store method's answer: at once on SQLite, a promise on PostgreSQL. */
+export type MaybePromise<T> = T | Promise<T>
+
 /** Whether a run with this status has yet to finish (queued or running): what leases and takeovers hold on to. */
 export const isUnfinishedStatus = (status: string): boolean => (unfinishedRunStatuses as readonly string[]).includes(status)
 

@@ -12,6 +12,7 @@ import type {
   ClaimOneOptions, PruneResult, RetentionPolicy, RunSummaryRow, RunView, StepRunRow, StoredValueRef, Takeover, TakeoverOptions,
   WorkflowRow, WorkflowWithDefinition,
 } from './rows'
+import type { MaybePromise } from './rows'
 import type { OnlineRepository } from './online-rows'
 import type { ReviewRepository } from './review-rows'
 
@@ -20,7 +21,7 @@ export type {
   PruneResult, RetentionPolicy, ExperimentRoundRow, ExperimentRow, Lease, RunEventRow, RunRow, RunSummaryRow, StepRunRow, WorkflowRow, WorkflowWithDefinition,
 }
 
-export type MaybePromise<T> = T | Promise<T>
+export type { MaybePromise } from './rows'
 
 /**
  * The largest number a store keeps in an integer column (a version, an attempt, a round's number):

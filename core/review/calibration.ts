@@ -9,14 +9,13 @@
  * the same items give the same hash, an item labelled (or relabelled to a tie) since changes it.
  */
 import { createHash } from 'node:crypto'
-import { cohenKappaOf, consensusOf, withInterval } from '../../engine/review/agreement'
+import { cohenKappaOf, consensusOf, withInterval, type ItemLabels } from '../../engine/review/agreement'
 import { round4, roundInterval, type BootstrapOptions } from '../../engine/datasets/stats'
 import { kappaText, kappaUncertainty } from '../../engine/datasets/kappa-interval'
 import { changedParts, changedWords, type FingerprintPart, type JudgeFingerprint } from '../../engine/evaluator/fingerprint'
-import type { Calibration } from '../calibration'
+import type { Calibration } from '../calibration-result'
 import type { ReviewItemRow, ReviewLabelRow, ReviewQueueRow } from '../review-rows'
 import type { Store } from '../store'
-import { labelsByItem } from './queues'
 
 /** An item people agree on, with the judge's verdict on it. */
 export interface Compared { item: ReviewItemRow, consensus: string, verdict: string }
@@ -83,4 +82,14 @@ export async function queueCalibrationOf(
 export async function findQueue(store: Store, idOrName: string): Promise<ReviewQueueRow | null> {
   return (await store.review.getQueue(idOrName))
     ?? (await store.review.listQueues()).filter(q => q.name === idOrName).sort((a, b) => b.createdAt - a.createdAt)[0] ?? null
+}
+
+/** Each item's labels by reviewer, in the items' order. */
+export function labelsByItem(items: readonly ReviewItemRow[], labels: readonly ReviewLabelRow[]): ItemLabels[] {
+  const byItem = new Map<string, Record<string, string>>(items.map(item => [item.id, {}]))
+  for (const label of labels) {
+    const item = byItem.get(label.itemId)
+    if (item) item[label.reviewer] = label.label
+  }
+  return [...byItem.values()]
 }

@@ -12,7 +12,7 @@ import { round4 } from '../../engine/datasets/stats'
 import { JudgeflowError } from '../../engine/errors'
 import type { ReviewItemRow, ReviewLabelRow, ReviewQueueRow } from '../review-rows'
 import type { Store } from '../store'
-import { labelsByItem } from './queues'
+import { labelsByItem } from './calibration'
 
 /** An item people agree on, as exported: where it came from, what was judged, the judge's verdict and the consensus. */
 export interface LabelledItem {

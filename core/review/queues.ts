@@ -2,10 +2,10 @@
  * Review queues as the API shows them (snake_case, as DESIGN.md names the fields), and a queue's
  * agreement: people among themselves, then the judge against their consensus.
  */
-import { consensusOf, peopleAgreement, type ItemLabels, type Measured } from '../../engine/review/agreement'
+import { consensusOf, peopleAgreement, type Measured } from '../../engine/review/agreement'
 import type { ReviewQueueInput } from '../../engine/review/schema'
 import { round4, roundInterval, type BootstrapOptions } from '../../engine/datasets/stats'
-import { comparable, itemsHash, judgeAgainstConsensus } from './calibration'
+import { comparable, itemsHash, judgeAgainstConsensus, labelsByItem } from './calibration'
 import type { NewReviewQueue, ReviewItemRow, ReviewLabelRow, ReviewProgress, ReviewQueueRow } from '../review-rows'
 
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -43,16 +43,6 @@ export function presentLabel(row: ReviewLabelRow) {
 }
 
 const rounded = (m: Measured) => ({ value: m.value === null ? null : round4(m.value), ci: roundInterval(m.ci), items: m.items })
-
-/** Each item's labels by reviewer, in the items' order. */
-export function labelsByItem(items: readonly ReviewItemRow[], labels: readonly ReviewLabelRow[]): ItemLabels[] {
-  const byItem = new Map<string, Record<string, string>>(items.map(item => [item.id, {}]))
-  for (const label of labels) {
-    const item = byItem.get(label.itemId)
-    if (item) item[label.reviewer] = label.label
-  }
-  return [...byItem.values()]
-}
 
 /**
  * The queue's agreement. People: Cohen's κ for two reviewers, Fleiss' κ for more, and Krippendorff's α
