@@ -5,10 +5,10 @@ import { expect, type Locator, type Page } from '@playwright/test'
  * beyond the canvas's edge: zoom out with the canvas's button, as a person would, until every
  * locator is inside the canvas.
  */
-export async function zoomOutUntilVisible(page: Page, locators: Locator[]) {
+export async function zoomOutUntilVisible(page: Page, locators: Locator[], margin = 0) {
   const pane = (await page.locator('.vue-flow').first().boundingBox())!
   const inside = (b: { x: number, y: number, width: number, height: number } | null) =>
-    !!b && b.x >= pane.x && b.y >= pane.y && b.x + b.width <= pane.x + pane.width && b.y + b.height <= pane.y + pane.height
+    !!b && b.x >= pane.x + margin && b.y >= pane.y + margin && b.x + b.width <= pane.x + pane.width - margin && b.y + b.height <= pane.y + pane.height - margin
   for (let i = 0; i < 8; i++) {
     const boxes = await Promise.all(locators.map(l => l.boundingBox()))
     if (boxes.every(inside)) return
@@ -17,15 +17,34 @@ export async function zoomOutUntilVisible(page: Page, locators: Locator[]) {
   }
 }
 
+/**
+ * Where the locators are once the view stands still: after a layout, a fit or a zoom the view
+ * glides to its place, and a handle measured mid-glide is not where the pointer would find it.
+ */
+export async function settledBoxes(page: Page, locators: Locator[]) {
+  const key = (boxes: Array<{ x: number, y: number } | null>) => boxes.map(b => (b ? `${Math.round(b.x)},${Math.round(b.y)}` : '-')).join(' ')
+  let boxes = await Promise.all(locators.map(l => l.boundingBox()))
+  for (let i = 0; i < 40; i++) {
+    await page.waitForTimeout(50)
+    const now = await Promise.all(locators.map(l => l.boundingBox()))
+    if (key(now) === key(boxes)) return now
+    boxes = now
+  }
+  return boxes
+}
+
+/** How near the canvas's edge a dragged connection pans the view, with room to spare (Vue Flow pans within 40 px). */
+const AUTO_PAN_MARGIN = 48
+
 /** Drags from a node's output handle (a branch's, when given) to another node's input handle. */
 export async function connect(page: Page, from: string, to: string, branch?: string) {
   await page.waitForTimeout(150)
   const handle = branch ? `.vue-flow__handle.source[data-handleid="${branch}"]` : '.vue-flow__handle.source'
   const source = page.locator(`.vue-flow__node[data-id="${from}"] ${handle}`).first()
   const target = page.locator(`.vue-flow__node[data-id="${to}"] .vue-flow__handle.target`).first()
-  await zoomOutUntilVisible(page, [source, target])
-  const a = (await source.boundingBox())!
-  const b = (await target.boundingBox())!
+  // Clear of the canvas's edges: a connection dragged near one pans the view (Vue Flow's auto-pan), moving the target away.
+  await zoomOutUntilVisible(page, [source, target], AUTO_PAN_MARGIN)
+  const [a, b] = (await settledBoxes(page, [source, target])) as Array<{ x: number, y: number, width: number, height: number }>
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2)
   await page.mouse.down()
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 })
