@@ -108,6 +108,8 @@ test('creates rules from a saved evaluator step, pauses one with the keyboard, a
   await expect(helpful).toContainText('filtered 1 · scored 3')
   await expect(nothing).toContainText('sampled_out 4')
   await expect(page.getByTestId('chart-quality')).toHaveAttribute('aria-label', /Pass rate and mean score over time: .*\(3 spans\)/)
+  // Every score is charted: no note that older ones were left out.
+  await expect(page.getByTestId('charts-cut')).toBeHidden()
 
   // Paused with the keyboard: the switch takes Space, and a paused rule decides nothing of what arrives.
   await nothing.getByRole('switch').focus()
