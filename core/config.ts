@@ -20,6 +20,7 @@ import { DEFAULT_LEASE_MS, DEFAULT_MAX_RESUMES } from './runs/leases'
 /** Runs one worker process executes at once unless told. */
 export const DEFAULT_WORKER_CONCURRENCY = 8
 import { variable, type Env } from './config-fields'
+import { readAccess, type AccessSettings } from './access-config'
 import { readOtlpConfig, type OtlpConfig } from './online-config'
 import { parseAllowPatterns } from '../engine/http/address-policy'
 import type { HttpAccess } from '../engine/http/access'
@@ -27,13 +28,11 @@ import { ENV_NAME } from '../engine/schema/common'
 
 export type { Env } from './config-fields'
 
-export const MIN_TOKEN_LENGTH = 32
-export const DEFAULT_SESSION_TTL_HOURS = 12
+export { DEFAULT_SESSION_TTL_HOURS, MIN_TOKEN_LENGTH } from './access-config'
 /** A request body must have arrived this long after its headers (JUDGEFLOW_BODY_TIMEOUT_MS). */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000
 /** The server's port when PORT is unset, as Nitro's. */
 export const DEFAULT_PORT = 3000
-const MAX_SESSION_TTL_HOURS = 24 * 366
 /**
  * The SQLite file when JUDGEFLOW_DB is unset, in the working directory: where `npx judgeflow serve`
  * keeps it for a project that installed the package (a source checkout's `npm start` names its own `data/`).
@@ -55,14 +54,12 @@ export interface ProviderSettings {
 }
 
 export interface JudgeflowConfig {
-  server: {
+  /** JUDGEFLOW_TOKEN, JUDGEFLOW_SESSION_TTL_HOURS and JUDGEFLOW_USERS (core/access-config.ts), with the address and limits. */
+  server: AccessSettings & {
     /** The address the server listens on (HOST or NITRO_HOST); empty for every interface. */
     host: string
     /** The port the server listens on (PORT or NITRO_PORT; DEFAULT_PORT when unset). */
     port: number
-    /** JUDGEFLOW_TOKEN: required for the API and the UI when the server listens beyond loopback. */
-    token?: string
-    sessionTtlMs: number
     /** JUDGEFLOW_ALLOWED_HOSTS: host names answered besides loopback, lower case. */
     allowedHosts: string[]
     /** JUDGEFLOW_MAX_BODY_BYTES: request bodies over this are refused with 413. */
@@ -210,9 +207,7 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
   const whole = (name: string, fallback: number, min = 1) => read(name, wholeFrom(min), fallback, `${name} must be a whole number of at least ${min} (it is "{raw}"); unset it for the default, ${fallback}.`)
   const traceWhole = (name: string, fallback: number, max: number, unit: string) => read(name, wholeFrom(1, max), fallback, `${name} must be a whole number of ${unit} from 1 to ${max}; unset it for the default (${fallback}).`)
   const retryMs = (name: string, fallback: number) => read(name, nonNegative, fallback, `${name} must be a non-negative number, not "{raw}"`, { blank: 'empty' })
-  const token = read('JUDGEFLOW_TOKEN', z.string().min(MIN_TOKEN_LENGTH), undefined, `JUDGEFLOW_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters long; generate one with \`openssl rand -hex 32\`.`, { blank: 'empty' })
-  const ttlHours = read('JUDGEFLOW_SESSION_TTL_HOURS', z.string().trim().transform(Number).pipe(z.number().gt(0).max(MAX_SESSION_TTL_HOURS)), DEFAULT_SESSION_TTL_HOURS,
-    `JUDGEFLOW_SESSION_TTL_HOURS must be a number of hours above 0 and at most ${MAX_SESSION_TTL_HOURS} (default ${DEFAULT_SESSION_TTL_HOURS}).`)
+  const access = readAccess(read)
   const depth = read('JUDGEFLOW_MAX_JSON_DEPTH', wholeFrom(1, Number.MAX_SAFE_INTEGER), DEFAULT_MAX_JSON_DEPTH,
     `JUDGEFLOW_MAX_JSON_DEPTH must be a whole number of nesting levels of at least 1 (it is "{raw}"); values above ${MAX_JSON_DEPTH_CEILING} count as ${MAX_JSON_DEPTH_CEILING}.`)
   const workers = read('JUDGEFLOW_EVAL_WORKERS', wholeFrom(0), DEFAULT_WORKERS, 'JUDGEFLOW_EVAL_WORKERS must be a whole number of worker threads (0 runs evaluations on the main thread), not "{raw}".')
@@ -262,8 +257,7 @@ export function loadConfig(env: Env = process.env): JudgeflowConfig {
     server: {
       host: env.NITRO_HOST || env.HOST || '',
       port,
-      token,
-      sessionTtlMs: ttlHours * 3_600_000,
+      ...access,
       allowedHosts: (env.JUDGEFLOW_ALLOWED_HOSTS ?? '').split(',').map(h => h.trim().toLowerCase()).filter(Boolean),
       maxBodyBytes: whole('JUDGEFLOW_MAX_BODY_BYTES', 1024 * 1024),
       bodyTimeoutMs: whole('JUDGEFLOW_BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS),

@@ -71,13 +71,17 @@ export const reviewQueueSchema = z.object({
 }).strict()
 export type ReviewQueueInput = z.infer<typeof reviewQueueSchema>
 
-export const nextItemSchema = z.object({ reviewer: reviewerSchema }).strict()
+/**
+ * `reviewer` is who labels, leases or skips: the server takes the signed-in person's name when the
+ * session names one (server/utils/people.ts), so the body may leave it out; otherwise it is required.
+ */
+export const nextItemSchema = z.object({ reviewer: reviewerSchema.optional() }).strict()
 
-export const skipSchema = z.object({ item_id: id, reviewer: reviewerSchema }).strict()
+export const skipSchema = z.object({ item_id: id, reviewer: reviewerSchema.optional() }).strict()
 
 export const labelSchema = z.object({
   item_id: id,
-  reviewer: reviewerSchema,
+  reviewer: reviewerSchema.optional(),
   label: text(50),
   score: z.number().min(0, 'must be from 0 to 1').max(1, 'must be from 0 to 1').nullable().default(null),
   comment: z.string().max(10_000, 'must be at most 10000 characters').nullable().default(null),

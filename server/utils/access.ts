@@ -81,18 +81,30 @@ export function checkToken(event: H3Event, given: string, token: string): { ok: 
   return { ok: false, hint: lockMs ? ` Too many wrong tokens: try again in ${waitText(lockMs)}.` : '' }
 }
 
-/** The signed-in session of this request's cookie, or null (none, forged, expired or signed out). */
+/**
+ * The signed-in session of this request's cookie, or null (none, forged, expired or signed out, or
+ * signed in as a person JUDGEFLOW_USERS no longer lists: taking a name off the list ends their sessions).
+ */
 export function currentSession(event: H3Event, token: string): Session | null {
   const value = getCookie(event, SESSION_COOKIE)
   if (!value || revoked.has(value)) return null
-  return verifySession(value, token, judgeflowConfig().server.sessionTtlMs)
+  const { sessionTtlMs, users } = judgeflowConfig().server
+  const session = verifySession(value, token, sessionTtlMs)
+  return session?.user === undefined || users.includes(session.user) ? session : null
 }
 
-export function startSession(event: H3Event, token: string): Session {
+/** Signs in (as `user`, one of JUDGEFLOW_USERS, when the server lists its people): sets the session cookie. */
+export function startSession(event: H3Event, token: string, user?: string): Session {
   const ttlMs = judgeflowConfig().server.sessionTtlMs
-  const value = issueSession(token, ttlMs)
+  const value = issueSession(token, ttlMs, Date.now(), user)
   setCookie(event, SESSION_COOKIE, value, { httpOnly: true, sameSite: 'strict', path: '/', secure: getRequestProtocol(event) === 'https', maxAge: Math.floor(ttlMs / 1000) })
   return verifySession(value, token, ttlMs)!
+}
+
+/** Who this request's session signed in as (a name of JUDGEFLOW_USERS), or undefined: no token, no session, or a session of no one by name. */
+export function sessionUser(event: H3Event): string | undefined {
+  const token = configuredToken()
+  return token ? currentSession(event, token)?.user : undefined
 }
 
 /** Signs out: the cookie is cleared in the browser and its value refused from now on. */

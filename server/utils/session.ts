@@ -2,16 +2,21 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 
 /**
  * The session cookie's value: `<issued>.<expires>.<mac>`, times in seconds since the epoch and
- * the MAC an HMAC-SHA256 of both keyed with JUDGEFLOW_TOKEN. The server checks the expiry itself,
- * so a copied cookie stops working when it ends whatever the browser does; a new token ends every
- * session. The value never carries the token.
+ * the MAC an HMAC-SHA256 of both keyed with JUDGEFLOW_TOKEN; a person's session (JUDGEFLOW_USERS)
+ * is `<issued>.<expires>.<user>.<mac>`, the name in base64url and under the MAC too, so it cannot
+ * be changed. The two MACs' inputs differ in shape (a name is one field more), so neither form can
+ * be made from the other. The server checks the expiry itself, so a copied cookie stops working
+ * when it ends whatever the browser does; a new token ends every session. The value never carries
+ * the token.
  */
 const VERSION = 'judgeflow-session-v2'
-const FORMAT = /^(\d{1,12})\.(\d{1,12})\.([0-9a-f]{64})$/
+const FORMAT = /^(\d{1,12})\.(\d{1,12})\.(?:([A-Za-z0-9_-]{1,400})\.)?([0-9a-f]{64})$/
 
 export interface Session {
   issuedAt: number
   expiresAt: number
+  /** Who signed in, when the server lists its people (JUDGEFLOW_USERS). */
+  user?: string
 }
 
 export function sameSecret(given: string, expected: string): boolean {
@@ -20,13 +25,15 @@ export function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
-const mac = (token: string, issued: number, expires: number) =>
-  createHmac('sha256', token).update(`${VERSION}.${issued}.${expires}`).digest('hex')
+const mac = (token: string, issued: number, expires: number, user?: string) =>
+  createHmac('sha256', token).update(`${VERSION}.${issued}.${expires}${user === undefined ? '' : `.${user}`}`).digest('hex')
 
-export function issueSession(token: string, ttlMs: number, now = Date.now()): string {
+/** A session's cookie value, for `user` when given (a name of JUDGEFLOW_USERS). */
+export function issueSession(token: string, ttlMs: number, now = Date.now(), user?: string): string {
   const issued = Math.floor(now / 1000)
   const expires = Math.floor((now + ttlMs) / 1000)
-  return `${issued}.${expires}.${mac(token, issued, expires)}`
+  const name = user === undefined ? undefined : Buffer.from(user).toString('base64url')
+  return `${issued}.${expires}.${name === undefined ? '' : `${name}.`}${mac(token, issued, expires, name)}`
 }
 
 /**
@@ -38,8 +45,10 @@ export function verifySession(value: string, token: string, ttlMs: number, now =
   if (!match) return null
   const issued = Number(match[1])
   const expires = Number(match[2])
-  if (!sameSecret(match[3]!, mac(token, issued, expires))) return null
-  const session = { issuedAt: issued * 1000, expiresAt: Math.min(expires * 1000, issued * 1000 + ttlMs) }
+  const name = match[3]
+  if (!sameSecret(match[4]!, mac(token, issued, expires, name))) return null
+  const session: Session = { issuedAt: issued * 1000, expiresAt: Math.min(expires * 1000, issued * 1000 + ttlMs) }
+  if (name !== undefined) session.user = Buffer.from(name, 'base64url').toString('utf8')
   return session.issuedAt <= now + 60_000 && now < session.expiresAt ? session : null
 }
 
