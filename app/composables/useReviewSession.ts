@@ -28,7 +28,7 @@ function useRequest() {
  * the page opened (the API lists no reviewer's past labels, so earlier ones are not offered), the
  * label they are giving, and the moves between them. `changed` runs after each label or skip.
  */
-export function useReviewSession(queueId: string, reviewer: Ref<string>, changed: () => void) {
+export function useReviewSession(queueId: string, reviewer: Readonly<Ref<string>>, changed: () => void) {
   const current = ref<ReviewItemView | null>(null)
   const leasedUntil = ref<string | null>(null)
   const history = ref<Labelled[]>([])
