@@ -49,6 +49,22 @@ export interface ReviewJudge {
   fingerprint: string | null
   /** Its parts, when the run kept them: a stale calibration from the queue says which changed. */
   fingerprint_parts?: Record<string, string> | null
+  /**
+   * The judge re-run on the item since (POST /api/queues/:id/rejudge), oldest first, one per judge
+   * fingerprint: the verdict above stays the one the item was added with.
+   */
+  rejudged?: ReviewRejudgement[]
+}
+
+/** A verdict of the judge re-run on an item, tied to that judge's fingerprint. */
+export interface ReviewRejudgement {
+  verdict: string | null
+  score: number | null
+  reason: string | null
+  fingerprint: string
+  fingerprint_parts: Record<string, string> | null
+  /** When it was judged (epoch ms). */
+  at: number
 }
 
 export interface ReviewItemRow {
@@ -117,6 +133,10 @@ export interface ReviewRepository {
   next(queueId: string, reviewer: string, now: number): MaybePromise<ReviewItemRow | null>
   /** The reviewer passes the item over: it is not handed to them again, and another may take it. False when there is no such item. */
   skip(itemId: string, reviewer: string): MaybePromise<boolean>
+  /** Keeps a re-judgement of the item beside its judge's verdict, replacing one of the same fingerprint. False when there is no such item. */
+  addRejudgement(itemId: string, rejudgement: ReviewRejudgement): MaybePromise<boolean>
+  /** The reviewer gives the item back: their lease on it ends, so another may take it. False when they held none. */
+  release(itemId: string, reviewer: string): MaybePromise<boolean>
   /** Stores the reviewer's label on the item, replacing the one they gave before, and ends their lease. Null when there is no such item. */
   label(label: NewReviewLabel): MaybePromise<ReviewLabelRow | null>
   /** Every label on the queue's items. */

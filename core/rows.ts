@@ -280,6 +280,7 @@ export interface PruneResult {
   cacheEntries: number
   /** Online spans received before the age limit, with their decisions (never one still queued for scoring). */
   onlineSpans: number
+  reviewLeases: number // Review leases that ran out; skipped marks, queues, items and labels stay (people's labels are data).
 }
 
 /** A run whose input and output may each be a marker of a value too large to carry whole. */

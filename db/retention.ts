@@ -20,11 +20,12 @@ const unfinished = list(UNFINISHED_STATUSES)
  * Deletes what the policy lets go, batch by batch (the same SQL on SQLite and PostgreSQL): finished
  * runs past the age or beyond the per-workflow count, never one a dataset run still running or an
  * experiment round still open needs; lease rows of gone processes; the least recently used cache
- * entries over the bound; online spans past the age, with their decisions. A finished dataset run keeps its cases' results: their run links then 404.
+ * entries over the bound; online spans past the age, with their decisions; review leases that ran
+ * out (queues, their items and labels stay until deleted). A finished dataset run keeps its cases' results: their run links then 404.
  */
 export async function pruneStore(db: RetentionDb, policy: RetentionPolicy): Promise<PruneResult> {
   const batch = policy.batchSize ?? DEFAULT_PRUNE_BATCH
-  const result: PruneResult = { runs: 0, leaseOwners: 0, cacheEntries: 0, onlineSpans: 0 }
+  const result: PruneResult = { runs: 0, leaseOwners: 0, cacheEntries: 0, onlineSpans: 0, reviewLeases: 0 }
   if (policy.maxAgeMs !== undefined || policy.keepPerWorkflow !== undefined) {
     const kept = await runsInOpenRounds(db)
     // One statement per batch: the runs it picks go with their steps and events (the foreign keys cascade).
@@ -38,6 +39,9 @@ export async function pruneStore(db: RetentionDb, policy: RetentionPolicy): Prom
   const [leases] = await db.transaction([sql`delete from lease_owners where expires_at < ${policy.now} and not exists
     (select 1 from runs where runs.lease_owner = lease_owners.owner and runs.status in (${unfinished}))`])
   result.leaseOwners = leases ?? 0
+  // A lease that ran out holds nothing: the item is free already. Skipped items keep their mark (leased_until 0, skipped).
+  const [reviewLeases] = await db.transaction([sql`delete from review_leases where not skipped and leased_until < ${policy.now}`])
+  result.reviewLeases = reviewLeases ?? 0
   if (policy.maxAgeMs !== undefined) result.onlineSpans = await pruneOnlineSpans(db, policy.now - policy.maxAgeMs, batch)
   if (policy.cacheMaxEntries !== undefined) {
     const [count] = await db.rows<{ n: number | string }>(sql`select count(*) as n from llm_cache`)

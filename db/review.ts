@@ -19,6 +19,8 @@ export interface ReviewTables {
 
 /** Rows per insert: under SQLite's 32,766 parameters a statement at 10 columns a row. */
 const ROWS_PER_INSERT = 500
+/** Re-judgements an item keeps, the newest: one per judge fingerprint. */
+const MAX_REJUDGEMENTS = 10
 
 /** Review queues, their items, labels and leases over both dialects (see statement-program.ts). */
 export function reviewRepository(t: ReviewTables, perform: Perform): ReviewRepository {
@@ -50,6 +52,21 @@ export function reviewRepository(t: ReviewTables, perform: Perform): ReviewRepos
       yield runOf(db.insert(leases).values({ itemId, queueId: item.queueId, reviewer, leasedUntil: 0, skipped: true })
         .onConflictDoUpdate({ target: [leases.itemId, leases.reviewer], set: { leasedUntil: 0, skipped: true } }))
       return true
+    }),
+    addRejudgement: (itemId, rejudgement) => perform(function* () {
+      return (yield inTransaction(function* (tx): Program<boolean> {
+        const item: ReviewItemRow | null = yield* firstRow(t.forUpdate(tx.select().from(items).where(eq(items.id, itemId))))
+        if (!item) return false
+        const judge = item.judge ?? { verdict: null, score: null, confidence: null, reason: null, fingerprint: null }
+        const rejudged = [...(judge.rejudged ?? []).filter(r => r.fingerprint !== rejudgement.fingerprint), rejudgement].slice(-MAX_REJUDGEMENTS)
+        yield runOf(tx.update(items).set({ judge: { ...judge, rejudged } }).where(eq(items.id, itemId)))
+        return true
+      })) as boolean
+    }),
+    release: (itemId, reviewer) => perform(function* (db) {
+      const released: unknown[] = yield rowsOf(db.delete(leases)
+        .where(and(eq(leases.itemId, itemId), eq(leases.reviewer, reviewer), eq(leases.skipped, false))).returning({ itemId: leases.itemId }))
+      return released.length > 0
     }),
     label: given => perform(function* () {
       return (yield inTransaction(function* (tx): Program<ReviewLabelRow | null> {

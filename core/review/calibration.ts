@@ -4,8 +4,9 @@
  * item set. Like a dataset run's calibration it is read from what is stored — the items' snapshot of
  * the judge's verdict and fingerprint, and the labels — so it is always the labels as they are now.
  *
- * Only items judged under the fingerprint asked about are compared; items with a consensus judged
- * under another fingerprint (or none) are left out and counted. `items_hash` names the set compared:
+ * Only items judged under the fingerprint asked about are compared — when they were added, or by the
+ * judge re-run on the queue since; items with a consensus judged under another fingerprint (or none)
+ * are left out and counted. `items_hash` names the set compared:
  * the same items give the same hash, an item labelled (or relabelled to a tie) since changes it.
  */
 import { createHash } from 'node:crypto'
@@ -26,6 +27,19 @@ export function comparable(items: readonly ReviewItemRow[], labels: readonly Rev
   return items.flatMap((item, i) => {
     const agreed = consensusOf(perItem[i]!)
     const verdict = item.judge?.verdict
+    return agreed.label !== null && typeof verdict === 'string' ? [{ item, consensus: agreed.label, verdict }] : []
+  })
+}
+
+/**
+ * The items with a consensus and a verdict of the judge of this fingerprint: the one the item was
+ * added with, else the judge's re-run on it (core/review/rejudge.ts) under that fingerprint.
+ */
+export function comparableUnder(items: readonly ReviewItemRow[], labels: readonly ReviewLabelRow[], fingerprint: string): Compared[] {
+  const perItem = labelsByItem(items, labels)
+  return items.flatMap((item, i) => {
+    const agreed = consensusOf(perItem[i]!)
+    const verdict = item.judge?.fingerprint === fingerprint ? item.judge.verdict : item.judge?.rejudged?.find(r => r.fingerprint === fingerprint)?.verdict
     return agreed.label !== null && typeof verdict === 'string' ? [{ item, consensus: agreed.label, verdict }] : []
   })
 }
@@ -56,14 +70,17 @@ export async function queueCalibrationOf(
   store: Store, fingerprint: JudgeFingerprint, queue: ReviewQueueRow, bootstrap: BootstrapOptions = {},
 ): Promise<Calibration & { at: number }> {
   const labels = await store.review.labels(queue.id)
-  const compared = comparable(await store.review.items(queue.id), labels)
-  const mine = compared.filter(c => c.item.judge?.fingerprint === fingerprint.fingerprint)
+  const items = await store.review.items(queue.id)
+  const compared = comparable(items, labels)
+  const mine = comparableUnder(items, labels, fingerprint.fingerprint)
   const base = { fingerprint: fingerprint.fingerprint, at: labelledAt(labels) }
-  const about = (set: readonly Compared[]) => ({ id: queue.id, name: queue.name, items_hash: itemsHash(set), left_out: compared.length - set.length })
+  const about = (set: readonly Compared[]) => ({
+    id: queue.id, name: queue.name, items_hash: itemsHash(set), left_out: Math.max(0, compared.length - set.length),
+  })
   if (mine.length) {
     const figures = judgeAgainstConsensus(mine, bootstrap)
     const uncertain = kappaUncertainty(figures)
-    const left = compared.length - mine.length
+    const left = Math.max(0, compared.length - mine.length)
     const message = `calibrated: ${kappaText(figures.kappa, figures.kappa_ci)} on review queue ${queue.name} (${mine.length} items)`
       + `${left ? `, ${left} judged by another judge left out` : ''}${uncertain ? `, ${uncertain}` : ''}`
     return { ...base, status: 'calibrated', message, queue: about(mine), ...figures, ...(uncertain ? { uncertain } : {}) }

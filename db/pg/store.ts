@@ -41,7 +41,7 @@ export function createPostgresStore(url: string, options: { poolSize?: number } 
         const client = await handle.pool.connect()
         try {
           const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [PRUNE_LOCK])
-          if (!rows[0]?.locked) return { runs: 0, leaseOwners: 0, cacheEntries: 0, onlineSpans: 0 }
+          if (!rows[0]?.locked) return { runs: 0, leaseOwners: 0, cacheEntries: 0, onlineSpans: 0, reviewLeases: 0 }
           // The prune's statements go through the connection that holds the lock: it needs no other.
           const own = drizzle({ client })
           try {

@@ -114,7 +114,7 @@ describe.each(storeFactories)('retention on the $name store', ({ open }) => {
     vi.setSystemTime(T0 + 10)
     expect(await store.cache.get('k1')).toEqual({ text: 'k1' })
     expect(await store.retention.prune({ now: T0 + 20, cacheMaxEntries: 2, batchSize: 1 }))
-      .toEqual({ runs: 0, leaseOwners: 0, cacheEntries: 3, onlineSpans: 0 })
+      .toEqual({ runs: 0, leaseOwners: 0, cacheEntries: 3, onlineSpans: 0, reviewLeases: 0 })
     expect(await Promise.all(['k1', 'k2', 'k3', 'k4', 'k5'].map(async k => Boolean(await store.cache.get(k))))).toEqual([true, false, false, false, true])
     // Two prunes at once evict the excess once.
     for (const key of ['k6', 'k7', 'k8']) await store.cache.set(key, answer(key), { provider: 'openai', model: 'm' })
