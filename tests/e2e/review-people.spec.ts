@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
+import { checkedShots } from './axe'
 
 /**
  * Reviewers are people (JUDGEFLOW_USERS): with a shared token each signs in by name and reviews as
@@ -24,23 +24,6 @@ test.beforeAll(async () => {
 test.afterAll(() => {
   for (const server of servers) server.kill()
 })
-
-/** Serious and critical WCAG A/AA findings, with where they are. */
-async function violations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()
-  return violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`)
-}
-
-/** Axe clean in both themes, with a screenshot of each at 1280×720. */
-async function checkedShots(page: Page, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme })
-    await page.waitForTimeout(150)
-    expect(await violations(page)).toEqual([])
-    await page.screenshot({ path: `test-results/e2e/${name}-${scheme}-1280x720.png` })
-  }
-  await page.emulateMedia({ colorScheme: 'light' })
-}
 
 /** A queue of three judged cases, two reviewers each, on the app at `origin`; its id. */
 async function queueOn(origin: string, headers: Record<string, string> = {}): Promise<string> {
