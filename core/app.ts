@@ -110,7 +110,7 @@ export function createJudgeflow(config: JudgeflowConfig, options: JudgeflowOptio
   const datasets = new DatasetRuns({
     store, runs, registry, defaultJudge: () => providers.defaultJudgeModel(), configDir: config.evaluation.configDir, metrics, providers,
   })
-  const online = new OnlineScoring({ store, runs })
+  const online = new OnlineScoring({ store, runs, maxInFlight: config.otlp.scoringsInFlight })
   let pool: EvaluationPool | undefined
   return {
     config, registry, metrics, scorers, providers, store, runs, queue, rounds, datasets, online, retention, traceCache, evaluation,

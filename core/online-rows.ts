@@ -68,6 +68,8 @@ export interface OnlineDecisionRow {
   runId: string | null
   costUsd: number | null
   decidedAt: number
+  /** When its scoring was claimed (`claim`); null until then. */
+  claimedAt: number | null
   updatedAt: number
 }
 
@@ -81,6 +83,15 @@ export type DecisionKey = Pick<OnlineDecisionRow, 'decidedAt' | 'traceId' | 'spa
 
 /** Which decision: a rule's, of a span. */
 export type DecisionRef = Pick<OnlineDecisionRow, 'ruleId' | 'traceId' | 'spanId'>
+
+/** A decision to claim and the run that will score it. */
+export type DecisionClaim = Pick<OnlineDecisionRow, 'traceId' | 'spanId'> & { runId: string }
+
+/** When a claim is taken (epoch ms), and the rule's limit of claims a minute (null: none). */
+export interface ClaimAdmission {
+  now: number
+  maxPerMinute: number | null
+}
 
 export interface DecisionQuery {
   ruleId?: string
@@ -110,8 +121,14 @@ export interface OnlineRepository {
   decisions(query: DecisionQuery): MaybePromise<OnlineDecisionView[]>
   /** The rule's queued decisions, the oldest first: those to score, and those whose scoring run was started (`runId`). */
   queued(ruleId: string, limit: number): MaybePromise<OnlineDecisionRow[]>
-  /** Takes a queued decision for scoring by the run `runId`: false when it is no longer queued or another run has it. */
-  claim(key: DecisionRef, runId: string): Promise<boolean>
+  /**
+   * Takes queued decisions of the rule for scoring, each by its run, in order and in one commit:
+   * each while it is still queued and no run has it, and, with `maxPerMinute`, while fewer than that
+   * many of the rule's decisions were claimed in the minute before `now`. The count is the
+   * database's, taken under a lock on the rule, so processes sharing the database share the limit.
+   * Whether each was taken.
+   */
+  claim(ruleId: string, claims: readonly DecisionClaim[], admission: ClaimAdmission): Promise<boolean[]>
   /** Decisions taken since `since` (epoch ms), counted by rule and status. */
   decisionCounts(since: number): MaybePromise<Array<{ ruleId: string, status: string, count: number }>>
   /** US dollars the rule's scorings that ended since `since` (epoch ms) cost. */

@@ -14,10 +14,17 @@ export interface OnlineDialect {
   rows: (query: any) => Promise<any[]>
   /** Runs the statements `build` makes with the transaction it is given, all in one commit; the rows each changed. */
   write: (build: (tx: any) => any[]) => Promise<number[]>
+  /**
+   * A statement that holds the rule until the commit, so that claims counted against its limit
+   * take turns (PostgreSQL); none where the writes take turns already (SQLite's one writer).
+   */
+  lockRule?: (tx: any, ruleId: string) => any
 }
 
 /** The characters of a span's input and output a feed entry carries: the whole texts are on the span. */
 export const FEED_TEXT_CHARS = 2_000
+
+const MINUTE_MS = 60_000
 
 /** Rows per insert: under SQLite's 32,766 and PostgreSQL's 65,535 parameters a statement, at 16 columns a row. */
 const ROWS_PER_INSERT = 500
@@ -65,10 +72,18 @@ export function onlineRepository(d: OnlineDialect): OnlineRepository {
     decisions: query => listDecisions(d, query),
     queued: (ruleId, limit) => d.rows(d.db.select().from(decisions).where(and(eq(decisions.ruleId, ruleId), eq(decisions.status, 'queued')))
       .orderBy(asc(decisions.decidedAt), asc(decisions.traceId), asc(decisions.spanId)).limit(limit)),
-    async claim(key, runId) {
-      const [changed] = await d.write(tx => [tx.update(decisions).set({ runId, updatedAt: Date.now() })
-        .where(and(whereKey(decisions, key), eq(decisions.status, 'queued'), isNull(decisions.runId)))])
-      return (changed ?? 0) > 0
+    async claim(ruleId, claims, { now, maxPerMinute }) {
+      if (!claims.length) return []
+      // Counted by each update in turn: a claim of this commit counts for the next one.
+      const recent = sql`(select count(*) from ${decisions} as recent where recent.rule_id = ${ruleId} and recent.claimed_at > ${now - MINUTE_MS})`
+      const underLimit = maxPerMinute === null ? undefined : sql`${recent} < ${maxPerMinute}`
+      const locking = maxPerMinute !== null && d.lockRule ? 1 : 0
+      const changed = await d.write(tx => [
+        ...(locking ? [d.lockRule!(tx, ruleId)] : []),
+        ...claims.map(({ runId, ...key }) => tx.update(decisions).set({ runId, claimedAt: now, updatedAt: now })
+          .where(and(whereKey(decisions, { ruleId, ...key }), eq(decisions.status, 'queued'), isNull(decisions.runId), underLimit))),
+      ])
+      return changed.slice(locking).map(rows => rows > 0)
     },
     async decisionCounts(since) {
       const rows = await d.rows(d.db.select({ ruleId: decisions.ruleId, status: decisions.status, count: sql<number | string>`count(*)` })

@@ -231,11 +231,14 @@ export const onlineDecisions = sqliteTable('online_decisions', {
   runId: text('run_id'),
   costUsd: real('cost_usd'),
   decidedAt: integer('decided_at').notNull(),
+  /** When its scoring was claimed: max_per_minute counts the rule's claims of the last minute. */
+  claimedAt: integer('claimed_at'),
   updatedAt: integer('updated_at').notNull(),
 }, t => [
   primaryKey({ columns: [t.ruleId, t.traceId, t.spanId] }),
   foreignKey({ columns: [t.traceId, t.spanId], foreignColumns: [onlineSpans.traceId, onlineSpans.spanId] }).onDelete('cascade'),
   index('online_decisions_rule_decided').on(t.ruleId, t.decidedAt), index('online_decisions_status').on(t.status, t.decidedAt),
+  index('online_decisions_rule_claimed').on(t.ruleId, t.claimedAt),
 ])
 
 /** Human review's queues (DESIGN.md, "Human review: annotation queues"). */

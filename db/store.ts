@@ -5,7 +5,7 @@ import { readStoredValue, viewRun, type ViewDialect } from './bounded-view'
 import { GroupCommit } from './group-commit'
 import { onlineDecisions, onlineRules, onlineSpans, runs, stepRuns } from './schema'
 import { onlineRepository } from './online'
-import { ingestOnlineRows } from './repositories/online-ingest'
+import { getOnlineSpan, ingestOnlineRows } from './repositories/online-ingest'
 import { journalFor, storeEvent } from './run-recorder'
 import { leaseClaims } from './run-takeover'
 import { performOnSqlite } from './statement-program'
@@ -77,6 +77,7 @@ export function createSqliteStore(handle: DbHandle): Store & { handle: DbHandle 
         write: build => writes.write(() => build(db).map(statement => statement.run().changes as number)),
       }),
       ingest: (spans, decisions) => writes.write(() => ingestOnlineRows(db, spans, decisions)),
+      getSpan: (traceId, spanId) => getOnlineSpan(db, traceId, spanId),
     },
     review: reviewRepository(sqliteReviewTables, perform),
     retention: {

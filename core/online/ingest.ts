@@ -56,7 +56,7 @@ function decisionRow(rule: OnlineRuleRow, span: OtlpSpan, call: GenAiCall, now: 
   const { status, reason } = decide(rule, span, call)
   return {
     ruleId: rule.id, traceId: span.trace_id, spanId: span.span_id, status, reason,
-    score: null, verdict: null, runId: null, costUsd: null, decidedAt: now, updatedAt: now,
+    score: null, verdict: null, runId: null, costUsd: null, decidedAt: now, claimedAt: null, updatedAt: now,
   }
 }
 

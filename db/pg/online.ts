@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm'
 import type { OnlineRepository } from '../../core/online-rows'
 import { onlineRepository } from '../online'
 import type { PgDb } from './client'
@@ -20,5 +21,7 @@ export function pgOnline(db: PgDb, ready: Promise<void>): OnlineRepository {
         return changed
       })
     },
+    // Not FOR UPDATE: a request's decisions reference the rule (FOR KEY SHARE), and ingestion never waits for a claim.
+    lockRule: (tx, ruleId) => tx.select({ id: onlineRules.id }).from(onlineRules).where(eq(onlineRules.id, ruleId)).for('no key update'),
   })
 }

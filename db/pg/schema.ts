@@ -236,11 +236,14 @@ export const onlineDecisions = pgTable('online_decisions', {
   runId: text('run_id'),
   costUsd: doublePrecision('cost_usd'),
   decidedAt: bigint('decided_at', { mode: 'number' }).notNull(),
+  /** When its scoring was claimed: max_per_minute counts the rule's claims of the last minute. */
+  claimedAt: bigint('claimed_at', { mode: 'number' }),
   updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
 }, t => [
   primaryKey({ columns: [t.ruleId, t.traceId, t.spanId] }),
   foreignKey({ columns: [t.traceId, t.spanId], foreignColumns: [onlineSpans.traceId, onlineSpans.spanId] }).onDelete('cascade'),
   index('online_decisions_rule_decided').on(t.ruleId, t.decidedAt), index('online_decisions_status').on(t.status, t.decidedAt),
+  index('online_decisions_rule_claimed').on(t.ruleId, t.claimedAt),
 ])
 
 /** Human review's queues (DESIGN.md, "Human review: annotation queues"). */

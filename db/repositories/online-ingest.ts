@@ -1,4 +1,4 @@
-import { getTableColumns, getTableName } from 'drizzle-orm'
+import { and, eq, getTableColumns, getTableName, sql } from 'drizzle-orm'
 import type { OnlineDecisionRow, OnlineSpanRow } from '../../core/online-rows'
 import type { Db } from '../client'
 import { prepared } from '../prepared'
@@ -36,4 +36,11 @@ export function ingestOnlineRows(db: Db, spans: readonly OnlineSpanRow[], decisi
   let decided = 0
   for (const row of decisions) decided += decisionInsert(row)
   return { spans: stored, decisions: decided }
+}
+
+/** A stored span on SQLite, through a select prepared once: online scoring reads one a scoring started. */
+export function getOnlineSpan(db: Db, traceId: string, spanId: string): OnlineSpanRow | null {
+  return prepared(db, 'online-spans.get', () => db.select().from(onlineSpans)
+    .where(and(eq(onlineSpans.traceId, sql.placeholder('traceId')), eq(onlineSpans.spanId, sql.placeholder('spanId')))).prepare())
+    .get({ traceId, spanId }) ?? null
 }

@@ -26,7 +26,7 @@ function span(n: number): OnlineSpanRow {
 
 const decision = (ruleId: string, s: OnlineSpanRow, n: number): OnlineDecisionRow => ({
   ruleId, traceId: s.traceId, spanId: s.spanId, status: n % 10 ? 'sampled_out' : 'queued', reason: n % 10 ? 'not in the 10% sample' : null,
-  score: null, verdict: null, runId: null, costUsd: null, decidedAt: 5_000 + n, updatedAt: 5_000 + n,
+  score: null, verdict: null, runId: null, costUsd: null, decidedAt: 5_000 + n, claimedAt: null, updatedAt: 5_000 + n,
 })
 
 const rule = { name: 'r', enabled: true, evaluator: { config: {} }, filter: {}, sampleRate: 0.1, maxPerMinute: null, maxCostUsdPerDay: null }

@@ -21,7 +21,7 @@ function span(n: number, over: Partial<OnlineSpanRow> = {}): OnlineSpanRow {
 }
 
 function decision(ruleId: string, s: OnlineSpanRow, status: string, decidedAt: number): OnlineDecisionRow {
-  return { ruleId, traceId: s.traceId, spanId: s.spanId, status, reason: status === 'filtered' ? 'the model is "x"' : null, score: null, verdict: null, runId: null, costUsd: null, decidedAt, updatedAt: decidedAt }
+  return { ruleId, traceId: s.traceId, spanId: s.spanId, status, reason: status === 'filtered' ? 'the model is "x"' : null, score: null, verdict: null, runId: null, costUsd: null, decidedAt, claimedAt: null, updatedAt: decidedAt }
 }
 
 describe.each(storeFactories)('online scoring storage ($name)', (factory) => {
@@ -87,10 +87,10 @@ describe.each(storeFactories)('online scoring storage ($name)', (factory) => {
     await store.online.ingest([a!, b!, c!], [decision(id, a!, 'queued', 30), decision(id, b!, 'queued', 20), { ...decision(id, c!, 'scored', 10), costUsd: 0.25 }])
     expect((await store.online.queued(id, 10)).map(d => d.decidedAt)).toEqual([20, 30])
     expect(await store.online.queued('another rule', 10)).toEqual([])
-    expect(await store.online.claim({ ruleId: id, traceId: b!.traceId, spanId: b!.spanId }, 'run-1')).toBe(true)
-    expect(await store.online.claim({ ruleId: id, traceId: b!.traceId, spanId: b!.spanId }, 'run-2')).toBe(false)
-    expect(await store.online.claim({ ruleId: id, traceId: c!.traceId, spanId: c!.spanId }, 'run-3')).toBe(false)
-    expect((await store.online.queued(id, 1))[0]).toMatchObject({ runId: 'run-1' })
+    const unlimited = { now: 7_000, maxPerMinute: null }
+    expect(await store.online.claim(id, [{ traceId: b!.traceId, spanId: b!.spanId, runId: 'run-1' }], unlimited)).toEqual([true])
+    expect(await store.online.claim(id, [{ traceId: b!.traceId, spanId: b!.spanId, runId: 'run-2' }, { traceId: c!.traceId, spanId: c!.spanId, runId: 'run-3' }], unlimited)).toEqual([false, false])
+    expect((await store.online.queued(id, 1))[0]).toMatchObject({ runId: 'run-1', claimedAt: 7_000 })
     expect(await store.online.spentSince(id, 0)).toBe(0.25)
     expect(await store.online.spentSince(id, 11)).toBe(0)
     // Decisions by rule and status since a time, for the rules list.
@@ -104,6 +104,24 @@ describe.each(storeFactories)('online scoring storage ($name)', (factory) => {
     await store.online.ingest([child], [])
     expect((await store.online.traceSpans(a!.traceId, 10)).map(s => s.spanId)).toEqual([child.spanId, a!.spanId])
     await store.close()
+  })
+
+  it('claims within max_per_minute counted in the database: two handles claiming at once take the limit between them, and a minute later the next', async () => {
+    const location = await factory.durable()
+    const [one, two] = [factory.openAt(location), factory.openAt(location)]
+    const { id } = await one.online.createRule({ ...rule, maxPerMinute: 3 })
+    const rows = Array.from({ length: 8 }, (_, n) => span(n, { traceId: (n + 1).toString(16).padStart(32, '0') }))
+    await one.online.ingest(rows, rows.map((s, n) => decision(id, s, 'queued', n)))
+    const claims = (tag: string) => rows.map((s, n) => ({ traceId: s.traceId, spanId: s.spanId, runId: `${tag}-${n}` }))
+    const at = (now: number) => ({ now, maxPerMinute: 3 })
+    // In opposite orders: neither waits on a row the other holds, only on the rule.
+    const [first, second] = await Promise.all([one.online.claim(id, claims('one'), at(100_000)), two.online.claim(id, claims('two').reverse(), at(100_000))])
+    expect([...first, ...second].filter(Boolean)).toHaveLength(3)
+    expect(await one.online.claim(id, claims('one'), at(159_999))).toEqual(rows.map(() => false))
+    expect((await two.online.claim(id, claims('two'), at(160_000))).filter(Boolean)).toHaveLength(3)
+    expect((await one.online.queued(id, 10)).filter(d => d.runId === null)).toHaveLength(2)
+    await one.close()
+    await two.close()
   })
 
   it('prunes spans received past the retention age with their decisions, in batches, never one a rule still has queued', async () => {

@@ -25,7 +25,7 @@ function span(n: number): OnlineSpanRow {
   }
 }
 const decision = (ruleId: string, s: OnlineSpanRow, over: Partial<OnlineDecisionRow> = {}): OnlineDecisionRow => ({
-  ruleId, traceId: s.traceId, spanId: s.spanId, status: 'queued', reason: null, score: null, verdict: null, runId: null, costUsd: null, decidedAt: 10, updatedAt: 10, ...over,
+  ruleId, traceId: s.traceId, spanId: s.spanId, status: 'queued', reason: null, score: null, verdict: null, runId: null, costUsd: null, decidedAt: 10, claimedAt: null, updatedAt: 10, ...over,
 })
 
 function setUp(clock: { now: number }, batch?: number) {
@@ -118,6 +118,41 @@ describe('online scoring', () => {
     expect(await scoring.pump()).toBe(0)
     const [over] = await store.online.decisions({ ruleId: id, status: 'over_budget', limit: 1 })
     expect(over).toMatchObject({ spanId: span(2).spanId, reason: expect.stringMatching(/^the rule's budget of \$0\.5 a day \(max_cost_usd_per_day\) is spent: \$0\.6000 since 00:00 UTC$/) })
+  })
+
+  it('has at most maxInFlight scorings in flight, starting a few before each turn of the event loop, until every queued span is scored', async () => {
+    const { store } = setUp({ now: Date.now() })
+    const { id } = await store.online.createRule(rule())
+    const spans = Array.from({ length: 24 }, (_, n) => span(n + 1))
+    await store.online.ingest(spans, spans.map(s => decision(id, s)))
+    let most = 0
+    let starts = 0
+    const runs = {
+      start: (request: Parameters<Judgeflow['runs']['start']>[0]) => {
+        starts++
+        most = Math.max(most, scoring.scoringsInFlight)
+        return app!.runs.start(request)
+      },
+      // Each scoring holds its place a little after its run: long enough for the cap to be met.
+      whenEnded: async (runId: string) => {
+        const run = await app!.runs.whenEnded(runId)
+        await new Promise(resolve => setTimeout(resolve, 20))
+        return run
+      },
+    }
+    const scoring = new OnlineScoring({ store, runs, maxInFlight: 3, startsPerTick: 2 })
+    // Each scoring's end makes room for the next and pumps at once, not at the timer's next round (a minute away here).
+    scoring.start(60_000)
+    try {
+      expect(await scoring.pump()).toBeGreaterThanOrEqual(3)
+      await waitFor(async () => (await store.online.decisions({ ruleId: id, status: 'scored', limit: 50 })).length === 24 || undefined, 20_000, 'every span scored')
+    }
+    finally {
+      scoring.stop()
+    }
+    expect(starts).toBe(24)
+    expect(most).toBe(3)
+    expect(scoring.scoringsInFlight).toBe(0)
   })
 
   it('starts again, with the same id, a scoring claimed whose run a crash left unstored', async () => {

@@ -86,7 +86,7 @@ describe('review queues', () => {
     })
     await store.online.ingest([span(1), span(2)], [1, 2].map(n => ({
       ruleId: rule.id, traceId: span(n).traceId, spanId: span(n).spanId, status: 'scored', reason: null, score: n === 1 ? 0.2 : 0.9, verdict: n === 1 ? 'fail' : 'pass',
-      runId: null, costUsd: null, decidedAt: n, updatedAt: n,
+      runId: null, costUsd: null, decidedAt: n, claimedAt: null, updatedAt: n,
     })))
     const { body } = await call('/api/queues', json('POST', { name: 'mixed', items: { from: 'runs', run_ids: [run.id] } }))
     expect((await call(`/api/queues/${body!.id}/items`, json('POST', { from: 'online', rule_id: rule.id, max_score: 0.5 }))).body).toMatchObject({ added: 1 })
