@@ -1,23 +1,5 @@
-import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-
-/** Serious and critical WCAG A/AA findings, with where they are. */
-async function violations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()
-  return violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`)
-}
-
-/** Axe clean in both themes, with a screenshot of each at 1280×720 and of the whole page. */
-async function checkedShots(page: Page, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme })
-    await page.waitForTimeout(150)
-    expect(await violations(page)).toEqual([])
-    await page.screenshot({ path: `test-results/e2e/${name}-${scheme}-1280x720.png` })
-    await page.screenshot({ path: `test-results/e2e/${name}-${scheme}-full.png`, fullPage: true })
-  }
-  await page.emulateMedia({ colorScheme: 'light' })
-}
+import { expect, test, type APIRequestContext } from '@playwright/test'
+import { checkedShots } from './axe'
 
 /** An offline judge: pass when the answer holds one of the words (half of one word each). */
 const contains = (...values: string[]) => ({ evaluation_type: 'scorers', pass_threshold: 0.5, scorers: [{ type: 'contains', threshold: 0.5, options: { values } }] })
@@ -78,7 +60,7 @@ test('the items where people and the judge part, the judge re-run with an edited
   await expect(page.getByTestId('disagreement-4')).toContainText('reviewers differ')
   await expect(page.getByTestId('disagreement-4').getByTestId('disagreement-consensus')).toContainText('tied: fail / pass')
   await list.scrollIntoViewIfNeeded()
-  await checkedShots(page, 'review-disagreements')
+  await checkedShots(page, 'review-disagreements', { fullPage: true })
 
   // The rubric edited to pass "nobody" too: on a–c the judge is the consensus. Before, pass fail fail against pass pass fail —
   // p_o 2/3, p_e 1/3·2/3 + 2/3·1/3 = 4/9, κ (2/3 − 4/9) / (5/9) = 0.40; after, κ 1.
@@ -93,7 +75,7 @@ test('the items where people and the judge part, the judge re-run with an edited
   // The verdict item b came with stays beside the re-run's.
   await expect(b.getByTestId('disagreement-judge')).toContainText('fail')
   await expect(b.getByTestId('disagreement-rejudged')).toContainText('pass')
-  await checkedShots(page, 'review-rejudged')
+  await checkedShots(page, 'review-rejudged', { fullPage: true })
 
   // A config that is not JSON is refused on the page, naming why.
   await list.getByLabel(/Evaluator config/).fill('{ nope')
