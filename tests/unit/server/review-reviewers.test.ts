@@ -34,6 +34,7 @@ beforeAll(async () => {
     ['post', '/api/queues/:id/next', 'queues/[id]/next.post.ts'],
     ['post', '/api/queues/:id/skip', 'queues/[id]/skip.post.ts'],
     ['post', '/api/queues/:id/labels', 'queues/[id]/labels.post.ts'],
+    ['post', '/api/queues/:id/items/:item/release', 'queues/[id]/items/[item]/release.post.ts'],
   ], { middleware: ['00-access.ts', 'body-limit.ts'] })
   server = createServer(toNodeListener(app))
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
@@ -93,8 +94,12 @@ describe('with JUDGEFLOW_TOKEN and JUDGEFLOW_USERS', () => {
     expect(asBo).toMatchObject({ status: 403, body: { message: 'reviewer: you are signed in as "Ana Lima" and label as yourself only: leave reviewer out, or send "Ana Lima"' } })
     expect((await next(as(ana), { reviewer: 'Bo' })).status).toBe(403)
     expect((await call(`/api/queues/${queueId}/skip`, { item_id: first.id, reviewer: 'Bo' }, as(ana))).status).toBe(403)
-    // Her own name, given, is hers.
-    expect((await next(as(ana), { reviewer: 'Ana Lima' })).body!.item).toMatchObject({ position: 2 })
+    // Her own name, given, is hers; she gives back only her own lease.
+    const second = (await next(as(ana), { reviewer: 'Ana Lima' })).body!.item
+    expect(second).toMatchObject({ position: 2 })
+    const release = (body: Record<string, unknown>) => call(`/api/queues/${queueId}/items/${second.id}/release`, body, as(ana))
+    expect((await release({ reviewer: 'Bo' })).status).toBe(403)
+    expect((await release({})).body).toMatchObject({ released: true })
 
     // Bo is handed the item Ana labelled, without her label, and his label is his.
     const his = (await next(as(bo))).body!
