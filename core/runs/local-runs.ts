@@ -57,6 +57,11 @@ export class LocalRuns {
   private readonly active = new Map<string, { workflowId: string | null, controller: AbortController, done: Promise<RunResult | undefined> }>()
   private readonly waiting: Waiting[] = []
   /**
+   * The waiting runs' ids, each with how many times it waits: whether a run waits here is asked for
+   * every job a process's own queue hands over, so it is a lookup, never a scan of the waiting list.
+   */
+  private readonly waitingIds = new Map<string, number>()
+  /**
    * Runs held here that end without executing (stopped while waiting, or given up on), until their
    * end is committed: the row still shows them unfinished under this process's name meanwhile, so
    * a cancel of one must find it here rather than take this process for another holder.
@@ -81,7 +86,7 @@ export class LocalRuns {
 
   /** Whether the run executes, waits or is being ended here. */
   has(runId: string): boolean {
-    return this.active.has(runId) || this.ending.has(runId) || this.waiting.some(item => item.prepared.run.id === runId)
+    return this.active.has(runId) || this.ending.has(runId) || this.waitingIds.has(runId)
   }
 
   /** Whether the run executes here now (its last events may not be committed yet). */
@@ -102,6 +107,7 @@ export class LocalRuns {
   wait(prepared: Prepared, how: Launch = FRESH): Promise<RunResult | undefined> {
     return new Promise((settle) => {
       this.waiting.push({ prepared, ...how, settle })
+      this.waitingIds.set(prepared.run.id, (this.waitingIds.get(prepared.run.id) ?? 0) + 1)
       this.leases.keepBeating(true)
       this.pump()
     })
@@ -132,10 +138,10 @@ export class LocalRuns {
   stop(runId: string): Promise<unknown> | undefined {
     const ending = this.ending.get(runId)
     if (ending) return ending
-    const waiting = this.waiting.findIndex(item => item.prepared.run.id === runId)
+    const waiting = this.waitingIndex(runId)
     if (waiting >= 0) {
       const ending = this.end(runId, endEvent('cancelled', CANCELLED_BEFORE_START))
-      this.waiting.splice(waiting, 1)[0]!.settle(undefined)
+      this.takeWaiting(waiting).settle(undefined)
       return ending
     }
     const active = this.active.get(runId)
@@ -155,8 +161,8 @@ export class LocalRuns {
 
   /** A run another process now holds: stop executing it here, without writing anything more. */
   lose(runId: string, report = true): void {
-    const waiting = this.waiting.findIndex(item => item.prepared.run.id === runId)
-    if (waiting >= 0) this.waiting.splice(waiting, 1)[0]!.settle(undefined)
+    const waiting = this.waitingIndex(runId)
+    if (waiting >= 0) this.takeWaiting(waiting).settle(undefined)
     const active = this.active.get(runId)
     if (!active) return
     if (report) console.error(`judgeflow: run ${runId} was taken over by another process after its lease here expired; this process stops executing it`)
@@ -177,12 +183,28 @@ export class LocalRuns {
   /** Lets go of every run here: those executing get no more writes (they stay `running`, their completed steps committed); those waiting are forgotten. */
   letGo(): void {
     for (const runId of this.active.keys()) this.lose(runId, false)
+    this.waitingIds.clear()
     for (const item of this.waiting.splice(0)) item.settle(undefined)
+  }
+
+  /** Where the run waits in the list, or -1 (scanned only when it waits here). */
+  private waitingIndex(runId: string): number {
+    return this.waitingIds.has(runId) ? this.waiting.findIndex(item => item.prepared.run.id === runId) : -1
+  }
+
+  /** Takes the waiting run at `index` off the list. */
+  private takeWaiting(index: number): Waiting {
+    const [item] = this.waiting.splice(index, 1)
+    const id = item!.prepared.run.id
+    const left = (this.waitingIds.get(id) ?? 1) - 1
+    if (left > 0) this.waitingIds.set(id, left)
+    else this.waitingIds.delete(id)
+    return item!
   }
 
   private pump() {
     while (!this.deps.closed() && this.waiting.length && this.active.size < this.deps.limit) {
-      const { prepared, resumed, started, settle } = this.waiting.shift()!
+      const { prepared, resumed, started, settle } = this.takeWaiting(0)
       settle(this.launch(prepared, resumed, started))
     }
   }
