@@ -63,9 +63,7 @@ const MAX_FUNCTION_LINES = 80
 const FUNCTION_LENGTH_EXCEPTIONS = {
   'app/composables/useCanvasRoom.ts#useCanvasRoom': { lines: 110, why: 'one composable whose watchers share the canvas\'s measured sizes; each part short' },
   'core/config.ts#loadConfig': { lines: 140, why: 'one read per environment variable, in the order the README lists them' },
-  'db/pg/datasets.ts#pgDatasets': { lines: 127, why: 'the repository\'s methods in one closure over the client; each method short' },
   'db/pg/queue.ts#createPgRunQueue': { lines: 97, why: 'the queue\'s methods in one closure over pg-boss and its pool; each method short' },
-  'db/pg/runs.ts#pgLeases': { lines: 84, why: 'the lease repository\'s methods in one closure over the client; each method short' },
   'engine/datasets/report.ts#buildDatasetReport': { lines: 98, why: 'the report\'s sections built in the order it shows them' },
   'engine/datasets/runner.ts#runCases': { lines: 83, why: 'the scheduling loop and the callbacks that share its queue and pacer' },
 }

@@ -36,7 +36,7 @@ export async function pruneStore(db: RetentionDb, policy: RetentionPolicy): Prom
       await breather()
     }
   }
-  const [leases] = await db.transaction([sql`delete from lease_owners where expires_at < ${policy.now} and not exists
+  const [leases] = await db.transaction([sql`delete from lease_owners where expires_at <= ${policy.now} and not exists
     (select 1 from runs where runs.lease_owner = lease_owners.owner and runs.status in (${unfinished}))`])
   result.leaseOwners = leases ?? 0
   // A lease that ran out holds nothing: the item is free already. Skipped items keep their mark (leased_until 0, skipped).

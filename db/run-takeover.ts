@@ -163,5 +163,5 @@ export function interruptReason(run: RunLease): string {
 
 /** The holder of a run judged free while its lease still holds: a process known to be gone. */
 export function goneOwner(holder: Holder, now: number): string | null {
-  return holder.leaseExpiresAt !== null && holder.leaseExpiresAt > now ? holder.leaseOwner : null
+  return leaseLetsGo(holder, now, () => false) ? null : holder.leaseOwner
 }

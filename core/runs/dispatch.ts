@@ -152,7 +152,7 @@ export class Dispatch {
    * twice runs nothing twice. The run then takes its turn for a slot here (`limit`).
    */
   async work(concurrency: number): Promise<void> {
-    await this.deps.queue.work(concurrency, job => this.executeJob(job))
+    if (concurrency > 0) await this.deps.queue.work(concurrency, job => this.executeJob(job))
   }
 
   private async executeJob(job: RunJob): Promise<void> {

@@ -23,6 +23,8 @@ export class ProcessRunQueue implements RunQueue {
   private concurrency = 0
   private inFlight = 0
   private stopped = false
+  /** No other process takes this queue's jobs: the process that made it takes every one, as it comes. */
+  readonly takenAtOnce = Number.POSITIVE_INFINITY
 
   constructor(private readonly store: Pick<Store, 'runs' | 'workflows' | 'leases'>) {}
 

@@ -23,6 +23,12 @@ export interface RunQueue {
    * stored; false when it is not (a newer version, or the workflow deleted): nothing stored.
    */
   submit(run: RunRow, job: RunJob, options?: { ifCurrent?: boolean }): Promise<boolean>
+  /**
+   * How many jobs at a time the process that made the queue takes from the start, unasked: a
+   * process's own queue has no other taker, so all of them (Infinity); a shared queue's jobs wait
+   * for the workers a process starts (`work`), so none (0).
+   */
+  readonly takenAtOnce: number
   /** Hands a stored, queued run to the workers again; one job per run (a second is not added while one is waiting). */
   enqueue(job: RunJob): Promise<void>
   /**

@@ -64,8 +64,8 @@ export class RunService {
     leases.afterEachBeat(() => this.takeOver())
     queue.onEvent((runId, eventId, type) => following.heard(runId, eventId, type))
     queue.onCancel(runId => this.cancel(runId))
-    // This process's own queue has no other worker: each run started here is taken here at once, to wait its turn among the runs held here.
-    if (queue instanceof ProcessRunQueue) void dispatch.work(Number.POSITIVE_INFINITY)
+    // A process's own queue has no other taker: each run started here is taken here at once, to wait its turn among the runs held here.
+    void dispatch.work(queue.takenAtOnce)
   }
 
   /**

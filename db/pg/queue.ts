@@ -83,6 +83,8 @@ export function createPgRunQueue(url: string, options: PgRunQueueOptions): RunQu
   const announce = announcer(boss)
   return {
     submit,
+    // Jobs wait for the workers (`work`): a web server started with --no-worker takes none.
+    takenAtOnce: 0,
     async enqueue(job) {
       await started
       await boss.send(RUN_QUEUE, job, { singletonKey: job.runId, retryLimit: 3, retryDelay: 1 })
