@@ -7,6 +7,13 @@ import type { Db } from './client'
  */
 const IMMEDIATE = { behavior: 'immediate' } as const
 
+/**
+ * Commits made at once in a turn of the loop before the next writes wait for its end: as many as a
+ * gate's usual concurrency (16 case runs a turn each commit at once; with 4, the endpoint benchmark's
+ * 1,000 cases took ~1.5% longer), few against a burst of run starts (32 connections, each start a write).
+ */
+export const AT_ONCE_PER_TURN = 16
+
 interface Pending {
   work: () => unknown
   resolve: (value: any) => void
@@ -21,18 +28,18 @@ interface Pending {
  * the event loop wait for the turn's end and share it.
  *
  * Otherwise a commit costs some tens of microseconds, and the two ways of wasting time are waiting
- * and committing too often. The first commit of a turn of the loop happens as soon as the work that
- * queued it yields (a microtask), so a run's steps do not each wait for a busy loop to come round
- * (with 16 runs under way, a run's seven commits cost it ~15 ms a case that way). Writes queued
- * after it in the same turn (other requests, other runs' callbacks) wait for the turn's end and
- * share one transaction: under a burst of run starts that is one commit a turn, not one a request
- * (42,876 commits for 42,966 writes in the API benchmark without it).
+ * and committing too often. The first few commits of a turn of the loop (`AT_ONCE_PER_TURN`) happen
+ * as soon as the work that queued them yields (a microtask), so a run's steps do not each wait for a
+ * busy loop to come round (with 16 runs under way, a run's seven commits cost it ~15 ms a case that
+ * way). Writes queued after those in the same turn — a burst: many requests, many runs' callbacks —
+ * wait for the turn's end and share one transaction: one commit a turn, not one a request (the API
+ * benchmark made 42,876 commits for 42,966 writes without it, and accepted half the runs).
  */
 export class GroupCommit {
   private pending: Pending[] = []
   private scheduled = false
-  /** A commit has already been made in this turn of the loop: the next writes wait for its end. */
-  private committedThisTurn = false
+  /** Commits made at once in this turn of the loop (reset at its end). */
+  private atOnceThisTurn = 0
 
   constructor(private readonly db: Db, private readonly synchronous: 'normal' | 'full' = 'normal') {}
 
@@ -41,14 +48,13 @@ export class GroupCommit {
       this.pending.push({ work, resolve, reject })
       if (this.scheduled) return
       this.scheduled = true
-      if (this.synchronous === 'full' || this.committedThisTurn) setImmediate(() => this.flush())
+      if (this.synchronous === 'full' || this.atOnceThisTurn >= AT_ONCE_PER_TURN) setImmediate(() => this.flush())
       else queueMicrotask(() => this.flushNow())
     })
   }
 
   private flushNow() {
-    this.committedThisTurn = true
-    setImmediate(() => { this.committedThisTurn = false })
+    if (this.atOnceThisTurn++ === 0) setImmediate(() => { this.atOnceThisTurn = 0 })
     this.flush()
   }
 

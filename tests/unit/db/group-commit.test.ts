@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase, type DbHandle } from '../../../db'
 import type { Db } from '../../../db/client'
-import { GroupCommit } from '../../../db/group-commit'
+import { AT_ONCE_PER_TURN, GroupCommit } from '../../../db/group-commit'
 
 let handle: DbHandle
 let commits: number
@@ -32,18 +32,18 @@ describe('GroupCommit', () => {
     expect(rows()).toBe(3)
   })
 
-  it('shares one commit among the writes many callbacks queue in a turn after its first commit', async () => {
+  it('shares one commit among the writes many callbacks queue in a turn after its first few commits', async () => {
     const writes = new GroupCommit(counted)
     const done: Promise<number>[] = []
     await new Promise<void>((resolve) => {
-      // Ten callbacks queued together run in one turn of the loop, each followed by its
-      // microtasks: ten requests arriving at once.
-      for (let i = 0; i < 10; i++) setImmediate(() => { done.push(writes.write(insert(i))) })
+      // Callbacks queued together run in one turn of the loop, each followed by its microtasks:
+      // requests arriving at once.
+      for (let i = 0; i < AT_ONCE_PER_TURN + 10; i++) setImmediate(() => { done.push(writes.write(insert(i))) })
       setImmediate(resolve)
     })
     await Promise.all(done)
-    expect(rows()).toBe(10)
-    expect(commits).toBe(2)
+    expect(rows()).toBe(AT_ONCE_PER_TURN + 10)
+    expect(commits).toBe(AT_ONCE_PER_TURN + 1)
   })
 
   it('lets a chain of awaited writes go on in the same turn rather than one turn a write', async () => {
@@ -52,11 +52,11 @@ describe('GroupCommit', () => {
     let counting = true
     const tick = () => { turns++; if (counting) setImmediate(tick) }
     setImmediate(tick)
-    for (let i = 0; i < 8; i++) await writes.write(insert(i))
+    for (let i = 0; i < 40; i++) await writes.write(insert(i))
     counting = false
-    expect(rows()).toBe(8)
-    // Two commits a turn: the first at once, the next at the turn's end.
-    expect(turns).toBeLessThanOrEqual(4)
+    expect(rows()).toBe(40)
+    // The first few at once, the next at the turn's end, then the first few of the next turn.
+    expect(turns).toBeLessThanOrEqual(Math.ceil(40 / (AT_ONCE_PER_TURN + 1)))
   })
 
   it('with commits synced to disk, waits for the turn\'s end and commits the turn\'s writes once', async () => {
