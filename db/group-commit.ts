@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks'
 import type { Db } from './client'
 
 /**
@@ -7,12 +8,28 @@ import type { Db } from './client'
  */
 const IMMEDIATE = { behavior: 'immediate' } as const
 
-/**
- * Commits made at once in a turn of the loop before the next writes wait for its end: as many as a
- * gate's usual concurrency (16 case runs a turn each commit at once; with 4, the endpoint benchmark's
- * 1,000 cases took ~1.5% longer), few against a burst of run starts (32 connections, each start a write).
- */
+/** Commits made at once in a turn of the loop, while the loop has time to spare, before the next writes wait for its end. */
 export const AT_ONCE_PER_TURN = 16
+/** The share of its time the loop spends running code, over the last `LOOK_MS`, above which it counts as saturated. */
+const SATURATED = 0.75
+const LOOK_MS = 100
+
+/** Whether the event loop has been saturated lately (its utilisation over the last tenth of a second). */
+export function loopSaturation(): () => boolean {
+  let last = performance.eventLoopUtilization()
+  let lastAt = performance.now()
+  let saturated = false
+  return () => {
+    const now = performance.now()
+    if (now - lastAt >= LOOK_MS) {
+      const current = performance.eventLoopUtilization()
+      saturated = performance.eventLoopUtilization(current, last).utilization > SATURATED
+      last = current
+      lastAt = now
+    }
+    return saturated
+  }
+}
 
 interface Pending {
   work: () => unknown
@@ -28,12 +45,14 @@ interface Pending {
  * the event loop wait for the turn's end and share it.
  *
  * Otherwise a commit costs some tens of microseconds, and the two ways of wasting time are waiting
- * and committing too often. The first few commits of a turn of the loop (`AT_ONCE_PER_TURN`) happen
- * as soon as the work that queued them yields (a microtask), so a run's steps do not each wait for a
- * busy loop to come round (with 16 runs under way, a run's seven commits cost it ~15 ms a case that
- * way). Writes queued after those in the same turn — a burst: many requests, many runs' callbacks —
- * wait for the turn's end and share one transaction: one commit a turn, not one a request (the API
- * benchmark made 42,876 commits for 42,966 writes without it, and accepted half the runs).
+ * and committing too often. While the loop has time to spare, a commit happens as soon as the work
+ * that queued it yields (a microtask), up to `AT_ONCE_PER_TURN` a turn, so a run's steps do not each
+ * wait for the loop to come round (a gate's 16 case runs, each with seven awaited commits, took ~2%
+ * longer when only the first commit of a turn went at once). Once the loop is saturated, the first
+ * commit of a turn goes at once and the writes queued after it in that turn — a burst: many
+ * requests, many runs' callbacks — share one transaction at the turn's end: one commit a turn, not
+ * one a request (the API benchmark made 42,876 commits for 42,966 writes committing each at once, and
+ * accepted half the runs; 16 at once a turn still cost the load test a third of its starts).
  */
 export class GroupCommit {
   private pending: Pending[] = []
@@ -41,14 +60,19 @@ export class GroupCommit {
   /** Commits made at once in this turn of the loop (reset at its end). */
   private atOnceThisTurn = 0
 
-  constructor(private readonly db: Db, private readonly synchronous: 'normal' | 'full' = 'normal') {}
+  constructor(
+    private readonly db: Db,
+    private readonly synchronous: 'normal' | 'full' = 'normal',
+    private readonly saturated: () => boolean = loopSaturation(),
+  ) {}
 
   write<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ work, resolve, reject })
       if (this.scheduled) return
       this.scheduled = true
-      if (this.synchronous === 'full' || this.atOnceThisTurn >= AT_ONCE_PER_TURN) setImmediate(() => this.flush())
+      const atOnce = this.saturated() ? 1 : AT_ONCE_PER_TURN
+      if (this.synchronous === 'full' || this.atOnceThisTurn >= atOnce) setImmediate(() => this.flush())
       else queueMicrotask(() => this.flushNow())
     })
   }
