@@ -1,27 +1,7 @@
-import { refusalText, type LabelView, type ReviewItemView } from '~/utils/review'
+import type { LabelView, ReviewItemView } from '~/utils/review'
 
 /** An item the reviewer labelled on this page, with the label they gave: j / k go back to it to change it. */
 interface Labelled { item: ReviewItemView, label: string, score: string, comment: string }
-
-/** A request at a time: busy while it runs, the API's refusal as its message. */
-function useRequest() {
-  const busy = ref(false)
-  const message = ref('')
-  async function act<T>(work: () => Promise<T>): Promise<T | undefined> {
-    busy.value = true
-    message.value = ''
-    try {
-      return await work()
-    }
-    catch (error) {
-      message.value = refusalText(error)
-    }
-    finally {
-      busy.value = false
-    }
-  }
-  return { busy, message, act }
-}
 
 /**
  * A reviewer's turn on a queue: the item leased to them (POST …/next), the items they labelled since
@@ -38,7 +18,8 @@ export function useReviewSession(queueId: string, reviewer: Readonly<Ref<string>
   const score = ref('')
   const comment = ref('')
   const loaded = ref(false)
-  const { busy, message, act } = useRequest()
+  /** One request at a time — the lease, a label, a skip — busy while it runs, the API's refusal as its message. */
+  const { busy, message, run: act } = useAction()
   const said = ref('')
 
   const onLabelled = computed(() => cursor.value < history.value.length)
